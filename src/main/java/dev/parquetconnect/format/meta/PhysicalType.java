@@ -1,0 +1,34 @@
+package dev.parquetconnect.format.meta;
+
+import dev.parquetconnect.format.CorruptDataException;
+
+/** Thrift enum {@code Type}: the eight physical types, with their wire values. */
+public enum PhysicalType {
+  BOOLEAN(0),
+  INT32(1),
+  INT64(2),
+  INT96(3),
+  FLOAT(4),
+  DOUBLE(5),
+  BYTE_ARRAY(6),
+  FIXED_LEN_BYTE_ARRAY(7);
+
+  private static final PhysicalType[] BY_VALUE = values();
+
+  private final int value;
+
+  PhysicalType(int value) {
+    this.value = value;
+  }
+
+  public int value() {
+    return value;
+  }
+
+  public static PhysicalType fromValue(int value) throws CorruptDataException {
+    if (value < 0 || value >= BY_VALUE.length) {
+      throw new CorruptDataException("unknown physical type " + value);
+    }
+    return BY_VALUE[value];
+  }
+}
