@@ -170,7 +170,9 @@ class DeltaBinaryPackedTest {
     long mask = BitPacking.mask(width);
     // A min delta low enough that min + offset never wraps past MAX_VALUE.
     int min = (int) (Integer.MIN_VALUE + (random.nextLong() & (0xFFFFFFFFL - mask)));
-    values[0] = random.nextInt();
+    if (count > 0) {
+      values[0] = random.nextInt();
+    }
     for (int i = 1; i < count; i++) {
       int offset = (int) (random.nextLong() & mask);
       if (i == 1) {
@@ -187,7 +189,9 @@ class DeltaBinaryPackedTest {
     long[] values = new long[count];
     long mask = BitPacking.mask(width);
     long min = Long.MIN_VALUE + (random.nextLong() & ~mask & Long.MAX_VALUE);
-    values[0] = random.nextLong();
+    if (count > 0) {
+      values[0] = random.nextLong();
+    }
     for (int i = 1; i < count; i++) {
       long offset = random.nextLong() & mask;
       if (i == 1) {
