@@ -64,6 +64,7 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
 
   @Override
   public void init(byte[] page, int offset, int length, int valueCount) throws ParquetException {
+    remaining = 0; // if this page is rejected, reads fail cleanly
     if (offset < 0 || length < 0 || offset > page.length - length) {
       throw new IllegalArgumentException(
           "slice [" + offset + ", +" + length + ") outside array of " + page.length);

@@ -82,6 +82,12 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
 
   @Override
   public void init(byte[] page, int offset, int length, int valueCount) throws ParquetException {
+    // Forget the previous page first: if this one is rejected, reads fail cleanly.
+    remaining = 0;
+    totalCount = 0;
+    firstPending = false;
+    scratchPos = 0;
+    scratchLen = 0;
     reader.reset(page, offset, length);
     buf = page;
     end = offset + length;
@@ -104,9 +110,6 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
           + " values but the page holds at most " + valueCount, offset);
     }
     valuesPerMiniblock = blockSize / miniblocksPerBlock;
-    totalCount = count;
-    remaining = count;
-    firstPending = count > 0;
     last = first;
     int blocksStart = reader.position();
     deltasNotOpened = Math.max(0, count - 1);
@@ -115,8 +118,9 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
     usedMiniblocks = 0;
     miniblockIndex = 0;
     consumedInMiniblock = valuesPerMiniblock;
-    scratchPos = 0;
-    scratchLen = 0;
+    totalCount = count;
+    remaining = count;
+    firstPending = count > 0;
   }
 
   /** Number of values the header declares. Valid after {@link #init}. */

@@ -182,7 +182,8 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
     byte[] out = blocks.array();
     int pos = blocks.size();
     for (int m = 0; m < used; m++) {
-      pos += BitPacking.packInts(d, m * valuesPerMiniblock, valuesPerMiniblock, widths[m], out, pos);
+      pos +=
+          BitPacking.packInts(d, m * valuesPerMiniblock, valuesPerMiniblock, widths[m], out, pos);
     }
     blocks.advance(pos - blocks.size());
     pending = 0;

@@ -59,6 +59,7 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
 
   @Override
   public void init(byte[] page, int offset, int length, int valueCount) throws ParquetException {
+    remaining = 0; // if this page is rejected, reads fail cleanly
     prefixes.init(page, offset, length, valueCount);
     int suffixStart = prefixes.endOffset();
     suffixes.init(page, suffixStart, offset + length - suffixStart, valueCount);

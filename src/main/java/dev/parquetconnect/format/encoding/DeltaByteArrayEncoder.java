@@ -16,7 +16,8 @@ public final class DeltaByteArrayEncoder implements ValuesEncoder {
   private static final int CHUNK = 256;
 
   private final int fixedLength;
-  private final DeltaBinaryPackedEncoder prefixes = new DeltaBinaryPackedEncoder(PhysicalType.INT32);
+  private final DeltaBinaryPackedEncoder prefixes =
+      new DeltaBinaryPackedEncoder(PhysicalType.INT32);
   private final DeltaLengthByteArrayEncoder suffixes = new DeltaLengthByteArrayEncoder();
   private final int[] prefixChunk = new int[CHUNK];
   private final int[] suffixChunk = new int[CHUNK];

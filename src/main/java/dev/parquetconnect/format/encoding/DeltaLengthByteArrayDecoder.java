@@ -41,6 +41,7 @@ public final class DeltaLengthByteArrayDecoder implements ValuesDecoder {
 
   @Override
   public void init(byte[] page, int offset, int length, int valueCount) throws ParquetException {
+    remaining = 0; // if this page is rejected, reads fail cleanly
     lengths.init(page, offset, length, valueCount);
     this.page = page;
     dataPos = lengths.endOffset();

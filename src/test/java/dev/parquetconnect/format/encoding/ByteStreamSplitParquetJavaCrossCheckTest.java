@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.PhysicalType;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -35,9 +36,10 @@ class ByteStreamSplitParquetJavaCrossCheckTest {
   private static final int[] COUNTS = {0, 1, 7, 8, 33, 1000};
 
   private static byte[] bytesOf(ValuesWriter writer) throws IOException {
-    byte[] bytes = writer.getBytes().toByteArray();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    writer.getBytes().writeAllTo(bytes);
     writer.close();
-    return bytes;
+    return bytes.toByteArray();
   }
 
   private static void init(ValuesReader reader, int count, byte[] page) throws IOException {

@@ -9,8 +9,10 @@ import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
 import dev.parquetconnect.format.io.GrowableBuffer;
+import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PhysicalType;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +53,7 @@ class ByteStreamSplitTest {
   void specExampleFloats() throws ParquetException {
     float[] floats = new float[3];
     for (int i = 0; i < 3; i++) {
-      floats[i] = Float.intBitsToFloat(dev.parquetconnect.format.io.LittleEndian.getInt(
+      floats[i] = Float.intBitsToFloat(LittleEndian.getInt(
           SPEC_PLAIN, 4 * i));
     }
     ByteStreamSplitEncoder encoder = ByteStreamSplitEncoder.forType(PhysicalType.FLOAT, 0);
@@ -86,11 +88,12 @@ class ByteStreamSplitTest {
     assertArrayEquals(SPEC_SPLIT, flush(flbaEncoder));
     BinaryBatch out = new BinaryBatch();
     decoder(PhysicalType.FIXED_LEN_BYTE_ARRAY, 4, SPEC_SPLIT, 3).readBinaries(out, 3);
-    assertArrayEquals(SPEC_PLAIN, java.util.Arrays.copyOf(out.data(), out.byteSize()));
+    assertArrayEquals(SPEC_PLAIN, Arrays.copyOf(out.data(), out.byteSize()));
   }
 
   static float[] floats(Random random, int count) {
-    float[] specials = {Float.NaN, Float.intBitsToFloat(0x7F800001), Float.intBitsToFloat(0xFFC12345),
+    float[] specials = {Float.NaN, Float.intBitsToFloat(0x7F800001),
+        Float.intBitsToFloat(0xFFC12345),
         -0.0f, 0.0f, Float.MIN_VALUE, Float.MAX_VALUE, Float.NEGATIVE_INFINITY,
         Float.POSITIVE_INFINITY, Float.MIN_NORMAL};
     float[] v = new float[count];
@@ -165,7 +168,8 @@ class ByteStreamSplitTest {
       int[] ints = new int[count];
       long[] longs = new long[count];
       for (int i = 0; i < count; i++) {
-        ints[i] = i % 5 == 0 ? Integer.MIN_VALUE : i % 5 == 1 ? Integer.MAX_VALUE : random.nextInt();
+        ints[i] =
+            i % 5 == 0 ? Integer.MIN_VALUE : i % 5 == 1 ? Integer.MAX_VALUE : random.nextInt();
         longs[i] = i % 5 == 0 ? Long.MIN_VALUE : i % 5 == 1 ? Long.MAX_VALUE : random.nextLong();
       }
       ByteStreamSplitEncoder intEncoder = ByteStreamSplitEncoder.forType(PhysicalType.INT32, 0);

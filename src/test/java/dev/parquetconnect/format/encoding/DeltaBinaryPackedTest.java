@@ -480,4 +480,17 @@ class DeltaBinaryPackedTest {
       assertArrayEquals(values, out);
     }
   }
+
+  @Test
+  void aRejectedPageLeavesNothingToRead() throws ParquetException {
+    byte[] good = encodeInts(new int[] {1, 2, 3}, 128, 4);
+    byte[] bad = bytes(0x80, 0x01, 0x04, 0x03, 0x00, 0x00, 70, 0, 0, 0);
+    DeltaBinaryPackedDecoder decoder = new DeltaBinaryPackedDecoder();
+    decoder.init(good, 0, good.length, 3);
+    assertThrows(CorruptDataException.class, () -> decoder.init(bad, 0, bad.length, 3));
+    assertThrows(CorruptDataException.class, () -> decoder.readInts(new int[1], 0, 1));
+    DeltaByteArrayDecoder strings = DeltaByteArrayDecoder.forByteArray();
+    assertThrows(CorruptDataException.class, () -> strings.init(bad, 0, bad.length, 3));
+    assertThrows(CorruptDataException.class, () -> strings.readBinaries(new BinaryBatch(), 1));
+  }
 }

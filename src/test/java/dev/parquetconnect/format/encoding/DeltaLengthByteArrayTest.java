@@ -10,7 +10,9 @@ import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.Encoding;
+import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -70,7 +72,8 @@ class DeltaLengthByteArrayTest {
 
   @Test
   void specExample() throws ParquetException {
-    // "Hello", "World", "Foobar", "ABCDEF": DeltaEncoding(5, 5, 6, 6) then "HelloWorldFoobarABCDEF".
+    // "Hello", "World", "Foobar", "ABCDEF": DeltaEncoding(5, 5, 6, 6) then
+    // "HelloWorldFoobarABCDEF".
     List<byte[]> values = ascii("Hello", "World", "Foobar", "ABCDEF");
     byte[] page = encode(values);
     byte[] lengths = DeltaBinaryPackedTest.encodeInts(new int[] {5, 5, 6, 6}, 128, 4);
@@ -150,7 +153,7 @@ class DeltaLengthByteArrayTest {
   void rejectsNegativeLength() {
     GrowableBuffer page = new GrowableBuffer();
     DeltaBinaryPackedEncoder lengths =
-        new DeltaBinaryPackedEncoder(dev.parquetconnect.format.meta.PhysicalType.INT32);
+        new DeltaBinaryPackedEncoder(PhysicalType.INT32);
     lengths.writeInts(new int[] {2, -1, 3}, 0, 3);
     lengths.flushTo(page);
     page.write(new byte[] {1, 2, 3, 4, 5});
@@ -163,7 +166,7 @@ class DeltaLengthByteArrayTest {
   @Test
   void rejectsLengthsBeyondThePage() throws ParquetException {
     byte[] page = encode(ascii("abc", "defg", "hi"));
-    byte[] cut = java.util.Arrays.copyOf(page, page.length - 1);
+    byte[] cut = Arrays.copyOf(page, page.length - 1);
     CorruptDataException e = assertThrows(CorruptDataException.class, () -> decode(cut, 3));
     assertTrue(e.getMessage().contains("remain"), e.getMessage());
     // The first two values are still readable before the shortfall.

@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.PhysicalType;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.parquet.bytes.ByteBufferInputStream;
@@ -41,9 +43,10 @@ class DeltaParquetJavaCrossCheckTest {
   private static final int[] COUNTS = {0, 1, 5, 129, 700};
 
   private static byte[] bytesOf(ValuesWriter writer) throws IOException {
-    byte[] bytes = writer.getBytes().toByteArray();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    writer.getBytes().writeAllTo(bytes);
     writer.close();
-    return bytes;
+    return bytes.toByteArray();
   }
 
   private static void init(ValuesReader reader, int count, byte[] page) throws IOException {
@@ -70,7 +73,8 @@ class DeltaParquetJavaCrossCheckTest {
 
             // A noise page first, so the reused writer leaves stale widths and padding bits.
             DeltaBinaryPackingValuesWriterForInteger theirs =
-                new DeltaBinaryPackingValuesWriterForInteger(config[0], config[1], 64, 1 << 20, HEAP);
+                new DeltaBinaryPackingValuesWriterForInteger(
+                    config[0], config[1], 64, 1 << 20, HEAP);
             int[] noise = DeltaBinaryPackedTest.ints(random, 0, 2 * config[0]);
             for (int v : noise) {
               theirs.writeInteger(v);
@@ -156,7 +160,7 @@ class DeltaParquetJavaCrossCheckTest {
     // only the first miniblock holds values; the others keep widths from the noise block.
     int widths = 2 + 1 + 1 + 1 + 1;
     assertTrue(page[widths + 1] != 0 || page[widths + 2] != 0 || page[widths + 3] != 0,
-        "expected stale widths in " + java.util.Arrays.toString(page));
+        "expected stale widths in " + Arrays.toString(page));
     assertArrayEquals(values, DeltaBinaryPackedTest.decodeInts(page, values.length));
   }
 
