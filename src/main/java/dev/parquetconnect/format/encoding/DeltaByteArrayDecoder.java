@@ -16,7 +16,9 @@ import java.util.Arrays;
  * or (FIXED_LEN_BYTE_ARRAY) a value of the wrong length are corrupt data.
  *
  * <p>Output size is not bounded by the page size (every value may repeat a long prefix), so a
- * batch that would pass the 2 GiB a {@link BinaryBatch} holds fails with a checked exception.
+ * batch that would pass the 2 GiB a {@link BinaryBatch} holds fails with a checked {@link
+ * dev.parquetconnect.format.UnsupportedFeatureException}; as after any exception, the page must
+ * then be initialised again (and read in smaller batches).
  */
 public final class DeltaByteArrayDecoder implements ValuesDecoder {
   private static final String WHAT = "DELTA_BYTE_ARRAY";
@@ -31,6 +33,8 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
   private final int[] suffixChunk = new int[CHUNK];
 
   private byte[] page;
+  /** Where the page (its prefix-length section) starts, for error messages. */
+  private int pageOffset;
   private int remaining;
   private int valuesRead;
   /**
@@ -68,6 +72,7 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
           + suffixes.valueCount() + " suffixes (suffix section at byte " + suffixStart + ")");
     }
     this.page = page;
+    pageOffset = offset;
     remaining = prefixes.valueCount();
     valuesRead = 0;
     previousLength = 0;
@@ -158,13 +163,15 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
       int p = prefixChunk[k];
       if (p < 0 || p > prevLength) {
         throw new CorruptDataException(WHAT + ": value " + (valuesRead + k) + " has prefix length "
-            + p + " but the previous value has " + prevLength + " bytes");
+            + p + " but the previous value has " + prevLength + " bytes (page at byte "
+            + pageOffset + ")");
       }
       // p <= previous length <= suffix bytes of the page, and so is s: no int overflow.
       int length = p + suffixChunk[k];
       if (fixedLength >= 0 && length != fixedLength) {
         throw new CorruptDataException(WHAT + ": value " + (valuesRead + k) + " has " + length
-            + " bytes in a FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") column");
+            + " bytes in a FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") column (page at byte "
+            + pageOffset + ")");
       }
       total += length;
       prevLength = length;
