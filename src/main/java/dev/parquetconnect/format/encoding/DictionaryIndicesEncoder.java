@@ -8,26 +8,19 @@ import java.util.Arrays;
  * Encodes the body of an RLE_DICTIONARY (or v1 PLAIN_DICTIONARY) data page: one byte with the
  * bit width of the indices, then the indices in the RLE hybrid without length prefix.
  *
- * <p>The dictionary can still grow while a page fills, so the width is only known when the page
- * is flushed: the indices are buffered and encoded then, with the width of the largest index of
- * the page. {@link #estimatedSize()} tracks runs as values arrive and prices them at the current
- * width, so the writer can cut pages by size without encoding twice.
+ * <p>The page uses the width of its largest index. The dictionary can still grow while a page
+ * fills, so the indices are encoded as they arrive at the width seen so far and also kept; when
+ * a larger index widens the page, the kept indices are encoded again at the new width. That
+ * happens at most once per extra bit (and rarely in practice: widths follow the dictionary size
+ * logarithmically), and it keeps {@link #estimatedSize()} exact, so the writer can cut pages by
+ * size.
  */
 public final class DictionaryIndicesEncoder implements ValuesEncoder {
-  /** A repeat at least this long always contains an aligned group of eight (7 + 8). */
-  private static final int SURE_RUN = 15;
-
   private final Encoding encoding;
   private final RleBitPackedHybridEncoder rle = new RleBitPackedHybridEncoder(0, false);
   private int[] buffered = new int[1024];
   private int count;
   private int maxIndex;
-
-  /** Size estimate state: the current repeat, and what the closed repeats will cost. */
-  private int lastIndex = -1;
-  private int repeat;
-  private long literalValues;
-  private long repeatedRuns;
 
   /** {@code encoding} is RLE_DICTIONARY, or PLAIN_DICTIONARY for v1 pages of old writers. */
   public DictionaryIndicesEncoder(Encoding encoding) {
@@ -46,6 +39,13 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
   @Override
   public void writeInts(int[] src, int off, int len) {
     Decoders.checkRange(src.length, off, len);
+    int max = maxIndex;
+    for (int i = off; i < off + len; i++) {
+      if (src[i] < 0) {
+        throw new IllegalArgumentException("negative dictionary index " + src[i]);
+      }
+      max = Math.max(max, src[i]);
+    }
     if (count + len > buffered.length) {
       long grown = Math.max((long) count + len, 2L * buffered.length);
       if (grown > Integer.MAX_VALUE - 16) {
@@ -53,44 +53,21 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
       }
       buffered = Arrays.copyOf(buffered, (int) grown);
     }
-    int max = maxIndex;
-    int last = lastIndex;
-    int run = repeat;
-    for (int i = off; i < off + len; i++) {
-      int index = src[i];
-      if (index < 0) {
-        throw new IllegalArgumentException("negative dictionary index " + index);
-      }
-      max = Math.max(max, index);
-      if (index == last) {
-        run++;
-      } else {
-        closeRepeat(run);
-        last = index;
-        run = 1;
-      }
-    }
     System.arraycopy(src, off, buffered, count, len);
     count += len;
     maxIndex = max;
-    lastIndex = last;
-    repeat = run;
-  }
-
-  /** Counts a finished repeat of {@code length} equal indices for the estimate. */
-  private void closeRepeat(int length) {
-    if (length >= SURE_RUN) {
-      // Up to seven of its values may still fall into the preceding bit-packed group.
-      repeatedRuns++;
-      literalValues += 7;
+    int width = BitPacking.bitWidth(max);
+    if (width != rle.bitWidth()) {
+      rle.reset(width);
+      rle.writeInts(buffered, 0, count);
     } else {
-      literalValues += length;
+      rle.writeInts(src, off, len);
     }
   }
 
-  /** Bit width the page would be written with now. */
+  /** Bit width the page is encoded with so far: that of its largest index. */
   public int bitWidth() {
-    return BitPacking.bitWidth(maxIndex);
+    return rle.bitWidth();
   }
 
   @Override
@@ -98,39 +75,16 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
     return count;
   }
 
-  /**
-   * An estimate of the page body at the current width: the literal values bit-packed, plus for
-   * every literal stretch a padded group and a header byte per 63 groups, plus for every repeated
-   * run a header and its value.
-   */
+  /** Exact: the width byte plus the encoded indices. */
   @Override
   public long estimatedSize() {
-    if (count == 0) {
-      return 1;
-    }
-    int width = bitWidth();
-    long literals = literalValues;
-    long runs = repeatedRuns;
-    if (repeat >= SURE_RUN) {
-      runs++;
-      literals += 7;
-    } else {
-      literals += repeat;
-    }
-    long stretches = runs + 1;
-    long literalBytes = BitPacking.bytesFor(literals + 7 * stretches, width);
-    long headers = stretches + literals / 504;
-    long runBytes = runs * (5 + ((width + 7) >>> 3));
-    return 1 + literalBytes + headers + runBytes;
+    return 1 + rle.estimatedSize();
   }
 
   /** Appends the bit width byte and the encoded indices, and starts a new page. */
   @Override
   public void flushTo(GrowableBuffer out) {
-    int width = bitWidth();
-    out.writeByte(width);
-    rle.reset(width);
-    rle.writeInts(buffered, 0, count);
+    out.writeByte(rle.bitWidth());
     rle.flushTo(out);
     reset();
   }
@@ -139,9 +93,6 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
   public void reset() {
     count = 0;
     maxIndex = 0;
-    lastIndex = -1;
-    repeat = 0;
-    literalValues = 0;
-    repeatedRuns = 0;
+    rle.reset(0);
   }
 }
