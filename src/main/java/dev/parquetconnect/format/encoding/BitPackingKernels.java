@@ -55,7 +55,8 @@ final class BitPackingKernels {
   }
 
   /** Processes {@code groups} groups of eight values of width 1..64. */
-  static void unpackLongs(int bitWidth, byte[] src, int srcOff, long[] dst, int dstOff, int groups) {
+  static void unpackLongs(
+      int bitWidth, byte[] src, int srcOff, long[] dst, int dstOff, int groups) {
     switch (bitWidth) {
       case 1 -> unpackLongs1(src, srcOff, dst, dstOff, groups);
       case 2 -> unpackLongs2(src, srcOff, dst, dstOff, groups);

@@ -40,7 +40,8 @@ public final class PlainEncoder implements ValuesEncoder {
     this.type = type;
     if (type == PhysicalType.FIXED_LEN_BYTE_ARRAY) {
       if (typeLength < 1) {
-        throw new IllegalArgumentException("FIXED_LEN_BYTE_ARRAY length must be >= 1: " + typeLength);
+        throw new IllegalArgumentException(
+            "FIXED_LEN_BYTE_ARRAY length must be >= 1: " + typeLength);
       }
       fixedLength = typeLength;
     } else {

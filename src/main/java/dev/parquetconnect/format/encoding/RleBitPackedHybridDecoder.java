@@ -253,7 +253,8 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
     groupPos = 8;
     if ((header & 1) == 0) {
       if (count == 0) {
-        throw new CorruptDataException("RLE: zero-length repeated run at byte " + (headerAt - start));
+        throw new CorruptDataException(
+            "RLE: zero-length repeated run at byte " + (headerAt - start));
       }
       if (end - pos < valueBytes) {
         throw new CorruptDataException(
@@ -298,7 +299,8 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
     long result = 0;
     for (int shift = 0; ; shift += 7) {
       if (pos >= end) {
-        throw new CorruptDataException("RLE: run header runs past the end at byte " + (pos - start));
+        throw new CorruptDataException(
+            "RLE: run header runs past the end at byte " + (pos - start));
       }
       int b = page[pos++];
       result |= (long) (b & 0x7F) << shift;

@@ -77,7 +77,11 @@ final class BitPackingKernelsGenerator {
   private void dispatcher(String name, String params, String args, int maxWidth) {
     line("");
     line("  /** Processes {@code groups} groups of eight values of width 1.." + maxWidth + ". */");
-    line("  static void " + name + "(int bitWidth, " + params + ", int groups) {");
+    String signature = "  static void " + name + "(int bitWidth, " + params + ", int groups) {";
+    if (signature.length() > 100) {
+      signature = "  static void " + name + "(\n      int bitWidth, " + params + ", int groups) {";
+    }
+    line(signature);
     line("    switch (bitWidth) {");
     for (int w = 1; w <= maxWidth; w++) {
       line("      case " + w + " -> " + name + w + "(" + args + ", groups);");

@@ -170,6 +170,21 @@ class DictionaryTest {
     assertThrows(IllegalArgumentException.class, () -> new DictionaryIndicesEncoder(Encoding.PLAIN));
   }
 
+  @Test
+  void booleanDictionaryPagesDecode() throws ParquetException {
+    // Writers never build them, but a PLAIN page of booleans is a valid dictionary to read.
+    byte[] page = {0b01}; // [true, false]
+    dev.parquetconnect.format.encoding.Dictionary dictionary =
+        dev.parquetconnect.format.encoding.Dictionary.decode(PhysicalType.BOOLEAN, 0, page, 0, 1, 2);
+    assertEquals(2, dictionary.size());
+    DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
+    byte[] indices = {1, 0x03, (byte) 0b10110010};
+    decoder.init(indices, 0, indices.length, 8);
+    boolean[] values = new boolean[8];
+    decoder.readBooleans(values, 0, 8);
+    assertArrayEquals(new boolean[] {true, false, true, true, false, false, true, false}, values);
+  }
+
   // ---- corrupt input ----
 
   @Test
@@ -255,7 +270,7 @@ class DictionaryTest {
           column.writeTo(writer);
           byte[] theirData = ParquetJava.bytes(writer);
           DictionaryPage theirDict = writer.toDictPageAndClose();
-          byte[] theirDictBytes = theirDict.getBytes().toByteArray();
+          byte[] theirDictBytes = ParquetJava.bytes(theirDict.getBytes());
           dev.parquetconnect.format.encoding.Dictionary ours =
               dev.parquetconnect.format.encoding.Dictionary.decode(
                   type, FLBA_LENGTH, theirDictBytes, 0, theirDictBytes.length,

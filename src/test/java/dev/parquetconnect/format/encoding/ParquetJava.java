@@ -1,9 +1,11 @@
 package dev.parquetconnect.format.encoding;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.ValuesWriter;
 
@@ -15,7 +17,13 @@ final class ParquetJava {
   private ParquetJava() {}
 
   static byte[] bytes(ValuesWriter writer) throws IOException {
-    return writer.getBytes().toByteArray();
+    return bytes(writer.getBytes());
+  }
+
+  static byte[] bytes(BytesInput input) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    input.writeAllTo(out);
+    return out.toByteArray();
   }
 
   static ByteBufferInputStream stream(byte[] bytes) {

@@ -78,21 +78,26 @@ class PlainCodecTest {
     Random random = new Random(31);
     for (PhysicalType type : PhysicalType.values()) {
       for (int length : TestValues.LENGTHS) {
-        Column column = Column.random(type, length, random);
-        PlainEncoder encoder = new PlainEncoder(type, FLBA_LENGTH);
-        column.write(encoder, random);
-        assertEquals(length, encoder.valueCount());
-        long estimate = encoder.estimatedSize();
-        byte[] bytes = TestValues.flush(encoder);
-        assertEquals(bytes.length, estimate, type + " estimate");
-        assertEquals(0, encoder.valueCount());
-        byte[] page = TestValues.embed(bytes, 3, 4, random);
-        PlainDecoder decoder = new PlainDecoder(type, FLBA_LENGTH);
-        decoder.init(page, 3, bytes.length, length);
-        Column back = Column.read(decoder, type, length, random);
-        column.assertSame(back, type + " length " + length);
-        assertEquals(0, decoder.remaining());
-        assertEquals(3 + bytes.length, decoder.position());
+        for (boolean allEqual : new boolean[] {false, true}) {
+          Column column = Column.random(type, length, random);
+          if (allEqual) {
+            column = column.allEqual();
+          }
+          PlainEncoder encoder = new PlainEncoder(type, FLBA_LENGTH);
+          column.write(encoder, random);
+          assertEquals(length, encoder.valueCount());
+          long estimate = encoder.estimatedSize();
+          byte[] bytes = TestValues.flush(encoder);
+          assertEquals(bytes.length, estimate, type + " estimate");
+          assertEquals(0, encoder.valueCount());
+          byte[] page = TestValues.embed(bytes, 3, 4, random);
+          PlainDecoder decoder = new PlainDecoder(type, FLBA_LENGTH);
+          decoder.init(page, 3, bytes.length, length);
+          Column back = Column.read(decoder, type, length, random);
+          column.assertSame(back, type + " length " + length);
+          assertEquals(0, decoder.remaining());
+          assertEquals(3 + bytes.length, decoder.position());
+        }
       }
     }
   }
@@ -339,6 +344,28 @@ class PlainCodecTest {
         doubles[i] = Double.longBitsToDouble(Double.doubleToLongBits(doubles[i]));
       }
       return this;
+    }
+
+    /** Every value replaced by the first one (no values stay no values). */
+    Column allEqual() {
+      Column c = slice(0, length);
+      for (int i = 1; i < length; i++) {
+        switch (type) {
+          case BOOLEAN -> c.booleans[i] = booleans[0];
+          case INT32 -> c.ints[i] = ints[0];
+          case INT64 -> c.longs[i] = longs[0];
+          case FLOAT -> c.floats[i] = floats[0];
+          case DOUBLE -> c.doubles[i] = doubles[0];
+          default -> { }
+        }
+      }
+      if (binaries != null && length > 0) {
+        c.binaries = new BinaryBatch();
+        for (int i = 0; i < length; i++) {
+          c.binaries.add(binaries.get(0));
+        }
+      }
+      return c;
     }
 
     Column slice(int from, int to) {

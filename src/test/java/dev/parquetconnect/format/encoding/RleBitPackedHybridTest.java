@@ -290,7 +290,7 @@ class RleBitPackedHybridTest {
           for (int v : values) {
             theirs.writeInt(v);
           }
-          byte[] bytes = theirs.toBytes().toByteArray();
+          byte[] bytes = ParquetJava.bytes(theirs.toBytes());
           assertArrayEquals(
               values, decodeInBatches(bytes, width, false, length, random), "width " + width);
         }
