@@ -85,7 +85,7 @@ public abstract sealed class DictionaryBuilder
   /** Forgets every entry, for the next column chunk. */
   public abstract void clear();
 
-  private UnsupportedOperationException wrongType(String what) {
+  final UnsupportedOperationException wrongType(String what) {
     return new UnsupportedOperationException(
         type + " dictionary builder does not take " + what + " values");
   }

@@ -37,7 +37,7 @@ public final class IntDictionaryBuilder extends DictionaryBuilder {
   @Override
   public void addInts(int[] src, int off, int len, int[] indices, int indicesOff) {
     if (type() != PhysicalType.INT32) {
-      super.addInts(src, off, len, indices, indicesOff);
+      throw wrongType("INT32");
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);
@@ -49,7 +49,7 @@ public final class IntDictionaryBuilder extends DictionaryBuilder {
   @Override
   public void addFloats(float[] src, int off, int len, int[] indices, int indicesOff) {
     if (type() != PhysicalType.FLOAT) {
-      super.addFloats(src, off, len, indices, indicesOff);
+      throw wrongType("FLOAT");
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);

@@ -16,7 +16,8 @@ import java.util.Arrays;
  *   <li>data page v2: RLE hybrid without a prefix, its byte length given by the page header.
  * </ul>
  *
- * <p>A column whose maximum level is 0 stores no levels at all; every level then reads as 0.
+ * <p>A column whose maximum level is 0 stores no levels at all; every level then reads as 0 (and
+ * bytes a v2 page has for them anyway are ignored).
  * Levels wider than the column's maximum are {@link CorruptDataException}s, since they would
  * send the record assembly off the schema.
  */
@@ -65,10 +66,8 @@ public final class LevelsDecoder {
   public void initV2(int maxLevel, byte[] page, int offset, int length, int valueCount)
       throws CorruptDataException {
     if (!start(maxLevel, valueCount)) {
-      if (length != 0) {
-        throw new CorruptDataException(
-            "v2 data page has " + length + " bytes of levels for a column that stores none");
-      }
+      // Some writers still emit a run of zeros here (parquet-testing's rle_boolean_encoding has
+      // 2 bytes of repetition levels for a flat column); they carry nothing, so skip them.
       return;
     }
     plainRle.init(page, offset, length, valueCount, BitPacking.bitWidth(maxLevel));

@@ -37,7 +37,7 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
   @Override
   public void addLongs(long[] src, int off, int len, int[] indices, int indicesOff) {
     if (type() != PhysicalType.INT64) {
-      super.addLongs(src, off, len, indices, indicesOff);
+      throw wrongType("INT64");
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);
@@ -49,7 +49,7 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
   @Override
   public void addDoubles(double[] src, int off, int len, int[] indices, int indicesOff) {
     if (type() != PhysicalType.DOUBLE) {
-      super.addDoubles(src, off, len, indices, indicesOff);
+      throw wrongType("DOUBLE");
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);
