@@ -16,10 +16,9 @@ import java.util.Arrays;
  *   <li>data page v2: RLE hybrid without a prefix, its byte length given by the page header.
  * </ul>
  *
- * <p>A column whose maximum level is 0 stores no levels at all; every level then reads as 0 (and
- * bytes a v2 page has for them anyway are ignored).
- * Levels wider than the column's maximum are {@link CorruptDataException}s, since they would
- * send the record assembly off the schema.
+ * <p>A column whose maximum level is 0 stores no levels at all; every level then reads as 0, and
+ * bytes a v2 page has for them anyway are ignored. Levels above the column's maximum are {@link
+ * CorruptDataException}s, since they would send the record assembly off the schema.
  */
 public final class LevelsDecoder {
   private final RleBitPackedHybridDecoder prefixedRle = new RleBitPackedHybridDecoder(0, true);
