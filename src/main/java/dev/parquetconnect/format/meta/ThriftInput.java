@@ -142,11 +142,21 @@ final class ThriftInput {
   int listBegin(byte elemType) throws TException, CorruptDataException {
     TList list = protocol.readListBegin();
     checkCount(list.size);
-    if (list.size > 0 && list.elemType != elemType) {
+    if (list.size > 0 && list.elemType != elemType
+        && !(isVarint(list.elemType) && isVarint(elemType))) {
       skipElements(list.elemType, list.size);
       return -1;
     }
     return list.size;
+  }
+
+  /**
+   * i16, i32 and i64 are all zigzag varints in the compact protocol, so a list declared with one
+   * reads as another. Some writers declare encodings lists as i16, and Thrift's generated readers
+   * (parquet-java's) ignore the declared element type altogether.
+   */
+  private static boolean isVarint(byte type) {
+    return type == TType.I16 || type == TType.I32 || type == TType.I64;
   }
 
   List<Long> i64List() throws TException, CorruptDataException {
