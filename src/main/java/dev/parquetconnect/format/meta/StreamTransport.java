@@ -19,6 +19,7 @@ import org.apache.thrift.transport.TTransportException;
  */
 final class StreamTransport extends ReadTransport {
   private static final int CHUNK = 8192;
+  private static final int MAX_IN_PLACE = 4;
 
   private final InputStream in;
   private final int maxBytes;
@@ -86,9 +87,17 @@ final class StreamTransport extends ReadTransport {
     return pos;
   }
 
+  /**
+   * At most 4, below the 5 bytes {@code TCompactProtocol} needs before it decodes a varint in
+   * place. Its in-place loop runs on while bytes have the continuation bit, so on a malformed
+   * over-long varint it would read past the bytes fetched so far into stale buffer content; byte
+   * by byte, each byte comes from the stream, and this reader sees exactly what the array reader
+   * sees. Longer binaries are copied out through {@link #read} after
+   * {@link #checkReadBytesAvailable} has fetched them.
+   */
   @Override
   public int getBytesRemainingInBuffer() {
-    return filled - pos;
+    return Math.min(filled - pos, MAX_IN_PLACE);
   }
 
   @Override
