@@ -188,6 +188,7 @@ class MetadataFuzzTest {
     long deadline = System.nanoTime() + MILLIS * 1_000_000L;
     int iterations = 0;
     int accepted = 0;
+    int rejected = 0;
     while (iterations < MIN_ITERATIONS || System.nanoTime() < deadline) {
       byte[] input = random.nextInt(8) == 0
           ? randomBytes(random)
@@ -202,7 +203,7 @@ class MetadataFuzzTest {
         decoder.decode(buf, pad, input.length);
         accepted++;
       } catch (ParquetException expected) {
-        // The only acceptable way to refuse bad input.
+        rejected++; // the only acceptable way to refuse bad input
       } catch (Throwable t) {
         fail(what + " seed " + seed + " iteration " + iterations + ": " + t + "\ninput: "
             + HexFormat.of().formatHex(input), t);
@@ -210,7 +211,9 @@ class MetadataFuzzTest {
       iterations++;
     }
     assertTrue(iterations >= MIN_ITERATIONS);
-    System.err.println("fuzz " + what + ": " + iterations + " inputs, " + accepted + " accepted");
+    assertEquals(iterations, accepted + rejected);
+    System.err.println("fuzz " + what + ": " + iterations + " inputs, " + accepted + " accepted, "
+        + rejected + " rejected with a ParquetException");
   }
 
   private static byte[] randomBytes(Random random) {
