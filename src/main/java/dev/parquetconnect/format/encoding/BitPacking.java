@@ -1,6 +1,7 @@
 package dev.parquetconnect.format.encoding;
 
 import dev.parquetconnect.format.io.LittleEndian;
+import java.util.Arrays;
 
 /**
  * Bit packing of unsigned integers, {@code bitWidth} bits a value.
@@ -10,9 +11,11 @@ import dev.parquetconnect.format.io.LittleEndian;
  * least significant bit of the first byte. MSB-first order (the deprecated BIT_PACKED encoding):
  * bits are taken from the most significant end of each byte.
  *
- * <p>Callers check that the source holds {@link #bytesFor(long, int)} bytes from {@code srcOff};
- * the unpackers load eight bytes at a time where the array is long enough and fall back to
- * byte-by-byte loads at its very end, so they never read outside the array.
+ * <p>Callers check that the source holds {@link #bytesFor(long, int)} bytes from {@code srcOff}.
+ * Whole groups of eight LSB-first values go through {@link BitPackingKernels}, one method per
+ * width with constant shifts; the unpackers load 64-bit words where the array is long enough and
+ * fall back to value-by-value loads (byte by byte at the array's very end), so they never read
+ * outside the array.
  */
 public final class BitPacking {
   private BitPacking() {}
@@ -36,18 +39,52 @@ public final class BitPacking {
   public static void unpackInts(
       byte[] src, int srcOff, int[] dst, int dstOff, int count, int bitWidth) {
     if (bitWidth == 0) {
-      java.util.Arrays.fill(dst, dstOff, dstOff + count, 0);
+      Arrays.fill(dst, dstOff, dstOff + count, 0);
       return;
     }
-    if (bitWidth == 8) {
-      for (int i = 0; i < count; i++) {
-        dst[dstOff + i] = src[srcOff + i] & 0xFF;
-      }
+    int groups = fastGroups(src.length, srcOff, count, bitWidth);
+    BitPackingKernels.unpackInts(bitWidth, src, srcOff, dst, dstOff, groups);
+    int done = groups << 3;
+    unpackIntsOneByOne(
+        src, ((long) srcOff << 3) + (long) done * bitWidth, dst, dstOff + done, count - done,
+        bitWidth);
+  }
+
+  /** Unpacks {@code count} LSB-first values of width 0..64 into {@code dst}. */
+  public static void unpackLongs(
+      byte[] src, int srcOff, long[] dst, int dstOff, int count, int bitWidth) {
+    if (bitWidth == 0) {
+      Arrays.fill(dst, dstOff, dstOff + count, 0L);
       return;
     }
+    int groups = fastGroups(src.length, srcOff, count, bitWidth);
+    BitPackingKernels.unpackLongs(bitWidth, src, srcOff, dst, dstOff, groups);
+    int done = groups << 3;
+    unpackLongsOneByOne(
+        src, ((long) srcOff << 3) + (long) done * bitWidth, dst, dstOff + done, count - done,
+        bitWidth);
+  }
+
+  /**
+   * How many leading groups of eight values the word-loading kernels may unpack: group {@code g}
+   * starts at byte {@code srcOff + g * w} and its kernel reads whole 64-bit words, {@code 8 *
+   * ceil(w / 8)} bytes, which must lie inside the array. The last groups of a value stream that
+   * ends near the end of the array go through the one-by-one path instead.
+   */
+  private static int fastGroups(int arrayLength, int srcOff, int count, int bitWidth) {
+    int span = ((bitWidth + 7) >>> 3) << 3;
+    long room = (long) arrayLength - srcOff - span;
+    if (room < 0) {
+      return 0;
+    }
+    return (int) Math.min(count >>> 3, room / bitWidth + 1);
+  }
+
+  /** The general path: value {@code i} at bit {@code bit + i * w}, one load per value. */
+  private static void unpackIntsOneByOne(
+      byte[] src, long bit, int[] dst, int dstOff, int count, int bitWidth) {
     final long m = mask(bitWidth);
     final int fastEnd = src.length - 8;
-    long bit = (long) srcOff << 3;
     for (int i = 0; i < count; i++, bit += bitWidth) {
       int byteIndex = (int) (bit >>> 3);
       int shift = (int) (bit & 7);
@@ -60,16 +97,10 @@ public final class BitPacking {
     }
   }
 
-  /** Unpacks {@code count} LSB-first values of width 0..64 into {@code dst}. */
-  public static void unpackLongs(
-      byte[] src, int srcOff, long[] dst, int dstOff, int count, int bitWidth) {
-    if (bitWidth == 0) {
-      java.util.Arrays.fill(dst, dstOff, dstOff + count, 0L);
-      return;
-    }
+  private static void unpackLongsOneByOne(
+      byte[] src, long bit, long[] dst, int dstOff, int count, int bitWidth) {
     final long m = mask(bitWidth);
     final int fastEnd = src.length - 8;
-    long bit = (long) srcOff << 3;
     for (int i = 0; i < count; i++, bit += bitWidth) {
       int byteIndex = (int) (bit >>> 3);
       int shift = (int) (bit & 7);
@@ -106,11 +137,14 @@ public final class BitPacking {
     if (bitWidth == 0) {
       return 0;
     }
+    int groups = count >>> 3;
+    BitPackingKernels.packInts(bitWidth, src, srcOff, dst, dstOff, groups);
+    int done = groups << 3;
+    int out = dstOff + groups * bitWidth;
     final long m = mask(bitWidth);
     long acc = 0;
     int bits = 0;
-    int out = dstOff;
-    for (int i = 0; i < count; i++) {
+    for (int i = done; i < count; i++) {
       acc |= ((long) src[srcOff + i] & m) << bits;
       bits += bitWidth;
       while (bits >= 8) {
@@ -134,11 +168,14 @@ public final class BitPacking {
     if (bitWidth == 0) {
       return 0;
     }
+    int groups = count >>> 3;
+    BitPackingKernels.packLongs(bitWidth, src, srcOff, dst, dstOff, groups);
+    int done = groups << 3;
+    int out = dstOff + groups * bitWidth;
     final long m = mask(bitWidth);
     long acc = 0; // holds the pending low bits, fewer than 8 of them between values
     int bits = 0;
-    int out = dstOff;
-    for (int i = 0; i < count; i++) {
+    for (int i = done; i < count; i++) {
       long v = src[srcOff + i] & m;
       acc |= v << bits;
       int total = bits + bitWidth;
@@ -161,36 +198,63 @@ public final class BitPacking {
   /** Unpacks {@code count} MSB-first values (deprecated BIT_PACKED) of width 0..32. */
   public static void unpackIntsMsbFirst(
       byte[] src, int srcOff, int[] dst, int dstOff, int count, int bitWidth) {
+    unpackIntsMsbFirstAtBit(src, (long) srcOff << 3, dst, dstOff, count, bitWidth);
+  }
+
+  /**
+   * Unpacks {@code count} MSB-first values of width 0..32 starting at bit {@code srcBit} of
+   * {@code src} (bit 0 being the most significant bit of byte 0), so that a reader can resume in
+   * the middle of a byte.
+   */
+  public static void unpackIntsMsbFirstAtBit(
+      byte[] src, long srcBit, int[] dst, int dstOff, int count, int bitWidth) {
     if (bitWidth == 0) {
-      java.util.Arrays.fill(dst, dstOff, dstOff + count, 0);
+      Arrays.fill(dst, dstOff, dstOff + count, 0);
       return;
     }
-    long bit = (long) srcOff << 3;
-    for (int i = 0; i < count; i++) {
-      int v = 0;
-      for (int b = 0; b < bitWidth; b++, bit++) {
-        int byteValue = src[(int) (bit >>> 3)];
-        v = (v << 1) | ((byteValue >>> (7 - (int) (bit & 7))) & 1);
-      }
-      dst[dstOff + i] = v;
+    final int fastEnd = src.length - 8;
+    final int dropLow = 64 - bitWidth;
+    long bit = srcBit;
+    for (int i = 0; i < count; i++, bit += bitWidth) {
+      int byteIndex = (int) (bit >>> 3);
+      int shift = (int) (bit & 7);
+      // Big-endian view of eight bytes: the value's first bit is bit 63 - shift of the word,
+      // and shift + width <= 39 bits all lie inside it.
+      long word =
+          byteIndex <= fastEnd
+              ? Long.reverseBytes(LittleEndian.getLong(src, byteIndex))
+              : Long.reverseBytes(loadTail(src, byteIndex));
+      dst[dstOff + i] = (int) ((word << shift) >>> dropLow);
     }
   }
 
-  /** Packs MSB-first (deprecated BIT_PACKED); for tests and for writers that must emit it. */
+  /**
+   * Packs {@code count} values of width 0..32 MSB-first (deprecated BIT_PACKED) into {@code dst}
+   * at {@code dstOff}, which must have {@link #bytesFor(long, int)} bytes of room; the last byte
+   * is padded with zero bits. Bits above the width are ignored. Returns the bytes written.
+   */
   public static int packIntsMsbFirst(
       int[] src, int srcOff, int count, int bitWidth, byte[] dst, int dstOff) {
-    long total = (long) count * bitWidth;
-    int bytes = (int) ((total + 7) >>> 3);
-    java.util.Arrays.fill(dst, dstOff, dstOff + bytes, (byte) 0);
-    long bit = (long) dstOff << 3;
+    if (bitWidth == 0) {
+      return 0;
+    }
+    final long m = mask(bitWidth);
+    // The low `bits` bits of acc are pending output, oldest first; fewer than 8 remain between
+    // values, so a 32-bit value always fits beside them.
+    long acc = 0;
+    int bits = 0;
+    int out = dstOff;
     for (int i = 0; i < count; i++) {
-      int v = src[srcOff + i];
-      for (int b = bitWidth - 1; b >= 0; b--, bit++) {
-        if (((v >>> b) & 1) != 0) {
-          dst[(int) (bit >>> 3)] |= (byte) (0x80 >>> (int) (bit & 7));
-        }
+      acc = (acc << bitWidth) | (src[srcOff + i] & m);
+      bits += bitWidth;
+      while (bits >= 8) {
+        bits -= 8;
+        dst[out++] = (byte) (acc >>> bits);
       }
     }
-    return bytes;
+    if (bits > 0) {
+      dst[out++] = (byte) (acc << (8 - bits));
+    }
+    return out - dstOff;
   }
 }

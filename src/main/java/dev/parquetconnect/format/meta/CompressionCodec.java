@@ -26,9 +26,15 @@ public enum CompressionCodec {
   }
 
   public static CompressionCodec fromValue(int value) throws UnsupportedFeatureException {
-    if (value < 0 || value >= BY_VALUE.length) {
+    CompressionCodec c = fromValueOrNull(value);
+    if (c == null) {
       throw new UnsupportedFeatureException("unknown compression codec " + value);
     }
-    return BY_VALUE[value];
+    return c;
+  }
+
+  /** The constant for a wire value, or null for a codec a newer writer may define. */
+  public static CompressionCodec fromValueOrNull(int value) {
+    return value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
   }
 }

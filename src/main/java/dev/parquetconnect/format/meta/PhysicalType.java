@@ -26,9 +26,15 @@ public enum PhysicalType {
   }
 
   public static PhysicalType fromValue(int value) throws CorruptDataException {
-    if (value < 0 || value >= BY_VALUE.length) {
+    PhysicalType t = fromValueOrNull(value);
+    if (t == null) {
       throw new CorruptDataException("unknown physical type " + value);
     }
-    return BY_VALUE[value];
+    return t;
+  }
+
+  /** The constant for a wire value, or null when the value is not defined. */
+  public static PhysicalType fromValueOrNull(int value) {
+    return value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
   }
 }
