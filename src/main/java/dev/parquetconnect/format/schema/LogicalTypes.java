@@ -261,9 +261,12 @@ public final class LogicalTypes {
     };
   }
 
+  /** The physical type as the schema text names it ({@code binary} for BYTE_ARRAY). */
   static String physicalName(PhysicalType type, int typeLength) {
-    return type == PhysicalType.FIXED_LEN_BYTE_ARRAY
-        ? "fixed_len_byte_array(" + typeLength + ")"
-        : type.name().toLowerCase(java.util.Locale.ROOT);
+    return switch (type) {
+      case FIXED_LEN_BYTE_ARRAY -> "fixed_len_byte_array(" + typeLength + ")";
+      case BYTE_ARRAY -> "binary";
+      default -> type.name().toLowerCase(java.util.Locale.ROOT);
+    };
   }
 }

@@ -22,7 +22,6 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -44,7 +43,8 @@ public final class ParquetJavaOracle {
   public static List<Row> read(Path file, MessageType schema) throws IOException {
     List<Row> rows = new ArrayList<>();
     try (ParquetReader<Group> reader =
-        ParquetReader.builder(new GroupReadSupport(), new LocalInputFile(file))
+        ParquetReader.builder(
+            new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()))
             .withConf(new Configuration(false))
             .build()) {
       for (Group g = reader.read(); g != null; g = reader.read()) {
@@ -220,6 +220,10 @@ public final class ParquetJavaOracle {
             add(sub, 0, shape.element(), e);
           }
         } else {
+          if (e == null && !shape.element().isOptional()) {
+            throw new IllegalArgumentException(
+                "list " + group.name() + " has required elements but got a null");
+          }
           Group holder = sub.addGroup(0);
           if (e != null) {
             add(holder, 0, shape.element(), e);

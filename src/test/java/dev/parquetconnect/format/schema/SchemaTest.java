@@ -23,37 +23,7 @@ import org.junit.jupiter.api.Test;
 
 class SchemaTest {
   static MessageType sample() {
-    return new MessageType(
-        "schema",
-        List.of(
-            PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-            PrimitiveNode.of("name", OPTIONAL, PhysicalType.BYTE_ARRAY)
-                .withLogicalType(LogicalType.STRING),
-            PrimitiveNode.of("price", OPTIONAL, PhysicalType.INT32)
-                .withLogicalType(new LogicalType.DecimalType(2, 9)),
-            PrimitiveNode.fixed("uuid", OPTIONAL, 16).withLogicalType(LogicalType.UUID),
-            PrimitiveNode.of("at", REQUIRED, PhysicalType.INT64)
-                .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MICROS)),
-            NestedTypes.list(
-                "tags",
-                OPTIONAL,
-                PrimitiveNode.of("x", OPTIONAL, PhysicalType.BYTE_ARRAY)
-                    .withLogicalType(LogicalType.STRING)),
-            NestedTypes.map(
-                "attrs",
-                OPTIONAL,
-                PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY)
-                    .withLogicalType(LogicalType.STRING),
-                NestedTypes.list("v", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT32))),
-            GroupNode.of(
-                "address",
-                OPTIONAL,
-                List.of(
-                    PrimitiveNode.of("zip", REQUIRED, PhysicalType.INT32),
-                    GroupNode.of(
-                        "geo",
-                        REPEATED,
-                        List.of(PrimitiveNode.of("lat", OPTIONAL, PhysicalType.DOUBLE)))))));
+    return SchemaTestData.sample();
   }
 
   @Test
@@ -81,7 +51,9 @@ class SchemaTest {
       assertEquals(e.getMaxDefinitionLevel(), c.maxDefinitionLevel(), c.dottedPath());
       assertEquals(e.getMaxRepetitionLevel(), c.maxRepetitionLevel(), c.dottedPath());
       assertEquals(
-          e.getPrimitiveType().getPrimitiveTypeName().name(), c.primitive().type().name());
+          e.getPrimitiveType().getPrimitiveTypeName().name(),
+          c.primitive().type().name().replace("BYTE_ARRAY", "BINARY").replace("FIXED_LEN_BINARY",
+              "FIXED_LEN_BYTE_ARRAY"));
     }
     // Printing agrees with parquet-java's printing of the same schema.
     assertEquals(theirs.toString().replaceAll("\\s+", " ").trim(),
