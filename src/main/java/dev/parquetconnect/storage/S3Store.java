@@ -917,7 +917,9 @@ public final class S3Store implements Store {
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {
           if (isOurs(null)) {
-            return; // an earlier attempt whose response was lost succeeded
+            LOG.info("{}: the object was already created by an earlier attempt of this writer "
+                + "whose response was lost: committed", url(key));
+            return;
           }
           throw new FileAlreadyExistsException(url(key), null, "exists; not replaced");
         }
@@ -946,6 +948,8 @@ public final class S3Store implements Store {
           // The upload is gone or the key exists: either an earlier attempt of ours completed
           // it (its response was lost) or someone else won.
           if (isOurs(expectedMultipartEtag())) {
+            LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
+                + "whose response was lost: committed", url(key));
             return;
           }
           uploadId = e.statusCode() == 404 ? null : uploadId;

@@ -46,7 +46,15 @@ final class FaultProxy implements Closeable {
   private final AtomicInteger requests = new AtomicInteger();
   private final Map<Fault, AtomicInteger> faults = new EnumMap<>(Fault.class);
   private final List<String> requestLines = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> requestHeads = java.util.Collections.synchronizedList(new ArrayList<>());
   private volatile boolean closed;
+  private final List<Map.Entry<java.util.function.Predicate<String>, Fault>> forced =
+      java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /** Injects {@code fault} into the next request whose start line matches, once. */
+  void failNext(java.util.function.Predicate<String> startLine, Fault fault) {
+    forced.add(Map.entry(startLine, fault));
+  }
 
   FaultProxy(int backendPort, double faultRate, long seed) throws IOException {
     this.backendPort = backendPort;
@@ -100,7 +108,15 @@ final class FaultProxy implements Closeable {
     }
   }
 
+  /** Every request head (start line and headers, lower-cased names) since the last reset. */
+  List<String> requestHeads() {
+    synchronized (requestHeads) {
+      return new ArrayList<>(requestHeads);
+    }
+  }
+
   void resetCounters() {
+    requestHeads.clear();
     bytesToClient.set(0);
     bytesFromClient.set(0);
     requests.set(0);
@@ -124,7 +140,16 @@ final class FaultProxy implements Closeable {
     }
   }
 
-  private Fault decide() {
+  private Fault decide(String startLine) {
+    synchronized (forced) {
+      for (var it = forced.iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (e.getKey().test(startLine)) {
+          it.remove();
+          return e.getValue();
+        }
+      }
+    }
     synchronized (random) {
       if (faultRate <= 0 || random.nextDouble() >= faultRate) {
         return null;
@@ -228,7 +253,19 @@ final class FaultProxy implements Closeable {
     }
   }
 
-  /** Copies a message body framed by Content-Length or chunked encoding; -1: until EOF. */
+  /** Copies a request body: framed by Content-Length or chunked encoding, else none. */
+  private static void copyRequestBody(Head h, InputStream in, OutputStream out)
+      throws IOException {
+    if (h.header("Content-Length") == null && h.header("Transfer-Encoding") == null) {
+      return;
+    }
+    copyBody(h, in, out, -1);
+  }
+
+  /**
+   * Copies a message body framed by Content-Length or chunked encoding, else (a response)
+   * until EOF; with {@code cutAfter >= 0}, throws {@link CutException} after that many bytes.
+   */
   private static void copyBody(Head h, InputStream in, OutputStream out, long cutAfter)
       throws IOException {
     String te = h.header("Transfer-Encoding");
@@ -319,7 +356,9 @@ final class FaultProxy implements Closeable {
         }
         requests.incrementAndGet();
         requestLines.add(req.startLine);
-        Fault fault = decide();
+        requestHeads.add(new String(req.bytes(null), StandardCharsets.ISO_8859_1)
+            .toLowerCase(Locale.ROOT));
+        Fault fault = decide(req.startLine);
         if (fault != null) {
           faults.get(fault).incrementAndGet();
         }
@@ -327,7 +366,7 @@ final class FaultProxy implements Closeable {
         if (fault == Fault.INTERNAL_ERROR_500 || fault == Fault.SLOW_DOWN_503
             || fault == Fault.UNAVAILABLE_503) {
           if (!expect) {
-            copyBody(req, cin, OutputStream.nullOutputStream(), -1);
+            copyRequestBody(req, cin, OutputStream.nullOutputStream());
           }
           sendError(cout, fault);
           break;
@@ -348,7 +387,7 @@ final class FaultProxy implements Closeable {
         }
         bout.write(req.bytes("Expect"));
         CountingIn counted = new CountingIn(cin);
-        copyBody(req, counted, bout, -1);
+        copyRequestBody(req, counted, bout);
         bytesFromClient.addAndGet(counted.count);
         bout.flush();
         Head resp;

@@ -81,6 +81,7 @@ final class S3ProxyServer implements AutoCloseable {
     s.put("s3.checksum.calculation", "when_required");
     s.put("s3.retry.base.delay.ms", "5");
     s.put("s3.retry.max.delay.ms", "200");
+    s.put("s3.socket.timeout.ms", "10000");
     return s;
   }
 

@@ -46,6 +46,11 @@ class S3StoreIT extends StoreContract {
   }
 
   @Test
+  void theServerListensOnLoopbackOnly() throws IOException {
+    assertEquals(List.of(), ListeningSockets.nonLoopback(), "sockets on other interfaces");
+  }
+
+  @Test
   void multipartFilesCommitAndRefuseAnExistingKey() throws IOException {
     byte[] a = bytes(30, 2 * S3Store.MIN_PART_SIZE + 12345);
     put("mp/a", a);
