@@ -85,6 +85,15 @@ final class Retrier {
   }
 
   static boolean retryable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertificateException
+          || t instanceof javax.net.ssl.SSLPeerUnverifiedException) {
+        return false; // an untrusted or mismatched certificate does not heal
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
     if (e instanceof AwsServiceException s) {
       int status = s.statusCode();
       String code = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();

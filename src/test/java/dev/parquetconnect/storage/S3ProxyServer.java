@@ -24,11 +24,15 @@ final class S3ProxyServer implements AutoCloseable {
   private final S3Proxy proxy;
 
   S3ProxyServer() throws Exception {
-    this(null, null);
+    this(null, null, false);
   }
 
-  /** With a keystore: serves HTTPS instead of HTTP. */
-  S3ProxyServer(String keyStorePath, String keyStorePassword) throws Exception {
+  /**
+   * With a keystore: serves HTTPS instead of HTTP. With {@code ignoreUnknownHeaders}, accepts
+   * (and ignores) headers S3Proxy does not implement: the SSE headers, x-amz-security-token.
+   */
+  S3ProxyServer(String keyStorePath, String keyStorePassword, boolean ignoreUnknownHeaders)
+      throws Exception {
     // By ApiMetadata, not by id: the id lookup instantiates every provider on the class path,
     // including S3Proxy's Azure one whose jclouds modules are trimmed from the test class path.
     context = ContextBuilder.newBuilder(new TransientApiMetadata())
@@ -37,7 +41,8 @@ final class S3ProxyServer implements AutoCloseable {
         .build(BlobStoreContext.class);
     S3Proxy.Builder b = S3Proxy.builder()
         .blobStore(context.getBlobStore())
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY);
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+        .ignoreUnknownHeaders(ignoreUnknownHeaders);
     if (keyStorePath != null) {
       b.secureEndpoint(URI.create("https://127.0.0.1:0")).keyStore(keyStorePath, keyStorePassword);
     } else {
