@@ -37,7 +37,7 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -69,7 +69,7 @@ import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider
 
 /**
  * An S3 bucket and prefix ({@code s3://bucket/prefix}) on AWS or an S3-compatible store (MinIO,
- * Ceph, R2, S3Proxy...), through the AWS SDK v2 synchronous client on the Apache HTTP client.
+ * Ceph, R2, S3Proxy...), through the AWS SDK v2 synchronous client on the Apache HTTP client 5.
  *
  * <p>Writes stream out as multipart uploads: a part is uploaded as soon as a part-size buffer
  * fills ({@code s3.part.size}, default 8 MiB, at least 5 MiB), so an open file holds about one
@@ -197,7 +197,7 @@ public final class S3Store implements Store {
   }
 
   private static SdkHttpClient httpClient(StoreSettings settings) throws IOException {
-    ApacheHttpClient.Builder h = ApacheHttpClient.builder()
+    Apache5HttpClient.Builder h = Apache5HttpClient.builder()
         .maxConnections(settings.intValue("s3.max.connections", 50))
         .connectionTimeout(Duration.ofMillis(settings.longValue("s3.connect.timeout.ms", 10_000)))
         .socketTimeout(Duration.ofMillis(settings.longValue("s3.socket.timeout.ms", 50_000)));
