@@ -145,6 +145,10 @@ public final class ConnectWorker implements AutoCloseable {
             config.setProperty("rest.advertised.host.name", ItPaths.LOOPBACK);
             config.setProperty("rest.advertised.port", Integer.toString(restPort));
             config.setProperty("plugin.path", pluginPath.toAbsolutePath().toString());
+            // One reflective scan finds the same plugins as the default hybrid_warn, which scans
+            // a second time for ServiceLoader manifests: that doubles a start-up dominated by
+            // scanning. A test of the manifests sets plugin.discovery=service_load itself.
+            config.setProperty("plugin.discovery", "only_scan");
             config.setProperty("key.converter", "org.apache.kafka.connect.json.JsonConverter");
             config.setProperty("value.converter", "org.apache.kafka.connect.json.JsonConverter");
             config.setProperty("config.storage.topic", groupId + "-configs");

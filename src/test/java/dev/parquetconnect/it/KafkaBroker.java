@@ -142,6 +142,9 @@ public final class KafkaBroker implements AutoCloseable {
         config.setProperty("share.coordinator.state.topic.replication.factor", "1");
         config.setProperty("share.coordinator.state.topic.min.isr", "1");
         config.setProperty("group.initial.rebalance.delay.ms", "0");
+        // No time-based retention: tests produce records with fixed timestamps years in the
+        // past, which the default 7 days would delete at the next retention check.
+        config.setProperty("log.retention.ms", "-1");
         // A killed broker's registration must expire before it can register again on restart
         // (DUPLICATE_BROKER_REGISTRATION until then): 4 s instead of the default 9 s.
         config.setProperty("broker.session.timeout.ms", "4000");
