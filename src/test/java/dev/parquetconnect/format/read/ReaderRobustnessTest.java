@@ -11,14 +11,17 @@ import dev.parquetconnect.format.UnsupportedFeatureException;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ColumnChunk;
 import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.meta.MetadataCodec;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
+import dev.parquetconnect.format.meta.SchemaElement;
 import dev.parquetconnect.format.oracle.ParquetJavaFeatureWriter;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaConverter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -281,6 +284,22 @@ class ReaderRobustnessTest {
   void recordsLargerThanTheLimitAreRefused() throws Exception {
     fails(UnsupportedFeatureException.class, "maxRecordValues",
         () -> read(good, ReadOptions.defaults().withMaxRecordValues(10)));
+  }
+
+  /** Found by the fuzz test: nested groups using up the elements their parent counted on. */
+  @Test
+  void schemaWhoseGroupsOverclaimChildrenIsCorrupt() {
+    List<SchemaElement> elements = List.of(
+        new SchemaElement(null, null, null, "root", 2, null, null, null, null, null),
+        new SchemaElement(null, null, FieldRepetitionType.OPTIONAL, "g", 2, null, null, null,
+            null, null),
+        leaf("a"), leaf("b"));
+    assertThrows(CorruptDataException.class, () -> SchemaConverter.fromSchemaElements(elements));
+  }
+
+  private static SchemaElement leaf(String name) {
+    return new SchemaElement(PhysicalType.INT32, null, FieldRepetitionType.REQUIRED, name, null,
+        null, null, null, null, null);
   }
 
   @Test
