@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ReaderFuzzTest {
   private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
   private static final int MIN_ITERATIONS = 100;
+  /** One mutated file taking longer than this to read is treated as a hang. */
+  private static final long SLOW_MILLIS = 10_000;
   /** Rows or entries read per mutated file at most: a lie can describe billions of nulls. */
   private static final int MAX_ENTRIES = 200_000;
   private static final ReadOptions OPTIONS = ReadOptions.defaults().withVerifyChecksums(false);
@@ -89,6 +91,7 @@ class ReaderFuzzTest {
       byte[] original = samples.get(random.nextInt(samples.size()));
       long mutationSeed = random.nextLong();
       byte[] mutated = mutate(original, new SplittableRandom(mutationSeed));
+      long start = System.nanoTime();
       try {
         readEverything(mutated);
       } catch (ParquetException expected) {
@@ -100,8 +103,14 @@ class ReaderFuzzTest {
       } catch (Throwable e) {
         fail("mutation seed " + mutationSeed + " of a " + original.length + "-byte file: " + e, e);
       }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      if (millis > SLOW_MILLIS) {
+        fail("mutation seed " + mutationSeed + " took " + millis + " ms: a near hang");
+      }
       iterations++;
     }
+    System.err.println("reader fuzz: " + iterations + " mutated files, " + rejected
+        + " rejected with a ParquetException");
     // Most mutations must be caught; some (a flipped value bit) legitimately read fine.
     assertTrue(rejected > iterations / 10, rejected + " of " + iterations + " rejected");
   }
