@@ -44,7 +44,7 @@ class ParquetJavaFilesReadTest {
 
   @BeforeAll
   static void generate() {
-    rows = ReadTestData.rows(SCHEMA, 1500, 42);
+    rows = ReadTestData.rows(SCHEMA, 1000, 42);
   }
 
   static Stream<Arguments> matrix() {

@@ -21,9 +21,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * A schema with every physical type, every logical type and every kind of nesting (struct, list,
- * list of structs, map of lists, three levels of nesting, unannotated repeated fields), and
- * random rows for it, with nulls, empty lists and null elements, generated from a seed.
+ * A schema with every physical type, every logical type (UNKNOWN as an all-null column) and
+ * every kind of nesting (struct, list, list of structs, map of lists, three levels of nesting,
+ * unannotated repeated fields), and random rows for it, with nulls, empty lists and null
+ * elements, generated from a seed.
  */
 final class ReadTestData {
   private ReadTestData() {}
@@ -67,8 +68,11 @@ final class ReadTestData {
     fields.add(intType("u8", PhysicalType.INT32, 8, false));
     fields.add(intType("i16", PhysicalType.INT32, 16, true));
     fields.add(intType("u16", PhysicalType.INT32, 16, false));
+    fields.add(intType("i32s", PhysicalType.INT32, 32, true));
     fields.add(intType("u32", PhysicalType.INT32, 32, false));
+    fields.add(intType("i64s", PhysicalType.INT64, 64, true));
     fields.add(intType("u64", PhysicalType.INT64, 64, false));
+    fields.add(opt("unknown", PhysicalType.INT32).withLogicalType(LogicalType.UNKNOWN));
     fields.add(PrimitiveNode.fixed("f16", OPTIONAL, 2).withLogicalType(LogicalType.FLOAT16));
     fields.add(GroupNode.of("s", OPTIONAL, List.of(
         PrimitiveNode.of("a", REQUIRED, PhysicalType.INT32),
@@ -130,8 +134,8 @@ final class ReadTestData {
       }
       return values;
     }
-    if (node.isOptional() && r.nextInt(6) == 0) {
-      return null;
+    if (node.isOptional() && (r.nextInt(6) == 0 || node.logicalType() == LogicalType.UNKNOWN)) {
+      return null; // an UNKNOWN column only ever holds nulls
     }
     return instance(node, r, depth);
   }
