@@ -142,6 +142,11 @@ public final class ColumnChunkReader implements AutoCloseable {
         // A header longer than the bytes at hand fails the same way as a damaged one: retry
         // with more bytes until the limit, and only then call it damaged.
         if (want >= limit) {
+          if (limit < available) {
+            throw new CorruptDataException("no page header within "
+                + options.maxPageHeaderSize() + " bytes (ReadOptions.maxPageHeaderSize): "
+                + e.reason(), e);
+          }
           throw e;
         }
         want = (int) Math.min(limit, (long) want * 4);

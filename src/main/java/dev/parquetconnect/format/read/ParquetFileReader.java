@@ -83,11 +83,17 @@ public final class ParquetFileReader implements Closeable {
     return metadata.rowGroups();
   }
 
-  /** Rows in the file: the sum over row groups (the footer's own total is not trusted). */
+  /**
+   * Rows in the file: the sum over row groups (some writers get the footer's own total wrong),
+   * saturated at {@code Long.MAX_VALUE} for counts no real file has.
+   */
   public long rowCount() {
     long rows = 0;
     for (RowGroup rowGroup : metadata.rowGroups()) {
       rows += rowGroup.numRows();
+      if (rows < 0) {
+        return Long.MAX_VALUE;
+      }
     }
     return rows;
   }

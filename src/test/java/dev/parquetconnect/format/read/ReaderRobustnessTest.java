@@ -199,7 +199,7 @@ class ReaderRobustnessTest {
     UnsupportedFeatureException big = fails(UnsupportedFeatureException.class, "maxPageSize",
         () -> read(good, ReadOptions.defaults().withMaxPageSize(64)));
     assertTrue(big.column() != null && big.offset() >= 4, big.getMessage());
-    CorruptDataException header = fails(CorruptDataException.class, "page header",
+    CorruptDataException header = fails(CorruptDataException.class, "maxPageHeaderSize",
         () -> read(good, ReadOptions.defaults().withMaxPageHeaderSize(6)));
     assertTrue(header.column() != null && header.offset() >= 4, header.getMessage());
   }
