@@ -40,7 +40,7 @@ final class FooterReader {
     byte[] tail = new byte[tailLength];
     in.readFully(size - tailLength, tail, 0, tailLength);
     if (LittleEndian.getInt(tail, tailLength - MAGIC_LENGTH) == PARE) {
-      throw encrypted("the footer is encrypted (magic PARE)", name);
+      throw encrypted("the footer is encrypted: magic PARE", name);
     }
     int footerLength;
     try {
