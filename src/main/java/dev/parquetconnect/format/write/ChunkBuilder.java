@@ -1,0 +1,455 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.compress.Compressor;
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.encoding.DictionaryBuilder;
+import dev.parquetconnect.format.encoding.DictionaryIndicesEncoder;
+import dev.parquetconnect.format.encoding.ValuesCodecs;
+import dev.parquetconnect.format.encoding.ValuesEncoder;
+import dev.parquetconnect.format.io.GrowableBuffer;
+import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.Encoding;
+import dev.parquetconnect.format.meta.PageEncodingStats;
+import dev.parquetconnect.format.meta.PageType;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.SizeStatistics;
+import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Encodes the closed pages of one column chunk and keeps them, compressed, until the row group
+ * is written: statistics, level histograms, bloom filter, page index entries, and the choice of
+ * encoding page by page.
+ *
+ * <p>Encoding: dictionary first. When the first page with values shows the dictionary does not
+ * pay (dictionary plus indices no smaller than PLAIN) or already passes the size limit, the
+ * dictionary is dropped and every page of the chunk uses the fallback encoding. When it passes
+ * the limit later, the pages written so far keep it and later pages use the fallback. The
+ * fallback encoding is chosen once per column, from the data ({@link FallbackEncodings}).
+ */
+final class ChunkBuilder {
+  private final ColumnDescriptor column;
+  private final PhysicalType type;
+  private final int typeLength;
+  private final PageVersion version;
+  private final Compressor compressor;
+  private final PageScratch scratch;
+  private final PageAssembler assembler;
+  private final boolean headerStatistics;
+  private final boolean pageIndexEnabled;
+  private final Encoding fixedFallback;
+  private final int dictionaryByteLimit;
+  private final Encoding dictionaryDataEncoding;
+  private final Encoding dictionaryPageEncoding;
+  private final BloomFilterOptions bloomOptions;
+
+  private final ValueStatistics pageStatistics;
+  private final ValueStatistics chunkStatistics;
+  private final StatisticsFormat statisticsFormat;
+  private final PageIndexBuilder pageIndex;
+  private final long[] pageRepetitionHistogram;
+  private final long[] pageDefinitionHistogram;
+  private final long[] chunkRepetitionHistogram;
+  private final long[] chunkDefinitionHistogram;
+  private final boolean recordsRepetitionHistogram;
+  private final boolean recordsDefinitionHistogram;
+
+  private final DictionaryBuilder dictionary;
+  private final DictionaryIndicesEncoder indicesEncoder;
+  private boolean dictionaryActive;
+  private boolean dictionaryUsed;
+
+  private Encoding fallbackEncoding;
+  private ValuesEncoder fallbackEncoder;
+
+  private SplitBlockBloomFilter bloomFilter;
+
+  /** The chunk's data pages, headers included, back to back. */
+  private final GrowableBuffer pages = new GrowableBuffer(1 << 12);
+  private long uncompressedPageBytes;
+  private long valueCount;
+  private long rows;
+  private long unencodedByteArrayBytes;
+  private final int[] pagesByEncoding = new int[Encoding.values().length];
+
+  ChunkBuilder(
+      ColumnDescriptor column,
+      WriterOptions options,
+      ColumnOptions overrides,
+      Compressor compressor,
+      PageScratch scratch) {
+    this.column = column;
+    this.type = column.primitive().type();
+    this.typeLength = column.primitive().typeLength();
+    this.version = options.pageVersion();
+    this.compressor = compressor;
+    this.scratch = scratch;
+    this.assembler =
+        new PageAssembler(
+            version,
+            compressor,
+            options.pageChecksums(),
+            scratch,
+            column.maxRepetitionLevel(),
+            column.maxDefinitionLevel());
+    this.headerStatistics = options.pageHeaderStatistics();
+    this.pageIndexEnabled = options.pageIndex();
+    Encoding override = overrides.encoding();
+    if (override != null && !ValuesCodecs.isDefined(override, type)) {
+      throw new IllegalArgumentException(
+          "column " + column.dottedPath() + ": " + override + " is not defined for " + type);
+    }
+    this.fixedFallback =
+        FallbackEncodings.fixedChoice(type, override, options.encodingPolicy(), version);
+    this.dictionaryByteLimit = options.dictionaryByteLimit();
+    // v1 pages name the dictionary encoding as parquet-java's v1 writer does, for old readers.
+    this.dictionaryDataEncoding =
+        version == PageVersion.V1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY;
+    this.dictionaryPageEncoding =
+        version == PageVersion.V1 ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
+    boolean wantsDictionary =
+        overrides.dictionary() != null ? overrides.dictionary() : options.dictionary();
+    if (wantsDictionary && type != PhysicalType.BOOLEAN) {
+      dictionary = DictionaryBuilder.forType(type, typeLength);
+      indicesEncoder = new DictionaryIndicesEncoder(dictionaryDataEncoding);
+      dictionaryActive = true;
+    } else {
+      dictionary = null;
+      indicesEncoder = null;
+    }
+    this.bloomOptions = options.bloomFilter(column.dottedPath());
+    if (bloomOptions != null && type == PhysicalType.BOOLEAN) {
+      throw new IllegalArgumentException(
+          "column " + column.dottedPath() + ": BOOLEAN columns have no bloom filter");
+    }
+
+    this.pageStatistics = ValueStatistics.forColumn(column.primitive());
+    this.chunkStatistics = ValueStatistics.forColumn(column.primitive());
+    this.statisticsFormat = new StatisticsFormat(column.primitive(), options.truncateLength());
+    int maxRep = column.maxRepetitionLevel();
+    int maxDef = column.maxDefinitionLevel();
+    // As parquet-java: histograms only where they carry information beyond the counts.
+    this.recordsRepetitionHistogram = maxRep > 0;
+    this.recordsDefinitionHistogram = maxDef > 1;
+    this.pageRepetitionHistogram = new long[maxRep + 1];
+    this.pageDefinitionHistogram = new long[maxDef + 1];
+    this.chunkRepetitionHistogram = new long[maxRep + 1];
+    this.chunkDefinitionHistogram = new long[maxDef + 1];
+    this.pageIndex =
+        new PageIndexBuilder(
+            chunkStatistics,
+            statisticsFormat,
+            type == PhysicalType.BYTE_ARRAY,
+            recordsRepetitionHistogram ? maxRep + 1 : 0,
+            recordsDefinitionHistogram ? maxDef + 1 : 0);
+  }
+
+  /** Bytes held for the chunk: its encoded pages, its dictionary and its bloom filter. */
+  long bufferedBytes() {
+    long bytes = pages.size();
+    if (dictionary != null) {
+      bytes += dictionary.dictionaryByteSize();
+    }
+    if (bloomFilter != null) {
+      bytes += bloomFilter.numBytes();
+    }
+    return bytes;
+  }
+
+  /** Records in the chunk's closed pages. */
+  long rows() {
+    return rows;
+  }
+
+  /** Encodes and keeps a closed page; the caller clears it afterwards. */
+  void addPage(PageBuffer page) {
+    pageStatistics.reset();
+    pageStatistics.nullCount = page.entries - page.values;
+    pageStatistics.addValues(page);
+    chunkStatistics.merge(pageStatistics);
+    countLevels(page);
+    long unencoded = type == PhysicalType.BYTE_ARRAY ? page.binaries.byteSize() : 0;
+    if (bloomOptions != null) {
+      insertIntoBloomFilter(page);
+    }
+    Encoding encoding = encodeValues(page);
+    Statistics statistics = headerStatistics ? statisticsFormat.toThrift(pageStatistics) : null;
+    long offset = pages.size();
+    assembler.appendDataPage(page, encoding, statistics, pages);
+    int size = assembler.headerSize + assembler.compressedSize;
+    pageIndex.addPage(
+        offset,
+        size,
+        rows,
+        pageStatistics,
+        page.values,
+        pageRepetitionHistogram,
+        pageDefinitionHistogram,
+        unencoded);
+    pagesByEncoding[encoding.ordinal()]++;
+    uncompressedPageBytes += assembler.headerSize + assembler.uncompressedSize;
+    valueCount += page.entries;
+    rows += page.rows;
+    unencodedByteArrayBytes += unencoded;
+  }
+
+  private void countLevels(PageBuffer page) {
+    Arrays.fill(pageRepetitionHistogram, 0);
+    Arrays.fill(pageDefinitionHistogram, 0);
+    int n = page.entries;
+    if (page.hasRepetitionLevels) {
+      int[] levels = page.repetitionLevels;
+      for (int i = 0; i < n; i++) {
+        pageRepetitionHistogram[levels[i]]++;
+      }
+    } else {
+      pageRepetitionHistogram[0] = n;
+    }
+    if (page.hasDefinitionLevels) {
+      int[] levels = page.definitionLevels;
+      for (int i = 0; i < n; i++) {
+        pageDefinitionHistogram[levels[i]]++;
+      }
+    } else {
+      pageDefinitionHistogram[0] = n;
+    }
+    for (int i = 0; i < pageRepetitionHistogram.length; i++) {
+      chunkRepetitionHistogram[i] += pageRepetitionHistogram[i];
+    }
+    for (int i = 0; i < pageDefinitionHistogram.length; i++) {
+      chunkDefinitionHistogram[i] += pageDefinitionHistogram[i];
+    }
+  }
+
+  private void insertIntoBloomFilter(PageBuffer page) {
+    if (bloomFilter == null) {
+      bloomFilter =
+          new SplitBlockBloomFilter(
+              SplitBlockBloomFilter.optimalNumBytes(
+                  bloomOptions.expectedDistinctValues(),
+                  bloomOptions.falsePositiveProbability()));
+    }
+    SplitBlockBloomFilter filter = bloomFilter;
+    int n = page.values;
+    switch (type) {
+      case INT32 -> {
+        int[] v = page.ints;
+        for (int i = 0; i < n; i++) {
+          filter.insert(XxHash64.hashInt(v[i]));
+        }
+      }
+      case INT64 -> {
+        long[] v = page.longs;
+        for (int i = 0; i < n; i++) {
+          filter.insert(XxHash64.hashLong(v[i]));
+        }
+      }
+      case FLOAT -> {
+        float[] v = page.floats;
+        for (int i = 0; i < n; i++) {
+          filter.insert(XxHash64.hashInt(Float.floatToRawIntBits(v[i])));
+        }
+      }
+      case DOUBLE -> {
+        double[] v = page.doubles;
+        for (int i = 0; i < n; i++) {
+          filter.insert(XxHash64.hashLong(Double.doubleToRawLongBits(v[i])));
+        }
+      }
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> {
+        BinaryBatch batch = page.binaries;
+        byte[] data = batch.data();
+        int[] offsets = batch.offsets();
+        for (int i = 0; i < n; i++) {
+          filter.insert(XxHash64.hash(data, offsets[i], offsets[i + 1] - offsets[i]));
+        }
+      }
+      case BOOLEAN -> throw new IllegalStateException("BOOLEAN columns have no bloom filter");
+    }
+  }
+
+  /** Encodes the page's values into {@code scratch.values}; returns the encoding used. */
+  private Encoding encodeValues(PageBuffer page) {
+    GrowableBuffer out = scratch.values;
+    out.reset();
+    int n = page.values;
+    if (n == 0) {
+      return Encoding.PLAIN; // no values: an empty PLAIN section, whatever the column uses
+    }
+    if (dictionaryActive) {
+      int[] indices = scratch.indices(n);
+      addToDictionary(page, indices);
+      indicesEncoder.writeInts(indices, 0, n);
+      boolean overLimit = dictionary.dictionaryByteSize() > dictionaryByteLimit;
+      boolean pays =
+          dictionary.dictionaryByteSize() + indicesEncoder.estimatedSize() < page.valueBytes();
+      if (!dictionaryUsed && (overLimit || !pays)) {
+        // No page depends on the dictionary yet: drop it for the whole chunk.
+        dictionary.clear();
+        indicesEncoder.reset();
+        dictionaryActive = false;
+      } else {
+        indicesEncoder.flushTo(out);
+        dictionaryUsed = true;
+        dictionaryActive = !overLimit;
+        return dictionaryDataEncoding;
+      }
+    }
+    ValuesEncoder encoder = fallbackEncoder(page);
+    PageValues.writeTo(page, encoder);
+    encoder.flushTo(out);
+    return fallbackEncoding;
+  }
+
+  private void addToDictionary(PageBuffer page, int[] indices) {
+    int n = page.values;
+    switch (type) {
+      case INT32 -> dictionary.addInts(page.ints, 0, n, indices, 0);
+      case INT64 -> dictionary.addLongs(page.longs, 0, n, indices, 0);
+      case FLOAT -> dictionary.addFloats(page.floats, 0, n, indices, 0);
+      case DOUBLE -> dictionary.addDoubles(page.doubles, 0, n, indices, 0);
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+          dictionary.addBinaries(page.binaries, 0, n, indices, 0);
+      case BOOLEAN -> throw new IllegalStateException("BOOLEAN columns have no dictionary");
+    }
+  }
+
+  private ValuesEncoder fallbackEncoder(PageBuffer page) {
+    if (fallbackEncoder == null) {
+      Encoding chosen =
+          fixedFallback != null
+              ? fixedFallback
+              : FallbackEncodings.measure(type, typeLength, page, compressor, scratch);
+      fallbackEncoding = chosen;
+      fallbackEncoder = ValuesCodecs.encoder(chosen, type, typeLength);
+    }
+    return fallbackEncoder;
+  }
+
+  /**
+   * Writes the chunk (dictionary page, then the data pages) to {@code sink} and starts the next
+   * chunk of the column.
+   */
+  WrittenChunk writeTo(FileSink sink) throws IOException {
+    long compressedBytes = pages.size();
+    long uncompressedBytes = uncompressedPageBytes;
+    Long dictionaryOffset = null;
+    if (dictionaryUsed) {
+      scratch.values.reset();
+      dictionary.writeDictionaryPage(scratch.values);
+      GrowableBuffer page = scratch.trial;
+      page.reset();
+      assembler.appendDictionaryPage(dictionary.dictionarySize(), dictionaryPageEncoding, page);
+      dictionaryOffset = sink.position();
+      sink.write(page);
+      compressedBytes += page.size();
+      uncompressedBytes += assembler.headerSize + assembler.uncompressedSize;
+    }
+    long dataOffset = sink.position();
+    sink.write(pages);
+    ColumnMetaData metaData =
+        new ColumnMetaData(
+            type,
+            encodings(),
+            column.path(),
+            compressor.codec(),
+            valueCount,
+            uncompressedBytes,
+            compressedBytes,
+            null,
+            dataOffset,
+            null,
+            dictionaryOffset,
+            statisticsFormat.toThrift(chunkStatistics),
+            encodingStats(),
+            null,
+            null,
+            sizeStatistics(),
+            null);
+    WrittenChunk written =
+        new WrittenChunk(
+            metaData,
+            pageIndexEnabled ? pageIndex.columnIndex() : null,
+            pageIndexEnabled ? pageIndex.offsetIndex(dataOffset) : null,
+            bloomFilter);
+    reset();
+    return written;
+  }
+
+  /** Every encoding the chunk uses: dictionary page, levels, data pages. */
+  private List<Encoding> encodings() {
+    Set<Encoding> used = new LinkedHashSet<>();
+    if (dictionaryUsed) {
+      used.add(dictionaryPageEncoding);
+    }
+    if (column.maxRepetitionLevel() > 0 || column.maxDefinitionLevel() > 0) {
+      used.add(Encoding.RLE);
+    }
+    for (Encoding e : Encoding.values()) {
+      if (pagesByEncoding[e.ordinal()] > 0) {
+        used.add(e);
+      }
+    }
+    return new ArrayList<>(used);
+  }
+
+  private List<PageEncodingStats> encodingStats() {
+    List<PageEncodingStats> stats = new ArrayList<>();
+    if (dictionaryUsed) {
+      stats.add(new PageEncodingStats(PageType.DICTIONARY_PAGE, dictionaryPageEncoding, 1));
+    }
+    PageType dataPage = version == PageVersion.V1 ? PageType.DATA_PAGE : PageType.DATA_PAGE_V2;
+    for (Encoding e : Encoding.values()) {
+      int count = pagesByEncoding[e.ordinal()];
+      if (count > 0) {
+        stats.add(new PageEncodingStats(dataPage, e, count));
+      }
+    }
+    return stats;
+  }
+
+  /** Null when nothing would be in it (a fixed-width column without nesting). */
+  private SizeStatistics sizeStatistics() {
+    Long unencoded = type == PhysicalType.BYTE_ARRAY ? unencodedByteArrayBytes : null;
+    List<Long> repetition = recordsRepetitionHistogram ? toList(chunkRepetitionHistogram) : null;
+    List<Long> definition = recordsDefinitionHistogram ? toList(chunkDefinitionHistogram) : null;
+    if (unencoded == null && repetition == null && definition == null) {
+      return null;
+    }
+    return new SizeStatistics(unencoded, repetition, definition);
+  }
+
+  private static List<Long> toList(long[] values) {
+    List<Long> list = new ArrayList<>(values.length);
+    for (long v : values) {
+      list.add(v);
+    }
+    return list;
+  }
+
+  private void reset() {
+    pages.reset();
+    uncompressedPageBytes = 0;
+    valueCount = 0;
+    rows = 0;
+    unencodedByteArrayBytes = 0;
+    Arrays.fill(pagesByEncoding, 0);
+    Arrays.fill(chunkRepetitionHistogram, 0);
+    Arrays.fill(chunkDefinitionHistogram, 0);
+    chunkStatistics.reset();
+    pageIndex.clear();
+    bloomFilter = null;
+    if (dictionary != null) {
+      dictionary.clear();
+      indicesEncoder.reset();
+      dictionaryActive = true;
+      dictionaryUsed = false;
+    }
+  }
+}

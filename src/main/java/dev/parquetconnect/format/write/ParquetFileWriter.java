@@ -1,0 +1,430 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.compress.Codecs;
+import dev.parquetconnect.format.compress.Compressor;
+import dev.parquetconnect.format.io.GrowableBuffer;
+import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.BloomFilterHeader;
+import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.ColumnIndex;
+import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.ColumnOrder;
+import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.FileMetaData;
+import dev.parquetconnect.format.meta.KeyValue;
+import dev.parquetconnect.format.meta.MetadataCodec;
+import dev.parquetconnect.format.meta.OffsetIndex;
+import dev.parquetconnect.format.meta.RowGroup;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaConverter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writes a Parquet file to a stream, front to back, never seeking: {@code PAR1}, the row groups
+ * as they complete, the column and offset indexes, the footer, its length and {@code PAR1}.
+ *
+ * <p>Records go in either through {@link #write(Row)} or column by column ({@link #column(int)}
+ * then {@link #endRecord()}). A row group's column chunks are held in memory, encoded and
+ * compressed, until the row group closes: when its buffered bytes reach the row group target,
+ * at the row cap, or on {@link #flushRowGroup()}. Then each chunk is written, followed by the
+ * row group's bloom filters (BloomFilter.md allows them between row groups; writing them there
+ * keeps memory bounded by one row group). Memory is one row group plus an open page per column,
+ * and the page index entries of the file (a few dozen bytes per page).
+ *
+ * <p>The stream is closed by {@link #close()}. After an {@link IOException} the file is
+ * incomplete and the writer refuses further use. Not thread-safe.
+ */
+public final class ParquetFileWriter implements Closeable {
+  private static final byte[] MAGIC = {'P', 'A', 'R', '1'};
+  /** Footer version: 1 for files readers without v2 pages support can read, else 2. */
+  private static final int FORMAT_VERSION_1 = 1;
+  private static final int FORMAT_VERSION_2 = 2;
+  /** Records between two checks of the buffered size when far from the target. */
+  private static final long MAX_RECORDS_BETWEEN_CHECKS = 10_000;
+
+  private final FileSink sink;
+  private final MessageType schema;
+  private final WriterOptions options;
+  private final ColumnChunkWriter[] columns;
+  private final List<Compressor> compressors;
+  private RowShredder shredder;
+
+  private final List<List<ColumnMetaData>> rowGroupColumns = new ArrayList<>();
+  private final List<RowGroup> rowGroups = new ArrayList<>();
+  private final List<ColumnIndex[]> columnIndexes = new ArrayList<>();
+  private final List<OffsetIndex[]> offsetIndexes = new ArrayList<>();
+
+  private long rowGroupRecords;
+  private long totalRecords;
+  private long nextSizeCheck = 1;
+  private boolean closed;
+  private boolean failed;
+
+  /**
+   * Starts a file on {@code out}, writing its leading magic.
+   *
+   * @throws UnsupportedFeatureException when a configured codec cannot run here
+   * @throws IllegalArgumentException when an option does not fit a column (an encoding not
+   *     defined for its type, a bloom filter on a BOOLEAN column)
+   */
+  public ParquetFileWriter(OutputStream out, MessageType schema, WriterOptions options)
+      throws IOException, UnsupportedFeatureException {
+    this.sink = new FileSink(Objects.requireNonNull(out, "out"));
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.options = Objects.requireNonNull(options, "options");
+    checkColumnOptions();
+    Map<String, Compressor> byCodec = new HashMap<>();
+    List<Compressor> created = new ArrayList<>();
+    PageScratch scratch = new PageScratch();
+    List<ColumnDescriptor> descriptors = schema.columns();
+    this.columns = new ColumnChunkWriter[descriptors.size()];
+    try {
+      for (int i = 0; i < columns.length; i++) {
+        ColumnDescriptor column = descriptors.get(i);
+        ColumnOptions overrides = options.column(column.dottedPath());
+        CompressionCodec codec = overrides.codec() != null ? overrides.codec() : options.codec();
+        int level = overrides.codec() != null ? overrides.codecLevel() : options.codecLevel();
+        // Columns with the same codec and level share one compressor: pages close one at a
+        // time, and a native context per column would multiply memory by the column count.
+        String key = codec + "/" + level;
+        Compressor compressor = byCodec.get(key);
+        if (compressor == null) {
+          compressor = Codecs.compressor(codec, level);
+          byCodec.put(key, compressor);
+          created.add(compressor);
+        }
+        columns[i] = new ColumnChunkWriter(column, options, compressor, scratch);
+      }
+    } catch (UnsupportedFeatureException | RuntimeException e) {
+      created.forEach(Compressor::close);
+      throw e;
+    }
+    this.compressors = created;
+    write(MAGIC, 0, MAGIC.length);
+  }
+
+  private void checkColumnOptions() {
+    for (String path : options.columns().keySet()) {
+      if (schema.column(path) == null) {
+        throw new IllegalArgumentException("options name column " + path + ", not in the schema");
+      }
+    }
+    for (String path : options.bloomFilters().keySet()) {
+      if (schema.column(path) == null) {
+        throw new IllegalArgumentException(
+            "a bloom filter is configured for column " + path + ", not in the schema");
+      }
+    }
+  }
+
+  public MessageType schema() {
+    return schema;
+  }
+
+  public WriterOptions options() {
+    return options;
+  }
+
+  public int columnCount() {
+    return columns.length;
+  }
+
+  /** The writer of leaf column {@code index} (schema order). */
+  public ColumnChunkWriter column(int index) {
+    return columns[index];
+  }
+
+  /** The writer of the leaf column at {@code dottedPath}. */
+  public ColumnChunkWriter column(String dottedPath) {
+    ColumnDescriptor column = schema.column(dottedPath);
+    if (column == null) {
+      throw new IllegalArgumentException("no column " + dottedPath + " in the schema");
+    }
+    return columns[column.index()];
+  }
+
+  /** Shreds {@code row} into the columns and ends the record. */
+  public void write(Row row) throws IOException {
+    if (shredder == null) {
+      shredder = new RowShredder(schema, columns);
+    }
+    ensureOpen();
+    shredder.write(row);
+    endRecord();
+  }
+
+  /**
+   * Ends a record whose entries every column has received; closes the row group when it
+   * reaches its byte target or its row cap.
+   */
+  public void endRecord() throws IOException {
+    ensureOpen();
+    rowGroupRecords++;
+    totalRecords++;
+    if (rowGroupRecords >= options.rowGroupRowLimit()) {
+      flushRowGroup();
+    } else if (rowGroupRecords >= nextSizeCheck) {
+      long buffered = bufferedBytes();
+      long target = options.rowGroupByteTarget();
+      if (buffered >= target) {
+        flushRowGroup();
+      } else {
+        // Check again about halfway to the target at the current bytes per record.
+        double perRecord = Math.max(1.0, (double) buffered / rowGroupRecords);
+        long ahead = (long) Math.max(1, Math.min(MAX_RECORDS_BETWEEN_CHECKS,
+            (target - buffered) / perRecord / 2));
+        nextSizeCheck = rowGroupRecords + ahead;
+      }
+    }
+  }
+
+  /** Records written so far, all row groups. */
+  public long recordCount() {
+    return totalRecords;
+  }
+
+  /** Bytes written to the stream so far. */
+  public long bytesWritten() {
+    return sink.position();
+  }
+
+  /**
+   * Memory the writer holds now for the open row group: encoded pages, open pages,
+   * dictionaries and bloom filters. A sink under a memory budget may {@link #flushRowGroup()}
+   * early when this grows too large.
+   */
+  public long bufferedBytes() {
+    long total = 0;
+    for (ColumnChunkWriter column : columns) {
+      total += column.bufferedBytes();
+    }
+    return total;
+  }
+
+  /** Writes the open row group now (nothing when it holds no record). */
+  public void flushRowGroup() throws IOException {
+    ensureOpen();
+    for (ColumnChunkWriter column : columns) {
+      if (column.rows() != rowGroupRecords) {
+        throw new IllegalStateException(
+            "column " + column.descriptor().dottedPath() + " has " + column.rows()
+                + " records in this row group, the file " + rowGroupRecords
+                + ": every column needs its entries before endRecord()");
+      }
+    }
+    if (rowGroupRecords == 0) {
+      return;
+    }
+    try {
+      writeRowGroup();
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    }
+    rowGroupRecords = 0;
+    nextSizeCheck = 1;
+  }
+
+  private void writeRowGroup() throws IOException {
+    long start = sink.position();
+    WrittenChunk[] chunks = new WrittenChunk[columns.length];
+    long uncompressed = 0;
+    long compressed = 0;
+    for (int i = 0; i < columns.length; i++) {
+      chunks[i] = columns[i].writeChunk(sink);
+      uncompressed += chunks[i].metaData().totalUncompressedSize();
+      compressed += chunks[i].metaData().totalCompressedSize();
+    }
+    List<ColumnMetaData> metaData = new ArrayList<>(columns.length);
+    ColumnIndex[] indexes = new ColumnIndex[columns.length];
+    OffsetIndex[] offsets = new OffsetIndex[columns.length];
+    GrowableBuffer bloomBytes = new GrowableBuffer();
+    for (int i = 0; i < columns.length; i++) {
+      WrittenChunk chunk = chunks[i];
+      ColumnMetaData m = chunk.metaData();
+      if (chunk.bloomFilter() != null) {
+        bloomBytes.reset();
+        SplitBlockBloomFilter filter = chunk.bloomFilter();
+        MetadataCodec.write(
+            new BloomFilterHeader(
+                filter.numBytes(),
+                BloomFilterHeader.Algorithm.BLOCK,
+                BloomFilterHeader.Hash.XXHASH,
+                BloomFilterHeader.Compression.UNCOMPRESSED),
+            bloomBytes);
+        filter.writeTo(bloomBytes);
+        long offset = sink.position();
+        sink.write(bloomBytes);
+        m = withBloomFilter(m, offset, bloomBytes.size());
+      }
+      metaData.add(m);
+      indexes[i] = chunk.columnIndex();
+      offsets[i] = chunk.offsetIndex();
+    }
+    int ordinal = rowGroups.size();
+    rowGroups.add(
+        new RowGroup(
+            Collections.emptyList(),
+            uncompressed,
+            rowGroupRecords,
+            null,
+            start,
+            compressed,
+            ordinal <= Short.MAX_VALUE ? (short) ordinal : null));
+    rowGroupColumns.add(metaData);
+    columnIndexes.add(indexes);
+    offsetIndexes.add(offsets);
+  }
+
+  private static ColumnMetaData withBloomFilter(ColumnMetaData m, long offset, int length) {
+    return new ColumnMetaData(
+        m.type(), m.encodings(), m.pathInSchema(), m.codec(), m.numValues(),
+        m.totalUncompressedSize(), m.totalCompressedSize(), m.keyValueMetadata(),
+        m.dataPageOffset(), m.indexPageOffset(), m.dictionaryPageOffset(), m.statistics(),
+        m.encodingStats(), offset, length, m.sizeStatistics(), m.geospatialStatistics());
+  }
+
+  /**
+   * Writes the last row group, the page indexes and the footer, and closes the stream. A
+   * second call does nothing.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      if (!failed) {
+        flushRowGroup();
+        writeTail();
+        sink.flush();
+      }
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    } finally {
+      closed = true;
+      for (ColumnChunkWriter column : columns) {
+        column.markClosed();
+      }
+      compressors.forEach(Compressor::close);
+      sink.close();
+    }
+  }
+
+  /** Column indexes, offset indexes (all row groups), then the footer. */
+  private void writeTail() throws IOException {
+    int groups = rowGroups.size();
+    long[][] columnIndexOffsets = new long[groups][columns.length];
+    int[][] columnIndexLengths = new int[groups][columns.length];
+    long[][] offsetIndexOffsets = new long[groups][columns.length];
+    int[][] offsetIndexLengths = new int[groups][columns.length];
+    GrowableBuffer buffer = new GrowableBuffer(1 << 12);
+    for (int g = 0; g < groups; g++) {
+      buffer.reset();
+      long base = sink.position();
+      for (int c = 0; c < columns.length; c++) {
+        ColumnIndex index = columnIndexes.get(g)[c];
+        columnIndexOffsets[g][c] = -1;
+        if (index != null) {
+          int before = buffer.size();
+          MetadataCodec.write(index, buffer);
+          columnIndexOffsets[g][c] = base + before;
+          columnIndexLengths[g][c] = buffer.size() - before;
+        }
+      }
+      sink.write(buffer);
+    }
+    for (int g = 0; g < groups; g++) {
+      buffer.reset();
+      long base = sink.position();
+      for (int c = 0; c < columns.length; c++) {
+        OffsetIndex index = offsetIndexes.get(g)[c];
+        offsetIndexOffsets[g][c] = -1;
+        if (index != null) {
+          int before = buffer.size();
+          MetadataCodec.write(index, buffer);
+          offsetIndexOffsets[g][c] = base + before;
+          offsetIndexLengths[g][c] = buffer.size() - before;
+        }
+      }
+      sink.write(buffer);
+    }
+    List<RowGroup> finished = new ArrayList<>(groups);
+    for (int g = 0; g < groups; g++) {
+      List<ColumnChunk> chunks = new ArrayList<>(columns.length);
+      List<ColumnMetaData> metaData = rowGroupColumns.get(g);
+      for (int c = 0; c < columns.length; c++) {
+        boolean hasColumnIndex = columnIndexOffsets[g][c] >= 0;
+        boolean hasOffsetIndex = offsetIndexOffsets[g][c] >= 0;
+        chunks.add(
+            new ColumnChunk(
+                null,
+                0, // deprecated; parquet.thrift asks for 0 when no metadata is written apart
+                metaData.get(c),
+                hasOffsetIndex ? offsetIndexOffsets[g][c] : null,
+                hasOffsetIndex ? offsetIndexLengths[g][c] : null,
+                hasColumnIndex ? columnIndexOffsets[g][c] : null,
+                hasColumnIndex ? columnIndexLengths[g][c] : null,
+                null,
+                null));
+      }
+      RowGroup r = rowGroups.get(g);
+      finished.add(
+          new RowGroup(
+              chunks, r.totalByteSize(), r.numRows(), null, r.fileOffset(),
+              r.totalCompressedSize(), r.ordinal()));
+    }
+    List<KeyValue> keyValues = new ArrayList<>();
+    options.keyValueMetadata().forEach((k, v) -> keyValues.add(new KeyValue(k, v)));
+    List<ColumnOrder> orders = Collections.nCopies(columns.length, ColumnOrder.TYPE_DEFINED);
+    FileMetaData footer =
+        new FileMetaData(
+            options.pageVersion() == PageVersion.V1 ? FORMAT_VERSION_1 : FORMAT_VERSION_2,
+            SchemaConverter.toSchemaElements(schema),
+            totalRecords,
+            finished,
+            keyValues.isEmpty() ? null : keyValues,
+            options.createdBy(),
+            orders,
+            null,
+            null);
+    buffer.reset();
+    MetadataCodec.write(footer, buffer);
+    int footerLength = buffer.size();
+    buffer.ensureCapacity(8);
+    LittleEndian.putInt(buffer.array(), buffer.size(), footerLength);
+    buffer.advance(4);
+    buffer.write(MAGIC);
+    sink.write(buffer);
+  }
+
+  private void write(byte[] bytes, int off, int len) throws IOException {
+    try {
+      sink.write(bytes, off, len);
+    } catch (IOException e) {
+      failed = true;
+      throw e;
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the writer is closed");
+    }
+    if (failed) {
+      throw new IllegalStateException("an earlier write failed; the file is incomplete");
+    }
+  }
+}

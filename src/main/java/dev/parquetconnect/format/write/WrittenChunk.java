@@ -1,0 +1,19 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.meta.ColumnIndex;
+import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.OffsetIndex;
+
+/**
+ * A column chunk once its pages are in the file: its metadata, and what the file writer stores
+ * later, apart from the pages (indexes; the bloom filter).
+ *
+ * @param columnIndex null when the column cannot have one or page indexes are off
+ * @param offsetIndex null when page indexes are off
+ * @param bloomFilter null when the column has none
+ */
+record WrittenChunk(
+    ColumnMetaData metaData,
+    ColumnIndex columnIndex,
+    OffsetIndex offsetIndex,
+    SplitBlockBloomFilter bloomFilter) {}
