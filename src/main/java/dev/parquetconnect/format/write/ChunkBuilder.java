@@ -325,7 +325,7 @@ final class ChunkBuilder {
       Encoding chosen =
           fixedFallback != null
               ? fixedFallback
-              : FallbackEncodings.measure(type, typeLength, page, compressor, scratch);
+              : FallbackEncodings.measure(column.primitive(), page, compressor, scratch);
       fallbackEncoding = chosen;
       fallbackEncoder = ValuesCodecs.encoder(chosen, type, typeLength);
     }

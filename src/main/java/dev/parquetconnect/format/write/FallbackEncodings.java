@@ -5,7 +5,9 @@ import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.schema.PrimitiveNode;
 
 /**
  * Picks the encoding of a column's pages that are not dictionary-encoded, from the data: the
@@ -36,9 +38,19 @@ final class FallbackEncodings {
     return null;
   }
 
-  /** The candidates for {@code type}, PLAIN first. */
-  static Encoding[] candidates(PhysicalType type, CompressionCodec codec) {
+  /**
+   * The candidates for {@code column}, PLAIN first. The delta string encodings are offered only
+   * for byte strings that are text or plain binary: readers such as DuckDB 1.4 refuse them for
+   * DECIMAL, UUID and FLOAT16 columns (as they refuse BYTE_STREAM_SPLIT for anything but FLOAT
+   * and DOUBLE).
+   */
+  static Encoding[] candidates(PrimitiveNode column, CompressionCodec codec) {
+    PhysicalType type = column.type();
     boolean compressed = codec != CompressionCodec.UNCOMPRESSED;
+    if ((type == PhysicalType.BYTE_ARRAY || type == PhysicalType.FIXED_LEN_BYTE_ARRAY)
+        && !isTextOrBinary(column.logicalType())) {
+      return new Encoding[] {Encoding.PLAIN};
+    }
     return switch (type) {
       case INT32, INT64 -> new Encoding[] {Encoding.PLAIN, Encoding.DELTA_BINARY_PACKED};
       case FLOAT, DOUBLE -> compressed
@@ -52,11 +64,20 @@ final class FallbackEncodings {
     };
   }
 
+  private static boolean isTextOrBinary(LogicalType type) {
+    return type == null
+        || type instanceof LogicalType.StringType
+        || type instanceof LogicalType.EnumType
+        || type instanceof LogicalType.JsonType
+        || type instanceof LogicalType.BsonType;
+  }
+
   /** The candidate that stores {@code page}'s values in the fewest bytes. */
   static Encoding measure(
-      PhysicalType type, int typeLength, PageBuffer page, Compressor compressor,
-      PageScratch scratch) {
-    Encoding[] candidates = candidates(type, compressor.codec());
+      PrimitiveNode column, PageBuffer page, Compressor compressor, PageScratch scratch) {
+    PhysicalType type = column.type();
+    int typeLength = column.typeLength();
+    Encoding[] candidates = candidates(column, compressor.codec());
     Encoding best = candidates[0];
     long bestSize = Long.MAX_VALUE;
     for (Encoding candidate : candidates) {
