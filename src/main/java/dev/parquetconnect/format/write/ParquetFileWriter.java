@@ -83,7 +83,6 @@ public final class ParquetFileWriter implements Closeable {
     this.sink = new FileSink(Objects.requireNonNull(out, "out"));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.options = Objects.requireNonNull(options, "options");
-    checkColumnOptions();
     Map<String, Compressor> byCodec = new HashMap<>();
     List<Compressor> created = new ArrayList<>();
     PageScratch scratch = new PageScratch();
@@ -112,20 +111,6 @@ public final class ParquetFileWriter implements Closeable {
     }
     this.compressors = created;
     write(MAGIC, 0, MAGIC.length);
-  }
-
-  private void checkColumnOptions() {
-    for (String path : options.columns().keySet()) {
-      if (schema.column(path) == null) {
-        throw new IllegalArgumentException("options name column " + path + ", not in the schema");
-      }
-    }
-    for (String path : options.bloomFilters().keySet()) {
-      if (schema.column(path) == null) {
-        throw new IllegalArgumentException(
-            "a bloom filter is configured for column " + path + ", not in the schema");
-      }
-    }
   }
 
   public MessageType schema() {

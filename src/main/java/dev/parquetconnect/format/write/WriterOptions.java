@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * How {@link ParquetFileWriter} lays out a file: page and row group sizes, codec, encodings,
  * statistics, page checksums, bloom filters and footer metadata. Immutable; build with {@link
- * #builder()}. Per-column settings are keyed by the column's dotted path ({@code a.b.c}).
+ * #builder()}. Per-column settings are keyed by the column's dotted path ({@code a.b.c}); paths
+ * a file's schema lacks are ignored, so one set of options serves evolving schemas.
  */
 public final class WriterOptions {
   public static final int DEFAULT_PAGE_BYTE_LIMIT = 1 << 20;

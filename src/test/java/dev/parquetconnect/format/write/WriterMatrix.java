@@ -1,9 +1,12 @@
 package dev.parquetconnect.format.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.Encoding;
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.oracle.CanonicalValues;
 import dev.parquetconnect.format.oracle.DuckDbOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
@@ -13,9 +16,11 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
@@ -86,6 +91,7 @@ final class WriterMatrix {
 
     List<Row> rows = new RandomRows(seed).rows(SCHEMA, ROWS);
     Path file = write(dir.resolve(name + ".parquet"), SCHEMA, rows, options);
+    assertLayout(FooterReader.read(file), dictionary, policy, name);
     if (codec != CompressionCodec.BROTLI) {
       assertRowsEqual(rows, ParquetJavaOracle.read(file, SCHEMA), "parquet-java, " + name);
     }
@@ -96,6 +102,32 @@ final class WriterMatrix {
       List<Row> bsonRows = new RandomRows(seed).rows(BSON_SCHEMA, ROWS);
       Path bsonFile = write(dir.resolve(name + "-bson.parquet"), BSON_SCHEMA, bsonRows, options);
       assertRowsEqual(bsonRows, ParquetJavaOracle.read(bsonFile, BSON_SCHEMA), "BSON, " + name);
+    }
+  }
+
+  /** The file really holds what the configuration is meant to exercise. */
+  private static void assertLayout(
+      FileMetaData footer, Dictionary dictionary, EncodingPolicy policy, String name) {
+    Set<Encoding> encodings = FooterReader.dataPageEncodings(footer);
+    assertEquals(dictionary != Dictionary.OFF, FooterReader.anyDictionary(footer),
+        name + ": dictionary pages");
+    if (dictionary == Dictionary.FALLBACK) {
+      assertTrue(FooterReader.someChunkMixesEncodings(footer),
+          name + ": no chunk fell back from its dictionary");
+    }
+    Set<Encoding> allowed =
+        EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+    if (policy == EncodingPolicy.COMPATIBLE) {
+      assertTrue(allowed.containsAll(encodings), name + ": " + encodings);
+    } else if (dictionary != Dictionary.ON) {
+      assertTrue(
+          encodings.containsAll(
+              EnumSet.of(
+                  Encoding.DELTA_BINARY_PACKED,
+                  Encoding.DELTA_BYTE_ARRAY,
+                  Encoding.DELTA_LENGTH_BYTE_ARRAY,
+                  Encoding.BYTE_STREAM_SPLIT)),
+          name + ": " + encodings);
     }
   }
 
@@ -111,6 +143,15 @@ final class WriterMatrix {
             .dictionary(dictionary != Dictionary.OFF);
     if (dictionary == Dictionary.FALLBACK) {
       b.dictionaryByteLimit(64);
+    }
+    if (policy == EncodingPolicy.ADAPTIVE) {
+      // Random values rarely make the byte-oriented encodings win on their own: name them for a
+      // few columns, so every configuration has readers decode them too.
+      b.columnEncoding("r_f32", Encoding.BYTE_STREAM_SPLIT)
+          .columnEncoding("o_f64", Encoding.BYTE_STREAM_SPLIT)
+          .columnEncoding("st.o_i32", Encoding.DELTA_BINARY_PACKED)
+          .columnEncoding("st.o_bin", Encoding.DELTA_BYTE_ARRAY)
+          .columnEncoding("st.r_str", Encoding.DELTA_LENGTH_BYTE_ARRAY);
     }
     return b.build();
   }
