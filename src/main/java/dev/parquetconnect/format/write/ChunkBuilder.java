@@ -3,11 +3,12 @@ package dev.parquetconnect.format.write;
 import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.encoding.BinaryBatch;
 import dev.parquetconnect.format.encoding.DictionaryBuilder;
-import dev.parquetconnect.format.encoding.DictionaryIndicesEncoder;
+import dev.parquetconnect.format.encoding.BitPacking;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PageEncodingStats;
 import dev.parquetconnect.format.meta.PageType;
@@ -39,6 +40,8 @@ final class ChunkBuilder {
   private final int typeLength;
   private final PageVersion version;
   private final Compressor compressor;
+  /** Whether pages are compressed: what the run threshold of dictionary indices follows. */
+  private final boolean compressed;
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
@@ -61,7 +64,6 @@ final class ChunkBuilder {
   private final boolean recordsDefinitionHistogram;
 
   private final DictionaryBuilder dictionary;
-  private final DictionaryIndicesEncoder indicesEncoder;
   private boolean dictionaryActive;
   private boolean dictionaryUsed;
 
@@ -89,6 +91,7 @@ final class ChunkBuilder {
     this.typeLength = column.primitive().typeLength();
     this.version = options.pageVersion();
     this.compressor = compressor;
+    this.compressed = compressor.codec() != CompressionCodec.UNCOMPRESSED;
     this.scratch = scratch;
     this.assembler =
         new PageAssembler(
@@ -117,11 +120,9 @@ final class ChunkBuilder {
         overrides.dictionary() != null ? overrides.dictionary() : options.dictionary();
     if (wantsDictionary && type != PhysicalType.BOOLEAN) {
       dictionary = DictionaryBuilder.forType(type, typeLength);
-      indicesEncoder = new DictionaryIndicesEncoder(dictionaryDataEncoding);
       dictionaryActive = true;
     } else {
       dictionary = null;
-      indicesEncoder = null;
     }
     this.bloomOptions = options.bloomFilter(column.dottedPath());
     if (bloomOptions != null && type == PhysicalType.BOOLEAN) {
@@ -285,17 +286,15 @@ final class ChunkBuilder {
     if (dictionaryActive) {
       int[] indices = scratch.indices(n);
       addToDictionary(page, indices);
-      indicesEncoder.writeInts(indices, 0, n);
+      int indexBytes = encodeIndices(indices, n, out);
       boolean overLimit = dictionary.dictionaryByteSize() > dictionaryByteLimit;
-      boolean pays =
-          dictionary.dictionaryByteSize() + indicesEncoder.estimatedSize() < page.valueBytes();
+      boolean pays = dictionary.dictionaryByteSize() + indexBytes < page.valueBytes();
       if (!dictionaryUsed && (overLimit || !pays)) {
         // No page depends on the dictionary yet: drop it for the whole chunk.
         dictionary.clear();
-        indicesEncoder.reset();
+        out.reset();
         dictionaryActive = false;
       } else {
-        indicesEncoder.flushTo(out);
         dictionaryUsed = true;
         dictionaryActive = !overLimit;
         return dictionaryDataEncoding;
@@ -305,6 +304,20 @@ final class ChunkBuilder {
     PageValues.writeTo(page, encoder);
     encoder.flushTo(out);
     return fallbackEncoding;
+  }
+
+  /**
+   * A dictionary-encoded page body: the bit width of the page's largest index in one byte, then
+   * the indices in the RLE / bit-packing hybrid ({@link HybridRunsEncoder}). Returns its size.
+   */
+  private int encodeIndices(int[] indices, int n, GrowableBuffer out) {
+    int max = 0;
+    for (int i = 0; i < n; i++) {
+      max = Math.max(max, indices[i]);
+    }
+    int width = BitPacking.bitWidth(max);
+    out.writeByte(width);
+    return 1 + new HybridRunsEncoder(width, compressed, false).encode(indices, n, out);
   }
 
   private void addToDictionary(PageBuffer page, int[] indices) {
@@ -322,12 +335,11 @@ final class ChunkBuilder {
 
   private ValuesEncoder fallbackEncoder(PageBuffer page) {
     if (fallbackEncoder == null) {
-      Encoding chosen =
+      fallbackEncoder =
           fixedFallback != null
-              ? fixedFallback
+              ? ValuesCodecs.encoder(fixedFallback, type, typeLength)
               : FallbackEncodings.measure(column.primitive(), page, compressor, scratch);
-      fallbackEncoding = chosen;
-      fallbackEncoder = ValuesCodecs.encoder(chosen, type, typeLength);
+      fallbackEncoding = fallbackEncoder.encoding();
     }
     return fallbackEncoder;
   }
@@ -447,7 +459,6 @@ final class ChunkBuilder {
     bloomFilter = null;
     if (dictionary != null) {
       dictionary.clear();
-      indicesEncoder.reset();
       dictionaryActive = true;
       dictionaryUsed = false;
     }

@@ -1,6 +1,7 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
+import dev.parquetconnect.format.encoding.DeltaBinaryPackedEncoder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
 import dev.parquetconnect.format.meta.CompressionCodec;
@@ -72,30 +73,59 @@ final class FallbackEncodings {
         || type instanceof LogicalType.BsonType;
   }
 
-  /** The candidate that stores {@code page}'s values in the fewest bytes. */
-  static Encoding measure(
+  /**
+   * DELTA_BINARY_PACKED block layouts tried: parquet-java's 128 values in 4 miniblocks, and
+   * larger blocks (DuckDB writes 2048 in 8), whose per-block header (min delta, one width byte
+   * per miniblock) costs less per value when the deltas are narrow and even, as in ids and
+   * event times.
+   */
+  private static final int[][] DELTA_BLOCKS = {{128, 4}, {1024, 8}, {4096, 16}};
+
+  /**
+   * The encoder (a fresh one, or the winner of the trials, reset) that stores {@code page}'s
+   * values in the fewest bytes among the candidates for {@code column}.
+   */
+  static ValuesEncoder measure(
       PrimitiveNode column, PageBuffer page, Compressor compressor, PageScratch scratch) {
     PhysicalType type = column.type();
     int typeLength = column.typeLength();
-    Encoding[] candidates = candidates(column, compressor.codec());
-    Encoding best = candidates[0];
+    ValuesEncoder best = null;
     long bestSize = Long.MAX_VALUE;
-    for (Encoding candidate : candidates) {
-      ValuesEncoder encoder = ValuesCodecs.encoder(candidate, type, typeLength);
-      PageValues.writeTo(page, encoder);
-      scratch.trial.reset();
-      encoder.flushTo(scratch.trial);
-      long size = scratch.trial.size();
-      if (compressor.codec() != CompressionCodec.UNCOMPRESSED) {
-        scratch.trialCompressed.reset();
-        compressor.compress(scratch.trial.array(), 0, scratch.trial.size(), scratch.trialCompressed);
-        size = scratch.trialCompressed.size();
-      }
-      if (size < bestSize) {
-        best = candidate;
-        bestSize = size;
+    for (Encoding candidate : candidates(column, compressor.codec())) {
+      for (ValuesEncoder encoder : encoders(candidate, type, typeLength)) {
+        long size = measure(encoder, page, compressor, scratch);
+        if (size < bestSize) {
+          best = encoder;
+          bestSize = size;
+        }
       }
     }
+    best.reset();
     return best;
+  }
+
+  private static ValuesEncoder[] encoders(Encoding encoding, PhysicalType type, int typeLength) {
+    if (encoding != Encoding.DELTA_BINARY_PACKED) {
+      return new ValuesEncoder[] {ValuesCodecs.encoder(encoding, type, typeLength)};
+    }
+    ValuesEncoder[] layouts = new ValuesEncoder[DELTA_BLOCKS.length];
+    for (int i = 0; i < layouts.length; i++) {
+      layouts[i] = new DeltaBinaryPackedEncoder(type, DELTA_BLOCKS[i][0], DELTA_BLOCKS[i][1]);
+    }
+    return layouts;
+  }
+
+  /** The bytes {@code encoder} stores the page's values in, compressed when the column is. */
+  private static long measure(
+      ValuesEncoder encoder, PageBuffer page, Compressor compressor, PageScratch scratch) {
+    PageValues.writeTo(page, encoder);
+    scratch.trial.reset();
+    encoder.flushTo(scratch.trial);
+    if (compressor.codec() == CompressionCodec.UNCOMPRESSED) {
+      return scratch.trial.size();
+    }
+    scratch.trialCompressed.reset();
+    compressor.compress(scratch.trial.array(), 0, scratch.trial.size(), scratch.trialCompressed);
+    return scratch.trialCompressed.size();
   }
 }

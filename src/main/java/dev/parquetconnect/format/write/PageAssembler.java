@@ -1,7 +1,7 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
-import dev.parquetconnect.format.encoding.LevelsEncoder;
+import dev.parquetconnect.format.encoding.BitPacking;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.DataPageHeader;
@@ -18,8 +18,9 @@ import dev.parquetconnect.format.meta.Statistics;
  * the CRC and the header, appended to the chunk's buffer.
  *
  * <ul>
- *   <li>v1: repetition then definition levels, each RLE with a 4-byte length prefix, then the
- *       values; all of it compressed together.
+ *   <li>v1: repetition then definition levels, each in the RLE / bit-packing hybrid with a
+ *       4-byte length prefix ({@link HybridRunsEncoder}), then the values; all of it compressed
+ *       together.
  *   <li>v2: the same levels without prefixes, uncompressed (their lengths go in the header),
  *       then the values, compressed unless that does not make them smaller ({@code
  *       is_compressed} says which).
@@ -33,8 +34,8 @@ final class PageAssembler {
   private final boolean compress;
   private final boolean checksums;
   private final PageScratch scratch;
-  private final LevelsEncoder repetitionLevels;
-  private final LevelsEncoder definitionLevels;
+  private final HybridRunsEncoder repetitionLevels;
+  private final HybridRunsEncoder definitionLevels;
 
   /** Sizes of the page last appended. */
   int headerSize;
@@ -53,14 +54,13 @@ final class PageAssembler {
     this.compress = compressor.codec() != CompressionCodec.UNCOMPRESSED;
     this.checksums = checksums;
     this.scratch = scratch;
+    // v1 levels are compressed with the values; v2 levels are stored as they are.
+    boolean levelsCompressed = version == PageVersion.V1 && compress;
+    boolean prefixed = version == PageVersion.V1;
     this.repetitionLevels =
-        version == PageVersion.V1
-            ? LevelsEncoder.v1(maxRepetitionLevel)
-            : LevelsEncoder.v2(maxRepetitionLevel);
+        new HybridRunsEncoder(BitPacking.bitWidth(maxRepetitionLevel), levelsCompressed, prefixed);
     this.definitionLevels =
-        version == PageVersion.V1
-            ? LevelsEncoder.v1(maxDefinitionLevel)
-            : LevelsEncoder.v2(maxDefinitionLevel);
+        new HybridRunsEncoder(BitPacking.bitWidth(maxDefinitionLevel), levelsCompressed, prefixed);
   }
 
   /**
@@ -71,14 +71,14 @@ final class PageAssembler {
       PageBuffer page, Encoding encoding, Statistics statistics, GrowableBuffer out) {
     GrowableBuffer levels = scratch.body;
     levels.reset();
-    if (page.hasRepetitionLevels) {
-      repetitionLevels.write(page.repetitionLevels, 0, page.entries);
-    }
-    int repetitionBytes = repetitionLevels.flushTo(levels);
-    if (page.hasDefinitionLevels) {
-      definitionLevels.write(page.definitionLevels, 0, page.entries);
-    }
-    int definitionBytes = definitionLevels.flushTo(levels);
+    int repetitionBytes =
+        page.hasRepetitionLevels
+            ? repetitionLevels.encode(page.repetitionLevels, page.entries, levels)
+            : 0;
+    int definitionBytes =
+        page.hasDefinitionLevels
+            ? definitionLevels.encode(page.definitionLevels, page.entries, levels)
+            : 0;
     GrowableBuffer values = scratch.values;
     if (version == PageVersion.V1) {
       levels.write(values);
