@@ -25,6 +25,8 @@ import java.util.Map;
 public final class RowShredder {
   private final ColumnChunkWriter[] columns;
   private final Field[] fields;
+  /** True during the first walk of a row, which only checks it: nothing is written. */
+  private boolean checking;
 
   /** A plan for {@code schema}, writing into {@code columns} (one per leaf, in schema order). */
   public RowShredder(MessageType schema, ColumnChunkWriter[] columns) {
@@ -164,8 +166,21 @@ public final class RowShredder {
         path, kind, node.repetition(), def, rep, innerDef, innerRep, children, columns, -1);
   }
 
-  /** Writes one record: every column gets its entries. The caller then ends the record. */
+  /**
+   * Writes one record: every column gets its entries. The caller then ends the record.
+   *
+   * <p>The row is walked twice: first only to check it (types, required values, shapes), then
+   * to write it. A row that does not fit the schema is refused with {@link
+   * IllegalArgumentException} naming the field, and no column receives any of it, so the file
+   * stays consistent.
+   */
   public void write(Row row) {
+    checking = true;
+    try {
+      writeGroup(fields, row, 0);
+    } finally {
+      checking = false;
+    }
     writeGroup(fields, row, 0);
   }
 
@@ -271,6 +286,10 @@ public final class RowShredder {
 
   private void writeLeaf(Field field, Object value, int rep) {
     ColumnChunkWriter writer = columns[field.column];
+    if (checking) {
+      checkLeaf(field, writer, value);
+      return;
+    }
     int def = field.definitionLevel;
     try {
       switch (writer.descriptor().primitive().type()) {
@@ -286,7 +305,35 @@ public final class RowShredder {
     }
   }
 
+  /** The value a leaf column takes: the Java type of its physical type, fixed lengths right. */
+  private static void checkLeaf(Field field, ColumnChunkWriter writer, Object value) {
+    PrimitiveNode leaf = writer.descriptor().primitive();
+    boolean fits =
+        switch (leaf.type()) {
+          case BOOLEAN -> value instanceof Boolean;
+          case INT32 -> value instanceof Integer;
+          case INT64 -> value instanceof Long;
+          case FLOAT -> value instanceof Float;
+          case DOUBLE -> value instanceof Double;
+          case BYTE_ARRAY -> value instanceof byte[];
+          case FIXED_LEN_BYTE_ARRAY -> value instanceof byte[] b && b.length == leaf.typeLength();
+          case INT96 -> value instanceof byte[] b && b.length == 12;
+        };
+    if (!fits) {
+      String expected =
+          switch (leaf.type()) {
+            case FIXED_LEN_BYTE_ARRAY -> "a byte[" + leaf.typeLength() + "]";
+            case INT96 -> "a byte[12]";
+            default -> leaf.type() + " value";
+          };
+      throw mismatch(field, expected, value);
+    }
+  }
+
   private void writeNulls(Field field, int rep, int def) {
+    if (checking) {
+      return;
+    }
     for (int column : field.columns) {
       columns[column].writeNull(rep, def);
     }
