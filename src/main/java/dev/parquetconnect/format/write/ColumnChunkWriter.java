@@ -38,8 +38,8 @@ public final class ColumnChunkWriter {
   private final int maxRepetitionLevel;
   private final int pageByteLimit;
   private final int pageRowLimit;
-  /** PLAIN bits per value, not counting a BYTE_ARRAY value's bytes. */
-  private final int valueBits;
+  /** PLAIN bytes per value as the page counts them (BYTE_ARRAY: the length prefix). */
+  private final int valueBytes;
   private final PageBuffer page;
   private final ChunkBuilder chunk;
   private boolean closed;
@@ -59,12 +59,12 @@ public final class ColumnChunkWriter {
     this.maxRepetitionLevel = column.maxRepetitionLevel();
     this.pageByteLimit = options.pageByteLimit();
     this.pageRowLimit = options.pageRowLimit();
-    this.valueBits =
+    this.valueBytes =
         switch (type) {
-          case BOOLEAN -> 1;
-          case INT32, FLOAT, BYTE_ARRAY -> 32;
-          case INT64, DOUBLE -> 64;
-          case INT96, FIXED_LEN_BYTE_ARRAY -> 8 * fixedLength;
+          case BOOLEAN -> 0;
+          case INT32, FLOAT, BYTE_ARRAY -> 4;
+          case INT64, DOUBLE -> 8;
+          case INT96, FIXED_LEN_BYTE_ARRAY -> fixedLength;
         };
     this.page =
         new PageBuffer(
@@ -383,26 +383,32 @@ public final class ColumnChunkWriter {
 
   /**
    * How far from {@code pos} the open page can take entries: to {@code end}, or to the first
-   * record start at which the page is full ({@code pos} itself when the page is full there).
+   * record start at which the page is full ({@code pos} itself when the page is full there). The
+   * page's size is tracked exactly as {@link PageBuffer} counts it, so batches cut pages where
+   * value-by-value writes would.
    */
   private int fit(int[] rep, int[] def, int pos, int end, BinaryBatch binaries, int value) {
     long rows = page.rows;
-    long bits = page.valueBytes() * 8;
     long entries = page.entries;
+    long values = page.values;
+    long bytes = page.valueBytes;
     int[] offsets = binaries != null ? binaries.offsets() : null;
     boolean byteArray = type == PhysicalType.BYTE_ARRAY;
+    boolean bits = type == PhysicalType.BOOLEAN;
     for (int i = pos; i < end; i++) {
       if (maxRepetitionLevel == 0 || rep[i] == 0) {
-        if (isPageFull(rows, (bits >>> 3) + page.levelBytes(entries))) {
+        long size = (bits ? (values + 7) >>> 3 : bytes) + page.levelBytes(entries);
+        if (isPageFull(rows, size)) {
           return i;
         }
         rows++;
       }
       entries++;
       if (maxDefinitionLevel == 0 || def[i] == maxDefinitionLevel) {
-        bits += valueBits;
+        values++;
+        bytes += valueBytes;
         if (byteArray) {
-          bits += 8L * (offsets[value + 1] - offsets[value]);
+          bytes += offsets[value + 1] - offsets[value];
           value++;
         }
       }

@@ -36,7 +36,7 @@ final class PageBuffer {
   final BinaryBatch binaries;
   /** Non-null values. */
   int values;
-  /** The values' PLAIN size: what the page's size limit is checked against. */
+  /** The values' PLAIN size (not for BOOLEAN: see {@link #valueBytes()}). */
   long valueBytes;
 
   PageBuffer(PhysicalType type, int typeLength, int maxDefinitionLevel, int maxRepetitionLevel) {

@@ -154,9 +154,24 @@ public final class ParquetFileWriter implements Closeable {
    * reaches its byte target or its row cap.
    */
   public void endRecord() throws IOException {
+    endRecords(1);
+  }
+
+  /**
+   * Ends {@code count} records whose entries every column has received, after batch writes.
+   * The row group's cap and target are checked once, after them: a batch may carry a row group
+   * past its row cap by less than the batch.
+   */
+  public void endRecords(long count) throws IOException {
     ensureOpen();
-    rowGroupRecords++;
-    totalRecords++;
+    if (count <= 0) {
+      if (count == 0) {
+        return;
+      }
+      throw new IllegalArgumentException("negative record count " + count);
+    }
+    rowGroupRecords += count;
+    totalRecords += count;
     if (rowGroupRecords >= options.rowGroupRowLimit()) {
       flushRowGroup();
     } else if (rowGroupRecords >= nextSizeCheck) {
