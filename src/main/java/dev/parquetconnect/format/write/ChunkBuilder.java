@@ -1,7 +1,6 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
-import dev.parquetconnect.format.encoding.BinaryBatch;
 import dev.parquetconnect.format.encoding.DictionaryBuilder;
 import dev.parquetconnect.format.encoding.BitPacking;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
@@ -50,18 +49,14 @@ final class ChunkBuilder {
   private final int dictionaryByteLimit;
   private final Encoding dictionaryDataEncoding;
   private final Encoding dictionaryPageEncoding;
-  private final BloomFilterOptions bloomOptions;
+  /** Null when the column has no bloom filter. */
+  private final ColumnBloomFilter bloomFilter;
 
   private final ValueStatistics pageStatistics;
   private final ValueStatistics chunkStatistics;
   private final StatisticsFormat statisticsFormat;
   private final PageIndexBuilder pageIndex;
-  private final long[] pageRepetitionHistogram;
-  private final long[] pageDefinitionHistogram;
-  private final long[] chunkRepetitionHistogram;
-  private final long[] chunkDefinitionHistogram;
-  private final boolean recordsRepetitionHistogram;
-  private final boolean recordsDefinitionHistogram;
+  private final LevelHistograms histograms;
 
   private final DictionaryBuilder dictionary;
   private boolean dictionaryActive;
@@ -69,8 +64,6 @@ final class ChunkBuilder {
 
   private Encoding fallbackEncoding;
   private ValuesEncoder fallbackEncoder;
-
-  private SplitBlockBloomFilter bloomFilter;
 
   /** The chunk's data pages, headers included, back to back. */
   private final GrowableBuffer pages = new GrowableBuffer(1 << 12);
@@ -124,31 +117,21 @@ final class ChunkBuilder {
     } else {
       dictionary = null;
     }
-    this.bloomOptions = options.bloomFilter(column.dottedPath());
-    if (bloomOptions != null && type == PhysicalType.BOOLEAN) {
-      throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": BOOLEAN columns have no bloom filter");
-    }
+    BloomFilterOptions bloom = options.bloomFilter(column.dottedPath());
+    this.bloomFilter = bloom == null ? null : new ColumnBloomFilter(type, bloom, column.dottedPath());
 
     this.pageStatistics = ValueStatistics.forColumn(column.primitive());
     this.chunkStatistics = ValueStatistics.forColumn(column.primitive());
     this.statisticsFormat = new StatisticsFormat(column.primitive(), options.truncateLength());
-    int maxRep = column.maxRepetitionLevel();
-    int maxDef = column.maxDefinitionLevel();
-    // As parquet-java: histograms only where they carry information beyond the counts.
-    this.recordsRepetitionHistogram = maxRep > 0;
-    this.recordsDefinitionHistogram = maxDef > 1;
-    this.pageRepetitionHistogram = new long[maxRep + 1];
-    this.pageDefinitionHistogram = new long[maxDef + 1];
-    this.chunkRepetitionHistogram = new long[maxRep + 1];
-    this.chunkDefinitionHistogram = new long[maxDef + 1];
+    this.histograms =
+        new LevelHistograms(column.maxRepetitionLevel(), column.maxDefinitionLevel());
     this.pageIndex =
         new PageIndexBuilder(
             chunkStatistics,
             statisticsFormat,
             type == PhysicalType.BYTE_ARRAY,
-            recordsRepetitionHistogram ? maxRep + 1 : 0,
-            recordsDefinitionHistogram ? maxDef + 1 : 0);
+            histograms.recordsRepetition ? column.maxRepetitionLevel() + 1 : 0,
+            histograms.recordsDefinition ? column.maxDefinitionLevel() + 1 : 0);
   }
 
   /** Bytes held for the chunk: its encoded pages, its dictionary and its bloom filter. */
@@ -158,7 +141,7 @@ final class ChunkBuilder {
       bytes += dictionary.dictionaryByteSize();
     }
     if (bloomFilter != null) {
-      bytes += bloomFilter.numBytes();
+      bytes += bloomFilter.bufferedBytes();
     }
     return bytes;
   }
@@ -174,10 +157,10 @@ final class ChunkBuilder {
     pageStatistics.nullCount = page.entries - page.values;
     pageStatistics.addValues(page);
     chunkStatistics.merge(pageStatistics);
-    countLevels(page);
+    histograms.count(page);
     long unencoded = type == PhysicalType.BYTE_ARRAY ? page.binaries.byteSize() : 0;
-    if (bloomOptions != null) {
-      insertIntoBloomFilter(page);
+    if (bloomFilter != null) {
+      bloomFilter.insert(page);
     }
     Encoding encoding = encodeValues(page);
     Statistics statistics = headerStatistics ? statisticsFormat.toThrift(pageStatistics) : null;
@@ -190,89 +173,14 @@ final class ChunkBuilder {
         rows,
         pageStatistics,
         page.values,
-        pageRepetitionHistogram,
-        pageDefinitionHistogram,
+        histograms.pageRepetition,
+        histograms.pageDefinition,
         unencoded);
     pagesByEncoding[encoding.ordinal()]++;
     uncompressedPageBytes += assembler.headerSize + assembler.uncompressedSize;
     valueCount += page.entries;
     rows += page.rows;
     unencodedByteArrayBytes += unencoded;
-  }
-
-  private void countLevels(PageBuffer page) {
-    Arrays.fill(pageRepetitionHistogram, 0);
-    Arrays.fill(pageDefinitionHistogram, 0);
-    int n = page.entries;
-    if (page.hasRepetitionLevels) {
-      int[] levels = page.repetitionLevels;
-      for (int i = 0; i < n; i++) {
-        pageRepetitionHistogram[levels[i]]++;
-      }
-    } else {
-      pageRepetitionHistogram[0] = n;
-    }
-    if (page.hasDefinitionLevels) {
-      int[] levels = page.definitionLevels;
-      for (int i = 0; i < n; i++) {
-        pageDefinitionHistogram[levels[i]]++;
-      }
-    } else {
-      pageDefinitionHistogram[0] = n;
-    }
-    for (int i = 0; i < pageRepetitionHistogram.length; i++) {
-      chunkRepetitionHistogram[i] += pageRepetitionHistogram[i];
-    }
-    for (int i = 0; i < pageDefinitionHistogram.length; i++) {
-      chunkDefinitionHistogram[i] += pageDefinitionHistogram[i];
-    }
-  }
-
-  private void insertIntoBloomFilter(PageBuffer page) {
-    if (bloomFilter == null) {
-      bloomFilter =
-          new SplitBlockBloomFilter(
-              SplitBlockBloomFilter.optimalNumBytes(
-                  bloomOptions.expectedDistinctValues(),
-                  bloomOptions.falsePositiveProbability()));
-    }
-    SplitBlockBloomFilter filter = bloomFilter;
-    int n = page.values;
-    switch (type) {
-      case INT32 -> {
-        int[] v = page.ints;
-        for (int i = 0; i < n; i++) {
-          filter.insert(XxHash64.hashInt(v[i]));
-        }
-      }
-      case INT64 -> {
-        long[] v = page.longs;
-        for (int i = 0; i < n; i++) {
-          filter.insert(XxHash64.hashLong(v[i]));
-        }
-      }
-      case FLOAT -> {
-        float[] v = page.floats;
-        for (int i = 0; i < n; i++) {
-          filter.insert(XxHash64.hashInt(Float.floatToRawIntBits(v[i])));
-        }
-      }
-      case DOUBLE -> {
-        double[] v = page.doubles;
-        for (int i = 0; i < n; i++) {
-          filter.insert(XxHash64.hashLong(Double.doubleToRawLongBits(v[i])));
-        }
-      }
-      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> {
-        BinaryBatch batch = page.binaries;
-        byte[] data = batch.data();
-        int[] offsets = batch.offsets();
-        for (int i = 0; i < n; i++) {
-          filter.insert(XxHash64.hash(data, offsets[i], offsets[i + 1] - offsets[i]));
-        }
-      }
-      case BOOLEAN -> throw new IllegalStateException("BOOLEAN columns have no bloom filter");
-    }
   }
 
   /** Encodes the page's values into {@code scratch.values}; returns the encoding used. */
@@ -389,7 +297,7 @@ final class ChunkBuilder {
             metaData,
             pageIndexEnabled ? pageIndex.columnIndex() : null,
             pageIndexEnabled ? pageIndex.offsetIndex(dataOffset) : null,
-            bloomFilter);
+            bloomFilter != null ? bloomFilter.take() : null);
     reset();
     return written;
   }
@@ -429,20 +337,12 @@ final class ChunkBuilder {
   /** Null when nothing would be in it (a fixed-width column without nesting). */
   private SizeStatistics sizeStatistics() {
     Long unencoded = type == PhysicalType.BYTE_ARRAY ? unencodedByteArrayBytes : null;
-    List<Long> repetition = recordsRepetitionHistogram ? toList(chunkRepetitionHistogram) : null;
-    List<Long> definition = recordsDefinitionHistogram ? toList(chunkDefinitionHistogram) : null;
+    List<Long> repetition = histograms.chunkRepetition();
+    List<Long> definition = histograms.chunkDefinition();
     if (unencoded == null && repetition == null && definition == null) {
       return null;
     }
     return new SizeStatistics(unencoded, repetition, definition);
-  }
-
-  private static List<Long> toList(long[] values) {
-    List<Long> list = new ArrayList<>(values.length);
-    for (long v : values) {
-      list.add(v);
-    }
-    return list;
   }
 
   private void reset() {
@@ -452,11 +352,9 @@ final class ChunkBuilder {
     rows = 0;
     unencodedByteArrayBytes = 0;
     Arrays.fill(pagesByEncoding, 0);
-    Arrays.fill(chunkRepetitionHistogram, 0);
-    Arrays.fill(chunkDefinitionHistogram, 0);
+    histograms.clearChunk();
     chunkStatistics.reset();
     pageIndex.clear();
-    bloomFilter = null;
     if (dictionary != null) {
       dictionary.clear();
       dictionaryActive = true;

@@ -187,6 +187,12 @@ public final class ColumnChunkWriter {
 
   // ---- batches
 
+  /** Moves {@code n} of the batch's values, from value {@code from} on, into the open page. */
+  @FunctionalInterface
+  private interface ValueMover {
+    void move(int from, int n);
+  }
+
   /**
    * Writes {@code count} entries whose levels are {@code rep/def[levelOff, levelOff + count)}
    * and whose non-null values are {@code values[valueOff, ...)} in order.
@@ -196,104 +202,39 @@ public final class ColumnChunkWriter {
   public int writeBooleans(
       boolean[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.BOOLEAN);
-    int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueOff, n, values.length);
-    int v = valueOff;
-    for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, null, 0);
-      if (stop == pos) {
-        closePage();
-        continue;
-      }
-      int taken = addLevels(rep, def, pos, stop);
-      page.addBooleans(values, v, taken);
-      v += taken;
-      pos = stop;
-    }
-    return v - valueOff;
+    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+        (from, n) -> page.addBooleans(values, from, n));
   }
 
   /** As {@link #writeBooleans} for INT32. */
   public int writeInts(int[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.INT32);
-    int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueOff, n, values.length);
-    int v = valueOff;
-    for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, null, 0);
-      if (stop == pos) {
-        closePage();
-        continue;
-      }
-      int taken = addLevels(rep, def, pos, stop);
-      page.addInts(values, v, taken);
-      v += taken;
-      pos = stop;
-    }
-    return v - valueOff;
+    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+        (from, n) -> page.addInts(values, from, n));
   }
 
   /** As {@link #writeBooleans} for INT64. */
   public int writeLongs(
       long[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.INT64);
-    int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueOff, n, values.length);
-    int v = valueOff;
-    for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, null, 0);
-      if (stop == pos) {
-        closePage();
-        continue;
-      }
-      int taken = addLevels(rep, def, pos, stop);
-      page.addLongs(values, v, taken);
-      v += taken;
-      pos = stop;
-    }
-    return v - valueOff;
+    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+        (from, n) -> page.addLongs(values, from, n));
   }
 
   /** As {@link #writeBooleans} for FLOAT. */
   public int writeFloats(
       float[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.FLOAT);
-    int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueOff, n, values.length);
-    int v = valueOff;
-    for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, null, 0);
-      if (stop == pos) {
-        closePage();
-        continue;
-      }
-      int taken = addLevels(rep, def, pos, stop);
-      page.addFloats(values, v, taken);
-      v += taken;
-      pos = stop;
-    }
-    return v - valueOff;
+    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+        (from, n) -> page.addFloats(values, from, n));
   }
 
   /** As {@link #writeBooleans} for DOUBLE. */
   public int writeDoubles(
       double[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.DOUBLE);
-    int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueOff, n, values.length);
-    int v = valueOff;
-    for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, null, 0);
-      if (stop == pos) {
-        closePage();
-        continue;
-      }
-      int taken = addLevels(rep, def, pos, stop);
-      page.addDoubles(values, v, taken);
-      v += taken;
-      pos = stop;
-    }
-    return v - valueOff;
+    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+        (from, n) -> page.addDoubles(values, from, n));
   }
 
   /**
@@ -305,31 +246,52 @@ public final class ColumnChunkWriter {
     if (!isBinary(type)) {
       throw wrongType("byte strings");
     }
+    return writeBatch(values.count(), valueFrom, rep, def, levelOff, count, values,
+        (from, n) -> page.addBinaries(values, from, n));
+  }
+
+  /**
+   * The loop every batch write runs: checks the whole batch first, then moves it into pages
+   * segment by segment, closing a page where a record starts once the page is full.
+   */
+  private int writeBatch(
+      int valueCapacity,
+      int valueOff,
+      int[] rep,
+      int[] def,
+      int levelOff,
+      int count,
+      BinaryBatch binaries,
+      ValueMover mover) {
     int n = checkBatch(rep, def, levelOff, count);
-    Objects.checkFromIndexSize(valueFrom, n, values.count());
-    if (fixedLength >= 0) {
-      int[] offsets = values.offsets();
-      for (int i = valueFrom; i < valueFrom + n; i++) {
-        if (offsets[i + 1] - offsets[i] != fixedLength) {
-          throw new IllegalArgumentException(
-              "column " + column.dottedPath() + ": " + type + " values have " + fixedLength
-                  + " bytes, value " + i + " has " + (offsets[i + 1] - offsets[i]));
-        }
-      }
+    Objects.checkFromIndexSize(valueOff, n, valueCapacity);
+    if (binaries != null && fixedLength >= 0) {
+      checkFixedLengths(binaries, valueOff, n);
     }
-    int v = valueFrom;
+    int v = valueOff;
     for (int pos = levelOff, end = levelOff + count; pos < end; ) {
-      int stop = fit(rep, def, pos, end, values, v);
+      int stop = fit(rep, def, pos, end, binaries, v);
       if (stop == pos) {
         closePage();
         continue;
       }
       int taken = addLevels(rep, def, pos, stop);
-      page.addBinaries(values, v, taken);
+      mover.move(v, taken);
       v += taken;
       pos = stop;
     }
-    return v - valueFrom;
+    return v - valueOff;
+  }
+
+  private void checkFixedLengths(BinaryBatch values, int from, int n) {
+    int[] offsets = values.offsets();
+    for (int i = from; i < from + n; i++) {
+      if (offsets[i + 1] - offsets[i] != fixedLength) {
+        throw new IllegalArgumentException(
+            "column " + column.dottedPath() + ": " + type + " values have " + fixedLength
+                + " bytes, value " + i + " has " + (offsets[i + 1] - offsets[i]));
+      }
+    }
   }
 
   /**

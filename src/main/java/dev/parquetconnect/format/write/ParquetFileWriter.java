@@ -4,27 +4,14 @@ import dev.parquetconnect.format.UnsupportedFeatureException;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.io.GrowableBuffer;
-import dev.parquetconnect.format.io.LittleEndian;
-import dev.parquetconnect.format.meta.BloomFilterHeader;
-import dev.parquetconnect.format.meta.ColumnChunk;
-import dev.parquetconnect.format.meta.ColumnIndex;
-import dev.parquetconnect.format.meta.ColumnMetaData;
-import dev.parquetconnect.format.meta.ColumnOrder;
 import dev.parquetconnect.format.meta.CompressionCodec;
-import dev.parquetconnect.format.meta.FileMetaData;
-import dev.parquetconnect.format.meta.KeyValue;
-import dev.parquetconnect.format.meta.MetadataCodec;
-import dev.parquetconnect.format.meta.OffsetIndex;
-import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
-import dev.parquetconnect.format.schema.SchemaConverter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +33,6 @@ import java.util.Objects;
  * incomplete and the writer refuses further use. Not thread-safe.
  */
 public final class ParquetFileWriter implements Closeable {
-  private static final byte[] MAGIC = {'P', 'A', 'R', '1'};
-  /** Footer version: 1 for files readers without v2 pages support can read, else 2. */
-  private static final int FORMAT_VERSION_1 = 1;
-  private static final int FORMAT_VERSION_2 = 2;
   /** Records between two checks of the buffered size when far from the target. */
   private static final long MAX_RECORDS_BETWEEN_CHECKS = 10_000;
 
@@ -60,10 +43,7 @@ public final class ParquetFileWriter implements Closeable {
   private final List<Compressor> compressors;
   private RowShredder shredder;
 
-  private final List<List<ColumnMetaData>> rowGroupColumns = new ArrayList<>();
-  private final List<RowGroup> rowGroups = new ArrayList<>();
-  private final List<ColumnIndex[]> columnIndexes = new ArrayList<>();
-  private final List<OffsetIndex[]> offsetIndexes = new ArrayList<>();
+  private final FileTail tail = new FileTail();
 
   private long rowGroupRecords;
   private long totalRecords;
@@ -110,7 +90,7 @@ public final class ParquetFileWriter implements Closeable {
       throw e;
     }
     this.compressors = created;
-    write(MAGIC, 0, MAGIC.length);
+    write(FileTail.MAGIC, 0, FileTail.MAGIC.length);
   }
 
   public MessageType schema() {
@@ -236,63 +216,25 @@ public final class ParquetFileWriter implements Closeable {
     nextSizeCheck = 1;
   }
 
+  /** Writes each column chunk, then the row group's bloom filters. */
   private void writeRowGroup() throws IOException {
     long start = sink.position();
     WrittenChunk[] chunks = new WrittenChunk[columns.length];
-    long uncompressed = 0;
-    long compressed = 0;
     for (int i = 0; i < columns.length; i++) {
       chunks[i] = columns[i].writeChunk(sink);
-      uncompressed += chunks[i].metaData().totalUncompressedSize();
-      compressed += chunks[i].metaData().totalCompressedSize();
     }
-    List<ColumnMetaData> metaData = new ArrayList<>(columns.length);
-    ColumnIndex[] indexes = new ColumnIndex[columns.length];
-    OffsetIndex[] offsets = new OffsetIndex[columns.length];
     GrowableBuffer bloomBytes = new GrowableBuffer();
     for (int i = 0; i < columns.length; i++) {
-      WrittenChunk chunk = chunks[i];
-      ColumnMetaData m = chunk.metaData();
-      if (chunk.bloomFilter() != null) {
+      SplitBlockBloomFilter filter = chunks[i].bloomFilter();
+      if (filter != null) {
         bloomBytes.reset();
-        SplitBlockBloomFilter filter = chunk.bloomFilter();
-        MetadataCodec.write(
-            new BloomFilterHeader(
-                filter.numBytes(),
-                BloomFilterHeader.Algorithm.BLOCK,
-                BloomFilterHeader.Hash.XXHASH,
-                BloomFilterHeader.Compression.UNCOMPRESSED),
-            bloomBytes);
-        filter.writeTo(bloomBytes);
+        filter.writeWithHeader(bloomBytes);
         long offset = sink.position();
         sink.write(bloomBytes);
-        m = withBloomFilter(m, offset, bloomBytes.size());
+        chunks[i] = chunks[i].withBloomFilterAt(offset, bloomBytes.size());
       }
-      metaData.add(m);
-      indexes[i] = chunk.columnIndex();
-      offsets[i] = chunk.offsetIndex();
     }
-    int ordinal = rowGroups.size();
-    rowGroups.add(
-        new RowGroup(
-            Collections.emptyList(),
-            uncompressed,
-            rowGroupRecords,
-            null,
-            start,
-            compressed,
-            ordinal <= Short.MAX_VALUE ? (short) ordinal : null));
-    rowGroupColumns.add(metaData);
-    columnIndexes.add(indexes);
-    offsetIndexes.add(offsets);
-  }
-
-  private static ColumnMetaData withBloomFilter(ColumnMetaData m, long offset, int length) {
-    return new ColumnMetaData(
-        m.type(), m.encodings(), m.pathInSchema(), m.codec(), m.numValues(),
-        m.totalUncompressedSize(), m.totalCompressedSize(), m.keyValueMetadata(),
-        m.dataPageOffset(), m.indexPageOffset(), m.dictionaryPageOffset(), m.statistics(),
-        m.encodingStats(), offset, length, m.sizeStatistics(), m.geospatialStatistics());
+    tail.addRowGroup(chunks, rowGroupRecords, start);
   }
 
   /**
@@ -307,7 +249,7 @@ public final class ParquetFileWriter implements Closeable {
     try {
       if (!failed) {
         flushRowGroup();
-        writeTail();
+        tail.write(sink, schema, options, totalRecords);
         sink.flush();
       }
     } catch (IOException | RuntimeException e) {
@@ -321,93 +263,6 @@ public final class ParquetFileWriter implements Closeable {
       compressors.forEach(Compressor::close);
       sink.close();
     }
-  }
-
-  /** Column indexes, offset indexes (all row groups), then the footer. */
-  private void writeTail() throws IOException {
-    int groups = rowGroups.size();
-    long[][] columnIndexOffsets = new long[groups][columns.length];
-    int[][] columnIndexLengths = new int[groups][columns.length];
-    long[][] offsetIndexOffsets = new long[groups][columns.length];
-    int[][] offsetIndexLengths = new int[groups][columns.length];
-    GrowableBuffer buffer = new GrowableBuffer(1 << 12);
-    for (int g = 0; g < groups; g++) {
-      buffer.reset();
-      long base = sink.position();
-      for (int c = 0; c < columns.length; c++) {
-        ColumnIndex index = columnIndexes.get(g)[c];
-        columnIndexOffsets[g][c] = -1;
-        if (index != null) {
-          int before = buffer.size();
-          MetadataCodec.write(index, buffer);
-          columnIndexOffsets[g][c] = base + before;
-          columnIndexLengths[g][c] = buffer.size() - before;
-        }
-      }
-      sink.write(buffer);
-    }
-    for (int g = 0; g < groups; g++) {
-      buffer.reset();
-      long base = sink.position();
-      for (int c = 0; c < columns.length; c++) {
-        OffsetIndex index = offsetIndexes.get(g)[c];
-        offsetIndexOffsets[g][c] = -1;
-        if (index != null) {
-          int before = buffer.size();
-          MetadataCodec.write(index, buffer);
-          offsetIndexOffsets[g][c] = base + before;
-          offsetIndexLengths[g][c] = buffer.size() - before;
-        }
-      }
-      sink.write(buffer);
-    }
-    List<RowGroup> finished = new ArrayList<>(groups);
-    for (int g = 0; g < groups; g++) {
-      List<ColumnChunk> chunks = new ArrayList<>(columns.length);
-      List<ColumnMetaData> metaData = rowGroupColumns.get(g);
-      for (int c = 0; c < columns.length; c++) {
-        boolean hasColumnIndex = columnIndexOffsets[g][c] >= 0;
-        boolean hasOffsetIndex = offsetIndexOffsets[g][c] >= 0;
-        chunks.add(
-            new ColumnChunk(
-                null,
-                0, // deprecated; parquet.thrift asks for 0 when no metadata is written apart
-                metaData.get(c),
-                hasOffsetIndex ? offsetIndexOffsets[g][c] : null,
-                hasOffsetIndex ? offsetIndexLengths[g][c] : null,
-                hasColumnIndex ? columnIndexOffsets[g][c] : null,
-                hasColumnIndex ? columnIndexLengths[g][c] : null,
-                null,
-                null));
-      }
-      RowGroup r = rowGroups.get(g);
-      finished.add(
-          new RowGroup(
-              chunks, r.totalByteSize(), r.numRows(), null, r.fileOffset(),
-              r.totalCompressedSize(), r.ordinal()));
-    }
-    List<KeyValue> keyValues = new ArrayList<>();
-    options.keyValueMetadata().forEach((k, v) -> keyValues.add(new KeyValue(k, v)));
-    List<ColumnOrder> orders = Collections.nCopies(columns.length, ColumnOrder.TYPE_DEFINED);
-    FileMetaData footer =
-        new FileMetaData(
-            options.pageVersion() == PageVersion.V1 ? FORMAT_VERSION_1 : FORMAT_VERSION_2,
-            SchemaConverter.toSchemaElements(schema),
-            totalRecords,
-            finished,
-            keyValues.isEmpty() ? null : keyValues,
-            options.createdBy(),
-            orders,
-            null,
-            null);
-    buffer.reset();
-    MetadataCodec.write(footer, buffer);
-    int footerLength = buffer.size();
-    buffer.ensureCapacity(8);
-    LittleEndian.putInt(buffer.array(), buffer.size(), footerLength);
-    buffer.advance(4);
-    buffer.write(MAGIC);
-    sink.write(buffer);
   }
 
   private void write(byte[] bytes, int off, int len) throws IOException {

@@ -2,6 +2,8 @@ package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.BloomFilterHeader;
+import dev.parquetconnect.format.meta.MetadataCodec;
 import java.util.Arrays;
 
 /**
@@ -100,6 +102,18 @@ public final class SplitBlockBloomFilter {
       LittleEndian.putInt(dst, pos + 4 * i, words[i]);
     }
     out.advance(bytes);
+  }
+
+  /** Appends the filter as a file stores it: its BloomFilterHeader, then the bitset. */
+  public void writeWithHeader(GrowableBuffer out) {
+    MetadataCodec.write(
+        new BloomFilterHeader(
+            numBytes(),
+            BloomFilterHeader.Algorithm.BLOCK,
+            BloomFilterHeader.Hash.XXHASH,
+            BloomFilterHeader.Compression.UNCOMPRESSED),
+        out);
+    writeTo(out);
   }
 
   /** Forgets every insert. */

@@ -10,10 +10,25 @@ import dev.parquetconnect.format.meta.OffsetIndex;
  *
  * @param columnIndex null when the column cannot have one or page indexes are off
  * @param offsetIndex null when page indexes are off
- * @param bloomFilter null when the column has none
+ * @param bloomFilter null when the column has none or it has been written
  */
 record WrittenChunk(
     ColumnMetaData metaData,
     ColumnIndex columnIndex,
     OffsetIndex offsetIndex,
-    SplitBlockBloomFilter bloomFilter) {}
+    SplitBlockBloomFilter bloomFilter) {
+
+  /** The chunk after its bloom filter was written at {@code offset}: the filter is let go. */
+  WrittenChunk withBloomFilterAt(long offset, int length) {
+    ColumnMetaData m = metaData;
+    return new WrittenChunk(
+        new ColumnMetaData(
+            m.type(), m.encodings(), m.pathInSchema(), m.codec(), m.numValues(),
+            m.totalUncompressedSize(), m.totalCompressedSize(), m.keyValueMetadata(),
+            m.dataPageOffset(), m.indexPageOffset(), m.dictionaryPageOffset(), m.statistics(),
+            m.encodingStats(), offset, length, m.sizeStatistics(), m.geospatialStatistics()),
+        columnIndex,
+        offsetIndex,
+        null);
+  }
+}

@@ -40,7 +40,7 @@ final class ParquetJavaLevels {
         for (ColumnDescriptor c : schema.getColumns()) {
           List<String> entries = columns.get(String.join(".", c.getPath()));
           ColumnReader reader1 = store.getColumnReader(c);
-          for (long i = 0, n = reader1.getTotalValueCount(); i < n; i++) {
+          for (long i = 0, n = group.getPageReader(c).getTotalValueCount(); i < n; i++) {
             int r = reader1.getCurrentRepetitionLevel();
             int d = reader1.getCurrentDefinitionLevel();
             String entry = r + "," + d;
