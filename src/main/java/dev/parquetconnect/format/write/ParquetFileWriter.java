@@ -90,7 +90,12 @@ public final class ParquetFileWriter implements Closeable {
       throw e;
     }
     this.compressors = created;
-    write(FileTail.MAGIC, 0, FileTail.MAGIC.length);
+    try {
+      write(FileTail.MAGIC, 0, FileTail.MAGIC.length);
+    } catch (IOException e) {
+      created.forEach(Compressor::close);
+      throw e;
+    }
   }
 
   public MessageType schema() {
