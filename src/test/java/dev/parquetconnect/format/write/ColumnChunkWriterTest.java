@@ -21,6 +21,7 @@ import dev.parquetconnect.format.meta.PageEncodingStats;
 import dev.parquetconnect.format.meta.PageHeader;
 import dev.parquetconnect.format.meta.PageType;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.oracle.DuckDbOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
@@ -362,6 +363,10 @@ class ColumnChunkWriterTest {
     List<Row> rows = adaptiveRows(schema);
     Path file = WriterMatrix.write(dir.resolve("adaptive.parquet"), schema, rows, options);
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, schema), "adaptive");
+    try (DuckDbOracle duckdb = new DuckDbOracle()) {
+      // DuckDB too reads every layout chosen (delta blocks of 128, 1024 or 4096 values).
+      WriterMatrix.assertSameAsDuckDb(duckdb, rows, file, schema, "adaptive");
+    }
     FileMetaData footer = FooterReader.read(file);
     Map<String, Encoding> out = new java.util.LinkedHashMap<>();
     for (ColumnChunk chunk : footer.rowGroups().get(0).columns()) {
