@@ -40,16 +40,23 @@ public final class ColumnChunkWriter {
   private final int pageRowLimit;
   /** PLAIN bytes per value as the page counts them (BYTE_ARRAY: the length prefix). */
   private final int valueBytes;
+  /**
+   * For each repetition level r > 0, the definition level of the r-th repeated field on the
+   * column's path: an entry that repeats that field has at least this definition level.
+   */
+  private final int[] repeatedFieldDefinitionLevels;
   private final PageBuffer page;
   private final ChunkBuilder chunk;
   private boolean closed;
 
   ColumnChunkWriter(
       ColumnDescriptor column,
+      int[] repeatedFieldDefinitionLevels,
       WriterOptions options,
       Compressor compressor,
       PageScratch scratch) {
     this.column = column;
+    this.repeatedFieldDefinitionLevels = repeatedFieldDefinitionLevels.clone();
     this.type = column.primitive().type();
     this.fixedLength =
         type == PhysicalType.FIXED_LEN_BYTE_ARRAY
@@ -88,7 +95,7 @@ public final class ColumnChunkWriter {
           "column " + column.dottedPath() + ": a null needs a definition level in 0.."
               + (maxDefinitionLevel - 1) + ", got " + def);
     }
-    startEntry(rep);
+    startEntry(rep, def);
     page.addEntry(rep, def);
   }
 
@@ -136,7 +143,7 @@ public final class ColumnChunkWriter {
               + " bytes, got " + len);
     }
     checkValueLevel(def);
-    startEntry(rep);
+    startEntry(rep, def);
     page.addEntry(rep, def);
     page.addBinary(bytes, off, len);
   }
@@ -150,7 +157,7 @@ public final class ColumnChunkWriter {
       throw wrongType(expected.toString());
     }
     checkValueLevel(def);
-    startEntry(rep);
+    startEntry(rep, def);
   }
 
   private void checkValueLevel(int def) {
@@ -162,7 +169,7 @@ public final class ColumnChunkWriter {
   }
 
   /** Closes the page first when this entry starts a record and the page is full. */
-  private void startEntry(int rep) {
+  private void startEntry(int rep, int def) {
     if (closed) {
       throw new IllegalStateException("the file of column " + column.dottedPath() + " is closed");
     }
@@ -178,7 +185,16 @@ public final class ColumnChunkWriter {
       throw new IllegalArgumentException(
           "column " + column.dottedPath() + ": a column chunk must start with a record start"
               + " (repetition level 0), got " + rep);
+    } else if (def < repeatedFieldDefinitionLevels[rep]) {
+      throw inconsistentLevels(rep, def);
     }
+  }
+
+  private IllegalArgumentException inconsistentLevels(int rep, int def) {
+    return new IllegalArgumentException(
+        "column " + column.dottedPath() + ": repetition level " + rep + " repeats a field"
+            + " defined at level " + repeatedFieldDefinitionLevels[rep]
+            + ", so the definition level cannot be " + def);
   }
 
   private boolean isPageFull(long rows, long bytes) {
@@ -333,6 +349,11 @@ public final class ColumnChunkWriter {
         throw new IllegalArgumentException(
             "column " + column.dottedPath() + ": a repetition level outside 0.."
                 + maxRepetitionLevel);
+      }
+      for (int i = off; i < off + count; i++) {
+        if (def[i] < repeatedFieldDefinitionLevels[rep[i]]) {
+          throw inconsistentLevels(rep[i], def[i]);
+        }
       }
       if (count > 0 && rep[off] != 0 && page.isEmpty() && chunk.rows() == 0) {
         throw new IllegalArgumentException(

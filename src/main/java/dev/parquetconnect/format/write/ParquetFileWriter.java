@@ -5,9 +5,12 @@ import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
+import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaNode;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -83,7 +86,9 @@ public final class ParquetFileWriter implements Closeable {
           byCodec.put(key, compressor);
           created.add(compressor);
         }
-        columns[i] = new ColumnChunkWriter(column, options, compressor, scratch);
+        columns[i] =
+            new ColumnChunkWriter(
+                column, repeatedFieldDefinitionLevels(schema, column), options, compressor, scratch);
       }
     } catch (UnsupportedFeatureException | RuntimeException e) {
       created.forEach(Compressor::close);
@@ -96,6 +101,30 @@ public final class ParquetFileWriter implements Closeable {
       created.forEach(Compressor::close);
       throw e;
     }
+  }
+
+  /**
+   * For each repetition level r of {@code column}, the definition level of the r-th repeated
+   * field on its path (index 0 unused).
+   */
+  private static int[] repeatedFieldDefinitionLevels(MessageType schema, ColumnDescriptor column) {
+    int[] levels = new int[column.maxRepetitionLevel() + 1];
+    GroupNode group = schema.root();
+    int def = 0;
+    int rep = 0;
+    for (String name : column.path()) {
+      SchemaNode node = group.field(group.fieldIndex(name));
+      if (node.repetition() != FieldRepetitionType.REQUIRED) {
+        def++;
+      }
+      if (node.isRepeated()) {
+        levels[++rep] = def;
+      }
+      if (node instanceof GroupNode g) {
+        group = g;
+      }
+    }
+    return levels;
   }
 
   public MessageType schema() {

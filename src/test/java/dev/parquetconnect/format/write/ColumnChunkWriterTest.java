@@ -427,6 +427,10 @@ class ColumnChunkWriterTest {
           () -> tags.writeBinaries(new BinaryBatch(), 0, new int[] {1}, new int[] {1}, 0, 1));
       id.writeLong(7, 0, 0);
       tags.writeBinary("x".getBytes(StandardCharsets.UTF_8), 0, 3);
+      // Repeating the list (rep 1) with the list itself undefined (def 1 < 2) cannot assemble.
+      assertThrows(IllegalArgumentException.class, () -> tags.writeNull(1, 1));
+      assertThrows(IllegalArgumentException.class,
+          () -> tags.writeBinaries(new BinaryBatch(), 0, new int[] {1}, new int[] {1}, 0, 1));
       writer.column("scores.list.element").writeNull(0, 0);
       writer.column("point.x").writeNull(0, 0);
       writer.column("point.flag").writeNull(0, 0);
