@@ -59,7 +59,7 @@ final class CatCommand implements Command {
 
   @Override
   public int run(Arguments args, CommandOutput output)
-      throws UsageException, IOException, ParquetException {
+      throws UsageException, InputException, IOException, ParquetException {
     String file = args.positionals(1, 1, "FILE").get(0);
     long limit = args.longOption("limit", 0, Long.MAX_VALUE, Long.MAX_VALUE);
     List<String> columns = columnList(args.option("columns"));

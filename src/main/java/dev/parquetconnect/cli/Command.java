@@ -23,5 +23,5 @@ interface Command {
    * Pq} to report in one line with the right exit code.
    */
   int run(Arguments args, CommandOutput output)
-      throws UsageException, IOException, ParquetException;
+      throws UsageException, InputException, IOException, ParquetException;
 }

@@ -45,7 +45,9 @@ public final class Pq {
         new SchemaCommand(),
         new MetaCommand(),
         new CatCommand(),
-        new VerifyCommand()));
+        new VerifyCommand(),
+        new RewriteCommand(),
+        new MergeCommand()));
   }
 
   public static void main(String[] args) {
@@ -95,6 +97,10 @@ public final class Pq {
       err.println(prefix + e.getMessage());
       err.println("usage: " + synopsis(command) + "   (pq " + command.name() + " --help)");
       return USAGE;
+    } catch (InputException e) {
+      err.println(prefix + e.getMessage());
+      traceIf(debug, e, err);
+      return FAILED;
     } catch (ParquetException e) {
       err.println(prefix + describe(e));
       traceIf(debug, e, err);

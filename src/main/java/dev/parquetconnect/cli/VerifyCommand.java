@@ -55,7 +55,7 @@ final class VerifyCommand implements Command {
 
   @Override
   public int run(Arguments args, CommandOutput output)
-      throws UsageException, IOException, ParquetException {
+      throws UsageException, InputException, IOException, ParquetException {
     String file = args.positionals(1, 1, "FILE").get(0);
     try (ParquetFileReader reader =
         ParquetFiles.open(file, ReadOptions.defaults().withVerifyChecksums(true))) {

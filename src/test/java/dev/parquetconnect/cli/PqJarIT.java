@@ -67,6 +67,25 @@ class PqJarIT {
   }
 
   @Test
+  void writesEveryCodec(@TempDir Path dir) throws Exception {
+    Path in = Corpus.file("data/nested_lists.snappy.parquet");
+    String expected = PqRun.run("cat", in).out();
+    for (String codec : List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4",
+        "brotli")) {
+      Path out = dir.resolve(codec + ".parquet");
+      Result rewrite = pq(dir, "rewrite", in.toString(), out.toString(), "--codec", codec);
+      assertEquals(0, rewrite.exit(), codec + ": " + rewrite.err());
+      Result verify = pq(dir, "verify", out.toString());
+      assertEquals(0, verify.exit(), codec + ": " + verify.err());
+      assertEquals(expected, pq(dir, "cat", out.toString()).out(), codec);
+    }
+    Path merged = dir.resolve("merged.parquet");
+    Result merge = pq(dir, "merge", merged.toString(), dir.resolve("gzip.parquet").toString(),
+        dir.resolve("brotli.parquet").toString());
+    assertEquals(0, merge.exit(), merge.err());
+  }
+
+  @Test
   void printsAndFailsLikeTheInProcessTool(@TempDir Path dir) throws Exception {
     Path file = Corpus.file("data/nested_maps.snappy.parquet");
     Result schema = pq(dir, "schema", file.toString());

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /** The command line itself: help, usage errors, exit codes, one-line failures, --debug. */
 class PqTest {
-  private static final String[] COMMANDS = {"schema", "meta", "cat", "verify"};
+  private static final String[] COMMANDS =
+      {"schema", "meta", "cat", "verify", "rewrite", "merge"};
 
   @Test
   void helpListsEveryCommandOnStdout() {

@@ -1,6 +1,6 @@
 package dev.parquetconnect.cli;
 
-import dev.parquetconnect.format.oracle.DuckDbOracle;
+import dev.parquetconnect.format.oracle.DuckDbRowOracle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -165,7 +165,7 @@ final class TestFiles {
       try {
         Path made = Files.createDirectories(Path.of("target", "pq-test-files")).toAbsolutePath();
         writeParquetJavaFile(made.resolve("parquet-java-logical.parquet"));
-        DuckDbOracle.copy(DUCKDB_SELECT, made.resolve("duckdb-types.parquet"),
+        DuckDbRowOracle.copy(DUCKDB_SELECT, made.resolve("duckdb-types.parquet"),
             "FORMAT parquet");
         dir = made;
       } catch (IOException e) {
