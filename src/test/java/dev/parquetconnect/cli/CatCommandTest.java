@@ -11,11 +11,15 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,6 +54,19 @@ class CatCommandTest {
       "data/nation.dict-malformed.parquet", "end of stream: the chunk sizes leave out the"
           + " dictionary page header",
       "data/non_hadoop_lz4_compressed.parquet", "no fallback to bare LZ4 blocks");
+
+  /** One in-memory DuckDB for the class: opening one per file costs more than the query. */
+  private static Connection duckdb;
+
+  @BeforeAll
+  static void openDuckDb() throws SQLException {
+    duckdb = DriverManager.getConnection("jdbc:duckdb:");
+  }
+
+  @AfterAll
+  static void closeDuckDb() throws SQLException {
+    duckdb.close();
+  }
 
   static Stream<Path> readableCorpusFiles() {
     return Corpus.allFiles().stream().filter(f -> CorpusOutcomes.readable(Corpus.name(f)));
@@ -99,7 +116,7 @@ class CatCommandTest {
   private static void assertMatchesDuckDb(Path file, int rows)
       throws IOException, ParquetException, SQLException {
     MessageType schema = schemaOf(file);
-    List<String> duck = DuckDbJson.rows(file);
+    List<String> duck = DuckDbJson.rows(duckdb, file);
     PqRun run = PqRun.run("cat", file);
     assertEquals(Pq.OK, run.exit(), run.describe());
     List<String> ours = run.outLines();

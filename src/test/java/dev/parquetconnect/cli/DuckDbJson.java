@@ -22,7 +22,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,10 +58,9 @@ final class DuckDbJson {
   private DuckDbJson() {}
 
   /** DuckDB's JSON line of each row of {@code file}, in file order. */
-  static List<String> rows(Path file) throws SQLException {
+  static List<String> rows(Connection duckdb, Path file) throws SQLException {
     List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement();
+    try (Statement s = duckdb.createStatement();
         ResultSet rs = s.executeQuery("SELECT to_json(pq_row) FROM read_parquet('"
             + file.toAbsolutePath() + "') pq_row")) {
       while (rs.next()) {

@@ -14,6 +14,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -183,7 +185,8 @@ class MetaCommandTest {
   }
 
   private static ParquetMetadata parquetJavaFooter(Path file) throws IOException {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
+        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       return reader.getFooter();
     }
   }

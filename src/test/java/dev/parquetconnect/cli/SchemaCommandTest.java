@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +55,8 @@ class SchemaCommandTest {
   }
 
   static String parquetJavaSchema(Path file) throws IOException {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
+        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       return reader.getFooter().getFileMetaData().getSchema().toString();
     }
   }
