@@ -145,7 +145,7 @@ public final class Pq {
     text.append("usage: pq COMMAND [ARGS]   (pq COMMAND --help for one command's help)\n\n");
     text.append("Commands:\n");
     for (Command command : commands) {
-      text.append(String.format("  %-8s %s%n", command.name(), command.summary()));
+      text.append(String.format("  %-8s %s\n", command.name(), command.summary()));
     }
     text.append("\nGlobal option: --debug prints the stack trace of a failure.\n");
     text.append("Exit codes: 0 success, 1 damaged or unreadable file (or I/O error), 2 usage,"

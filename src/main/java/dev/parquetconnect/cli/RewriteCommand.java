@@ -35,7 +35,7 @@ final class RewriteCommand implements Command {
 
   @Override
   public String summary() {
-    return "re-encode a file with other codec, page version, encodings or row groups";
+    return "re-encode a file (codec, page version, encodings, row groups)";
   }
 
   @Override
