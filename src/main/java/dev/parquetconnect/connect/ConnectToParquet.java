@@ -41,8 +41,9 @@ final class ConnectToParquet {
 
   private ConnectToParquet() {}
 
-  /** {@code schema} as a field named {@code name}, OPTIONAL if the schema is or {@code forceOptional}. */
-  static SchemaNode node(String name, Schema schema, boolean forceOptional, TimeUnit timestampUnit) {
+  /** {@code schema} as a field {@code name}: OPTIONAL if the schema is or {@code forceOptional}. */
+  static SchemaNode node(
+      String name, Schema schema, boolean forceOptional, TimeUnit timestampUnit) {
     FieldRepetitionType repetition =
         schema.isOptional() || forceOptional
             ? FieldRepetitionType.OPTIONAL

@@ -31,7 +31,8 @@ import org.apache.kafka.connect.errors.DataException;
  * @param type INT32, INT64 or FIXED_LEN_BYTE_ARRAY
  * @param byteLength the FIXED_LEN_BYTE_ARRAY length (0 for the integer types)
  */
-record DecimalLayout(int connectScale, int scale, int precision, PhysicalType type, int byteLength) {
+record DecimalLayout(
+    int connectScale, int scale, int precision, PhysicalType type, int byteLength) {
   /** Digits a Connect Decimal without a precision parameter gets. */
   static final int DEFAULT_PRECISION = 38;
 

@@ -347,8 +347,7 @@ public final class ParquetToConnect {
 
   private static SchemaBuilder foreignPrimitive(PrimitiveNode leaf) {
     LogicalType t = leaf.logicalType();
-    if (t != null && !LogicalTypes.isApplicable(
-        t, leaf.type(), leaf.typeLength())) {
+    if (t != null && !LogicalTypes.isApplicable(t, leaf.type(), leaf.typeLength())) {
       t = null; // an annotation that does not fit is ignored, as readers must
     }
     if (t instanceof LogicalType.DecimalType d) {

@@ -124,7 +124,9 @@ public final class SchemaEvolution {
   /**
    * The layout of the file a {@link Action#NEW_FILE} record opens. For schemaless data it is
    * the merge of the current file's inferred schema (if any) and the record's, so records of
-   * the old shape keep fitting.
+   * the old shape keep fitting. Call it before closing the current file: under {@link
+   * SchemaInference.ConflictPolicy#FAIL} a record whose types conflict with the file's throws
+   * {@link DataException} here, and belongs in the dead letter queue, not in a new file.
    */
   public FileLayout layoutFor(SinkRecord record, FileLayout current, MappingOptions options) {
     Schema valueSchema = record.valueSchema();

@@ -306,8 +306,9 @@ final class ConnectTestData {
   }
 
   /**
-   * The value as it reads back: a null field with a default holds the default (Connect's
-   * converters serialise it so too), a ByteBuffer is a byte[], applied at every level.
+   * The value as it reads back: a null with a default (a struct field, a list element, a map
+   * value) holds the default, as Connect's converters serialise it too; a ByteBuffer is a
+   * byte[]. Applied at every level.
    */
   static Object normalized(Schema schema, Object value) {
     if (value == null) {
@@ -331,7 +332,7 @@ final class ConnectTestData {
     if (value instanceof List<?> list) {
       List<Object> out = new ArrayList<>();
       for (Object e : list) {
-        out.add(e == null ? null : normalized(schema.valueSchema(), e));
+        out.add(normalized(schema.valueSchema(), e));
       }
       return out;
     }
@@ -339,7 +340,7 @@ final class ConnectTestData {
       Map<Object, Object> out = new HashMap<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {
         out.put(normalized(schema.keySchema(), e.getKey()),
-            e.getValue() == null ? null : normalized(schema.valueSchema(), e.getValue()));
+            normalized(schema.valueSchema(), e.getValue()));
       }
       return out;
     }

@@ -157,6 +157,7 @@ class ForeignFilesTest {
     ParquetJavaOracle.write(file, SCHEMA, List.of(full(), empty()),
         ParquetJavaOracle.WriteOptions.defaults());
     List<Row> rows = ParquetJavaOracle.read(file, SCHEMA);
+    assertEquals(rows, ConnectFiles.readWithOurReader(file), "our reader agrees");
     ParquetToConnect converter = ParquetToConnect.of(SCHEMA, Map.of());
     assertFalse(converter.sinkFile());
     Schema s = converter.valueSchema();
