@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.parquetconnect.format.io.LocalFileInput;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.oracle.CanonicalValues;
 import dev.parquetconnect.format.oracle.DuckDbOracle;
-import dev.parquetconnect.format.io.LocalFileInput;
+import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.read.RowReader;
-import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.io.OutputStream;
