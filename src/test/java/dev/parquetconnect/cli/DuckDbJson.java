@@ -141,8 +141,8 @@ final class DuckDbJson {
     if (map != null) {
       assertTrue(ours.isObject() && theirs.isObject(), path + " is not a map: " + context);
       assertEquals(theirs.size(), ours.size(), path + ": entries: " + context);
-      Iterator<Map.Entry<String, JsonNode>> o = ours.fields();
-      Iterator<Map.Entry<String, JsonNode>> t = theirs.fields();
+      Iterator<Map.Entry<String, JsonNode>> o = ours.properties().iterator();
+      Iterator<Map.Entry<String, JsonNode>> t = theirs.properties().iterator();
       while (o.hasNext()) {
         Map.Entry<String, JsonNode> oe = o.next();
         Map.Entry<String, JsonNode> te = t.next();
