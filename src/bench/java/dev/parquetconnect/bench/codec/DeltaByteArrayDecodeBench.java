@@ -1,0 +1,58 @@
+package dev.parquetconnect.bench.codec;
+
+import static dev.parquetconnect.bench.codec.BenchData.N;
+
+import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.encoding.DeltaByteArrayDecoder;
+import java.io.IOException;
+import org.apache.parquet.column.values.deltastrings.DeltaByteArrayReader;
+import org.apache.parquet.column.values.deltastrings.DeltaByteArrayWriter;
+import org.apache.parquet.io.api.Binary;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * DELTA_BYTE_ARRAY decode of 64K sorted URLs (long shared prefixes; the page written by
+ * parquet-java). Ours: {@code DeltaByteArrayDecoder.readBinaries} into a {@code BinaryBatch};
+ * parquet-java: {@code DeltaByteArrayReader.readBytes()} per value into a {@code Binary[]}.
+ */
+@State(Scope.Thread)
+public class DeltaByteArrayDecodeBench {
+  private byte[] page;
+  private final Binary[] binaries = new Binary[N];
+  private final BinaryBatch batch = new BinaryBatch(N, 8 * 1024 * 1024);
+  private final DeltaByteArrayDecoder decoder = DeltaByteArrayDecoder.forByteArray();
+
+  @Setup
+  public void setup() throws IOException {
+    DeltaByteArrayWriter writer =
+        new DeltaByteArrayWriter(BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
+    for (Binary v : BenchData.binaries(BenchData.sortedUrls(17))) {
+      writer.writeBytes(v);
+    }
+    page = BenchData.bytes(writer.getBytes());
+  }
+
+  @Benchmark
+  public void ours(Blackhole bh) throws ParquetException {
+    decoder.init(page, 0, page.length, N);
+    batch.clear();
+    decoder.readBinaries(batch, N);
+    bh.consume(batch);
+  }
+
+  @Benchmark
+  public void parquetJava(Blackhole bh) throws IOException {
+    DeltaByteArrayReader reader = new DeltaByteArrayReader();
+    reader.initFromPage(N, BenchData.stream(page));
+    Binary[] out = binaries;
+    for (int i = 0; i < N; i++) {
+      out[i] = reader.readBytes();
+    }
+    bh.consume(out);
+  }
+}
