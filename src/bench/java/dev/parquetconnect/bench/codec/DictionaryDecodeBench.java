@@ -31,7 +31,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * the RLE_DICTIONARY data page to its value.
  *
  * <p>Ours: {@code Dictionary.decode}, then {@code DictionaryDecoder.readLongs} into a {@code
- * long[]} or {@code readBinaries} into a {@code BinaryBatch} (which copies each string's bytes).
+ * long[]} or {@code readBinaries} in batches of 4,096 values into one reused {@code
+ * BinaryBatch} (which copies each string's bytes).
  * parquet-java: {@code PlainLongDictionary} / {@code PlainBinaryDictionary} over the dictionary
  * page, then {@code DictionaryValuesReader.readLong()} / {@code readBytes()} per value, stored
  * into a {@code long[]} / {@code Binary[]} (its {@code Binary} values point into the dictionary
@@ -48,7 +49,7 @@ public class DictionaryDecodeBench {
   private byte[] dataBytes;
   private final long[] longs = new long[N];
   private final Binary[] binaries = new Binary[N];
-  private final BinaryBatch batch = new BinaryBatch(N, 4 * 1024 * 1024);
+  private final BinaryBatch batch = new BinaryBatch(BenchData.BINARY_BATCH, 1 << 20);
 
   @Setup
   public void setup() throws IOException {
@@ -86,9 +87,11 @@ public class DictionaryDecodeBench {
     DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
     decoder.init(dataBytes, 0, dataBytes.length, N);
     if (strings) {
-      batch.clear();
-      decoder.readBinaries(batch, N);
-      bh.consume(batch);
+      for (int done = 0; done < N; done += BenchData.BINARY_BATCH) {
+        batch.clear();
+        decoder.readBinaries(batch, BenchData.BINARY_BATCH);
+        bh.consume(batch);
+      }
     } else {
       decoder.readLongs(longs, 0, N);
       bh.consume(longs);

@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * PLAIN decode of 64K values (random INT64 ids, DOUBLE measurements, BYTE_ARRAY strings of
  * 4..60 bytes; the page written by parquet-java). Ours: {@code PlainDecoder.readLongs /
- * readDoubles} into an array, {@code readBinaries} into a {@code BinaryBatch} (copying the
+ * readDoubles} into an array, {@code readBinaries} in batches of 4,096 values into one reused {@code BinaryBatch} (copying the
  * bytes); parquet-java: {@code LongPlainValuesReader.readLong()}, {@code
  * DoublePlainValuesReader.readDouble()}, {@code BinaryPlainValuesReader.readBytes()} (a {@code
  * Binary} over a slice of the page) per value into an array.
@@ -37,7 +37,7 @@ public class PlainDecodeBench {
   private final long[] longs = new long[N];
   private final double[] doubles = new double[N];
   private final Binary[] binaries = new Binary[N];
-  private final BinaryBatch batch = new BinaryBatch(N, 4 * 1024 * 1024);
+  private final BinaryBatch batch = new BinaryBatch(BenchData.BINARY_BATCH, 1 << 20);
 
   @Setup
   public void setup() throws IOException, ParquetException {
@@ -77,9 +77,11 @@ public class PlainDecodeBench {
         bh.consume(doubles);
       }
       default -> {
-        batch.clear();
-        decoder.readBinaries(batch, N);
-        bh.consume(batch);
+        for (int done = 0; done < N; done += BenchData.BINARY_BATCH) {
+          batch.clear();
+          decoder.readBinaries(batch, BenchData.BINARY_BATCH);
+          bh.consume(batch);
+        }
       }
     }
   }

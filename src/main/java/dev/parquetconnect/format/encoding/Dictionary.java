@@ -18,6 +18,8 @@ public final class Dictionary {
   final float[] floats;
   final double[] doubles;
   final BinaryBatch binaries;
+  /** Length of the longest binary entry (0 without binaries): bounds a batch's bytes. */
+  final int maxBinaryLength;
 
   private Dictionary(
       PhysicalType type,
@@ -36,6 +38,14 @@ public final class Dictionary {
     this.floats = floats;
     this.doubles = doubles;
     this.binaries = binaries;
+    int max = 0;
+    if (binaries != null) {
+      int[] offsets = binaries.offsets();
+      for (int i = 0; i < size; i++) {
+        max = Math.max(max, offsets[i + 1] - offsets[i]);
+      }
+    }
+    this.maxBinaryLength = max;
   }
 
   /**

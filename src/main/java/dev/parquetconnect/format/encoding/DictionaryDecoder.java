@@ -203,29 +203,42 @@ public final class DictionaryDecoder implements ValuesDecoder {
     for (int done = 0; done < len; ) {
       int n = Math.min(CHUNK, len - done);
       readIndices(n);
-      // Validate and size the chunk first, so the batch grows once per chunk.
-      long bytes = 0;
+      // Room for the chunk: bounded by the longest entry, or summed exactly when that bound
+      // would pass the 2 GiB a batch can hold. Indices are checked while copying; a bad one
+      // throws before the values are committed, so the batch is left as it was.
+      long bytes = (long) n * dictionary.maxBinaryLength;
+      if (bytes > MAX_BATCH_BYTES - ShortCopy.SLACK - dst.byteSize()) {
+        bytes = 0;
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          bytes += offsets[index + 1] - offsets[index];
+        }
+        if (bytes > MAX_BATCH_BYTES - ShortCopy.SLACK - dst.byteSize()) {
+          throw new UnsupportedFeatureException(
+              "dictionary values: a batch of " + len + " values would hold more than 2 GiB;"
+                  + " read smaller batches");
+        }
+      }
+      dst.ensureCapacity(n, bytes + ShortCopy.SLACK);
+      byte[] out = dst.data();
+      int[] outOffsets = dst.offsets();
+      int c = dst.count();
+      int pos = outOffsets[c];
       for (int i = 0; i < n; i++) {
         int index = scratch[i];
         if (Integer.compareUnsigned(index, size) >= 0) {
           throw badIndex(i);
         }
-        bytes += offsets[index + 1] - offsets[index];
-      }
-      if (bytes > MAX_BATCH_BYTES - dst.byteSize()) {
-        throw new UnsupportedFeatureException(
-            "dictionary values: a batch of " + len + " values would hold more than 2 GiB;"
-                + " read smaller batches");
-      }
-      dst.ensureCapacity(n, bytes);
-      byte[] out = dst.data();
-      for (int i = 0; i < n; i++) {
-        int index = scratch[i];
         int from = offsets[index];
         int length = offsets[index + 1] - from;
-        System.arraycopy(data, from, out, dst.byteSize(), length);
-        dst.commit(length);
+        ShortCopy.copy(data, from, out, pos, length);
+        pos += length;
+        outOffsets[++c] = pos;
       }
+      dst.commitAll(n);
       position += n;
       done += n;
     }
