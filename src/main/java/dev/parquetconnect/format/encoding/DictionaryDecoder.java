@@ -227,6 +227,8 @@ public final class DictionaryDecoder implements ValuesDecoder {
       int[] outOffsets = dst.offsets();
       int c = dst.count();
       int pos = outOffsets[c];
+      // A dictionary of short strings takes the shortest fixed-size copy for every value.
+      boolean upTo32 = dictionary.maxBinaryLength <= 32;
       for (int i = 0; i < n; i++) {
         int index = scratch[i];
         if (Integer.compareUnsigned(index, size) >= 0) {
@@ -234,7 +236,11 @@ public final class DictionaryDecoder implements ValuesDecoder {
         }
         int from = offsets[index];
         int length = offsets[index + 1] - from;
-        ShortCopy.copy(data, from, out, pos, length);
+        if (upTo32) {
+          ShortCopy.copy32(data, from, out, pos, length);
+        } else {
+          ShortCopy.copy(data, from, out, pos, length);
+        }
         pos += length;
         outOffsets[++c] = pos;
       }
