@@ -192,22 +192,31 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private void encodeLongBlock() {
     int n = pending;
     long[] d = longDeltas;
-    long min = d[0];
-    for (int k = 1; k < n; k++) {
-      min = Math.min(min, d[k]);
+    // Two independent min chains, then one pass per miniblock that both subtracts the min and
+    // ORs the offsets for the miniblock's width.
+    long min0 = d[0];
+    long min1 = d[0];
+    int k0 = 1;
+    for (; k0 + 2 <= n; k0 += 2) {
+      min0 = Math.min(min0, d[k0]);
+      min1 = Math.min(min1, d[k0 + 1]);
     }
-    for (int k = 0; k < n; k++) {
-      d[k] -= min;
+    if (k0 < n) {
+      min0 = Math.min(min0, d[k0]);
     }
+    long min = Math.min(min0, min1);
     int used = (n + valuesPerMiniblock - 1) / valuesPerMiniblock;
-    Arrays.fill(d, n, used * valuesPerMiniblock, 0L);
     for (int m = 0; m < used; m++) {
       long bits = 0;
-      for (int k = m * valuesPerMiniblock, stop = k + valuesPerMiniblock; k < stop; k++) {
-        bits |= d[k];
+      int stop = Math.min(n, (m + 1) * valuesPerMiniblock);
+      for (int k = m * valuesPerMiniblock; k < stop; k++) {
+        long offset = d[k] - min;
+        d[k] = offset;
+        bits |= offset;
       }
       widths[m] = 64 - Long.numberOfLeadingZeros(bits);
     }
+    Arrays.fill(d, n, used * valuesPerMiniblock, 0L);
     writeBlockHeader(min, used, 64);
     byte[] out = blocks.array();
     int pos = blocks.size();
