@@ -172,6 +172,32 @@ final class BenchData {
     return bytes;
   }
 
+  /** Fails the run if the two sides of a kernel did not produce the same values. */
+  static void check(boolean same, String kernel) {
+    if (!same) {
+      throw new IllegalStateException(kernel + ": ours and parquet-java disagree on the values");
+    }
+  }
+
+  /** Whether a batch holds exactly {@code expected[from, from + batch.count())}. */
+  static boolean sameBinaries(BinaryBatch batch, byte[][] expected, int from) {
+    for (int i = 0; i < batch.count(); i++) {
+      if (!java.util.Arrays.equals(batch.get(i), expected[from + i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The bytes of parquet-java's values. */
+  static byte[][] bytesOf(Binary[] values) {
+    byte[][] bytes = new byte[values.length][];
+    for (int i = 0; i < values.length; i++) {
+      bytes[i] = values[i].getBytes();
+    }
+    return bytes;
+  }
+
   static BinaryBatch batch(byte[][] values) {
     long bytes = 0;
     for (byte[] v : values) {

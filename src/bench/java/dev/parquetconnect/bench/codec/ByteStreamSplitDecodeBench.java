@@ -30,11 +30,20 @@ public class ByteStreamSplitDecodeBench {
   public void setup() throws IOException, ParquetException {
     DoubleByteStreamSplitValuesWriter writer =
         new DoubleByteStreamSplitValuesWriter(BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
-    for (double v : BenchData.measurements(23)) {
+    double[] values = BenchData.measurements(23);
+    for (double v : values) {
       writer.writeDouble(v);
     }
     page = BenchData.bytes(writer.getBytes());
     decoder = ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0);
+    decoder.init(page, 0, page.length, N);
+    decoder.readDoubles(dst, 0, N);
+    BenchData.check(java.util.Arrays.equals(dst, values), "ByteStreamSplitDecode ours");
+    ByteStreamSplitValuesReaderForDouble reader = new ByteStreamSplitValuesReaderForDouble();
+    reader.initFromPage(N, BenchData.stream(page));
+    for (int i = 0; i < N; i++) {
+      BenchData.check(reader.readDouble() == values[i], "ByteStreamSplitDecode parquet-java");
+    }
   }
 
   @Benchmark

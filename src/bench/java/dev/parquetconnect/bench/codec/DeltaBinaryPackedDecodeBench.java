@@ -30,10 +30,23 @@ public class DeltaBinaryPackedDecodeBench {
     DeltaBinaryPackingValuesWriterForLong writer =
         new DeltaBinaryPackingValuesWriterForLong(128, 4, BenchData.SLAB, BenchData.PAGE,
             BenchData.HEAP);
-    for (long v : BenchData.timestamps(5)) {
+    long[] values = BenchData.timestamps(5);
+    for (long v : values) {
       writer.writeLong(v);
     }
     page = BenchData.bytes(writer.getBytes());
+    try {
+      decoder.init(page, 0, page.length, N);
+      decoder.readLongs(dst, 0, N);
+    } catch (ParquetException e) {
+      throw new IOException(e);
+    }
+    BenchData.check(java.util.Arrays.equals(dst, values), "DeltaBinaryPackedDecode ours");
+    DeltaBinaryPackingValuesReader reader = new DeltaBinaryPackingValuesReader();
+    reader.initFromPage(N, BenchData.stream(page));
+    for (int i = 0; i < N; i++) {
+      BenchData.check(reader.readLong() == values[i], "DeltaBinaryPackedDecode parquet-java");
+    }
   }
 
   @Benchmark

@@ -32,10 +32,26 @@ public class DeltaByteArrayDecodeBench {
   public void setup() throws IOException {
     DeltaByteArrayWriter writer =
         new DeltaByteArrayWriter(BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
-    for (Binary v : BenchData.binaries(BenchData.sortedUrls(17))) {
+    byte[][] values = BenchData.sortedUrls(17);
+    for (Binary v : BenchData.binaries(values)) {
       writer.writeBytes(v);
     }
     page = BenchData.bytes(writer.getBytes());
+    try {
+      decoder.init(page, 0, page.length, N);
+      batch.clear();
+      decoder.readBinaries(batch, N);
+    } catch (ParquetException e) {
+      throw new IOException(e);
+    }
+    BenchData.check(BenchData.sameBinaries(batch, values, 0), "DeltaByteArrayDecode ours");
+    DeltaByteArrayReader reader = new DeltaByteArrayReader();
+    reader.initFromPage(N, BenchData.stream(page));
+    for (int i = 0; i < N; i++) {
+      binaries[i] = reader.readBytes();
+    }
+    BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+        "DeltaByteArrayDecode parquet-java");
   }
 
   @Benchmark

@@ -76,6 +76,46 @@ public class DictionaryDecodeBench {
     DictionaryPage page = writer.toDictPageAndClose();
     dictBytes = BenchData.bytes(page.getBytes());
     dictSize = page.getDictionarySize();
+    check();
+  }
+
+  /** Both sides decode the values that were encoded. */
+  private void check() throws IOException {
+    try {
+      Dictionary dictionary =
+          Dictionary.decode(
+              strings ? PhysicalType.BYTE_ARRAY : PhysicalType.INT64, 0, dictBytes, 0,
+              dictBytes.length, dictSize);
+      DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
+      decoder.init(dataBytes, 0, dataBytes.length, N);
+      DictionaryPage page =
+          new DictionaryPage(BytesInput.from(dictBytes), dictSize, Encoding.PLAIN_DICTIONARY);
+      if (strings) {
+        byte[][] values = BenchData.dictionaryStrings(11);
+        BinaryBatch all = new BinaryBatch(N, 4 << 20);
+        decoder.readBinaries(all, N);
+        BenchData.check(BenchData.sameBinaries(all, values, 0), "DictionaryDecode ours");
+        DictionaryValuesReader reader =
+            new DictionaryValuesReader(new PlainBinaryDictionary(page));
+        reader.initFromPage(N, BenchData.stream(dataBytes));
+        for (int i = 0; i < N; i++) {
+          binaries[i] = reader.readBytes();
+        }
+        BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+            "DictionaryDecode parquet-java");
+      } else {
+        long[] values = BenchData.dictionaryLongs(11);
+        decoder.readLongs(longs, 0, N);
+        BenchData.check(java.util.Arrays.equals(longs, values), "DictionaryDecode ours");
+        DictionaryValuesReader reader = new DictionaryValuesReader(new PlainLongDictionary(page));
+        reader.initFromPage(N, BenchData.stream(dataBytes));
+        for (int i = 0; i < N; i++) {
+          BenchData.check(reader.readLong() == values[i], "DictionaryDecode parquet-java");
+        }
+      }
+    } catch (ParquetException e) {
+      throw new IOException(e);
+    }
   }
 
   @Benchmark

@@ -48,8 +48,30 @@ public class FooterDecodeBench {
   @Setup
   public void setup() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Util.writeFileMetaData(footer(), out);
+    FileMetaData metadata = footer();
+    Util.writeFileMetaData(metadata, out);
     footer = out.toByteArray();
+    // Both sides decode the same footer: same rows, row groups, columns and statistics.
+    dev.parquetconnect.format.meta.FileMetaData ours;
+    try {
+      ours = MetadataCodec.readFileMetaData(footer, 0, footer.length);
+    } catch (ParquetException e) {
+      throw new IOException(e);
+    }
+    FileMetaData theirs = Util.readFileMetaData(new ByteArrayInputStream(footer));
+    BenchData.check(theirs.equals(metadata), "FooterDecode parquet-java");
+    BenchData.check(ours.numRows() == metadata.getNum_rows()
+        && ours.schema().size() == metadata.getSchema().size()
+        && ours.rowGroups().size() == ROW_GROUPS, "FooterDecode ours");
+    for (int g = 0; g < ROW_GROUPS; g++) {
+      for (int c = 0; c < COLUMNS; c++) {
+        var mine = ours.rowGroups().get(g).columns().get(c).metaData();
+        var reference = metadata.getRow_groups().get(g).getColumns().get(c).getMeta_data();
+        BenchData.check(mine.totalCompressedSize() == reference.getTotal_compressed_size()
+            && java.util.Arrays.equals(mine.statistics().maxValue().toByteArray(),
+                reference.getStatistics().getMax_value()), "FooterDecode ours");
+      }
+    }
   }
 
   static FileMetaData footer() {

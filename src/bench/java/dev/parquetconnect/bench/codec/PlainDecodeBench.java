@@ -62,6 +62,47 @@ public class PlainDecodeBench {
     }
     page = BenchData.bytes(writer.getBytes());
     decoder = new PlainDecoder(PhysicalType.valueOf(type));
+    check();
+  }
+
+  /** Both sides decode the values that were encoded. */
+  private void check() throws IOException, ParquetException {
+    decoder.init(page, 0, page.length, N);
+    switch (type) {
+      case "INT64" -> {
+        long[] values = BenchData.randomLongs(19);
+        decoder.readLongs(longs, 0, N);
+        BenchData.check(java.util.Arrays.equals(longs, values), "PlainDecode ours");
+        LongPlainValuesReader reader = new LongPlainValuesReader();
+        reader.initFromPage(N, BenchData.stream(page));
+        for (int i = 0; i < N; i++) {
+          BenchData.check(reader.readLong() == values[i], "PlainDecode parquet-java");
+        }
+      }
+      case "DOUBLE" -> {
+        double[] values = BenchData.measurements(19);
+        decoder.readDoubles(doubles, 0, N);
+        BenchData.check(java.util.Arrays.equals(doubles, values), "PlainDecode ours");
+        DoublePlainValuesReader reader = new DoublePlainValuesReader();
+        reader.initFromPage(N, BenchData.stream(page));
+        for (int i = 0; i < N; i++) {
+          BenchData.check(reader.readDouble() == values[i], "PlainDecode parquet-java");
+        }
+      }
+      default -> {
+        byte[][] values = BenchData.randomStrings(19);
+        batch.clear();
+        decoder.readBinaries(batch, N);
+        BenchData.check(BenchData.sameBinaries(batch, values, 0), "PlainDecode ours");
+        BinaryPlainValuesReader reader = new BinaryPlainValuesReader();
+        reader.initFromPage(N, BenchData.stream(page));
+        for (int i = 0; i < N; i++) {
+          binaries[i] = reader.readBytes();
+        }
+        BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+            "PlainDecode parquet-java");
+      }
+    }
   }
 
   @Benchmark

@@ -47,6 +47,23 @@ public class RleDecodeBench {
     page = BenchData.bytes(encoder.toBytes());
     dst = new int[N];
     decoder = new RleBitPackedHybridDecoder(bitWidth, false);
+    check(values);
+  }
+
+  /** Both sides decode the values that were encoded. */
+  private void check(int[] values) throws IOException {
+    try {
+      decoder.init(page, 0, page.length, N);
+      decoder.readInts(dst, 0, N);
+    } catch (CorruptDataException e) {
+      throw new IOException(e);
+    }
+    BenchData.check(java.util.Arrays.equals(dst, values), "RleDecode ours");
+    RunLengthBitPackingHybridDecoder reader =
+        new RunLengthBitPackingHybridDecoder(bitWidth, BenchData.stream(page));
+    for (int i = 0; i < N; i++) {
+      BenchData.check(reader.readInt() == values[i], "RleDecode parquet-java");
+    }
   }
 
   @Benchmark

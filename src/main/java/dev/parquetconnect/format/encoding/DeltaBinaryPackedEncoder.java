@@ -43,6 +43,8 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private long first;
   private long previous;
   private int pending;
+  /** The least of the INT64 block's pending deltas. */
+  private long blockMin;
 
   /** An encoder with the default 128-value blocks of 4 miniblocks. */
   public DeltaBinaryPackedEncoder(PhysicalType type) {
@@ -135,11 +137,16 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
     long[] deltas = longDeltas;
     while (i < stop) {
       int n = Math.min(stop - i, blockSize - pending);
+      // The block's min delta is tracked as the deltas are made (no separate pass).
+      long min = pending == 0 ? Long.MAX_VALUE : blockMin;
       for (int k = 0; k < n; k++) {
         long v = src[i + k];
-        deltas[pending + k] = v - prev;
+        long delta = v - prev;
+        deltas[pending + k] = delta;
+        min = Math.min(min, delta);
         prev = v;
       }
+      blockMin = min;
       pending += n;
       i += n;
       if (pending == blockSize) {
@@ -192,19 +199,9 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private void encodeLongBlock() {
     int n = pending;
     long[] d = longDeltas;
-    // Two independent min chains, then one pass per miniblock that both subtracts the min and
+    // The min came with the deltas (writeLongs); one pass per miniblock both subtracts it and
     // ORs the offsets for the miniblock's width.
-    long min0 = d[0];
-    long min1 = d[0];
-    int k0 = 1;
-    for (; k0 + 2 <= n; k0 += 2) {
-      min0 = Math.min(min0, d[k0]);
-      min1 = Math.min(min1, d[k0 + 1]);
-    }
-    if (k0 < n) {
-      min0 = Math.min(min0, d[k0]);
-    }
-    long min = Math.min(min0, min1);
+    long min = blockMin;
     int used = (n + valuesPerMiniblock - 1) / valuesPerMiniblock;
     for (int m = 0; m < used; m++) {
       long bits = 0;

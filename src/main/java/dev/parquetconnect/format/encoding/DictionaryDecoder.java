@@ -2,6 +2,7 @@ package dev.parquetconnect.format.encoding;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
@@ -227,22 +228,35 @@ public final class DictionaryDecoder implements ValuesDecoder {
       int[] outOffsets = dst.offsets();
       int c = dst.count();
       int pos = outOffsets[c];
-      // A dictionary of short strings takes the shortest fixed-size copy for every value.
-      boolean upTo32 = dictionary.maxBinaryLength <= 32;
-      for (int i = 0; i < n; i++) {
-        int index = scratch[i];
-        if (Integer.compareUnsigned(index, size) >= 0) {
-          throw badIndex(i);
+      long[] words = dictionary.shortWords;
+      if (words != null && pos <= out.length - ShortCopy.SLACK - bytes) {
+        // Entries of at most 32 bytes: four word stores from the dictionary's word copies.
+        int[] lengths = dictionary.shortLengths;
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          int w = index << 2;
+          LittleEndian.putLong(out, pos, words[w]);
+          LittleEndian.putLong(out, pos + 8, words[w + 1]);
+          LittleEndian.putLong(out, pos + 16, words[w + 2]);
+          LittleEndian.putLong(out, pos + 24, words[w + 3]);
+          pos += lengths[index];
+          outOffsets[++c] = pos;
         }
-        int from = offsets[index];
-        int length = offsets[index + 1] - from;
-        if (upTo32) {
-          ShortCopy.copy32(data, from, out, pos, length);
-        } else {
+      } else {
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          int from = offsets[index];
+          int length = offsets[index + 1] - from;
           ShortCopy.copy(data, from, out, pos, length);
+          pos += length;
+          outOffsets[++c] = pos;
         }
-        pos += length;
-        outOffsets[++c] = pos;
       }
       dst.commitAll(n);
       position += n;

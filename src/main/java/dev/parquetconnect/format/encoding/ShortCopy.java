@@ -45,24 +45,4 @@ final class ShortCopy {
       System.arraycopy(src, from, dst, to, len);
     }
   }
-
-  /**
-   * {@link #copy} for values a caller knows to be short (dictionary entries of at most 32
-   * bytes): four words, {@code arraycopy} beyond; bytes of {@code dst} up to {@code to + 32}
-   * may be overwritten.
-   */
-  static void copy32(byte[] src, int from, byte[] dst, int to, int len) {
-    if (len <= 32 && from <= src.length - 32 && to <= dst.length - 32) {
-      long w0 = LittleEndian.getLong(src, from);
-      long w1 = LittleEndian.getLong(src, from + 8);
-      long w2 = LittleEndian.getLong(src, from + 16);
-      long w3 = LittleEndian.getLong(src, from + 24);
-      LittleEndian.putLong(dst, to, w0);
-      LittleEndian.putLong(dst, to + 8, w1);
-      LittleEndian.putLong(dst, to + 16, w2);
-      LittleEndian.putLong(dst, to + 24, w3);
-    } else {
-      System.arraycopy(src, from, dst, to, len);
-    }
-  }
 }
