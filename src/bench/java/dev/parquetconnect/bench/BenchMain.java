@@ -63,8 +63,7 @@ public final class BenchMain {
         }
       }
     }
-    String pattern = "dev\\.parquetconnect\\.bench\\." + suite + "\\."
-        + (include == null ? ".*" : ".*(" + include + ").*");
+    String pattern = pattern(suite, include);
     // One JMH run per kernel (class and parameter values), so that ours and parquet-java's
     // benchmark of a kernel run back to back: on a shared machine the load drifts, and
     // JMH's own order (every parameter value of `ours` before any of `parquetJava`) would let
@@ -101,11 +100,17 @@ public final class BenchMain {
     Files.write(out, lines);
   }
 
+  /** The JMH include pattern of a suite's benchmarks, optionally narrowed by a regex. */
+  static String pattern(String suite, String include) {
+    return "dev\\.parquetconnect\\.bench\\." + suite + "\\."
+        + (include == null ? ".*" : ".*(" + include + ").*");
+  }
+
   /** A benchmark class and one combination of its parameter values. */
-  private record Kernel(String className, Map<String, String> params) {}
+  record Kernel(String className, Map<String, String> params) {}
 
   /** The kernels of the benchmarks matching {@code pattern}, in name order. */
-  private static List<Kernel> kernels(String pattern) {
+  static List<Kernel> kernels(String pattern) {
     OutputFormat quiet =
         OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT);
     Map<String, Map<String, String[]>> classes = new TreeMap<>();
@@ -138,6 +143,14 @@ public final class BenchMain {
     return kernels;
   }
 
+  /** A kernel's printed name: the class's simple name less "Bench", then its parameters. */
+  static String kernelName(String className, Map<String, String> params) {
+    StringBuilder kernel = new StringBuilder(
+        className.substring(className.lastIndexOf('.') + 1).replaceFirst("Bench(mark)?$", ""));
+    params.forEach((key, value) -> kernel.append('/').append(key).append('=').append(value));
+    return kernel.toString();
+  }
+
   /**
    * The best measured iteration's ops/s. Other work on a shared machine only ever slows an
    * iteration down, so the fastest one is the closest to the code's own speed, and taking it
@@ -161,13 +174,13 @@ public final class BenchMain {
       String label = result.getParams().getBenchmark();
       int dot = label.lastIndexOf('.');
       String method = label.substring(dot + 1);
-      String cls = label.substring(label.lastIndexOf('.', dot - 1) + 1, dot);
-      StringBuilder kernel = new StringBuilder(cls.replaceFirst("Bench(mark)?$", ""));
+      Map<String, String> params = new LinkedHashMap<>();
       for (String key : result.getParams().getParamsKeys()) {
-        kernel.append('/').append(key).append('=').append(result.getParams().getParam(key));
+        params.put(key, result.getParams().getParam(key));
       }
+      String kernel = kernelName(label.substring(0, dot), params);
       double score = best(result);
-      double[] pair = byKernel.computeIfAbsent(kernel.toString(), k -> new double[] {-1, -1});
+      double[] pair = byKernel.computeIfAbsent(kernel, k -> new double[] {-1, -1});
       if (method.equals("ours")) {
         pair[0] = score;
       } else if (method.equals("parquetJava")) {
