@@ -29,6 +29,8 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
    */
   private long[] table;
   private int mask;
+  /** A hash's slot is its top bits: {@code hash >>> shift}. */
+  private int shift;
   /** The table is kept at most a quarter full, so most lookups end at their first slot. */
   private static final int MAX_LOAD = 4;
   private static final int INITIAL_CAPACITY = 64;
@@ -56,6 +58,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   private void allocateTable(int capacity) {
     table = new long[capacity];
     mask = capacity - 1;
+    shift = 32 - Integer.numberOfTrailingZeros(capacity);
   }
 
   @Override
@@ -69,6 +72,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
     long[] words = entryWords;
     int[] lengths = entryLengths;
     int m = mask;
+    int sh = shift;
     for (int i = 0; i < len; i++) {
       int start = offsets[from + i];
       int length = offsets[from + i + 1] - start;
@@ -90,7 +94,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
           w2 = LittleEndian.getLong(data, start + length - 16);
         }
         int hash = shortHash(length, w0, w1, w2, w3);
-        int slot = hash & m;
+        int slot = hash >>> sh;
         while (true) {
           long e = t[slot];
           if (e == 0) {
@@ -99,6 +103,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
             words = entryWords;
             lengths = entryLengths;
             m = mask;
+            sh = shift;
             break;
           }
           if ((int) (e >>> 32) == tag(hash, length)) {
@@ -115,7 +120,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
         }
       } else {
         int hash = hash(data, start, length);
-        int slot = hash & m;
+        int slot = hash >>> sh;
         while (true) {
           long e = t[slot];
           if (e == 0) {
@@ -124,6 +129,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
             words = entryWords;
             lengths = entryLengths;
             m = mask;
+            sh = shift;
             break;
           }
           if ((int) (e >>> 32) == tag(hash, length)) {
@@ -213,7 +219,7 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
     int size = entries.count();
     for (int index = 0; index < size; index++) {
       int hash = entryHashes[index];
-      int slot = hash & mask;
+      int slot = hash >>> shift;
       while (table[slot] != 0) {
         slot = (slot + 1) & mask;
       }
@@ -222,10 +228,10 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   }
 
   /**
-   * A 32-bit hash of {@code data[start, start + length)}. Values of 8 to {@link #SHORT} bytes
-   * (most strings) go through {@link #shortHash} of their key words; others eight bytes at a
-   * time through a multiply-xorshift chain. A final avalanche makes the low bits (the table
-   * index) depend on every input bit.
+   * A 32-bit hash of {@code data[start, start + length)}, whose top bits (the table index)
+   * depend on every input bit. Values of 8 to {@link #SHORT} bytes (most strings) go through
+   * {@link #shortHash} of their key words; others eight bytes at a time through a
+   * multiply-xorshift chain and a final avalanche.
    */
   static int hash(byte[] data, int start, int length) {
     if (length >= 8 && length <= SHORT) {
@@ -266,12 +272,13 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
    * and with the length they identify the value. Independent multiplies, summed.
    */
   private static int shortHash(int length, long w0, long w1, long w2, long w3) {
-    return avalanche(
-        length * 0x9E3779B97F4A7C15L
+    // The high half of a sum of products depends on every input bit; the table is indexed by
+    // the hash's top bits, so no further mixing is needed.
+    return (int) ((length * 0x9E3779B97F4A7C15L
             + w0 * 0xC2B2AE3D27D4EB4FL
             + w1 * 0x165667B19E3779F9L
             + w2 * 0xD6E8FEB86659FD93L
-            + w3 * 0xFF51AFD7ED558CCDL);
+            + w3 * 0xFF51AFD7ED558CCDL) >>> 32);
   }
 
   private static int avalanche(long h) {
