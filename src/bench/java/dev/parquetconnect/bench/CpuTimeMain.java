@@ -19,12 +19,12 @@ import org.openjdk.jmh.infra.Blackhole;
  * A cross-check of {@link BenchMain} that measures the same kernels by the CPU time of the
  * measuring thread instead of wall-clock time: on a machine shared with other work, a thread
  * that is descheduled or waits for a core accrues no CPU time, so these ratios move far less
- * with the neighbours' load than JMH's. It is not JMH (one JVM for all kernels, no forks, no
- * JMH-managed dead-code protection beyond the benchmarks' own {@link Blackhole}), so it is a
- * second opinion, not the measurement of record.
+ * with the neighbours' load than JMH's. It is not JMH (no JMH-managed dead-code protection
+ * beyond the benchmarks' own {@link Blackhole}, reflective calls), so it is a second opinion,
+ * not the measurement of record.
  *
- * <p>For each kernel (same discovery and naming as {@link BenchMain}): the class is built, its
- * {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and {@code parquetJava}
+ * <p>For each kernel (same discovery and naming as {@link BenchMain}), in a JVM of its own: the
+ * class is built, its {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and {@code parquetJava}
  * alternate in rounds of about 0.3 s of CPU time each, the first three rounds of each being
  * warm-up, and the best round's rate counts. Prints {@code KERNEL ours=<ops/cpu-s>
  * parquet-java=<ops/cpu-s> ratio=<x>} and writes target/bench/SUITE-cpu.txt.
@@ -45,10 +45,12 @@ public final class CpuTimeMain {
     String suite = args[0];
     String include = null;
     int rounds = 10;
+    int only = -1;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--include" -> include = args[++i];
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--only" -> only = Integer.parseInt(args[++i]);
         default -> {
           System.err.println("unknown option " + args[i]);
           System.exit(2);
@@ -64,8 +66,22 @@ public final class CpuTimeMain {
     Blackhole blackhole = new Blackhole(
         "Today's password is swordfish. I understand instantiating Blackholes directly is"
             + " dangerous.");
-    List<String> lines = new ArrayList<>();
-    for (BenchMain.Kernel kernel : BenchMain.kernels(pattern)) {
+    List<BenchMain.Kernel> kernels = BenchMain.kernels(pattern);
+    if (only < 0) {
+      // Each kernel in a JVM of its own (as JMH forks), so that no kernel runs on code that
+      // the JIT compiled for another kernel's types and widths.
+      List<String> lines = new ArrayList<>();
+      for (int k = 0; k < kernels.size(); k++) {
+        String line = fork(args, k);
+        System.out.println(line);
+        lines.add(line);
+      }
+      Path out = Path.of("target", "bench", suite + "-cpu.txt");
+      Files.createDirectories(out.getParent());
+      Files.write(out, lines);
+      return;
+    }
+    for (BenchMain.Kernel kernel : List.of(kernels.get(only))) {
       Class<?> cls = Class.forName(kernel.className());
       Object state = cls.getDeclaredConstructor().newInstance();
       for (Map.Entry<String, String> param : kernel.params().entrySet()) {
@@ -92,11 +108,27 @@ public final class CpuTimeMain {
       String line = String.format(Locale.ROOT, "%s ours=%.0f parquet-java=%.0f ratio=%.2f",
           name, bestOurs, bestTheirs, bestOurs / bestTheirs);
       System.out.println(line);
-      lines.add(line);
     }
-    Path out = Path.of("target", "bench", suite + "-cpu.txt");
-    Files.createDirectories(out.getParent());
-    Files.write(out, lines);
+  }
+
+  /** Runs kernel {@code index} in a new JVM with this one's options; returns its line. */
+  private static String fork(String[] args, int index) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(CpuTimeMain.class.getName());
+    command.addAll(List.of(args));
+    command.add("--only");
+    command.add(Integer.toString(index));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    String output = new String(process.getInputStream().readAllBytes()).trim();
+    if (process.waitFor() != 0 || output.isEmpty()) {
+      throw new IOException("kernel " + index + " failed: " + output);
+    }
+    return output.substring(output.lastIndexOf('\n') + 1);
   }
 
   private static Class<?>[] parameters(Class<?> cls, String name) {
