@@ -67,6 +67,12 @@ public final class SchemaConverter {
   private static SchemaNode readNode(Cursor cursor, String parent, int depth)
       throws CorruptDataException {
     int index = cursor.pos++;
+    if (index >= cursor.elements.size()) {
+      // The count was checked when the group started, but earlier siblings' subtrees may
+      // have used up the elements it counted on.
+      throw new CorruptDataException("schema: group " + parent
+          + " claims more children than there are schema elements");
+    }
     SchemaElement e = cursor.elements.get(index);
     String where = "schema element " + index + " (" + parent + "." + e.name() + ")";
     FieldRepetitionType repetition = e.repetitionType();

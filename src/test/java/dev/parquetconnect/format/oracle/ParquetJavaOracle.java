@@ -136,7 +136,9 @@ public final class ParquetJavaOracle {
         List<Object> list = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
           if (shape.twoLevel()) {
-            list.add(nonRepeatedValue(sub, 0, k, shape.element()));
+            // The repeated field is the element, read as one value: a struct becomes a Row, a
+            // LIST or MAP group a List or Map, as the Row model says for any group.
+            list.add(value(sub, 0, k, shape.element()));
           } else {
             Group holder = sub.getGroup(0, k);
             list.add(
@@ -166,14 +168,6 @@ public final class ParquetJavaOracle {
       }
     }
     return toRow(sub, group);
-  }
-
-  /** A two-level list element: the repeated node read as one (non-repeated) value. */
-  private static Object nonRepeatedValue(Group g, int field, int index, SchemaNode node) {
-    if (node instanceof GroupNode group) {
-      return toRow(g.getGroup(field, index), group);
-    }
-    return value(g, field, index, node);
   }
 
   // ---- Row -> parquet-java Group ------------------------------------------------------------
