@@ -78,6 +78,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String STORE_KAFKA_HEADERS_CONFIG = "store.kafka.headers";
   public static final String SCHEMA_COMPATIBILITY_CONFIG = "schema.compatibility";
   public static final String BEHAVIOR_ON_NULL_VALUES_CONFIG = "behavior.on.null.values";
+  public static final String SCHEMALESS_TYPE_CONFLICT_CONFIG = "schemaless.type.conflict";
   /**
    * Kafka Connect's own key (defined and validated by the worker for every connector); the task
    * reads it to decide between the dead letter queue and failing.
@@ -292,9 +293,10 @@ public final class ParquetSinkConfig extends AbstractConfig {
         Importance.LOW, "The distinct values per row group the bloom filters are sized for.",
         GROUP_PARQUET, ++order, Width.SHORT, "Bloom filter distinct values");
     def.define(PARQUET_TIMESTAMP_UNIT_CONFIG, Type.STRING, "millis",
-        ConfigDef.CaseInsensitiveValidString.in("millis", "micros", "nanos"), Importance.LOW,
-        "The unit of TIMESTAMP columns (Connect Timestamps and __kafka_timestamp); micros suits "
-            + "Spark and Hive best.",
+        ConfigDef.CaseInsensitiveValidString.in("millis", "micros"), Importance.LOW,
+        "The unit of the TIMESTAMP columns of Connect Timestamp fields: millis (Connect's own "
+            + "precision) or micros (what Spark and older Hive expect). __kafka_timestamp is "
+            + "always millis.",
         GROUP_PARQUET, ++order, Width.SHORT, "Timestamp unit");
   }
 
@@ -317,6 +319,14 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "of the Kafka partition); BACKWARD, FORWARD and FULL project records to the newest "
             + "compatible schema in that sense, so interleaved schema versions share a file.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schema compatibility");
+    def.define(SCHEMALESS_TYPE_CONFLICT_CONFIG, Type.STRING, "string",
+        ConfigDef.CaseInsensitiveValidString.in("string", "fail"), Importance.MEDIUM,
+        "Schemaless values (JsonConverter with schemas.enable=false) get a schema inferred per "
+            + "file, widening int to long to double and adding a column per new key. A field whose "
+            + "type conflicts between records (a number here, an object there): 'string' stores it "
+            + "as text (JSON text for non-strings), 'fail' makes the record that brings the "
+            + "conflict a bad record (dead letter queue, or a failed task).",
+        GROUP_CONTENT, ++order, Width.SHORT, "Schemaless type conflicts");
     def.define(BEHAVIOR_ON_NULL_VALUES_CONFIG, Type.STRING, "fail",
         ConfigDef.CaseInsensitiveValidString.in("fail", "ignore", "write"), Importance.MEDIUM,
         "Records with a null value (tombstones): fail (an error: the dead letter queue takes them "
@@ -719,7 +729,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return getLong(PARQUET_BLOOM_FILTER_NDV_CONFIG);
   }
 
-  /** {@code millis}, {@code micros} or {@code nanos}. */
+  /** {@code millis} or {@code micros}. */
   public String timestampUnit() {
     return getString(PARQUET_TIMESTAMP_UNIT_CONFIG).trim().toLowerCase(Locale.ROOT);
   }
@@ -738,6 +748,11 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public SchemaCompatibility schemaCompatibility() {
     return SchemaCompatibility.parse(getString(SCHEMA_COMPATIBILITY_CONFIG));
+  }
+
+  /** Whether a type conflict of schemaless values becomes a text column (else a bad record). */
+  public boolean schemalessConflictsAsText() {
+    return getString(SCHEMALESS_TYPE_CONFLICT_CONFIG).trim().equalsIgnoreCase("string");
   }
 
   public NullValueBehavior nullValueBehavior() {

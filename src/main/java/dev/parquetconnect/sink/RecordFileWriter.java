@@ -13,9 +13,14 @@ import org.apache.kafka.connect.sink.SinkRecord;
 interface RecordFileWriter {
 
   /**
-   * Whether {@code record} can go into this file: its value schema is the file's, or one that
-   * {@code schema.compatibility} lets the writer project to the file's schema. When not, the sink
-   * commits the file and starts a new one for the record.
+   * Whether {@code record} can go into this file: its schema is the file's, or one that {@code
+   * schema.compatibility} lets the writer project to the file's schema, or (schemaless) its value
+   * fits the file's inferred schema. When not, the sink commits the file and starts a new one for
+   * the record, passing this writer as the new file's predecessor.
+   *
+   * @throws org.apache.kafka.connect.errors.DataException if no file can take the record (a type
+   *     conflict of schemaless data under a failing conflict policy): a bad record, not a reason
+   *     to start a new file
    */
   boolean accepts(SinkRecord record);
 

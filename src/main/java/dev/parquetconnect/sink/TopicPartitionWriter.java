@@ -274,17 +274,24 @@ final class TopicPartitionWriter {
       return;
     }
     OpenFile file = epoch == null ? null : epoch.file(place);
-    if (file != null && !file.writer().accepts(record)) {
-      if (!commit("schema change")) {
-        return;
+    RecordFileWriter predecessor = null;
+    try {
+      if (file != null && !file.writer().accepts(record)) {
+        predecessor = file.writer();
+        if (!commit("schema change")) {
+          return;
+        }
+        file = null;
       }
-      file = null;
+    } catch (DataException e) {
+      badRecord(record, e);
+      return;
     }
     Epoch current = openEpochIfNone(offset);
     boolean created = false;
     try {
       if (file == null) {
-        file = startFile(current, place, record);
+        file = startFile(current, place, record, predecessor);
         if (file == null) {
           return;
         }
@@ -319,7 +326,8 @@ final class TopicPartitionWriter {
   }
 
   /** A new file of the open commit for {@code first}; null if the record was refused. */
-  private OpenFile startFile(Epoch current, Place place, SinkRecord first) throws IOException {
+  private OpenFile startFile(Epoch current, Place place, SinkRecord first,
+      RecordFileWriter predecessor) throws IOException {
     String key;
     StoreOutput output;
     try {
@@ -335,7 +343,7 @@ final class TopicPartitionWriter {
     }
     OpenFile file = new OpenFile(key, output);
     try {
-      file.writer(rt.writers().create(output, first));
+      file.writer(rt.writers().create(output, first, predecessor));
     } catch (IOException | RuntimeException e) {
       file.abortQuietly();
       throw e;
