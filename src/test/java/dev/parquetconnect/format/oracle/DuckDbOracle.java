@@ -1,13 +1,14 @@
 package dev.parquetconnect.format.oracle;
 
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.format.schema.LogicalTypes;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
-import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Blob;
@@ -17,42 +18,46 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Struct;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
- * DuckDB (in-memory, over JDBC) as a test oracle: writes Parquet files with {@code COPY ... TO}
- * and reads any file into our generic {@link Row} model, guided by the file's schema. DuckDB
- * hands out logical values; this maps the ones whose physical bytes are unambiguous (integers of
- * every width and sign, floats, strings, blobs, UUIDs, lists, maps, structs) back to physical
- * values, and refuses the others (decimals, dates and times) rather than guess.
+ * DuckDB (JDBC, in memory) as a test oracle: reads a Parquet file with {@code read_parquet} and
+ * renders each row's top-level fields in {@link CanonicalValues}' form, interpreting DuckDB's
+ * JDBC values (STRUCT, LIST, MAP included) by our schema's logical types. Rows come in file
+ * order.
  */
-public final class DuckDbOracle {
-  private DuckDbOracle() {}
+public final class DuckDbOracle implements AutoCloseable {
+  private final Connection connection;
 
-  /** Runs {@code COPY (select) TO 'file' (options)}. */
-  public static void copy(String select, Path file, String options) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute("COPY (" + select + ") TO '" + file.toAbsolutePath() + "' (" + options + ")");
-    }
+  public DuckDbOracle() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:duckdb:");
   }
 
-  /** Every row of {@code file} as DuckDB reads it, in our model of {@code schema}. */
-  public static List<Row> read(Path file, MessageType schema) throws SQLException {
-    List<Row> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(
-            "SELECT * FROM read_parquet('" + file.toAbsolutePath() + "')")) {
-      GroupNode root = schema.root();
-      while (rs.next()) {
-        Row row = new Row(root);
-        for (int i = 0; i < root.fieldCount(); i++) {
-          row.set(i, field(rs.getObject(i + 1), root.field(i)));
+  /** Every row of {@code file}, each a list of its top-level fields rendered. */
+  public List<List<String>> read(Path file, MessageType schema) throws SQLException {
+    String path = file.toAbsolutePath().toString().replace("'", "''");
+    List<List<String>> rows = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT * FROM read_parquet('" + path + "', file_row_number = true)"
+                    + " ORDER BY file_row_number")) {
+      List<SchemaNode> fields = schema.fields();
+      while (r.next()) {
+        List<String> row = new ArrayList<>(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+          row.add(field(r.getObject(i + 1), fields.get(i)));
         }
         rows.add(row);
       }
@@ -60,75 +65,145 @@ public final class DuckDbOracle {
     return rows;
   }
 
-  private static Object field(Object v, SchemaNode node) throws SQLException {
-    if (node.isRepeated()) {
-      List<Object> list = new ArrayList<>();
-      if (v != null) {
-        for (Object e : (Object[]) ((Array) v).getArray()) {
-          list.add(instance(e, node));
-        }
-      }
-      return list;
+  /** Runs a statement (COPY, SET) on the oracle's connection. */
+  public void execute(String sql) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute(sql);
     }
-    return v == null ? null : instance(v, node);
   }
 
-  private static Object instance(Object v, SchemaNode node) throws SQLException {
+  static String field(Object value, SchemaNode node) throws SQLException {
+    if (value == null) {
+      return node.isRepeated() ? "[]" : "null";
+    }
+    if (node.isRepeated()) {
+      StringBuilder out = new StringBuilder("[");
+      String sep = "";
+      for (Object e : elements(value)) {
+        out.append(sep).append(occurrence(e, node));
+        sep = ", ";
+      }
+      return out.append(']').toString();
+    }
+    return occurrence(value, node);
+  }
+
+  private static Object[] elements(Object array) throws SQLException {
+    return (Object[]) ((Array) array).getArray();
+  }
+
+  static String occurrence(Object value, SchemaNode node) throws SQLException {
+    if (value == null) {
+      return "null";
+    }
     if (node instanceof PrimitiveNode leaf) {
-      return primitive(v, leaf);
+      return leaf(value, leaf);
     }
     GroupNode group = (GroupNode) node;
     NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
     if (list != null) {
-      List<Object> out = new ArrayList<>();
-      for (Object e : (Object[]) ((Array) v).getArray()) {
-        out.add(e == null ? null : instance(e, list.element()));
+      StringBuilder out = new StringBuilder("[");
+      String sep = "";
+      for (Object e : elements(value)) {
+        out.append(sep).append(occurrence(e, list.element()));
+        sep = ", ";
       }
-      return out;
+      return out.append(']').toString();
     }
     NestedTypes.MapShape map = group.isMap() ? NestedTypes.mapShape(group) : null;
     if (map != null) {
-      Map<Object, Object> out = new LinkedHashMap<>();
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-        out.put(instance(e.getKey(), map.key()),
-            e.getValue() == null ? null : instance(e.getValue(), map.value()));
+      StringBuilder out = new StringBuilder("{");
+      String sep = "";
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+        out.append(sep).append(occurrence(e.getKey(), map.key())).append(": ");
+        out.append(map.value() == null ? "null" : occurrence(e.getValue(), map.value()));
+        sep = ", ";
       }
-      return out;
+      return out.append('}').toString();
     }
-    Object[] attributes = ((Struct) v).getAttributes();
-    Row row = new Row(group);
+    Object[] attributes = ((Struct) value).getAttributes();
+    StringBuilder out = new StringBuilder("{");
     for (int i = 0; i < group.fieldCount(); i++) {
-      row.set(i, field(attributes[i], group.field(i)));
+      out.append(i == 0 ? "" : ", ").append(group.field(i).name()).append('=');
+      out.append(field(attributes[i], group.field(i)));
     }
-    return row;
+    return out.append('}').toString();
   }
 
-  private static Object primitive(Object v, PrimitiveNode leaf) throws SQLException {
-    return switch (leaf.type()) {
-      case BOOLEAN -> (Boolean) v;
-      // Unsigned values come wider than their column; the low bits are the stored ones.
-      case INT32 -> ((Number) v).intValue();
-      case INT64 -> ((Number) v).longValue();
-      case FLOAT -> ((Number) v).floatValue();
-      case DOUBLE -> ((Number) v).doubleValue();
-      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> bytes(v, leaf);
+  static String leaf(Object v, PrimitiveNode node) throws SQLException {
+    LogicalType type = node.logicalType();
+    if (type != null && !LogicalTypes.isApplicable(type, node.type(), node.typeLength())) {
+      type = null;
+    }
+    if (type instanceof LogicalType.StringType
+        || type instanceof LogicalType.EnumType
+        || type instanceof LogicalType.JsonType) {
+      return "s:" + v;
+    }
+    if (type instanceof LogicalType.UuidType) {
+      return v.toString();
+    }
+    if (type instanceof LogicalType.DecimalType) {
+      return "d:" + ((BigDecimal) v).toPlainString();
+    }
+    if (type instanceof LogicalType.DateType) {
+      return "date:" + ((LocalDate) v).toEpochDay();
+    }
+    if (type instanceof LogicalType.TimeType) {
+      LocalTime time = v instanceof OffsetTime t ? t.toLocalTime() : (LocalTime) v;
+      return "time:" + time.toNanoOfDay() / 1000 + "us";
+    }
+    if (type instanceof LogicalType.TimestampType t) {
+      return "ts:" + timestamp(v, CanonicalValues.timestampUnit(t));
+    }
+    if (type instanceof LogicalType.IntType) {
+      return "i:" + integer(v);
+    }
+    if (type instanceof LogicalType.Float16Type) {
+      return "f:" + ((Number) v).floatValue();
+    }
+    return switch (node.type()) {
+      case BOOLEAN -> "b:" + v;
+      case INT32, INT64 -> "i:" + integer(v);
+      case FLOAT -> "f:" + ((Number) v).floatValue();
+      case DOUBLE -> "f:" + ((Number) v).doubleValue();
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> "x:" + HexFormat.of().formatHex(bytes(v));
+      case INT96 -> "ts:" + timestamp(v, "us");
     };
   }
 
-  private static byte[] bytes(Object v, PrimitiveNode leaf) throws SQLException {
-    if (v instanceof String s) {
-      return s.getBytes(StandardCharsets.UTF_8);
+  private static String integer(Object v) {
+    return v instanceof BigInteger b ? b.toString() : Long.toString(((Number) v).longValue());
+  }
+
+  private static byte[] bytes(Object v) throws SQLException {
+    if (v instanceof byte[] b) {
+      return b;
     }
-    if (v instanceof Blob blob) {
-      return blob.getBytes(1, (int) blob.length());
+    Blob blob = (Blob) v;
+    return blob.getBytes(1, (int) blob.length());
+  }
+
+  /** Epoch count in {@code unit} ("us" or "ns") of a DuckDB timestamp value. */
+  private static String timestamp(Object v, String unit) {
+    Instant instant;
+    if (v instanceof OffsetDateTime t) {
+      instant = t.toInstant();
+    } else if (v instanceof Timestamp t) {
+      // DuckDB builds local timestamps from their fields: read the fields back, not the epoch.
+      instant = t.toLocalDateTime().toInstant(ZoneOffset.UTC);
+    } else {
+      instant = ((LocalDateTime) v).toInstant(ZoneOffset.UTC);
     }
-    if (v instanceof UUID uuid) {
-      return ByteBuffer.allocate(16)
-          .putLong(uuid.getMostSignificantBits())
-          .putLong(uuid.getLeastSignificantBits())
-          .array();
-    }
-    throw new IllegalArgumentException("DuckDbOracle cannot map a " + v.getClass().getName()
-        + " back to the bytes of column " + leaf.name());
+    long seconds = instant.getEpochSecond();
+    long nanos = instant.getNano();
+    return unit.equals("ns")
+        ? (seconds * 1_000_000_000L + nanos) + "ns"
+        : (seconds * 1_000_000L + nanos / 1000) + "us";
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
   }
 }

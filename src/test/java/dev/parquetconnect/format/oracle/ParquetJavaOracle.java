@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
@@ -41,12 +42,23 @@ public final class ParquetJavaOracle {
 
   /** Every row of {@code file} as parquet-java reads it, in our generic model. */
   public static List<Row> read(Path file, MessageType schema) throws IOException {
+    return read(file, schema, UnaryOperator.identity());
+  }
+
+  /**
+   * The rows parquet-java reads with its reader configured by {@code settings} (checksum
+   * verification, a filter with statistics, page index and bloom filter pruning, ...).
+   */
+  public static List<Row> read(
+      Path file, MessageType schema, UnaryOperator<ParquetReader.Builder<Group>> settings)
+      throws IOException {
     List<Row> rows = new ArrayList<>();
-    try (ParquetReader<Group> reader =
+    ParquetReader.Builder<Group> builder =
         ParquetReader.builder(
-            new GroupReadSupport(), new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()))
-            .withConf(new Configuration(false))
-            .build()) {
+                new GroupReadSupport(),
+                new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()))
+            .withConf(new Configuration(false));
+    try (ParquetReader<Group> reader = settings.apply(builder).build()) {
       for (Group g = reader.read(); g != null; g = reader.read()) {
         rows.add(toRow(g, schema.root()));
       }

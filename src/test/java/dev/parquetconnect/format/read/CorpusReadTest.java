@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
-import dev.parquetconnect.format.oracle.DuckDbOracle;
+import dev.parquetconnect.format.oracle.DuckDbRowOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.Row;
 import java.io.IOException;
@@ -166,9 +166,9 @@ class CorpusReadTest {
       case PARQUET_JAVA_AND_DUCKDB -> {
         List<Row> ours = readAll(file);
         assertSameRows(ParquetJavaOracle.read(file, schemaOf(file)), ours, name + " parquet-java");
-        assertSameRows(DuckDbOracle.read(file, schemaOf(file)), ours, name + " DuckDB");
+        assertSameRows(DuckDbRowOracle.read(file, schemaOf(file)), ours, name + " DuckDB");
       }
-      case DUCKDB -> assertSameRows(DuckDbOracle.read(file, schemaOf(file)), readAll(file), name);
+      case DUCKDB -> assertSameRows(DuckDbRowOracle.read(file, schemaOf(file)), readAll(file), name);
       case SAME_AS -> {
         Path twin = corpus().resolve(expectation.detail());
         assertSameRows(ParquetJavaOracle.read(twin, schemaOf(file)), readAll(file), name);

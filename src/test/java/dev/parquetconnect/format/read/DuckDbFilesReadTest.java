@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.io.LocalFileInput;
 import dev.parquetconnect.format.meta.ColumnChunk;
 import dev.parquetconnect.format.meta.CompressionCodec;
-import dev.parquetconnect.format.oracle.DuckDbOracle;
+import dev.parquetconnect.format.oracle.DuckDbRowOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
@@ -61,12 +61,12 @@ class DuckDbFilesReadTest {
   })
   void readsWhatDuckDbWrote(String codec, String version) throws Exception {
     Path file = dir.resolve(codec + version + ".parquet");
-    DuckDbOracle.copy(SELECT, file, "FORMAT parquet, COMPRESSION " + codec
+    DuckDbRowOracle.copy(SELECT, file, "FORMAT parquet, COMPRESSION " + codec
         + ", PARQUET_VERSION " + version + ", ROW_GROUP_SIZE 2048");
     Path readable = file;
     if (codec.equals("brotli")) {
       readable = dir.resolve("twin" + version + ".parquet");
-      DuckDbOracle.copy(SELECT, readable, "FORMAT parquet, COMPRESSION uncompressed"
+      DuckDbRowOracle.copy(SELECT, readable, "FORMAT parquet, COMPRESSION uncompressed"
           + ", PARQUET_VERSION " + version + ", ROW_GROUP_SIZE 2048");
     }
     MessageType schema = schemaOf(file);
@@ -90,8 +90,8 @@ class DuckDbFilesReadTest {
     Path file = dir.resolve("nested.parquet");
     String select = "SELECT id, i8, u8, u32, u64, f32, s, b, u, l, ls, st, m, deep, arr"
         + " FROM (" + SELECT + ")";
-    DuckDbOracle.copy(select, file, "FORMAT parquet, COMPRESSION zstd, PARQUET_VERSION V2");
+    DuckDbRowOracle.copy(select, file, "FORMAT parquet, COMPRESSION zstd, PARQUET_VERSION V2");
     MessageType schema = schemaOf(file);
-    assertSameRows(DuckDbOracle.read(file, schema), readAll(file), "ours vs DuckDB");
+    assertSameRows(DuckDbRowOracle.read(file, schema), readAll(file), "ours vs DuckDB");
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.parquetconnect.format.ParquetException;
-import dev.parquetconnect.format.oracle.DuckDbOracle;
+import dev.parquetconnect.format.oracle.DuckDbRowOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
@@ -66,7 +66,7 @@ class ReaderFuzzTest {
       }
     }
     Path duck = dir.resolve("duck.parquet");
-    DuckDbOracle.copy(DuckDbFilesReadTest.SELECT.replace("range(5000)", "range(300)"), duck,
+    DuckDbRowOracle.copy(DuckDbFilesReadTest.SELECT.replace("range(5000)", "range(300)"), duck,
         "FORMAT parquet, COMPRESSION snappy, PARQUET_VERSION V2, ROW_GROUP_SIZE 2048");
     GENERATED.add(Files.readAllBytes(duck));
   }

@@ -1,0 +1,132 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import java.util.Arrays;
+
+/**
+ * BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: byte strings compared unsigned and lexicographically, or,
+ * for DECIMAL, as big-endian two's complement integers of any length. The bounds are copied into
+ * arrays kept across pages, so a page allocates nothing unless a bound outgrows its array.
+ */
+final class BinaryStatistics extends ValueStatistics {
+  private final boolean signed;
+  private boolean has;
+  private byte[] min = new byte[16];
+  private int minLength;
+  private byte[] max = new byte[16];
+  private int maxLength;
+
+  BinaryStatistics(boolean signed) {
+    this.signed = signed;
+  }
+
+  @Override
+  void addValues(PageBuffer page) {
+    int n = page.values;
+    if (n == 0) {
+      return;
+    }
+    BinaryBatch batch = page.binaries;
+    byte[] data = batch.data();
+    int[] offsets = batch.offsets();
+    // Track the positions of the page's extremes; copy them once at the end.
+    int lo = 0;
+    int hi = 0;
+    for (int i = 1; i < n; i++) {
+      int start = offsets[i];
+      int end = offsets[i + 1];
+      if (compare(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
+        lo = i;
+      }
+      if (compare(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+        hi = i;
+      }
+    }
+    offer(data, offsets[lo], offsets[lo + 1], data, offsets[hi], offsets[hi + 1]);
+  }
+
+  @Override
+  void mergeMinMax(ValueStatistics other) {
+    BinaryStatistics o = (BinaryStatistics) other;
+    offer(o.min, 0, o.minLength, o.max, 0, o.maxLength);
+  }
+
+  private void offer(byte[] lo, int loStart, int loEnd, byte[] hi, int hiStart, int hiEnd) {
+    if (!has || compare(lo, loStart, loEnd, min, 0, minLength) < 0) {
+      min = copy(lo, loStart, loEnd, min);
+      minLength = loEnd - loStart;
+    }
+    if (!has || compare(hi, hiStart, hiEnd, max, 0, maxLength) > 0) {
+      max = copy(hi, hiStart, hiEnd, max);
+      maxLength = hiEnd - hiStart;
+    }
+    has = true;
+  }
+
+  private static byte[] copy(byte[] src, int start, int end, byte[] dst) {
+    int len = end - start;
+    byte[] out = dst.length >= len ? dst : new byte[Math.max(len, dst.length * 2)];
+    System.arraycopy(src, start, out, 0, len);
+    return out;
+  }
+
+  private int compare(byte[] a, int aStart, int aEnd, byte[] b, int bStart, int bEnd) {
+    return signed
+        ? compareSigned(a, aStart, aEnd, b, bStart, bEnd)
+        : Arrays.compareUnsigned(a, aStart, aEnd, b, bStart, bEnd);
+  }
+
+  /**
+   * Big-endian two's complement comparison: the shorter value is sign-extended to the longer's
+   * length, then the first bytes compare signed and the rest unsigned. An empty value is zero.
+   */
+  static int compareSigned(byte[] a, int aStart, int aEnd, byte[] b, int bStart, int bEnd) {
+    int aLen = aEnd - aStart;
+    int bLen = bEnd - bStart;
+    int length = Math.max(aLen, bLen);
+    int aPad = length - aLen;
+    int bPad = length - bLen;
+    byte aSign = aLen > 0 && a[aStart] < 0 ? (byte) -1 : 0;
+    byte bSign = bLen > 0 && b[bStart] < 0 ? (byte) -1 : 0;
+    for (int i = 0; i < length; i++) {
+      byte x = i < aPad ? aSign : a[aStart + i - aPad];
+      byte y = i < bPad ? bSign : b[bStart + i - bPad];
+      if (x != y) {
+        return i == 0 ? Byte.compare(x, y) : Integer.compare(x & 0xFF, y & 0xFF);
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  boolean hasMinMax() {
+    return has;
+  }
+
+  @Override
+  byte[] min() {
+    return Arrays.copyOf(min, minLength);
+  }
+
+  @Override
+  byte[] max() {
+    return Arrays.copyOf(max, maxLength);
+  }
+
+  /** Whether bounds may be shortened: a prefix of a byte string still bounds it; not so a number. */
+  boolean truncatable() {
+    return !signed;
+  }
+
+  @Override
+  int compareBounds(byte[] a, byte[] b) {
+    return compare(a, 0, a.length, b, 0, b.length);
+  }
+
+  @Override
+  void resetMinMax() {
+    has = false;
+    minLength = 0;
+    maxLength = 0;
+  }
+}

@@ -1,0 +1,271 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.meta.PhysicalType;
+import java.util.Arrays;
+
+/**
+ * The open data page of one column: its levels and its non-null values, unencoded, in primitive
+ * arrays (a {@link BinaryBatch} for byte strings), so writing a value allocates nothing and the
+ * page can be encoded in whatever encoding turns out best when it closes. Arrays grow by
+ * doubling and are kept for the next page.
+ */
+final class PageBuffer {
+  private static final int INITIAL = 256;
+
+  final PhysicalType type;
+  final boolean hasDefinitionLevels;
+  final boolean hasRepetitionLevels;
+  /** Bytes per value in PLAIN (BYTE_ARRAY: per value besides its bytes, the length prefix). */
+  private final int plainWidth;
+
+  int[] definitionLevels;
+  int[] repetitionLevels;
+  /** Length of the level arrays; unbounded when the column stores no levels. */
+  private int levelCapacity;
+  /** Level entries: one per value or null, i.e. the page header's num_values. */
+  int entries;
+  /** Records started in this page (entries with repetition level 0). */
+  int rows;
+
+  boolean[] booleans;
+  int[] ints;
+  long[] longs;
+  float[] floats;
+  double[] doubles;
+  final BinaryBatch binaries;
+  /** Non-null values. */
+  int values;
+  /** The values' PLAIN size (not for BOOLEAN: see {@link #valueBytes()}). */
+  long valueBytes;
+
+  PageBuffer(PhysicalType type, int typeLength, int maxDefinitionLevel, int maxRepetitionLevel) {
+    this.type = type;
+    this.hasDefinitionLevels = maxDefinitionLevel > 0;
+    this.hasRepetitionLevels = maxRepetitionLevel > 0;
+    definitionLevels = hasDefinitionLevels ? new int[INITIAL] : null;
+    repetitionLevels = hasRepetitionLevels ? new int[INITIAL] : null;
+    levelCapacity = hasDefinitionLevels || hasRepetitionLevels ? INITIAL : Integer.MAX_VALUE;
+    plainWidth =
+        switch (type) {
+          case BOOLEAN -> 0; // an eighth of a byte: counted in valueBytes() instead
+          case INT32, FLOAT -> 4;
+          case INT64, DOUBLE -> 8;
+          case INT96 -> 12;
+          case FIXED_LEN_BYTE_ARRAY -> typeLength;
+          case BYTE_ARRAY -> 4;
+        };
+    switch (type) {
+      case BOOLEAN -> booleans = new boolean[INITIAL];
+      case INT32 -> ints = new int[INITIAL];
+      case INT64 -> longs = new long[INITIAL];
+      case FLOAT -> floats = new float[INITIAL];
+      case DOUBLE -> doubles = new double[INITIAL];
+      default -> { }
+    }
+    binaries =
+        type == PhysicalType.BYTE_ARRAY
+                || type == PhysicalType.FIXED_LEN_BYTE_ARRAY
+                || type == PhysicalType.INT96
+            ? new BinaryBatch(INITIAL, 4096)
+            : null;
+  }
+
+  /** The PLAIN size of the buffered values, levels not counted. */
+  long valueBytes() {
+    return type == PhysicalType.BOOLEAN ? (values + 7) >>> 3 : valueBytes;
+  }
+
+  /**
+   * The page's size as the page limit sees it: the values' PLAIN size plus a quarter byte per
+   * level, a generous guess at what RLE makes of levels, so a page of nulls or of long lists is
+   * bounded too.
+   */
+  long bufferedBytes() {
+    return valueBytes() + levelBytes(entries);
+  }
+
+  /** The levels' share of {@link #bufferedBytes()} for {@code entryCount} entries. */
+  long levelBytes(long entryCount) {
+    int levelArrays = (hasDefinitionLevels ? 1 : 0) + (hasRepetitionLevels ? 1 : 0);
+    return entryCount * levelArrays >>> 2;
+  }
+
+  boolean isEmpty() {
+    return entries == 0;
+  }
+
+  void clear() {
+    entries = 0;
+    rows = 0;
+    values = 0;
+    valueBytes = 0;
+    if (binaries != null) {
+      binaries.clear();
+    }
+  }
+
+  // ---- levels
+
+  /** Makes room for {@code n} more level entries. */
+  void reserveEntries(int n) {
+    long needed = (long) entries + n;
+    if (needed <= levelCapacity) {
+      return;
+    }
+    int capacity = grow(levelCapacity, needed);
+    if (hasDefinitionLevels) {
+      definitionLevels = Arrays.copyOf(definitionLevels, capacity);
+    }
+    if (hasRepetitionLevels) {
+      repetitionLevels = Arrays.copyOf(repetitionLevels, capacity);
+    }
+    levelCapacity = capacity;
+  }
+
+  /** Appends one entry's levels. */
+  void addEntry(int repetitionLevel, int definitionLevel) {
+    if (entries == levelCapacity) {
+      reserveEntries(1);
+    }
+    if (hasDefinitionLevels) {
+      definitionLevels[entries] = definitionLevel;
+    }
+    if (hasRepetitionLevels) {
+      repetitionLevels[entries] = repetitionLevel;
+    }
+    entries++;
+    if (repetitionLevel == 0) {
+      rows++;
+    }
+  }
+
+  /** Appends {@code n} entries' levels from the caller's arrays (null when a level is absent). */
+  void addEntries(int[] repetition, int[] definition, int off, int n, int newRows) {
+    reserveEntries(n);
+    if (hasDefinitionLevels) {
+      System.arraycopy(definition, off, definitionLevels, entries, n);
+    }
+    if (hasRepetitionLevels) {
+      System.arraycopy(repetition, off, repetitionLevels, entries, n);
+    }
+    entries += n;
+    rows += newRows;
+  }
+
+  // ---- values: one value at a time
+
+  void addBoolean(boolean v) {
+    if (values == booleans.length) {
+      booleans = Arrays.copyOf(booleans, grow(values, values + 1L));
+    }
+    booleans[values++] = v;
+  }
+
+  void addInt(int v) {
+    if (values == ints.length) {
+      ints = Arrays.copyOf(ints, grow(values, values + 1L));
+    }
+    ints[values++] = v;
+    valueBytes += 4;
+  }
+
+  void addLong(long v) {
+    if (values == longs.length) {
+      longs = Arrays.copyOf(longs, grow(values, values + 1L));
+    }
+    longs[values++] = v;
+    valueBytes += 8;
+  }
+
+  void addFloat(float v) {
+    if (values == floats.length) {
+      floats = Arrays.copyOf(floats, grow(values, values + 1L));
+    }
+    floats[values++] = v;
+    valueBytes += 4;
+  }
+
+  void addDouble(double v) {
+    if (values == doubles.length) {
+      doubles = Arrays.copyOf(doubles, grow(values, values + 1L));
+    }
+    doubles[values++] = v;
+    valueBytes += 8;
+  }
+
+  void addBinary(byte[] src, int off, int len) {
+    binaries.add(src, off, len);
+    values++;
+    valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L + len : plainWidth;
+  }
+
+  // ---- values: batches
+
+  void addBooleans(boolean[] src, int off, int n) {
+    if (values + n > booleans.length) {
+      booleans = Arrays.copyOf(booleans, grow(booleans.length, (long) values + n));
+    }
+    System.arraycopy(src, off, booleans, values, n);
+    values += n;
+  }
+
+  void addInts(int[] src, int off, int n) {
+    if (values + n > ints.length) {
+      ints = Arrays.copyOf(ints, grow(ints.length, (long) values + n));
+    }
+    System.arraycopy(src, off, ints, values, n);
+    values += n;
+    valueBytes += 4L * n;
+  }
+
+  void addLongs(long[] src, int off, int n) {
+    if (values + n > longs.length) {
+      longs = Arrays.copyOf(longs, grow(longs.length, (long) values + n));
+    }
+    System.arraycopy(src, off, longs, values, n);
+    values += n;
+    valueBytes += 8L * n;
+  }
+
+  void addFloats(float[] src, int off, int n) {
+    if (values + n > floats.length) {
+      floats = Arrays.copyOf(floats, grow(floats.length, (long) values + n));
+    }
+    System.arraycopy(src, off, floats, values, n);
+    values += n;
+    valueBytes += 4L * n;
+  }
+
+  void addDoubles(double[] src, int off, int n) {
+    if (values + n > doubles.length) {
+      doubles = Arrays.copyOf(doubles, grow(doubles.length, (long) values + n));
+    }
+    System.arraycopy(src, off, doubles, values, n);
+    values += n;
+    valueBytes += 8L * n;
+  }
+
+  /** Appends values {@code from .. from + n - 1} of {@code src}. */
+  void addBinaries(BinaryBatch src, int from, int n) {
+    int[] offsets = src.offsets();
+    int first = offsets[from];
+    int bytes = offsets[from + n] - first;
+    binaries.ensureCapacity(n, bytes);
+    int base = binaries.byteSize();
+    System.arraycopy(src.data(), first, binaries.data(), base, bytes);
+    // The bytes are in place; committing value by value records each one's end offset.
+    for (int i = 0; i < n; i++) {
+      binaries.commit(offsets[from + i + 1] - offsets[from + i]);
+    }
+    values += n;
+    valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L * n + bytes : (long) plainWidth * n;
+  }
+
+  private static int grow(int current, long needed) {
+    if (needed > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("a page cannot hold more than 2^31 entries");
+    }
+    return (int) Math.max(needed, Math.min((long) current * 2, Integer.MAX_VALUE - 16));
+  }
+}

@@ -1,0 +1,319 @@
+package dev.parquetconnect.format.write;
+
+import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.compress.Codecs;
+import dev.parquetconnect.format.compress.Compressor;
+import dev.parquetconnect.format.io.GrowableBuffer;
+import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.FieldRepetitionType;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
+import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaNode;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writes a Parquet file to a stream, front to back, never seeking: {@code PAR1}, the row groups
+ * as they complete, the column and offset indexes, the footer, its length and {@code PAR1}.
+ *
+ * <p>Records go in either through {@link #write(Row)} or column by column ({@link #column(int)}
+ * then {@link #endRecord()}). A row group's column chunks are held in memory, encoded and
+ * compressed, until the row group closes: when its buffered bytes reach the row group target,
+ * at the row cap, or on {@link #flushRowGroup()}. Then each chunk is written, followed by the
+ * row group's bloom filters (BloomFilter.md allows them between row groups; writing them there
+ * keeps memory bounded by one row group). Memory is one row group plus an open page per column,
+ * and the page index entries of the file (a few dozen bytes per page).
+ *
+ * <p>The stream is closed by {@link #close()}. After an {@link IOException} the file is
+ * incomplete and the writer refuses further use. Not thread-safe.
+ */
+public final class ParquetFileWriter implements Closeable {
+  /** Records between two checks of the buffered size when far from the target. */
+  private static final long MAX_RECORDS_BETWEEN_CHECKS = 10_000;
+
+  private final FileSink sink;
+  private final MessageType schema;
+  private final WriterOptions options;
+  private final ColumnChunkWriter[] columns;
+  private final List<Compressor> compressors;
+  private RowShredder shredder;
+
+  private final FileTail tail = new FileTail();
+
+  private long rowGroupRecords;
+  private long totalRecords;
+  private long nextSizeCheck = 1;
+  private boolean closed;
+  private boolean failed;
+
+  /**
+   * Starts a file on {@code out}, writing its leading magic.
+   *
+   * @throws UnsupportedFeatureException when a configured codec cannot run here
+   * @throws IllegalArgumentException when an option does not fit a column (an encoding not
+   *     defined for its type, a bloom filter on a BOOLEAN column)
+   */
+  public ParquetFileWriter(OutputStream out, MessageType schema, WriterOptions options)
+      throws IOException, UnsupportedFeatureException {
+    this.sink = new FileSink(Objects.requireNonNull(out, "out"));
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.options = Objects.requireNonNull(options, "options");
+    Map<String, Compressor> byCodec = new HashMap<>();
+    List<Compressor> created = new ArrayList<>();
+    PageScratch scratch = new PageScratch();
+    List<ColumnDescriptor> descriptors = schema.columns();
+    this.columns = new ColumnChunkWriter[descriptors.size()];
+    try {
+      for (int i = 0; i < columns.length; i++) {
+        ColumnDescriptor column = descriptors.get(i);
+        ColumnOptions overrides = options.column(column.dottedPath());
+        CompressionCodec codec = overrides.codec() != null ? overrides.codec() : options.codec();
+        int level = overrides.codec() != null ? overrides.codecLevel() : options.codecLevel();
+        // Columns with the same codec and level share one compressor: pages close one at a
+        // time, and a native context per column would multiply memory by the column count.
+        String key = codec + "/" + level;
+        Compressor compressor = byCodec.get(key);
+        if (compressor == null) {
+          compressor = Codecs.compressor(codec, level);
+          byCodec.put(key, compressor);
+          created.add(compressor);
+        }
+        columns[i] =
+            new ColumnChunkWriter(
+                column, repeatedFieldDefinitionLevels(schema, column), options, compressor, scratch);
+      }
+    } catch (UnsupportedFeatureException | RuntimeException e) {
+      created.forEach(Compressor::close);
+      throw e;
+    }
+    this.compressors = created;
+    try {
+      write(FileTail.MAGIC, 0, FileTail.MAGIC.length);
+    } catch (IOException e) {
+      created.forEach(Compressor::close);
+      throw e;
+    }
+  }
+
+  /**
+   * For each repetition level r of {@code column}, the definition level of the r-th repeated
+   * field on its path (index 0 unused).
+   */
+  private static int[] repeatedFieldDefinitionLevels(MessageType schema, ColumnDescriptor column) {
+    int[] levels = new int[column.maxRepetitionLevel() + 1];
+    GroupNode group = schema.root();
+    int def = 0;
+    int rep = 0;
+    for (String name : column.path()) {
+      SchemaNode node = group.field(group.fieldIndex(name));
+      if (node.repetition() != FieldRepetitionType.REQUIRED) {
+        def++;
+      }
+      if (node.isRepeated()) {
+        levels[++rep] = def;
+      }
+      if (node instanceof GroupNode g) {
+        group = g;
+      }
+    }
+    return levels;
+  }
+
+  public MessageType schema() {
+    return schema;
+  }
+
+  public WriterOptions options() {
+    return options;
+  }
+
+  public int columnCount() {
+    return columns.length;
+  }
+
+  /** The writer of leaf column {@code index} (schema order). */
+  public ColumnChunkWriter column(int index) {
+    return columns[index];
+  }
+
+  /** The writer of the leaf column at {@code dottedPath}. */
+  public ColumnChunkWriter column(String dottedPath) {
+    ColumnDescriptor column = schema.column(dottedPath);
+    if (column == null) {
+      throw new IllegalArgumentException("no column " + dottedPath + " in the schema");
+    }
+    return columns[column.index()];
+  }
+
+  /** Shreds {@code row} into the columns and ends the record. */
+  public void write(Row row) throws IOException {
+    if (shredder == null) {
+      shredder = new RowShredder(schema, columns);
+    }
+    ensureOpen();
+    shredder.write(row);
+    endRecord();
+  }
+
+  /**
+   * Ends a record whose entries every column has received; closes the row group when it
+   * reaches its byte target or its row cap.
+   */
+  public void endRecord() throws IOException {
+    endRecords(1);
+  }
+
+  /**
+   * Ends {@code count} records whose entries every column has received, after batch writes.
+   * The row group's cap and target are checked once, after them: a batch may carry a row group
+   * past its row cap by less than the batch.
+   */
+  public void endRecords(long count) throws IOException {
+    ensureOpen();
+    if (count <= 0) {
+      if (count == 0) {
+        return;
+      }
+      throw new IllegalArgumentException("negative record count " + count);
+    }
+    rowGroupRecords += count;
+    totalRecords += count;
+    if (rowGroupRecords >= options.rowGroupRowLimit()) {
+      flushRowGroup();
+    } else if (rowGroupRecords >= nextSizeCheck) {
+      long buffered = bufferedBytes();
+      long target = options.rowGroupByteTarget();
+      if (buffered >= target) {
+        flushRowGroup();
+      } else {
+        // Check again about halfway to the target at the current bytes per record.
+        double perRecord = Math.max(1.0, (double) buffered / rowGroupRecords);
+        long ahead = (long) Math.max(1, Math.min(MAX_RECORDS_BETWEEN_CHECKS,
+            (target - buffered) / perRecord / 2));
+        nextSizeCheck = rowGroupRecords + ahead;
+      }
+    }
+  }
+
+  /** Records written so far, all row groups. */
+  public long recordCount() {
+    return totalRecords;
+  }
+
+  /** Bytes written to the stream so far. */
+  public long bytesWritten() {
+    return sink.position();
+  }
+
+  /**
+   * Memory the writer holds now for the open row group: encoded pages, open pages,
+   * dictionaries and bloom filters. A sink under a memory budget may {@link #flushRowGroup()}
+   * early when this grows too large.
+   */
+  public long bufferedBytes() {
+    long total = 0;
+    for (ColumnChunkWriter column : columns) {
+      total += column.bufferedBytes();
+    }
+    return total;
+  }
+
+  /** Writes the open row group now (nothing when it holds no record). */
+  public void flushRowGroup() throws IOException {
+    ensureOpen();
+    for (ColumnChunkWriter column : columns) {
+      if (column.rows() != rowGroupRecords) {
+        throw new IllegalStateException(
+            "column " + column.descriptor().dottedPath() + " has " + column.rows()
+                + " records in this row group, the file " + rowGroupRecords
+                + ": every column needs its entries before endRecord()");
+      }
+    }
+    if (rowGroupRecords == 0) {
+      return;
+    }
+    try {
+      writeRowGroup();
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    }
+    rowGroupRecords = 0;
+    nextSizeCheck = 1;
+  }
+
+  /** Writes each column chunk, then the row group's bloom filters. */
+  private void writeRowGroup() throws IOException {
+    long start = sink.position();
+    WrittenChunk[] chunks = new WrittenChunk[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      chunks[i] = columns[i].writeChunk(sink);
+    }
+    GrowableBuffer bloomBytes = new GrowableBuffer();
+    for (int i = 0; i < columns.length; i++) {
+      SplitBlockBloomFilter filter = chunks[i].bloomFilter();
+      if (filter != null) {
+        bloomBytes.reset();
+        filter.writeWithHeader(bloomBytes);
+        long offset = sink.position();
+        sink.write(bloomBytes);
+        chunks[i] = chunks[i].withBloomFilterAt(offset, bloomBytes.size());
+      }
+    }
+    tail.addRowGroup(chunks, rowGroupRecords, start);
+  }
+
+  /**
+   * Writes the last row group, the page indexes and the footer, and closes the stream. A
+   * second call does nothing.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      if (!failed) {
+        flushRowGroup();
+        tail.write(sink, schema, options, totalRecords);
+        sink.flush();
+      }
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    } finally {
+      closed = true;
+      for (ColumnChunkWriter column : columns) {
+        column.markClosed();
+      }
+      compressors.forEach(Compressor::close);
+      sink.close();
+    }
+  }
+
+  private void write(byte[] bytes, int off, int len) throws IOException {
+    try {
+      sink.write(bytes, off, len);
+    } catch (IOException e) {
+      failed = true;
+      throw e;
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the writer is closed");
+    }
+    if (failed) {
+      throw new IllegalStateException("an earlier write failed; the file is incomplete");
+    }
+  }
+}
