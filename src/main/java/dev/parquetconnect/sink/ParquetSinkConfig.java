@@ -340,17 +340,21 @@ public final class ParquetSinkConfig extends AbstractConfig {
     def.define(BUFFER_MAX_BYTES_CONFIG, Type.LONG, 128 * MIB, Range.atLeast(MIB),
         Importance.HIGH,
         "The heap a task may use for its open files (encoded pages, row groups not yet written, "
-            + "the stores' upload buffers). Reaching it writes the largest files' row groups early, "
+            + "the stores' upload buffers). Reaching it writes the largest files' row groups "
+            + "early, "
             + "then commits the Kafka partitions holding the most. Keep it well below the worker "
             + "heap divided by the tasks per worker.",
         GROUP_DELIVERY, ++order, Width.SHORT, "Buffer budget");
-    def.define(COMMIT_TIMEOUT_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1000),
+    def.define(COMMIT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1000),
         Importance.LOW,
         "Exactly-once fencing: a task stops committing a set of files once half this time has "
-            + "passed since it announced the commit, and a new owner of the Kafka partition rolls "
-            + "back an unfinished commit it has seen for this long. Longer than the slowest "
-            + "commit (all files of one Kafka partition), shorter than you are willing to wait "
-            + "after a crash in the middle of a commit. See docs/exactly-once.md.",
+            + "passed since it announced the commit (and rolls it back), and a new owner of the "
+            + "Kafka partition rolls back an unfinished commit it has seen for this long. Keep "
+            + "half of it well above the slowest commit (every file of one Kafka partition made "
+            + "visible: a thousand S3 uploads completed one after the other take about a minute), "
+            + "else commits never finish; it is how long a partition waits after a crash in the "
+            + "middle of a commit. A commit slower than a quarter of it is logged. See "
+            + "docs/exactly-once.md.",
         GROUP_DELIVERY, ++order, Width.SHORT, "Commit timeout");
     def.define(ORPHAN_MIN_AGE_MS_CONFIG, Type.LONG, 3_600_000L, Range.atLeast(0),
         Importance.LOW,
@@ -686,7 +690,8 @@ public final class ParquetSinkConfig extends AbstractConfig {
   }
 
   public CompressionCodec codec() {
-    return CompressionCodec.valueOf(getString(PARQUET_CODEC_CONFIG).trim().toUpperCase(Locale.ROOT));
+    String codec = getString(PARQUET_CODEC_CONFIG).trim().toUpperCase(Locale.ROOT);
+    return CompressionCodec.valueOf(codec);
   }
 
   /** The codec level, {@link Codecs#DEFAULT_LEVEL} for the codec's default. */

@@ -8,8 +8,8 @@ import org.apache.kafka.common.TopicPartition;
  * Where the sink puts things, relative to the store root:
  *
  * <pre>
- * &lt;topics.dir&gt;/&lt;topic&gt;/&lt;name=value&gt;/.../&lt;topic&gt;+&lt;partition&gt;+&lt;start offset&gt;[-&lt;attempt&gt;].parquet
- * &lt;topics.dir&gt;/_markers/&lt;connector&gt;/&lt;topic&gt;/&lt;partition&gt;/&lt;start offset&gt;-&lt;attempt&gt;.intent|.outcome
+ * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START[-ATTEMPT].parquet       data files
+ * topics/_markers/CONNECTOR/TOPIC/PARTITION/START-ATTEMPT.intent|.outcome   commit markers
  * </pre>
  *
  * The start offset is printed with 20 digits so that names sort by offset; the attempt suffix
@@ -30,8 +30,18 @@ final class SinkKeys {
 
   private final String topicsDir;
   private final String markersRoot;
+  private final int rootPrefixBytes;
 
   SinkKeys(String topicsDir, String connectorName) {
+    this(topicsDir, connectorName, 0);
+  }
+
+  /**
+   * @param rootPrefixBytes the bytes the store puts before every key (an S3 URL's prefix and its
+   *     slash), which count toward the store's key limit
+   */
+  SinkKeys(String topicsDir, String connectorName, int rootPrefixBytes) {
+    this.rootPrefixBytes = rootPrefixBytes;
     this.topicsDir = topicsDir;
     this.markersRoot = StoreKeys.join(topicsDir, MARKERS_DIR + "/"
         + HivePaths.encodeSegment(connectorName, MAX_CONNECTOR_BYTES));
@@ -61,6 +71,32 @@ final class SinkKeys {
         + source.partition() + "+" + offsetText(start)
         + (attempt == 0 ? "" : "-" + attempt) + EXTENSION;
     return StoreKeys.join(dir, name);
+  }
+
+  /**
+   * Checks a key against the stores' rules before anything is created under it.
+   *
+   * @throws IllegalArgumentException naming the rule it breaks
+   */
+  String check(String key) {
+    StoreKeys.checkKey(key);
+    int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + rootPrefixBytes;
+    if (bytes > StoreKeys.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("the key of " + bytes + " bytes (with the store's "
+          + "prefix) is longer than " + StoreKeys.MAX_KEY_BYTES);
+    }
+    return key;
+  }
+
+  /** The bytes an S3 store URL puts before every key; 0 for other stores. */
+  static int rootPrefixBytes(String storeUrl) {
+    java.net.URI uri = java.net.URI.create(storeUrl);
+    if (!"s3".equalsIgnoreCase(uri.getScheme()) || uri.getPath() == null) {
+      return 0;
+    }
+    String prefix = ParquetSinkConfig.trimSlashes(uri.getPath());
+    return prefix.isEmpty() ? 0
+        : prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
   }
 
   /** The directory of one Kafka partition's commit markers. */

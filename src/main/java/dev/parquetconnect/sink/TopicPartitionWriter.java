@@ -329,11 +329,9 @@ final class TopicPartitionWriter {
   private OpenFile startFile(Epoch current, Place place, SinkRecord first,
       RecordFileWriter predecessor) throws IOException {
     String key;
-    StoreOutput output;
     try {
-      key = rt.keys().dataKey(place.topic(), HivePaths.path(place.columns()), source,
-          current.start(), current.attempt());
-      output = rt.store().create(key);
+      key = rt.keys().check(rt.keys().dataKey(place.topic(), HivePaths.path(place.columns()),
+          source, current.start(), current.attempt()));
     } catch (IllegalArgumentException e) {
       // The store's key rules refused the path (e.g. too long in total): a property of the
       // record, so it is the record's error.
@@ -341,6 +339,7 @@ final class TopicPartitionWriter {
           + e.getMessage(), e));
       return null;
     }
+    StoreOutput output = new DeferredOutput(rt.store(), key);
     OpenFile file = new OpenFile(key, output);
     try {
       file.writer(rt.writers().create(output, first, predecessor));
@@ -452,8 +451,14 @@ final class TopicPartitionWriter {
       }
       rt.faults().at("after-done");
       committed(e, listed);
-      LOG.info("{} committed offsets {}-{} ({} records, {} files; {})", log, e.start(), e.end(),
-          e.recordsWritten(), e.files().size(), reason);
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(rt.clock().nanos() - claimedAt);
+      LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms", log, e.start(),
+          e.end(), e.recordsWritten(), e.files().size(), reason, tookMs);
+      if (tookMs > rt.commitTimeoutMs() / 4) {
+        LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
+            + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
+            log, e.files().size(), tookMs, rt.commitTimeoutMs());
+      }
       return true;
     } catch (Fenced fenced) {
       LOG.warn("{} fenced: {}; discarding the open commit and recovering", log,
