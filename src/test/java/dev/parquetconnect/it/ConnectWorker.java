@@ -51,7 +51,9 @@ public final class ConnectWorker implements AutoCloseable {
         this.workDir = builder.workDir;
         this.configFile = workDir.resolve("worker.properties");
         this.logFile = workDir.resolve("worker.log");
-        this.jvmOptions = List.of("-Xms128m", "-Xmx" + builder.heap);
+        List<String> options = new ArrayList<>(List.of("-Xms128m", "-Xmx" + builder.heap));
+        options.addAll(builder.extraJvmOptions);
+        this.jvmOptions = List.copyOf(options);
         this.restUri = URI.create("http://" + ItPaths.LOOPBACK + ":" + restPort);
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -66,6 +68,7 @@ public final class ConnectWorker implements AutoCloseable {
         private final KafkaRuntime runtime;
         private final String bootstrapServers;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final List<String> extraJvmOptions = new ArrayList<>();
         private Path workDir;
         private Path pluginPath = ItPaths.pluginDir();
         private String groupId = "connect-it";
@@ -104,6 +107,12 @@ public final class ConnectWorker implements AutoCloseable {
         /** The worker's maximum heap, as for {@code -Xmx} (default {@code 1g}). */
         public Builder heap(String maxHeap) {
             this.heap = maxHeap;
+            return this;
+        }
+
+        /** One more option of the worker JVM (e.g. a {@code -D} system property read by a plugin). */
+        public Builder jvmOption(String option) {
+            extraJvmOptions.add(option);
             return this;
         }
 

@@ -14,7 +14,7 @@ import java.util.Arrays;
 public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96; -1 for BYTE_ARRAY. */
   private final int fixedLength;
-  private final BinaryBatch entries = new BinaryBatch(64, 4096);
+  private final BinaryBatch entries = new BinaryBatch(64, 256);
   private int[] entryHashes = new int[64];
   private int[] entryLengths = new int[64];
   /**

@@ -65,8 +65,8 @@ final class ChunkBuilder {
   private Encoding fallbackEncoding;
   private ValuesEncoder fallbackEncoder;
 
-  /** The chunk's data pages, headers included, back to back. */
-  private final GrowableBuffer pages = new GrowableBuffer(1 << 12);
+  /** The chunk's data pages, headers included, back to back (grows: files may be tiny). */
+  private final GrowableBuffer pages = new GrowableBuffer(512);
   private long uncompressedPageBytes;
   private long valueCount;
   private long rows;

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * doubling and are kept for the next page.
  */
 final class PageBuffer {
-  private static final int INITIAL = 256;
+  /** Small: a sink keeps a writer per open file, thousands of them; arrays grow as needed. */
+  private static final int INITIAL = 32;
 
   final PhysicalType type;
   final boolean hasDefinitionLevels;
@@ -67,7 +68,7 @@ final class PageBuffer {
         type == PhysicalType.BYTE_ARRAY
                 || type == PhysicalType.FIXED_LEN_BYTE_ARRAY
                 || type == PhysicalType.INT96
-            ? new BinaryBatch(INITIAL, 4096)
+            ? new BinaryBatch(INITIAL, 512)
             : null;
   }
 

@@ -33,11 +33,19 @@ import java.util.Objects;
  * and the page index entries of the file (a few dozen bytes per page).
  *
  * <p>The stream is closed by {@link #close()}. After an {@link IOException} the file is
- * incomplete and the writer refuses further use. Not thread-safe.
+ * incomplete and the writer refuses further use. Not thread-safe; writers created on one thread
+ * share the buffers a page passes through while it is encoded (a few hundred KiB), so such writers
+ * must not close pages concurrently: use them from one thread at a time, as a sink task does.
  */
 public final class ParquetFileWriter implements Closeable {
   /** Records between two checks of the buffered size when far from the target. */
   private static final long MAX_RECORDS_BETWEEN_CHECKS = 10_000;
+  /**
+   * The page scratch of the writers created on each thread. Pages close one at a time, so one
+   * set serves every column of every file a thread writes: a sink with a thousand open files
+   * would otherwise hold a thousand copies (330 KiB each).
+   */
+  private static final ThreadLocal<PageScratch> SCRATCH = ThreadLocal.withInitial(PageScratch::new);
 
   private final FileSink sink;
   private final MessageType schema;
@@ -68,7 +76,7 @@ public final class ParquetFileWriter implements Closeable {
     this.options = Objects.requireNonNull(options, "options");
     Map<String, Compressor> byCodec = new HashMap<>();
     List<Compressor> created = new ArrayList<>();
-    PageScratch scratch = new PageScratch();
+    PageScratch scratch = SCRATCH.get();
     List<ColumnDescriptor> descriptors = schema.columns();
     this.columns = new ColumnChunkWriter[descriptors.size()];
     try {

@@ -1,0 +1,170 @@
+package dev.parquetconnect.sink;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Turns partition names and values into directory segments that stay where they are put.
+ *
+ * <p>Values come from records, so they can hold anything: {@code /}, {@code ..}, control
+ * characters, 10,000 characters. Each one becomes exactly one path segment:
+ *
+ * <ul>
+ *   <li>the characters Hive escapes ({@code "#%'*\/:=?\{[]^}, U+0000-U+001F, U+007F) plus the C1
+ *       controls U+0080-U+009F and {@code ~} (kept for the hash suffix below) are written as
+ *       {@code %XX} of their UTF-8 bytes, so a separator or control character never reaches the
+ *       store, and Hive, Spark, Trino and DuckDB decode the value back;
+ *   <li>an unpaired surrogate (not encodable in UTF-8) becomes {@code %EF%BF%BD}, U+FFFD;
+ *   <li>a leading {@code .} or {@code _} is escaped too: engines skip entries whose name starts
+ *       with either, and {@code .tmp-pqc-} is the stores' temporary prefix;
+ *   <li>an encoded part longer than its cap keeps a prefix and ends in {@code ~} and 16 hex
+ *       digits of the SHA-256 of the whole value, so long values stay distinct and every segment
+ *       stays within the 255-byte name limit of file systems;
+ *   <li>{@code null} and the empty string become {@code __HIVE_DEFAULT_PARTITION__}, as in Hive.
+ * </ul>
+ *
+ * Because {@code %} and {@code ~} are always escaped in the input, the encoding is injective up to
+ * the 64-bit hash of capped values. The stores refuse escaping keys as well; this is the first
+ * line of defence, the store the last.
+ */
+public final class HivePaths {
+  /** Hive's name for the partition of null (and empty) values. */
+  public static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+
+  /** The most UTF-8 bytes an encoded value takes (name, {@code =} and value stay below 255). */
+  public static final int MAX_VALUE_BYTES = 160;
+
+  /** The most UTF-8 bytes an encoded partition name takes. */
+  public static final int MAX_NAME_BYTES = 64;
+
+  private static final int HASH_HEX_DIGITS = 16;
+  private static final char HASH_MARK = '~';
+  private static final boolean[] ESCAPED = new boolean[128];
+
+  static {
+    for (int c = 0; c < 0x20; c++) {
+      ESCAPED[c] = true;
+    }
+    ESCAPED[0x7f] = true;
+    for (char c : "\"#%'*/:=?\\{[]^~".toCharArray()) {
+      ESCAPED[c] = true;
+    }
+  }
+
+  private HivePaths() {}
+
+  /** One directory segment {@code name=value}, both encoded. */
+  public static String segment(String name, String value) {
+    return encodeName(name) + "=" + encodeValue(value);
+  }
+
+  /** The segments of {@code columns} joined by {@code /} ({@code ""} for no column). */
+  public static String path(List<PartitionColumn> columns) {
+    StringBuilder sb = new StringBuilder();
+    for (PartitionColumn column : columns) {
+      if (sb.length() > 0) {
+        sb.append('/');
+      }
+      sb.append(segment(column.name(), column.value()));
+    }
+    return sb.toString();
+  }
+
+  /** A partition name: never empty, at most {@link #MAX_NAME_BYTES}. */
+  public static String encodeName(String name) {
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("a partition name must not be empty");
+    }
+    return encode(name, MAX_NAME_BYTES);
+  }
+
+  /** A partition value: {@link #DEFAULT_PARTITION} for null or empty, else encoded and capped. */
+  public static String encodeValue(String value) {
+    if (value == null || value.isEmpty()) {
+      return DEFAULT_PARTITION;
+    }
+    return encode(value, MAX_VALUE_BYTES);
+  }
+
+  /**
+   * A whole segment of its own (a topic's directory, a topic in a file name): encoded like a
+   * value, capped at {@code maxBytes}.
+   */
+  public static String encodeSegment(String text, int maxBytes) {
+    if (text == null || text.isEmpty()) {
+      throw new IllegalArgumentException("a path segment must not be empty");
+    }
+    return encode(text, maxBytes);
+  }
+
+  private static String encode(String text, int maxBytes) {
+    StringBuilder out = new StringBuilder(Math.min(text.length() + 8, maxBytes + 32));
+    // Byte length of the output so far and the end of the longest prefix that still leaves room
+    // for the hash suffix: the cut never splits an escape or a surrogate pair.
+    int bytes = 0;
+    int cutAt = 0;
+    int roomForPrefix = maxBytes - 1 - HASH_HEX_DIGITS;
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      int width = Character.charCount(cp);
+      boolean first = i == 0;
+      String piece;
+      if (Character.isSurrogate(text.charAt(i)) && width == 1) {
+        piece = "%EF%BF%BD";
+      } else if (cp < 128 && (ESCAPED[cp] || (first && (cp == '.' || cp == '_')))) {
+        piece = percent(cp);
+      } else if (cp >= 0x80 && cp <= 0x9f) {
+        piece = percentUtf8(cp);
+      } else {
+        piece = new String(Character.toChars(cp));
+      }
+      int pieceBytes = piece.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes + pieceBytes <= roomForPrefix) {
+        cutAt = out.length() + piece.length();
+      }
+      out.append(piece);
+      bytes += pieceBytes;
+      i += width;
+      if (bytes > maxBytes) {
+        // No need to encode the rest: the result is the prefix and the hash of the whole text.
+        break;
+      }
+    }
+    if (bytes <= maxBytes) {
+      return out.toString();
+    }
+    return out.substring(0, cutAt) + HASH_MARK + hash(text);
+  }
+
+  private static String percent(int asciiChar) {
+    return String.format("%%%02X", asciiChar);
+  }
+
+  private static String percentUtf8(int cp) {
+    StringBuilder sb = new StringBuilder();
+    for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {
+      sb.append(String.format("%%%02X", b & 0xff));
+    }
+    return sb.toString();
+  }
+
+  private static String hash(String text) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      // Over the UTF-16 code units, so that even values with unpaired surrogates (which UTF-8
+      // would turn into '?') hash apart.
+      byte[] units = new byte[text.length() * 2];
+      for (int i = 0; i < text.length(); i++) {
+        units[2 * i] = (byte) (text.charAt(i) >>> 8);
+        units[2 * i + 1] = (byte) text.charAt(i);
+      }
+      byte[] digest = sha.digest(units);
+      return HexFormat.of().formatHex(digest, 0, HASH_HEX_DIGITS / 2);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,286 @@
+package dev.parquetconnect.sink;
+
+import dev.parquetconnect.sink.SinkRuntime.Rotation;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.Stores;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the records of its Kafka partitions into Parquet files, exactly once.
+ *
+ * <p>Each assigned partition gets a {@link TopicPartitionWriter} that first recovers the
+ * committed offset from the commit markers in the store (Connect's own committed offsets are
+ * only reported, never trusted), then streams records into the files of its open commit.
+ * {@link #preCommit} reports, per partition, the offset after its newest completed commit.
+ * The memory of all open files is kept under {@code buffer.max.bytes}. See
+ * docs/exactly-once.md for the protocol.
+ */
+public final class ParquetSinkTask extends SinkTask {
+  private static final Logger LOG = LoggerFactory.getLogger(ParquetSinkTask.class);
+
+  private final Function<ParquetSinkConfig, RecordWriterFactory> formats;
+  private final StoreOpener stores;
+  private final SinkClock clock;
+  private final CrashPoints crashPoints;
+  private final Map<TopicPartition, TopicPartitionWriter> writers = new LinkedHashMap<>();
+  private final Set<String> cleanedDirectories = new HashSet<>();
+  private ParquetSinkConfig config;
+  private Store store;
+  private SinkRuntime runtime;
+  private String taskName = "parquet-sink";
+
+  /** The task Connect instantiates: Parquet files through the conversion layer. */
+  public ParquetSinkTask() {
+    this(ParquetFiles::writerFactory, config -> Stores.open(config.storeUrl(),
+        config.storeSettings()), SinkClock.SYSTEM, FaultInjector.fromSystemProperty());
+  }
+
+  /** A task with another record format, store, clock or crash points (tests). */
+  ParquetSinkTask(Function<ParquetSinkConfig, RecordWriterFactory> formats, StoreOpener stores,
+      SinkClock clock, CrashPoints crashPoints) {
+    this.formats = formats;
+    this.stores = stores;
+    this.clock = clock;
+    this.crashPoints = crashPoints;
+  }
+
+  /** Opens the store a configuration names. */
+  interface StoreOpener {
+    Store open(ParquetSinkConfig config) throws IOException;
+  }
+
+  @Override
+  public String version() {
+    return ConnectorVersion.VERSION;
+  }
+
+  @Override
+  public void start(Map<String, String> props) {
+    try {
+      config = new ParquetSinkConfig(props);
+    } catch (ConfigException e) {
+      throw new ConnectException("Invalid configuration: " + e.getMessage(), e);
+    }
+    taskName = config.connectorName() + "-" + props.getOrDefault(
+        ParquetSinkConnector.TASK_NUMBER_CONFIG, "0");
+    try {
+      store = stores.open(config);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ConnectException(taskName + " cannot open the store " + config.storeUrl() + ": "
+          + e.getMessage(), e);
+    }
+    String writerId = UUID.randomUUID().toString();
+    Rotation rotation = new Rotation(config.flushSize(), config.fileMaxBytes(),
+        config.rotateIntervalMs(), config.rotateScheduleIntervalMs());
+    runtime = new SinkRuntime(store,
+        new SinkKeys(config.topicsDir(), config.connectorName(),
+            SinkKeys.rootPrefixBytes(config.storeUrl())),
+        formats.apply(config),
+        Partitioners.create(config, clock::wallMillis),
+        Partitioners.recordTime(config, clock::wallMillis),
+        rotation,
+        config.nullValueBehavior(),
+        config.commitTimeoutMs(),
+        new MemoryBudget(config.bufferMaxBytes()),
+        new ErrantRecords(config.toleratesErrors(), context, "[" + taskName + "]"),
+        crashPoints,
+        clock,
+        context,
+        writerId,
+        taskName);
+    LOG.info("[{}] started: writer {}, store {}, topics dir {}", taskName, writerId, store.url(),
+        config.topicsDir());
+  }
+
+  @Override
+  public void open(Collection<TopicPartition> partitions) {
+    for (TopicPartition partition : partitions) {
+      // Markers are written only by this partition's owner, which this task is now: whatever
+      // temporary marker is there belongs to a dead or fenced writer.
+      cleanOrphansOnce(runtime.keys().markerDir(partition),
+          Instant.ofEpochMilli(clock.wallMillis()));
+      cleanOrphansOnce(runtime.keys().topicDir(partition.topic()), orphanCutoff());
+      TopicPartitionWriter writer = new TopicPartitionWriter(partition, runtime);
+      writers.put(partition, writer);
+      writer.recover();
+    }
+  }
+
+  @Override
+  public void put(Collection<SinkRecord> records) {
+    for (TopicPartitionWriter writer : writers.values()) {
+      writer.startBatch();
+      writer.recover();
+    }
+    TopicPartition last = null;
+    TopicPartitionWriter lastWriter = null;
+    String lastTopic = null;
+    for (SinkRecord record : records) {
+      TopicPartition source = new TopicPartition(record.originalTopic(),
+          record.originalKafkaPartition());
+      if (!source.equals(last)) {
+        last = source;
+        lastWriter = writers.get(source);
+      }
+      if (lastWriter == null) {
+        // Not (or no longer) this task's partition: its owner reads the record.
+        LOG.warn("[{}] dropping a record of {}, which is not assigned to this task", taskName,
+            source);
+        continue;
+      }
+      if (!record.topic().equals(lastTopic)) {
+        lastTopic = record.topic();
+        cleanOrphansOnce(runtime.keys().topicDir(lastTopic), orphanCutoff());
+      }
+      lastWriter.write(record);
+      if (runtime.budget().exceeded()) {
+        relieveMemory();
+      }
+    }
+    for (TopicPartitionWriter writer : writers.values()) {
+      writer.commitIfScheduled();
+    }
+  }
+
+  @Override
+  public Map<TopicPartition, OffsetAndMetadata> preCommit(
+      Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+    // Only a report: commits happen in put (which Connect calls even without records), never
+    // here, where Connect also calls during a rebalance.
+    Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+    for (TopicPartitionWriter writer : writers.values()) {
+      long offset = writer.committedOffset();
+      if (offset >= 0) {
+        committed.put(writer.source(), new OffsetAndMetadata(offset));
+      }
+    }
+    return committed;
+  }
+
+  @Override
+  public void close(Collection<TopicPartition> partitions) {
+    for (TopicPartition partition : partitions) {
+      TopicPartitionWriter writer = writers.remove(partition);
+      if (writer != null) {
+        writer.close();
+      }
+    }
+  }
+
+  @Override
+  public void stop() {
+    for (TopicPartitionWriter writer : writers.values()) {
+      writer.close();
+    }
+    writers.clear();
+    if (store != null) {
+      try {
+        store.close();
+      } catch (IOException e) {
+        LOG.warn("[{}] closing the store failed: {}", taskName, e.toString());
+      }
+      store = null;
+    }
+    LOG.info("[{}] stopped", taskName);
+  }
+
+  /** The heap the open files hold, as last accounted (tests, metrics). */
+  long bufferedBytes() {
+    return runtime.budget().total();
+  }
+
+  private Instant orphanCutoff() {
+    return Instant.ofEpochMilli(clock.wallMillis() - config.orphanMinAgeMs());
+  }
+
+  /**
+   * Removes what crashed writers left under {@code prefix}, once per task instance and before
+   * this task writes there (so none of its own live files is touched). Failing is harmless: an
+   * orphan is invisible to readers.
+   */
+  private void cleanOrphansOnce(String prefix, Instant olderThan) {
+    if (!cleanedDirectories.add(prefix)) {
+      return;
+    }
+    try {
+      int removed = store.cleanupOrphans(prefix, olderThan);
+      if (removed > 0) {
+        LOG.info("[{}] removed {} orphaned temporary files or uploads under {}", taskName,
+            removed, prefix);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("[{}] cannot clean up orphans under {}: {}", taskName, prefix, e.toString());
+    }
+  }
+
+  /**
+   * Brings the open files' heap back under half of {@code buffer.max.bytes}: first by writing
+   * out the row groups of the largest files, then, if the stores' own buffers still hold too
+   * much (S3 parts), by committing the Kafka partitions that hold the most.
+   */
+  private void relieveMemory() {
+    MemoryBudget budget = runtime.budget();
+    List<Map.Entry<OpenFile, TopicPartitionWriter>> files = new ArrayList<>();
+    for (TopicPartitionWriter writer : writers.values()) {
+      if (writer.epoch() != null) {
+        for (OpenFile file : writer.epoch().files()) {
+          budget.update(file);
+          files.add(Map.entry(file, writer));
+        }
+      }
+    }
+    if (!budget.exceeded()) {
+      return;
+    }
+    long before = budget.total();
+    long target = budget.maxBytes() / 2;
+    files.sort(Comparator.comparingLong(
+        (Map.Entry<OpenFile, TopicPartitionWriter> e) -> e.getKey().accountedBytes()).reversed());
+    for (Map.Entry<OpenFile, TopicPartitionWriter> entry : files) {
+      if (budget.total() <= target) {
+        break;
+      }
+      if (entry.getValue().epoch() != null && entry.getKey().writer() != null) {
+        entry.getValue().flushRowGroup(entry.getKey());
+      }
+    }
+    if (budget.total() > budget.maxBytes() * 3 / 4) {
+      List<TopicPartitionWriter> byMemory = new ArrayList<>();
+      for (TopicPartitionWriter writer : writers.values()) {
+        if (writer.epoch() != null) {
+          byMemory.add(writer);
+        }
+      }
+      byMemory.sort(Comparator.comparingLong(
+          (TopicPartitionWriter w) -> w.epoch().accountedBytes()).reversed());
+      for (TopicPartitionWriter writer : byMemory) {
+        if (budget.total() <= target) {
+          break;
+        }
+        writer.commit("buffer.max.bytes");
+      }
+    }
+    LOG.debug("[{}] memory budget: {} -> {} bytes of {}", taskName, before, budget.total(),
+        budget.maxBytes());
+  }
+}

@@ -1,0 +1,68 @@
+package dev.parquetconnect.sink;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+import org.apache.kafka.connect.errors.ConnectException;
+
+/** Builds the partitioner {@code partitioner.class} names. */
+final class Partitioners {
+  private Partitioners() {}
+
+  static Partitioner create(ParquetSinkConfig config, LongSupplier clock) {
+    String name = config.partitioner();
+    switch (name.toLowerCase(Locale.ROOT)) {
+      case ParquetSinkConfig.PARTITIONER_KAFKA:
+        return new KafkaPartitionPartitioner();
+      case ParquetSinkConfig.PARTITIONER_FIELD:
+        return new FieldPartitioner(config.partitionFields());
+      case ParquetSinkConfig.PARTITIONER_HEADER:
+        return new HeaderPartitioner(config.partitionHeaders());
+      case ParquetSinkConfig.PARTITIONER_TIME:
+        return new TimePartitioner(config.pathFormat(), config.timezone(), config.locale(),
+            recordTime(config, clock));
+      default:
+        Partitioner custom = instantiate(name);
+        custom.configure(config.originalsStrings());
+        return custom;
+    }
+  }
+
+  /** The record time for the time partitioner and {@code rotate.interval.ms}. */
+  static RecordTime recordTime(ParquetSinkConfig config, LongSupplier clock) {
+    return new RecordTime(config.timestampSource(), config.timestampField(), clock);
+  }
+
+  /** Why {@code className} cannot be a partitioner, or null when it can. */
+  static String checkCustomClass(String className) {
+    try {
+      instantiate(className);
+      return null;
+    } catch (ConnectException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static Partitioner instantiate(String className) {
+    Class<?> type;
+    try {
+      type = Class.forName(className, true, Partitioners.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new ConnectException("partitioner.class '" + className + "' is neither kafka, field, "
+          + "time nor header, and no such class is on the plugin's class path");
+    }
+    if (!Partitioner.class.isAssignableFrom(type)) {
+      throw new ConnectException("partitioner.class " + className + " does not implement "
+          + Partitioner.class.getName());
+    }
+    try {
+      return (Partitioner) type.getConstructor().newInstance();
+    } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
+      throw new ConnectException("partitioner.class " + className
+          + " needs a public no-argument constructor");
+    } catch (InvocationTargetException e) {
+      throw new ConnectException("partitioner.class " + className + " failed to construct: "
+          + e.getCause(), e.getCause());
+    }
+  }
+}

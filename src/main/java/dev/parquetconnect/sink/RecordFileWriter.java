@@ -1,0 +1,51 @@
+package dev.parquetconnect.sink;
+
+import java.io.IOException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * One file being written, as the sink sees the conversion layer: records in, bytes out to the
+ * stream it was created on, row groups streamed as they complete. The sink never keeps records
+ * itself; what a file holds in memory is what {@link #bufferedBytes()} reports.
+ *
+ * <p>Used by one thread.
+ */
+interface RecordFileWriter {
+
+  /**
+   * Whether {@code record} can go into this file: its schema is the file's, or one that {@code
+   * schema.compatibility} lets the writer project to the file's schema, or (schemaless) its value
+   * fits the file's inferred schema. When not, the sink commits the file and starts a new one for
+   * the record, passing this writer as the new file's predecessor.
+   *
+   * @throws org.apache.kafka.connect.errors.DataException if no file can take the record (a type
+   *     conflict of schemaless data under a failing conflict policy): a bad record, not a reason
+   *     to start a new file
+   */
+  boolean accepts(SinkRecord record);
+
+  /**
+   * Converts and appends one record. A record that cannot be converted (a wrong type, a null in
+   * a required field, a value without a Parquet representation) throws a {@link
+   * org.apache.kafka.connect.errors.DataException} naming the field, and leaves the file as if the
+   * call had not happened.
+   *
+   * @throws IOException when writing to the store fails (the file is then unusable)
+   */
+  void write(SinkRecord record) throws IOException;
+
+  /** Records written. */
+  long recordCount();
+
+  /** Heap bytes held for rows not yet written out (the open row group and its pages). */
+  long bufferedBytes();
+
+  /** Bytes handed to the output stream so far. */
+  long bytesWritten();
+
+  /** Writes the buffered rows out as a row group now (to free memory); no-op when empty. */
+  void flushRowGroup() throws IOException;
+
+  /** Writes the last row group and the footer; the stream stays open for the commit. */
+  void finish() throws IOException;
+}

@@ -1,0 +1,146 @@
+package dev.parquetconnect.sink;
+
+import dev.parquetconnect.storage.StoreKeys;
+import java.util.Locale;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Where the sink puts things, relative to the store root:
+ *
+ * <pre>
+ * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START[-ATTEMPT].parquet       data files
+ * topics/_markers/CONNECTOR/TOPIC/PARTITION/START-ATTEMPT.intent|.outcome   commit markers
+ * </pre>
+ *
+ * The start offset is printed with 20 digits so that names sort by offset; the attempt suffix
+ * appears only on files rewritten after a rolled-back commit (docs/exactly-once.md). Topic and
+ * connector names are encoded like partition values ({@link HivePaths}).
+ */
+final class SinkKeys {
+  static final String MARKERS_DIR = "_markers";
+  static final String INTENT_SUFFIX = ".intent";
+  static final String OUTCOME_SUFFIX = ".outcome";
+  static final String EXTENSION = ".parquet";
+
+  /** A topic directory stays well within one segment. */
+  private static final int MAX_TOPIC_DIR_BYTES = 200;
+  /** The topic in a file name leaves room for partition, offset and attempt in 255 bytes. */
+  private static final int MAX_TOPIC_IN_NAME_BYTES = 180;
+  private static final int MAX_CONNECTOR_BYTES = 200;
+
+  private final String topicsDir;
+  private final String markersRoot;
+  private final int rootPrefixBytes;
+
+  SinkKeys(String topicsDir, String connectorName) {
+    this(topicsDir, connectorName, 0);
+  }
+
+  /**
+   * @param rootPrefixBytes the bytes the store puts before every key (an S3 URL's prefix and its
+   *     slash), which count toward the store's key limit
+   */
+  SinkKeys(String topicsDir, String connectorName, int rootPrefixBytes) {
+    this.rootPrefixBytes = rootPrefixBytes;
+    this.topicsDir = topicsDir;
+    this.markersRoot = StoreKeys.join(topicsDir, MARKERS_DIR + "/"
+        + HivePaths.encodeSegment(connectorName, MAX_CONNECTOR_BYTES));
+  }
+
+  /** The directory of a topic's files (the topic as records name it, after transformations). */
+  String topicDir(String topic) {
+    return StoreKeys.join(topicsDir, HivePaths.encodeSegment(topic, MAX_TOPIC_DIR_BYTES));
+  }
+
+  /**
+   * The key of one file of a commit.
+   *
+   * @param topic the record's topic (its directory)
+   * @param partitionPath the encoded partition directories, {@code ""} for none
+   * @param source the Kafka partition the records were consumed from
+   * @param start the commit's first offset
+   * @param attempt 0, or the number of earlier rolled-back attempts at this start offset
+   */
+  String dataKey(String topic, String partitionPath, TopicPartition source, long start,
+      int attempt) {
+    String dir = topicDir(topic);
+    if (!partitionPath.isEmpty()) {
+      dir = dir + "/" + partitionPath;
+    }
+    String name = HivePaths.encodeSegment(source.topic(), MAX_TOPIC_IN_NAME_BYTES) + "+"
+        + source.partition() + "+" + offsetText(start)
+        + (attempt == 0 ? "" : "-" + attempt) + EXTENSION;
+    return StoreKeys.join(dir, name);
+  }
+
+  /**
+   * Checks a key against the stores' rules before anything is created under it.
+   *
+   * @throws IllegalArgumentException naming the rule it breaks
+   */
+  String check(String key) {
+    StoreKeys.checkKey(key);
+    int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + rootPrefixBytes;
+    if (bytes > StoreKeys.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("the key of " + bytes + " bytes (with the store's "
+          + "prefix) is longer than " + StoreKeys.MAX_KEY_BYTES);
+    }
+    return key;
+  }
+
+  /** The bytes an S3 store URL puts before every key; 0 for other stores. */
+  static int rootPrefixBytes(String storeUrl) {
+    java.net.URI uri = java.net.URI.create(storeUrl);
+    if (!"s3".equalsIgnoreCase(uri.getScheme()) || uri.getPath() == null) {
+      return 0;
+    }
+    String prefix = ParquetSinkConfig.trimSlashes(uri.getPath());
+    return prefix.isEmpty() ? 0
+        : prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
+  }
+
+  /** The directory of one Kafka partition's commit markers. */
+  String markerDir(TopicPartition source) {
+    return markersRoot + "/" + HivePaths.encodeSegment(source.topic(), MAX_TOPIC_DIR_BYTES) + "/"
+        + source.partition();
+  }
+
+  String intentKey(TopicPartition source, long start, int attempt) {
+    return markerDir(source) + "/" + markerName(start, attempt) + INTENT_SUFFIX;
+  }
+
+  String outcomeKey(TopicPartition source, long start, int attempt) {
+    return markerDir(source) + "/" + markerName(start, attempt) + OUTCOME_SUFFIX;
+  }
+
+  private static String markerName(long start, int attempt) {
+    return offsetText(start) + "-" + attempt;
+  }
+
+  static String offsetText(long offset) {
+    return String.format(Locale.ROOT, "%020d", offset);
+  }
+
+  /** A marker file name parsed: which commit attempt and which kind; null for anything else. */
+  record MarkerName(long start, int attempt, boolean intent) {
+    static MarkerName parse(String fileName) {
+      boolean intent = fileName.endsWith(INTENT_SUFFIX);
+      boolean outcome = fileName.endsWith(OUTCOME_SUFFIX);
+      if (!intent && !outcome) {
+        return null;
+      }
+      String stem = fileName.substring(0,
+          fileName.length() - (intent ? INTENT_SUFFIX : OUTCOME_SUFFIX).length());
+      int dash = stem.indexOf('-');
+      if (dash != 20 || stem.length() == 21) {
+        return null;
+      }
+      try {
+        return new MarkerName(Long.parseLong(stem.substring(0, dash)),
+            Integer.parseInt(stem.substring(dash + 1)), intent);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.parquetconnect.sink;
+
+import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.storage.Store;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+
+/**
+ * What every Kafka partition's writer of a task shares: the store, the naming, the record format,
+ * the partitioner, the rotation settings, the memory budget, error handling and the clocks.
+ *
+ * @param writerId a random id of this task instance, written into its commit intents
+ * @param taskName {@code <connector>-<task number>}, for markers and logs
+ */
+record SinkRuntime(
+    Store store,
+    SinkKeys keys,
+    RecordWriterFactory writers,
+    Partitioner partitioner,
+    RecordTime recordTime,
+    Rotation rotation,
+    NullValueBehavior nullValues,
+    long commitTimeoutMs,
+    MemoryBudget budget,
+    ErrantRecords errors,
+    CrashPoints faults,
+    SinkClock clock,
+    SinkTaskContext context,
+    String writerId,
+    String taskName) {
+
+  /** When a Kafka partition's open files are committed. */
+  record Rotation(long flushSize, long fileMaxBytes, long intervalMs, long scheduleIntervalMs) {
+    /** The first multiple of the schedule interval after {@code wallMillis}; MAX_VALUE if off. */
+    long scheduleDeadline(long wallMillis) {
+      if (scheduleIntervalMs <= 0) {
+        return Long.MAX_VALUE;
+      }
+      return Math.floorDiv(wallMillis, scheduleIntervalMs) * scheduleIntervalMs
+          + scheduleIntervalMs;
+    }
+  }
+}

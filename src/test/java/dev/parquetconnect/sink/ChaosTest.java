@@ -1,0 +1,133 @@
+package dev.parquetconnect.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.storage.LocalStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seeded random runs of the whole task against a store that fails 3% of its calls (some commits
+ * after the file became visible), with crashes at random protocol points, offsets with gaps (as
+ * after compaction), bad records to the dead letter queue and ignored tombstones. At the end,
+ * every good offset is in exactly one committed file, and no temporary file is left.
+ */
+final class ChaosTest {
+  static final String[] POINTS =
+      {"put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done"};
+  static final int SEEDS = Integer.getInteger("chaos.seeds", 20);
+
+  @TempDir Path dir;
+
+  @Test
+  void everyOffsetExactlyOnceWhateverFails() throws IOException {
+    for (long seed = 1; seed <= SEEDS; seed++) {
+      run(seed);
+    }
+  }
+
+  private void run(long seed) throws IOException {
+    Random random = new Random(seed);
+    Path root = dir.resolve("seed-" + seed);
+    SimulatedConnect connect = new SimulatedConnect();
+    Set<String> good = new HashSet<>();
+    Set<String> bad = new HashSet<>();
+    for (int p = 0; p < 3; p++) {
+      long offset = 0;
+      for (int i = 0; i < 100; i++) {
+        offset += random.nextInt(10) == 0 ? 2 + random.nextInt(5) : 1;
+        int kind = random.nextInt(20);
+        String value = kind == 0 ? "bad" : kind == 1 ? null : "v" + offset;
+        SinkRecord r = SinkTaskTest.record(p, offset, value);
+        r.headers().addString("h", "h" + random.nextInt(4));
+        connect.append(r);
+        String id = SinkTaskTest.TOPIC + "-" + p + "@" + offset;
+        if (kind == 0) {
+          bad.add(id);
+        } else if (kind != 1) {
+          good.add(id);
+        }
+      }
+    }
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "chaos");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.toUri().toString());
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, Integer.toString(3 + random.nextInt(20)));
+    props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, "10000");
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "5000");
+    props.put(ParquetSinkConfig.ORPHAN_MIN_AGE_MS_CONFIG, "0");
+    props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "header");
+    props.put(ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h");
+    props.put(ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "ignore");
+    props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
+    ManualClock clock = new ManualClock();
+    LinesFormat format = new LinesFormat();
+    Set<Long> deadLettered = new HashSet<>();
+    int crashes = 0;
+    int failures = 0;
+    try (LocalStore local = new LocalStore(root)) {
+      FlakyStore flaky = new FlakyStore(local, seed, 0.03);
+      for (int instance = 0; instance < 12; instance++) {
+        String point = POINTS[random.nextInt(POINTS.length)];
+        int crashAt = 1 + random.nextInt(instance < 11 ? 40 : Integer.MAX_VALUE);
+        int[] hits = {0};
+        CrashPoints crash = instance == 11 ? CrashPoints.NONE : at -> {
+          if (at.equals(point) && ++hits[0] == crashAt) {
+            throw new SinkTaskTest.SimulatedCrash(at);
+          }
+        };
+        if (instance == 11) {
+          flaky.failureRate(0);
+        }
+        try {
+          connect.start(() -> new ParquetSinkTask(c -> format, c -> flaky, clock, crash), props,
+              true);
+          for (int step = 0; step < 2000 && connect.step(1 + random.nextInt(30)); step++) {
+            clock.advance(random.nextInt(3000));
+            if (random.nextInt(3) == 0) {
+              connect.commitOffsets();
+            }
+          }
+          // The scheduled rotation commits the tail that is below flush.size.
+          for (int tail = 0; tail < 3; tail++) {
+            clock.advance(10_000);
+            connect.step(100);
+          }
+          connect.commitOffsets();
+          connect.context().deadLettered.forEach(r -> deadLettered.add(r.kafkaOffset()));
+          connect.stop();
+        } catch (SinkTaskTest.SimulatedCrash e) {
+          crashes++;
+          connect.context().deadLettered.forEach(r -> deadLettered.add(r.kafkaOffset()));
+          connect.crash();
+          clock.advance(60_000);
+        } catch (ConnectException e) {
+          // Too many store failures in a row: the task fails; Connect (or a person) restarts it.
+          failures++;
+          connect.crash();
+          clock.advance(60_000);
+        }
+      }
+      Map<String, Integer> counts = SimulatedConnect.offsetCounts(local, "topics");
+      String context = "seed " + seed + " (" + crashes + " crashes, " + failures
+          + " failed tasks)";
+      for (String id : good) {
+        assertEquals(1, counts.getOrDefault(id, 0), context + ": " + id);
+      }
+      assertEquals(good.size(), counts.size(), context + ": nothing else committed");
+      assertTrue(!bad.isEmpty() && !deadLettered.isEmpty(), context);
+      assertEquals(List.of(), SimulatedConnect.temporaryFiles(root), context);
+    }
+  }
+}
