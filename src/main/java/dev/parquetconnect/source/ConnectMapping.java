@@ -99,19 +99,31 @@ final class ConnectMapping {
     if (node.isRepeated()) {
       ConnectMapping element =
           single(node.withRepetition(dev.parquetconnect.format.meta.FieldRepetitionType.REQUIRED),
-              path);
+              path, false);
       return new ConnectMapping(SchemaBuilder.array(element.schema).build(),
           listConverter(element));
     }
-    ConnectMapping single = single(node, path);
-    if (!node.isOptional()) {
-      return single;
-    }
-    return new ConnectMapping(optional(single.schema), single.converter);
+    return single(node, path, node.isOptional());
   }
 
-  /** The mapping of a present, non-repeated instance of the node (a required schema). */
-  private static ConnectMapping single(SchemaNode node, String path) {
+  /** The mapping of a non-repeated instance of the node. */
+  private static ConnectMapping single(SchemaNode node, String path, boolean optional) {
+    if (!(node instanceof GroupNode group) || hasNestedShape(group)) {
+      ConnectMapping required = required(node, path);
+      return optional ? new ConnectMapping(optional(required.schema), required.converter)
+          : required;
+    }
+    // A struct's values are bound to their schema object: build it optional from the start.
+    int[] all = new int[group.fieldCount()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    StructMapping struct = structOf(group, all, null, optional);
+    return new ConnectMapping(struct.schema(), v -> struct.convert((Row) v));
+  }
+
+  /** The mapping of a present instance of a leaf, LIST or MAP (a required schema). */
+  private static ConnectMapping required(SchemaNode node, String path) {
     if (node instanceof PrimitiveNode leaf) {
       return primitive(leaf);
     }
@@ -142,12 +154,16 @@ final class ConnectMapping {
         return new ConnectMapping(SchemaBuilder.array(key.schema).build(), keys);
       }
     }
-    int[] all = new int[group.fieldCount()];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
-    StructMapping struct = structOf(group, all, null, false);
-    return new ConnectMapping(struct.schema(), v -> struct.convert((Row) v));
+    throw new IllegalStateException("not a LIST or MAP: " + group.name());
+  }
+
+  /**
+   * Whether a group is a LIST or MAP the reader assembles as a list or map; other groups
+   * (including a LIST or MAP whose layout is not valid) come as Rows, mapped as structs.
+   */
+  private static boolean hasNestedShape(GroupNode group) {
+    return group.isList() && NestedTypes.listShape(group) != null
+        || group.isMap() && NestedTypes.mapShape(group) != null;
   }
 
   private static Converter listConverter(ConnectMapping element) {
@@ -185,13 +201,6 @@ final class ConnectMapping {
 
   private static Schema optional(Schema required) {
     SchemaBuilder b = switch (required.type()) {
-      case STRUCT -> {
-        SchemaBuilder s = SchemaBuilder.struct();
-        for (Field f : required.fields()) {
-          s.field(f.name(), f.schema());
-        }
-        yield s;
-      }
       case ARRAY -> SchemaBuilder.array(required.valueSchema());
       case MAP -> SchemaBuilder.map(required.keySchema(), required.valueSchema());
       default -> new SchemaBuilder(required.type());

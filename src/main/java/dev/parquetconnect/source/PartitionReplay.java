@@ -212,6 +212,9 @@ final class PartitionReplay implements ReplayUnit {
         group.remove(m);
         closeQuietly(m.cursor);
         rt.files.finished(m.cursor.file(), ReplayedFiles.Action.AFTER_REPLAY);
+        if (group.isEmpty()) {
+          endGroup();
+        }
         return;
       }
       m.head = m.cursor.next();
