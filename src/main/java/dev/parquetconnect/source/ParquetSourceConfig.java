@@ -152,11 +152,16 @@ public final class ParquetSourceConfig extends AbstractConfig {
             + "record goes to (required there). Replay mode sends each record to its original "
             + "topic; rename topics with Connect's RegexRouter transform (docs/source.md).",
         GROUP_RECORDS, ++order, Width.MEDIUM, "Topic", new VisibleWhen(MODE_CONFIG, "generic"));
-    def.define(PARTITION_MODE_CONFIG, Type.STRING, "original",
-        enumValidator(PartitionMode.values()), Importance.MEDIUM,
+    def.define(PARTITION_MODE_CONFIG, Type.STRING, "", ConfigDef.LambdaValidator.with(
+        (name, value) -> {
+          if (!value.toString().isEmpty()) {
+            enumValidator(PartitionMode.values()).ensureValid(name, value);
+          }
+        }, () -> "original, key.hash, default, or empty"), Importance.MEDIUM,
         "original: the record's original partition (replay mode; the target topic needs at "
             + "least as many partitions). key.hash: a hash of the key modulo partition.count. "
-            + "default: no partition, the worker's producer partitioner decides.",
+            + "default: no partition, the worker's producer partitioner decides. Empty (the "
+            + "default): original in replay mode, default in generic mode.",
         GROUP_RECORDS, ++order, Width.SHORT, "Partition mode",
         enumRecommender(PartitionMode.values()));
     def.define(PARTITION_COUNT_CONFIG, Type.INT, 0, ConfigDef.Range.atLeast(0), Importance.LOW,
@@ -312,7 +317,11 @@ public final class ParquetSourceConfig extends AbstractConfig {
   }
 
   public PartitionMode partitionMode() {
-    return parse(PartitionMode.class, getString(PARTITION_MODE_CONFIG));
+    String value = getString(PARTITION_MODE_CONFIG);
+    if (value.isEmpty()) {
+      return mode() == Mode.REPLAY ? PartitionMode.ORIGINAL : PartitionMode.DEFAULT;
+    }
+    return parse(PartitionMode.class, value);
   }
 
   public int partitionCount() {
