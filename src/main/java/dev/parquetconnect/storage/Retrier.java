@@ -117,8 +117,11 @@ final class Retrier {
         }
       }
       String m = String.valueOf(c.getMessage());
+      // A response cut off mid-body (a reset after the headers) surfaces as an unparsable
+      // XML document; every call we retry is idempotent, so it is as retryable as a reset.
       return m.contains("Unable to execute HTTP request") || m.contains("timed out")
-          || m.contains("Connection reset") || m.contains("Premature end");
+          || m.contains("Connection reset") || m.contains("Premature end")
+          || m.contains("Could not parse XML response") || m.contains("Unable to unmarshall");
     }
     return false;
   }

@@ -353,6 +353,12 @@ public final class S3Store implements Store {
     return new IOException(what + ": " + e.getMessage(), e);
   }
 
+  /** S3's answer to a completion naming parts the upload does not (or no longer) hold. */
+  static boolean isInvalidPart(S3Exception e) {
+    String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    return e.statusCode() == 400 && ("InvalidPart".equals(code) || "InvalidPartOrder".equals(code));
+  }
+
   static boolean notFound(S3Exception e) {
     return e.statusCode() == 404;
   }
@@ -944,6 +950,13 @@ public final class S3Store implements Store {
       try {
         retrier.call("COMPLETE " + key, () -> s3.completeMultipartUpload(req));
       } catch (S3Exception e) {
+        if (isInvalidPart(e) && isOurs(expectedMultipartEtag())) {
+          // A retried completion after a lost or cut-off response: some stores answer that the
+          // parts are gone (they now form the object) instead of NoSuchUpload.
+          LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
+              + "whose response was lost: committed", url(key));
+          return;
+        }
         if (e.statusCode() == 404 || e.statusCode() == 412) {
           // The upload is gone or the key exists: either an earlier attempt of ours completed
           // it (its response was lost) or someone else won.

@@ -163,7 +163,8 @@ class S3FaultIT {
       assertArrayEquals(big, readAll(store, "big"));
       long completes = proxy.requestLines().stream()
           .filter(l -> l.startsWith("POST ") && l.contains("/big?uploadId=")).count();
-      assertEquals(2, completes, "the completion was not retried: " + proxy.requestLines());
+      // At least one retry; more when a retried completion's answer is itself unreadable.
+      assertTrue(completes >= 2, "the completion was not retried: " + proxy.requestLines());
 
       // someone else's object: the retried PUT's 412 is a refusal, not a success
       StoreOutput late = store.create("small");

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.parquetconnect.format.io.LocalFileInput;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.oracle.CanonicalValues;
 import dev.parquetconnect.format.oracle.DuckDbOracle;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
+import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.RowReader;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.io.OutputStream;
@@ -92,6 +95,8 @@ final class WriterMatrix {
     List<Row> rows = new RandomRows(seed).rows(SCHEMA, ROWS);
     Path file = write(dir.resolve(name + ".parquet"), SCHEMA, rows, options);
     assertLayout(FooterReader.read(file), dictionary, policy, name);
+    // Our own reader reads every configuration, BROTLI and BSON included.
+    assertRowsEqual(rows, readWithOurReader(file), "our reader, " + name);
     if (codec != CompressionCodec.BROTLI) {
       assertRowsEqual(rows, ParquetJavaOracle.read(file, SCHEMA), "parquet-java, " + name);
     }
@@ -103,6 +108,21 @@ final class WriterMatrix {
       Path bsonFile = write(dir.resolve(name + "-bson.parquet"), BSON_SCHEMA, bsonRows, options);
       assertRowsEqual(bsonRows, ParquetJavaOracle.read(bsonFile, BSON_SCHEMA), "BSON, " + name);
     }
+    List<Row> bsonRows = new RandomRows(seed).rows(BSON_SCHEMA, ROWS);
+    Path bsonFile = write(dir.resolve(name + "-bson-ours.parquet"), BSON_SCHEMA, bsonRows, options);
+    assertRowsEqual(bsonRows, readWithOurReader(bsonFile), "BSON by our reader, " + name);
+  }
+
+  /** Every row of {@code file} as our reader assembles it. */
+  static List<Row> readWithOurReader(Path file) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file));
+        RowReader rowReader = reader.rowReader()) {
+      while (rowReader.hasNext()) {
+        rows.add(rowReader.next());
+      }
+    }
+    return rows;
   }
 
   /** The file really holds what the configuration is meant to exercise. */

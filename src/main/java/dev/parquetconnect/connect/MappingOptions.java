@@ -1,0 +1,63 @@
+package dev.parquetconnect.connect;
+
+import dev.parquetconnect.format.meta.TimeUnit;
+import java.util.Objects;
+
+/**
+ * What a file holds besides the record value, and how times are stored.
+ *
+ * @param kafkaMetadata the columns {@code __kafka_topic}, {@code __kafka_partition}, {@code
+ *     __kafka_offset} and {@code __kafka_timestamp} ({@code store.kafka.metadata})
+ * @param kafkaKey the column {@code __kafka_key} ({@code store.kafka.key})
+ * @param kafkaHeaders the column {@code __kafka_headers} ({@code store.kafka.headers})
+ * @param timestampUnit the unit of Connect Timestamp columns: MILLIS (Connect's own precision)
+ *     or MICROS (what Spark and older Hive expect); {@code __kafka_timestamp} is always MILLIS
+ * @param tombstones whether records with a null value are written (as a row with only the
+ *     metadata): the value's columns are then all OPTIONAL, and a struct value gets the column
+ *     {@code __kafka_tombstone} so a null value and a struct of nulls stay apart
+ */
+public record MappingOptions(
+    boolean kafkaMetadata,
+    boolean kafkaKey,
+    boolean kafkaHeaders,
+    TimeUnit timestampUnit,
+    boolean tombstones) {
+
+  public MappingOptions {
+    Objects.requireNonNull(timestampUnit, "timestampUnit");
+    if (timestampUnit != TimeUnit.MILLIS && timestampUnit != TimeUnit.MICROS) {
+      throw new IllegalArgumentException(
+          "Connect timestamps are stored in MILLIS or MICROS, not " + timestampUnit);
+    }
+  }
+
+  /** The sink's defaults: topic, partition, offset and timestamp; millisecond timestamps. */
+  public static MappingOptions defaults() {
+    return new MappingOptions(true, false, false, TimeUnit.MILLIS, false);
+  }
+
+  /** Every metadata column, for files the source must replay exactly. */
+  public static MappingOptions fullFidelity() {
+    return new MappingOptions(true, true, true, TimeUnit.MILLIS, true);
+  }
+
+  public MappingOptions withKafkaMetadata(boolean enabled) {
+    return new MappingOptions(enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones);
+  }
+
+  public MappingOptions withKafkaKey(boolean enabled) {
+    return new MappingOptions(kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones);
+  }
+
+  public MappingOptions withKafkaHeaders(boolean enabled) {
+    return new MappingOptions(kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones);
+  }
+
+  public MappingOptions withTimestampUnit(TimeUnit unit) {
+    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones);
+  }
+
+  public MappingOptions withTombstones(boolean enabled) {
+    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled);
+  }
+}

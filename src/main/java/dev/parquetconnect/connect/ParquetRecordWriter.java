@@ -1,0 +1,180 @@
+package dev.parquetconnect.connect;
+
+import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.write.ParquetFileWriter;
+import dev.parquetconnect.format.write.WriterOptions;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * One Parquet file of Connect records, streamed to an {@link OutputStream}: records go straight
+ * into the column writers ({@link ConnectRecordShredder}); a row group is encoded, compressed
+ * and written out when it reaches {@link WriterOptions#rowGroupByteTarget()} or on {@link
+ * #flushRowGroup()}; {@link #close()} writes the footer, whose key/value metadata carries the
+ * layout's Connect schemas.
+ *
+ * <p>A record must already have the file's schemas ({@link SchemaEvolution} decides and
+ * projects before); schemaless keys and values are conformed here to the file's inferred schema.
+ * A record that cannot be written throws {@link DataException} naming its topic, partition,
+ * offset and field, and leaves the file as it was: the caller may report it to the dead letter
+ * queue and go on writing. An {@link IOException} from the stream leaves the file incomplete;
+ * the writer then refuses further records. Not thread-safe.
+ */
+public final class ParquetRecordWriter implements Closeable {
+  private final FileLayout layout;
+  private final SchemaInference inference;
+  private final ParquetFileWriter writer;
+  private final ConnectRecordShredder shredder;
+  private final boolean storesKeys;
+  private Schema lastEqualValueSchema;
+  private Schema lastEqualKeySchema;
+
+  /**
+   * Starts a file on {@code out} (writing its leading magic) for records of {@code layout};
+   * {@code inference} conforms schemaless values (its conflict policy must be the one the
+   * layout's schema was inferred with).
+   *
+   * @throws ConnectException when the options do not fit (a codec that cannot run here, an
+   *     encoding that does not fit a column)
+   */
+  public ParquetRecordWriter(
+      OutputStream out, FileLayout layout, WriterOptions options, SchemaInference inference)
+      throws IOException {
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.inference = Objects.requireNonNull(inference, "inference");
+    WriterOptions.Builder withMetadata = options.toBuilder();
+    for (Map.Entry<String, String> e : layout.keyValueMetadata().entrySet()) {
+      withMetadata.keyValue(e.getKey(), e.getValue());
+    }
+    try {
+      this.writer = new ParquetFileWriter(out, layout.parquetSchema(), withMetadata.build());
+    } catch (UnsupportedFeatureException | IllegalArgumentException e) {
+      throw new ConnectException("cannot write Parquet with these options: " + e.getMessage(), e);
+    }
+    this.shredder = new ConnectRecordShredder(layout, writer);
+    this.storesKeys = layout.options().kafkaKey();
+  }
+
+  /** As above, with type conflicts of schemaless data stored as text. */
+  public ParquetRecordWriter(OutputStream out, FileLayout layout, WriterOptions options)
+      throws IOException {
+    this(out, layout, options, new SchemaInference(SchemaInference.ConflictPolicy.STRING));
+  }
+
+  public FileLayout layout() {
+    return layout;
+  }
+
+  /**
+   * Writes one record.
+   *
+   * @throws DataException for a record that cannot be written (nothing of it was written)
+   * @throws IOException when the stream fails (the file is then incomplete)
+   */
+  public void write(SinkRecord record) throws IOException {
+    Object value = prepareValue(record);
+    Object key = storesKeys ? prepareKey(record) : null;
+    shredder.shred(record, key, value);
+    try {
+      writer.endRecord();
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      // The record was checked before any column saw it: this is a defect, not bad data.
+      throw new ConnectException("the Parquet writer rejected a checked record at "
+          + ConnectRecordShredder.where(record) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Object prepareValue(SinkRecord record) {
+    Object value = record.value();
+    Schema schema = record.valueSchema();
+    if (value == null) {
+      return null;
+    }
+    if (layout.valueSchemaless()) {
+      if (schema != null) {
+        throw new DataException(ConnectRecordShredder.where(record)
+            + ": a record with a value schema in a file of schemaless values");
+      }
+      try {
+        return inference.conform(layout.valueSchema(), value);
+      } catch (DataException e) {
+        throw new DataException(ConnectRecordShredder.where(record) + ": " + e.getMessage(), e);
+      }
+    }
+    if (schema != null && schema != layout.valueSchema() && schema != lastEqualValueSchema) {
+      if (!schema.equals(layout.valueSchema())) {
+        throw new DataException(ConnectRecordShredder.where(record) + ": the value schema "
+            + ConnectTypes.describe(schema) + " is not the file's "
+            + ConnectTypes.describe(layout.valueSchema()) + " (project it first)");
+      }
+      lastEqualValueSchema = schema;
+    }
+    return value;
+  }
+
+  private Object prepareKey(SinkRecord record) {
+    Object key = record.key();
+    Schema schema = record.keySchema();
+    if (key == null) {
+      return null;
+    }
+    if (layout.keySchema() == null) {
+      throw new DataException(ConnectRecordShredder.where(record)
+          + ": the file has no key column (its first keys were null), got a key");
+    }
+    if (layout.keySchemaless()) {
+      if (schema != null) {
+        throw new DataException(ConnectRecordShredder.where(record)
+            + ": a record with a key schema in a file of schemaless keys");
+      }
+      try {
+        return inference.conform(layout.keySchema(), key);
+      } catch (DataException e) {
+        throw new DataException(
+            ConnectRecordShredder.where(record) + ": key: " + e.getMessage(), e);
+      }
+    }
+    if (schema != null && schema != layout.keySchema() && schema != lastEqualKeySchema) {
+      if (!schema.equals(layout.keySchema())) {
+        throw new DataException(ConnectRecordShredder.where(record) + ": the key schema "
+            + ConnectTypes.describe(schema) + " is not the file's "
+            + ConnectTypes.describe(layout.keySchema()) + " (project it first)");
+      }
+      lastEqualKeySchema = schema;
+    }
+    return key;
+  }
+
+  /** Records written so far. */
+  public long recordCount() {
+    return writer.recordCount();
+  }
+
+  /** Memory held for the open row group (a sink under a memory budget flushes the largest). */
+  public long bufferedBytes() {
+    return writer.bufferedBytes();
+  }
+
+  /** Bytes written to the stream so far. */
+  public long bytesWritten() {
+    return writer.bytesWritten();
+  }
+
+  /** Writes the open row group now. */
+  public void flushRowGroup() throws IOException {
+    writer.flushRowGroup();
+  }
+
+  /** Writes the last row group and the footer; closes the stream. A second call does nothing. */
+  @Override
+  public void close() throws IOException {
+    writer.close();
+  }
+}

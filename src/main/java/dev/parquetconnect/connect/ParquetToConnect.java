@@ -1,0 +1,756 @@
+package dev.parquetconnect.connect;
+
+import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.FieldRepetitionType;
+import dev.parquetconnect.format.meta.KeyValue;
+import dev.parquetconnect.format.meta.LogicalType;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.TimeUnit;
+import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.format.schema.LogicalTypes;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.NestedTypes;
+import dev.parquetconnect.format.schema.PrimitiveNode;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaNode;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.ConnectHeaders;
+
+/**
+ * Parquet rows (the reader's generic {@link Row}s) back into Connect records, for the source.
+ *
+ * <p><b>Files our sink wrote</b> (key/value metadata {@code parquetconnect.layout}): the key and
+ * value schemas are the ones the sink saw, rebuilt from {@code connect.key.schema} and {@code
+ * connect.value.schema}, and values come back with the same Java classes, so a record goes out
+ * the way it came in; topic, partition, offset, timestamp, key and headers come from the {@code
+ * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with
+ * the fields a record lacked, which the file stores as null, left out), so JsonConverter writes
+ * the same JSON. A null that had a default comes back as the default, which is also what
+ * Connect's converters would have serialised.
+ *
+ * <p><b>Other files</b>: every top-level column is a field of a struct value, mapped by type:
+ *
+ * <table>
+ *   <caption>Parquet to Connect</caption>
+ *   <tr><th>Parquet</th><th>Connect</th></tr>
+ *   <tr><td>BOOLEAN</td><td>BOOLEAN</td></tr>
+ *   <tr><td>INT32, INTEGER(32, signed)</td><td>INT32</td></tr>
+ *   <tr><td>INTEGER(8|16, signed)</td><td>INT8, INT16</td></tr>
+ *   <tr><td>INTEGER(8|16|32, unsigned)</td><td>INT16, INT32, INT64 (widened)</td></tr>
+ *   <tr><td>INT64, INTEGER(64, signed)</td><td>INT64</td></tr>
+ *   <tr><td>INTEGER(64, unsigned)</td><td>Decimal scale 0, precision 20</td></tr>
+ *   <tr><td>FLOAT, DOUBLE</td><td>FLOAT32, FLOAT64</td></tr>
+ *   <tr><td>FLOAT16</td><td>FLOAT32 (exact)</td></tr>
+ *   <tr><td>DECIMAL(p, s) on any physical type</td><td>Decimal(s), {@code
+ *       connect.decimal.precision} = p</td></tr>
+ *   <tr><td>STRING, ENUM, JSON</td><td>STRING</td></tr>
+ *   <tr><td>UUID</td><td>STRING (the canonical 36-character form)</td></tr>
+ *   <tr><td>BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, BSON, INTERVAL, geospatial</td><td>BYTES</td></tr>
+ *   <tr><td>DATE</td><td>Date</td></tr>
+ *   <tr><td>TIME(MILLIS|MICROS|NANOS)</td><td>Time, truncated to milliseconds</td></tr>
+ *   <tr><td>TIMESTAMP(MILLIS|MICROS|NANOS), UTC or local</td><td>Timestamp, truncated to
+ *       milliseconds (floor; a local timestamp is read as if UTC)</td></tr>
+ *   <tr><td>INT96</td><td>Timestamp (Impala/Spark layout), truncated to milliseconds</td></tr>
+ *   <tr><td>LIST, a repeated field</td><td>ARRAY</td></tr>
+ *   <tr><td>MAP</td><td>MAP (a MAP without values: ARRAY of its keys)</td></tr>
+ *   <tr><td>group (incl. VARIANT)</td><td>STRUCT</td></tr>
+ * </table>
+ *
+ * An OPTIONAL field is an optional schema; struct schemas of other files have no names. An
+ * unrecognised annotation falls back to the physical type.
+ */
+public final class ParquetToConnect {
+  private static final long MILLIS_PER_DAY = 86_400_000L;
+  /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
+  private static final long JULIAN_EPOCH_DAY = 2_440_588L;
+
+  private final MessageType parquetSchema;
+  private final boolean sinkFile;
+  private final Schema valueSchema;
+  private final boolean valueSchemaless;
+  private final Schema keySchema;
+  private final boolean keySchemaless;
+  private final Converter valueConverter;
+  /** The top-level field of a non-struct value; -1 when the value is the root's fields. */
+  private final int valueIndex;
+  private final Converter keyConverter;
+  private final int topicIndex;
+  private final int partitionIndex;
+  private final int offsetIndex;
+  private final int timestampIndex;
+  private final int keyIndex;
+  private final int headersIndex;
+  private final int tombstoneIndex;
+
+  private ParquetToConnect(MessageType parquetSchema, Map<String, String> metadata) {
+    this.parquetSchema = parquetSchema;
+    GroupNode root = parquetSchema.root();
+    this.sinkFile = metadata.containsKey(FileLayout.LAYOUT_KEY);
+    if (!sinkFile) {
+      this.valueSchema = foreignSchema(root, false);
+      this.valueSchemaless = false;
+      this.valueConverter = compile(root, valueSchema, "");
+      this.valueIndex = -1;
+      this.keySchema = null;
+      this.keySchemaless = false;
+      this.keyConverter = null;
+      this.topicIndex = this.partitionIndex = this.offsetIndex = this.timestampIndex = -1;
+      this.keyIndex = this.headersIndex = this.tombstoneIndex = -1;
+      return;
+    }
+    String valueJson = metadata.get(FileLayout.VALUE_SCHEMA_KEY);
+    this.valueSchema = valueJson == null ? null : readSchema(valueJson, "value");
+    this.valueSchemaless = "true".equals(metadata.get(FileLayout.VALUE_SCHEMALESS_KEY));
+    this.topicIndex = root.fieldIndex(FileLayout.TOPIC_COLUMN);
+    this.partitionIndex = root.fieldIndex(FileLayout.PARTITION_COLUMN);
+    this.offsetIndex = root.fieldIndex(FileLayout.OFFSET_COLUMN);
+    this.timestampIndex = root.fieldIndex(FileLayout.TIMESTAMP_COLUMN);
+    this.headersIndex = root.fieldIndex(FileLayout.HEADERS_COLUMN);
+    this.tombstoneIndex = root.fieldIndex(FileLayout.TOMBSTONE_COLUMN);
+    this.keyIndex = root.fieldIndex(FileLayout.KEY_COLUMN);
+    String keyJson = metadata.get(FileLayout.KEY_SCHEMA_KEY);
+    this.keySchema = keyJson == null || keyIndex < 0 ? null : readSchema(keyJson, "key");
+    this.keySchemaless = "true".equals(metadata.get(FileLayout.KEY_SCHEMALESS_KEY));
+    this.keyConverter =
+        keySchema == null ? null : compile(root.field(keyIndex), keySchema, FileLayout.KEY_COLUMN);
+    if (valueSchema == null) {
+      this.valueConverter = null;
+      this.valueIndex = -1;
+    } else if (valueSchema.type() == Schema.Type.STRUCT) {
+      this.valueConverter = compile(root, valueSchema, "");
+      this.valueIndex = -1;
+    } else {
+      this.valueIndex = root.fieldIndex(FileLayout.VALUE_COLUMN);
+      if (valueIndex < 0) {
+        throw new DataException("the file has a value schema but no column "
+            + FileLayout.VALUE_COLUMN);
+      }
+      this.valueConverter = compile(root.field(valueIndex), valueSchema, FileLayout.VALUE_COLUMN);
+    }
+  }
+
+  /**
+   * The converter for a file of this schema and footer key/value metadata. Throws {@link
+   * DataException} when the metadata of a sink-written file is malformed or does not match the
+   * Parquet schema.
+   */
+  public static ParquetToConnect of(MessageType schema, Map<String, String> keyValueMetadata) {
+    return new ParquetToConnect(schema, keyValueMetadata == null ? Map.of() : keyValueMetadata);
+  }
+
+  /** The footer's key/value list as a map (a later duplicate key wins, as in parquet-java). */
+  public static Map<String, String> keyValueMap(List<KeyValue> keyValues) {
+    if (keyValues == null) {
+      return Collections.emptyMap();
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (KeyValue kv : keyValues) {
+      map.put(kv.key(), kv.value());
+    }
+    return map;
+  }
+
+  private static Schema readSchema(String json, String what) {
+    try {
+      return ConnectSchemaJson.read(json);
+    } catch (RuntimeException e) {
+      throw new DataException("the file's " + what + " schema metadata is malformed: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** Whether our sink wrote the file (its records are restored exactly). */
+  public boolean sinkFile() {
+    return sinkFile;
+  }
+
+  public MessageType parquetSchema() {
+    return parquetSchema;
+  }
+
+  /** The value schema of the records (null for schemaless values or no value columns). */
+  public Schema valueSchema() {
+    return valueSchemaless ? null : valueSchema;
+  }
+
+  /** The key schema of the records (null for schemaless or absent keys). */
+  public Schema keySchema() {
+    return keySchemaless ? null : keySchema;
+  }
+
+  /** The schema the value's columns were stored with (for schemaless data: the inferred one). */
+  public Schema storedValueSchema() {
+    return valueSchema;
+  }
+
+  /** One row (of the whole file schema) as record parts. */
+  public RestoredRecord convert(Row row) {
+    Object value = null;
+    boolean tombstone = tombstoneIndex >= 0 && Boolean.TRUE.equals(row.get(tombstoneIndex));
+    if (valueConverter != null && !tombstone) {
+      Object raw = valueIndex < 0 ? row : row.get(valueIndex);
+      value = raw == null ? null : valueConverter.convert(raw);
+      if (valueSchemaless) {
+        value = toSchemaless(value);
+      }
+    }
+    Object key = null;
+    if (keyConverter != null) {
+      Object raw = row.get(keyIndex);
+      key = raw == null ? null : keyConverter.convert(raw);
+      if (keySchemaless) {
+        key = toSchemaless(key);
+      }
+    }
+    ConnectHeaders headers = new ConnectHeaders();
+    if (headersIndex >= 0) {
+      Object list = row.get(headersIndex);
+      if (list != null) {
+        for (Object h : (List<?>) list) {
+          addHeader(headers, (Row) h);
+        }
+      }
+    }
+    return new RestoredRecord(
+        topicIndex < 0 ? null : utf8(row.get(topicIndex)),
+        partitionIndex < 0 ? null : (Integer) row.get(partitionIndex),
+        offsetIndex < 0 ? null : (Long) row.get(offsetIndex),
+        timestampIndex < 0 ? null : (Long) row.get(timestampIndex),
+        keySchema(),
+        key,
+        valueSchema(),
+        value,
+        headers);
+  }
+
+  private static void addHeader(ConnectHeaders headers, Row h) {
+    String key = utf8(h.get(0));
+    String schemaJson = utf8(h.get(1));
+    byte[] bytes = (byte[]) h.get(2);
+    Schema schema = schemaJson == null ? null : readSchema(schemaJson, "header " + key);
+    Object value = null;
+    if (bytes != null) {
+      ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
+      if (kind == ConnectTypes.Kind.STRING) {
+        value = new String(bytes, StandardCharsets.UTF_8);
+      } else if (kind == ConnectTypes.Kind.BYTES) {
+        value = bytes;
+      } else {
+        try {
+          value = ConnectValueJson.fromJson(schema, Json.parse(new String(bytes,
+              StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+          throw new DataException("header " + key + ": malformed value: " + e.getMessage(), e);
+        }
+      }
+    }
+    headers.add(key, value, schema);
+  }
+
+  private static String utf8(Object bytes) {
+    return bytes == null ? null : new String((byte[]) bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A value of an inferred schema as the plain Java a schemaless converter produced. */
+  private static Object toSchemaless(Object value) {
+    if (value instanceof Struct struct) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      for (Field f : struct.schema().fields()) {
+        Object v = struct.get(f);
+        if (v != null) {
+          map.put(f.name(), toSchemaless(v));
+        }
+      }
+      return map;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      for (Object e : list) {
+        out.add(toSchemaless(e));
+      }
+      return out;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.put(toSchemaless(e.getKey()), toSchemaless(e.getValue()));
+      }
+      return out;
+    }
+    return value;
+  }
+
+  // ---- Parquet schema -> Connect schema, for files of other writers
+
+  /** The Connect schema a field of another writer's file maps to (see the class table). */
+  public static Schema foreignSchema(SchemaNode node) {
+    return foreignSchema(node, node.isOptional());
+  }
+
+  private static Schema foreignSchema(SchemaNode node, boolean optional) {
+    SchemaBuilder builder;
+    if (node.isRepeated()) {
+      // A repeated field outside a LIST: a required list of required elements.
+      return SchemaBuilder.array(foreignSchema(node.withRepetition(FieldRepetitionType.REQUIRED),
+          false)).build();
+    }
+    if (node instanceof PrimitiveNode leaf) {
+      builder = foreignPrimitive(leaf);
+    } else {
+      GroupNode group = (GroupNode) node;
+      NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
+      NestedTypes.MapShape map =
+          list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
+      if (list != null) {
+        SchemaNode element = list.element();
+        boolean elementOptional = !list.twoLevel() && element.isOptional();
+        builder = SchemaBuilder.array(foreignSchema(
+            element.withRepetition(elementOptional
+                ? FieldRepetitionType.OPTIONAL : FieldRepetitionType.REQUIRED), elementOptional));
+      } else if (map != null && map.value() != null) {
+        builder = SchemaBuilder.map(
+            foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false),
+            foreignSchema(map.value(), map.value().isOptional()));
+      } else if (map != null) {
+        builder = SchemaBuilder.array(
+            foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false));
+      } else {
+        builder = SchemaBuilder.struct();
+        for (SchemaNode f : group.fields()) {
+          builder.field(f.name(), foreignSchema(f));
+        }
+      }
+    }
+    if (optional) {
+      builder.optional();
+    }
+    return builder.build();
+  }
+
+  private static SchemaBuilder foreignPrimitive(PrimitiveNode leaf) {
+    LogicalType t = leaf.logicalType();
+    if (t != null && !LogicalTypes.isApplicable(t, leaf.type(), leaf.typeLength())) {
+      t = null; // an annotation that does not fit is ignored, as readers must
+    }
+    if (t instanceof LogicalType.DecimalType d) {
+      return Decimal.builder(d.scale())
+          .parameter(ConnectTypes.DECIMAL_PRECISION, Integer.toString(d.precision()));
+    }
+    switch (leaf.type()) {
+      case BOOLEAN:
+        return SchemaBuilder.bool();
+      case INT32:
+        if (t instanceof LogicalType.IntType i) {
+          int bits = i.bitWidth();
+          if (i.signed()) {
+            return bits == 8 ? SchemaBuilder.int8()
+                : bits == 16 ? SchemaBuilder.int16() : SchemaBuilder.int32();
+          }
+          return bits == 8 ? SchemaBuilder.int16()
+              : bits == 16 ? SchemaBuilder.int32() : SchemaBuilder.int64();
+        }
+        if (t instanceof LogicalType.DateType) {
+          return Date.builder();
+        }
+        if (t instanceof LogicalType.TimeType) {
+          return Time.builder();
+        }
+        return SchemaBuilder.int32();
+      case INT64:
+        if (t instanceof LogicalType.IntType i && !i.signed()) {
+          return Decimal.builder(0).parameter(ConnectTypes.DECIMAL_PRECISION, "20");
+        }
+        if (t instanceof LogicalType.TimestampType) {
+          return Timestamp.builder();
+        }
+        if (t instanceof LogicalType.TimeType) {
+          return Time.builder();
+        }
+        return SchemaBuilder.int64();
+      case INT96:
+        return Timestamp.builder();
+      case FLOAT:
+        return SchemaBuilder.float32();
+      case DOUBLE:
+        return SchemaBuilder.float64();
+      case BYTE_ARRAY:
+        if (t instanceof LogicalType.StringType || t instanceof LogicalType.EnumType
+            || t instanceof LogicalType.JsonType) {
+          return SchemaBuilder.string();
+        }
+        return SchemaBuilder.bytes();
+      case FIXED_LEN_BYTE_ARRAY:
+        if (t instanceof LogicalType.UuidType) {
+          return SchemaBuilder.string();
+        }
+        if (t instanceof LogicalType.Float16Type) {
+          return SchemaBuilder.float32();
+        }
+        return SchemaBuilder.bytes();
+      default:
+        throw new IllegalStateException("unhandled physical type " + leaf.type());
+    }
+  }
+
+  // ---- conversion plans
+
+  /** Converts a non-null Parquet value (of the {@link Row} model) to a Connect value. */
+  private abstract static class Converter {
+    abstract Object convert(Object parquet);
+  }
+
+  /** A plan converting values of {@code node} to values of {@code schema}. */
+  private static Converter compile(SchemaNode node, Schema schema, String path) {
+    ConnectTypes.Kind kind = ConnectTypes.kind(schema);
+    if (node.isRepeated()) {
+      if (kind != ConnectTypes.Kind.ARRAY) {
+        throw mismatch(path, node, schema);
+      }
+      return new ListConverter(
+          compile(node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(),
+              path + "[]"));
+    }
+    if (node instanceof PrimitiveNode leaf) {
+      return new LeafConverter(leaf, schema, kind, path);
+    }
+    GroupNode group = (GroupNode) node;
+    NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
+    NestedTypes.MapShape map = list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
+    switch (kind) {
+      case ARRAY:
+        if (list != null) {
+          return new ListConverter(compile(listElement(list), schema.valueSchema(), path + "[]"));
+        }
+        if (map != null && map.value() == null) {
+          return new KeySetConverter(compile(map.key(), schema.valueSchema(), path + "{}"));
+        }
+        throw mismatch(path, node, schema);
+      case MAP:
+        if (map != null && map.value() != null) {
+          return new MapConverter(
+              compile(map.key(), schema.keySchema(), path + "{key}"),
+              compile(map.value(), schema.valueSchema(), path + "{value}"));
+        }
+        if (list != null && listElement(list) instanceof GroupNode entry
+            && entry.fieldCount() == 2) {
+          // A map with struct, array or map keys, stored as a list of {key, value} entries.
+          return new EntryListConverter(
+              compile(entry.field(0), schema.keySchema(), path + "{key}"),
+              compile(entry.field(1), schema.valueSchema(), path + "{value}"));
+        }
+        throw mismatch(path, node, schema);
+      case STRUCT:
+        return new StructConverter(group, schema, path);
+      default:
+        throw mismatch(path, node, schema);
+    }
+  }
+
+  /** The element of a LIST as a non-repeated node (a two-level list's repeated field). */
+  private static SchemaNode listElement(NestedTypes.ListShape list) {
+    SchemaNode element = list.element();
+    return list.twoLevel() ? element.withRepetition(FieldRepetitionType.REQUIRED) : element;
+  }
+
+  private static DataException mismatch(String path, SchemaNode node, Schema schema) {
+    return new DataException(
+        "field " + (path.isEmpty() ? "(the value)" : path) + ": the Parquet field "
+            + node.name() + " cannot hold the metadata's " + ConnectTypes.describe(schema));
+  }
+
+  private static final class ListConverter extends Converter {
+    private final Converter element;
+
+    ListConverter(Converter element) {
+      this.element = element;
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      List<?> in = (List<?>) parquet;
+      List<Object> out = new ArrayList<>(in.size());
+      for (Object e : in) {
+        out.add(e == null ? null : element.convert(e));
+      }
+      return out;
+    }
+  }
+
+  private static final class KeySetConverter extends Converter {
+    private final Converter key;
+
+    KeySetConverter(Converter key) {
+      this.key = key;
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      Map<?, ?> in = (Map<?, ?>) parquet;
+      List<Object> out = new ArrayList<>(in.size());
+      for (Object k : in.keySet()) {
+        out.add(key.convert(k));
+      }
+      return out;
+    }
+  }
+
+  private static final class MapConverter extends Converter {
+    private final Converter key;
+    private final Converter value;
+
+    MapConverter(Converter key, Converter value) {
+      this.key = key;
+      this.value = value;
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      Map<?, ?> in = (Map<?, ?>) parquet;
+      Map<Object, Object> out = new LinkedHashMap<>(Math.max(4, in.size() * 2));
+      for (Map.Entry<?, ?> e : in.entrySet()) {
+        Object v = e.getValue();
+        out.put(key.convert(e.getKey()), v == null ? null : value.convert(v));
+      }
+      return out;
+    }
+  }
+
+  private static final class EntryListConverter extends Converter {
+    private final Converter key;
+    private final Converter value;
+
+    EntryListConverter(Converter key, Converter value) {
+      this.key = key;
+      this.value = value;
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      List<?> in = (List<?>) parquet;
+      Map<Object, Object> out = new LinkedHashMap<>(Math.max(4, in.size() * 2));
+      for (Object e : in) {
+        Row entry = (Row) e;
+        Object k = entry.get(0);
+        Object v = entry.get(1);
+        out.put(k == null ? null : key.convert(k), v == null ? null : value.convert(v));
+      }
+      return out;
+    }
+  }
+
+  private static final class StructConverter extends Converter {
+    private final Schema schema;
+    private final Field[] fields;
+    private final int[] indexes;
+    private final Converter[] converters;
+
+    StructConverter(GroupNode group, Schema schema, String path) {
+      this.schema = schema;
+      List<Field> connectFields = schema.fields();
+      this.fields = connectFields.toArray(new Field[0]);
+      this.indexes = new int[fields.length];
+      this.converters = new Converter[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        Field f = fields[i];
+        String at = path.isEmpty() ? f.name() : path + "." + f.name();
+        int index = group.fieldIndex(f.name());
+        if (index < 0) {
+          throw new DataException("field " + at + " of the metadata schema has no Parquet column");
+        }
+        indexes[i] = index;
+        converters[i] = compile(group.field(index), f.schema(), at);
+      }
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      Row row = (Row) parquet;
+      Struct struct = new Struct(schema);
+      for (int i = 0; i < fields.length; i++) {
+        Object v = row.get(indexes[i]);
+        if (v != null) {
+          struct.put(fields[i], converters[i].convert(v));
+        }
+      }
+      return struct;
+    }
+  }
+
+  /** A leaf: the Parquet physical value and annotation to the Connect class of the schema. */
+  private static final class LeafConverter extends Converter {
+    private final ConnectTypes.Kind kind;
+    private final PhysicalType physical;
+    private final boolean unsigned;
+    private final boolean uuid;
+    private final boolean float16;
+    /** For TIME and TIMESTAMP: Parquet units per millisecond. */
+    private final long unitsPerMilli;
+    private final int parquetScale;
+    private final int connectScale;
+    private final String path;
+
+    LeafConverter(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind, String path) {
+      this.kind = kind;
+      this.physical = leaf.type();
+      this.path = path;
+      LogicalType t = leaf.logicalType();
+      this.unsigned = t instanceof LogicalType.IntType i && !i.signed();
+      this.uuid = t instanceof LogicalType.UuidType;
+      this.float16 = t instanceof LogicalType.Float16Type;
+      TimeUnit unit =
+          t instanceof LogicalType.TimestampType ts ? ts.unit()
+              : t instanceof LogicalType.TimeType tt ? tt.unit()
+              : TimeUnit.MILLIS;
+      this.unitsPerMilli =
+          unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
+      this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
+      this.connectScale =
+          kind == ConnectTypes.Kind.DECIMAL
+              ? Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD).trim())
+              : 0;
+      if (!fits(kind, physical)) {
+        throw mismatch(path, leaf, schema);
+      }
+    }
+
+    private static boolean fits(ConnectTypes.Kind kind, PhysicalType physical) {
+      boolean binary = physical == PhysicalType.BYTE_ARRAY
+          || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY || physical == PhysicalType.INT96;
+      return switch (kind) {
+        case BOOLEAN -> physical == PhysicalType.BOOLEAN;
+        case INT8, INT16, INT32, INT64 ->
+            physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
+        case FLOAT32 -> physical == PhysicalType.FLOAT
+            || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY;
+        case FLOAT64 -> physical == PhysicalType.DOUBLE || physical == PhysicalType.FLOAT;
+        case STRING, BYTES -> binary;
+        case DECIMAL -> physical != PhysicalType.BOOLEAN && physical != PhysicalType.FLOAT
+            && physical != PhysicalType.DOUBLE && physical != PhysicalType.INT96;
+        case DATE -> physical == PhysicalType.INT32;
+        case TIME -> physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
+        case TIMESTAMP -> physical == PhysicalType.INT64 || physical == PhysicalType.INT96;
+        default -> false;
+      };
+    }
+
+    @Override
+    Object convert(Object parquet) {
+      switch (kind) {
+        case BOOLEAN:
+          return parquet;
+        case INT8:
+          return (byte) integer(parquet);
+        case INT16:
+          return (short) integer(parquet);
+        case INT32:
+          return (int) integer(parquet);
+        case INT64:
+          return integer(parquet);
+        case FLOAT32:
+          return float16 ? halfToFloat((byte[]) parquet) : (Float) parquet;
+        case FLOAT64:
+          return parquet instanceof Float f ? (double) f : parquet;
+        case STRING:
+          return uuid ? uuidText((byte[]) parquet)
+              : new String((byte[]) parquet, StandardCharsets.UTF_8);
+        case BYTES:
+          return parquet;
+        case DECIMAL:
+          return decimal(parquet);
+        case DATE:
+          return new java.util.Date(integer(parquet) * MILLIS_PER_DAY);
+        case TIME:
+          return new java.util.Date(Math.floorDiv(integer(parquet), unitsPerMilli));
+        case TIMESTAMP:
+          if (physical == PhysicalType.INT96) {
+            return new java.util.Date(int96Millis((byte[]) parquet));
+          }
+          return new java.util.Date(Math.floorDiv((Long) parquet, unitsPerMilli));
+        default:
+          throw new IllegalStateException("no leaf kind " + kind);
+      }
+    }
+
+    private long integer(Object parquet) {
+      if (parquet instanceof Integer i) {
+        return unsigned ? Integer.toUnsignedLong(i) : i;
+      }
+      return (Long) parquet;
+    }
+
+    private BigDecimal decimal(Object parquet) {
+      BigInteger unscaled;
+      if (parquet instanceof Integer i) {
+        unscaled = BigInteger.valueOf(i);
+      } else if (parquet instanceof Long l) {
+        unscaled = unsigned ? new BigInteger(Long.toUnsignedString(l)) : BigInteger.valueOf(l);
+      } else {
+        byte[] bytes = (byte[]) parquet;
+        unscaled = bytes.length == 0 ? BigInteger.ZERO : new BigInteger(bytes);
+      }
+      BigDecimal value = new BigDecimal(unscaled, parquetScale);
+      if (connectScale == parquetScale) {
+        return value;
+      }
+      try {
+        return value.setScale(connectScale, RoundingMode.UNNECESSARY);
+      } catch (ArithmeticException e) {
+        throw new DataException("field " + path + ": decimal " + value + " does not have scale "
+            + connectScale, e);
+      }
+    }
+  }
+
+  /** The canonical text of a UUID stored big-endian in 16 bytes. */
+  static String uuidText(byte[] b) {
+    long msb = 0;
+    long lsb = 0;
+    for (int i = 0; i < 8; i++) {
+      msb = msb << 8 | (b[i] & 0xFF);
+      lsb = lsb << 8 | (b[i + 8] & 0xFF);
+    }
+    return new UUID(msb, lsb).toString();
+  }
+
+  /** An IEEE 754 half-precision value, stored little-endian in 2 bytes, as a float (exact). */
+  static float halfToFloat(byte[] b) {
+    int bits = (b[0] & 0xFF) | (b[1] & 0xFF) << 8;
+    int sign = (bits & 0x8000) << 16;
+    int exponent = (bits >>> 10) & 0x1F;
+    int mantissa = bits & 0x3FF;
+    if (exponent == 0x1F) {
+      return Float.intBitsToFloat(sign | 0x7F80_0000 | mantissa << 13);
+    }
+    if (exponent == 0) {
+      // zero or subnormal: mantissa * 2^-24, exact in a float
+      float magnitude = mantissa * 0x1p-24f;
+      return sign == 0 ? magnitude : -magnitude;
+    }
+    return Float.intBitsToFloat(sign | (exponent + 112) << 23 | mantissa << 13);
+  }
+
+  /** Epoch milliseconds of an INT96 timestamp: nanoseconds of the day, then the Julian day. */
+  static long int96Millis(byte[] b) {
+    long nanosOfDay = LittleEndian.getLong(b, 0);
+    long julianDay = Integer.toUnsignedLong(LittleEndian.getInt(b, 8));
+    return (julianDay - JULIAN_EPOCH_DAY) * MILLIS_PER_DAY + Math.floorDiv(nanosOfDay, 1_000_000L);
+  }
+}

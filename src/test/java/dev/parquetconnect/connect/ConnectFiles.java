@@ -1,0 +1,151 @@
+package dev.parquetconnect.connect;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.format.io.LocalFileInput;
+import dev.parquetconnect.format.oracle.CanonicalValues;
+import dev.parquetconnect.format.oracle.DuckDbOracle;
+import dev.parquetconnect.format.oracle.ParquetJavaOracle;
+import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.RowReader;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.write.WriterOptions;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.header.Headers;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.parquet.io.LocalInputFile;
+
+/** Writing records to a file and checking what parquet-java and DuckDB read back. */
+final class ConnectFiles {
+  private ConnectFiles() {}
+
+  static void write(Path file, FileLayout layout, List<SinkRecord> records,
+      WriterOptions options) throws IOException {
+    try (OutputStream out = Files.newOutputStream(file);
+        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
+      for (SinkRecord r : records) {
+        writer.write(r);
+      }
+      assertEquals(records.size(), writer.recordCount());
+    }
+  }
+
+  /** The footer's key/value metadata as parquet-java reads it. */
+  static Map<String, String> footerMetadata(Path file) throws IOException {
+    try (org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+      return reader.getFileMetaData().getKeyValueMetaData();
+    }
+  }
+
+  /**
+   * Reads {@code file} with parquet-java, converts each row back to Connect with the footer's
+   * metadata, and checks each equals its original record; then checks DuckDB reads every row
+   * as parquet-java does. Returns parquet-java's rows.
+   */
+  static List<Row> assertReadBackEqual(Path file, FileLayout layout, List<SinkRecord> records)
+      throws Exception {
+    MessageType schema = layout.parquetSchema();
+    List<Row> rows = ParquetJavaOracle.read(file, schema);
+    assertEquals(records.size(), rows.size());
+    ParquetToConnect converter = ParquetToConnect.of(schema, footerMetadata(file));
+    assertTrue(converter.sinkFile());
+    for (int i = 0; i < rows.size(); i++) {
+      assertRestored(records.get(i), converter.convert(rows.get(i)), layout);
+    }
+    List<Row> ours = readWithOurReader(file);
+    assertEquals(rows, ours, "our reader reads what parquet-java reads");
+    ParquetToConnect ourConverter;
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
+      ourConverter = ParquetToConnect.of(reader.schema(),
+          ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+    }
+    for (int i = 0; i < ours.size(); i++) {
+      assertRestored(records.get(i), ourConverter.convert(ours.get(i)), layout);
+    }
+    try (DuckDbOracle duck = new DuckDbOracle()) {
+      List<List<String>> duckRows = duck.read(file, schema);
+      assertEquals(rows.size(), duckRows.size());
+      for (int i = 0; i < rows.size(); i++) {
+        assertEquals(CanonicalValues.fields(rows.get(i), schema), duckRows.get(i), "row " + i);
+      }
+    }
+    return rows;
+  }
+
+  /** Every row of {@code file} as our reader assembles it. */
+  static List<Row> readWithOurReader(Path file) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file));
+        RowReader rowReader = reader.rowReader()) {
+      while (rowReader.hasNext()) {
+        rows.add(rowReader.next());
+      }
+    }
+    return rows;
+  }
+
+  static void assertRestored(SinkRecord original, RestoredRecord restored, FileLayout layout) {
+    String at = "offset " + original.kafkaOffset();
+    MappingOptions options = layout.options();
+    if (options.kafkaMetadata()) {
+      assertEquals(original.topic(), restored.topic(), at);
+      assertEquals(original.kafkaPartition(), restored.partition(), at);
+      assertEquals(original.kafkaOffset(), restored.offset(), at);
+      assertEquals(original.timestamp(), restored.timestamp(), at);
+    }
+    if (options.kafkaKey()) {
+      assertEquals(original.keySchema(), restored.keySchema(), at);
+      assertEquals(ConnectTestData.normalized(original.keySchema(), original.key()),
+          restored.key(), at);
+    }
+    if (original.value() != null || layout.hasTombstoneColumn()) {
+      assertEquals(original.valueSchema(), restored.valueSchema(), at);
+      assertDeepEquals(ConnectTestData.normalized(original.valueSchema(), original.value()),
+          restored.value(), at);
+    }
+    if (options.kafkaHeaders()) {
+      assertHeadersEqual(original.headers(), restored.headers(), at);
+    }
+  }
+
+  static void assertHeadersEqual(Headers expected, Headers actual, String at) {
+    Iterator<Header> e = expected.iterator();
+    Iterator<Header> a = actual.iterator();
+    while (e.hasNext()) {
+      assertTrue(a.hasNext(), at + ": a header is missing");
+      Header x = e.next();
+      Header y = a.next();
+      assertEquals(x.key(), y.key(), at);
+      assertEquals(x.schema(), y.schema(), at + " header " + x.key());
+      assertDeepEquals(x.value(), y.value(), at + " header " + x.key());
+    }
+    assertFalse(a.hasNext(), at + ": an extra header");
+  }
+
+  /** Equality that compares byte arrays by content, inside lists and maps too. */
+  static void assertDeepEquals(Object expected, Object actual, String at) {
+    if (expected instanceof byte[] x) {
+      assertArrayEquals(x, (byte[]) actual, at);
+    } else if (expected instanceof List<?> x && actual instanceof List<?> y) {
+      assertEquals(x.size(), y.size(), at);
+      for (int i = 0; i < x.size(); i++) {
+        assertDeepEquals(x.get(i), y.get(i), at + "[" + i + "]");
+      }
+    } else {
+      assertEquals(expected, actual, at);
+    }
+  }
+}
