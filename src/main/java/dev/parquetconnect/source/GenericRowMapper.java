@@ -1,6 +1,6 @@
 package dev.parquetconnect.source;
 
-import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.util.List;
@@ -14,13 +14,13 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Rows of any Parquet file as records of one topic: the value is the row as a Struct of every
- * top-level column; the key the value of the {@code key.fields} column (one) or a Struct of them
+ * top-level column ({@link ParquetToConnect}'s mapping of other writers' files); the key the value of the {@code key.fields} column (one) or a Struct of them
  * (several), or null; the timestamp from {@code timestamp.field} or the file's modification time.
  */
 final class GenericRowMapper {
   private final String topic;
   private final PartitionChooser partitions;
-  private final ConnectMapping.StructMapping value;
+  private final ParquetToConnect value;
   private final Field[] keyFields;
   private final Schema keySchema;
   private final Field timestampField;
@@ -31,13 +31,9 @@ final class GenericRowMapper {
     this.topic = topic;
     this.partitions = partitions;
     this.fileTimeMillis = fileTimeMillis;
-    GroupNode root = schema.root();
-    int[] all = new int[root.fieldCount()];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
-    this.value = ConnectMapping.structOf(root, all, null, false);
-    Schema valueSchema = value.schema();
+    // Empty metadata: every column is a field, even in a file our sink wrote.
+    this.value = ParquetToConnect.of(schema, Map.of());
+    Schema valueSchema = value.valueSchema();
     this.keyFields = new Field[keyFieldNames.size()];
     for (int i = 0; i < keyFields.length; i++) {
       keyFields[i] = requireField(valueSchema, keyFieldNames.get(i), ParquetSourceConfig
@@ -83,7 +79,7 @@ final class GenericRowMapper {
   }
 
   SourceRecord toRecord(Row row, Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
-    Struct struct = value.convert(row);
+    Struct struct = (Struct) value.convert(row).value();
     Object key = null;
     if (keyFields.length == 1) {
       key = struct.get(keyFields[0]);
@@ -101,6 +97,6 @@ final class GenericRowMapper {
           : t instanceof Number n ? Long.valueOf(n.longValue()) : null;
     }
     return new SourceRecord(sourcePartition, sourceOffset, topic, partitions.choose(null, key),
-        keySchema, key, value.schema(), struct, timestamp);
+        keySchema, key, value.valueSchema(), struct, timestamp);
   }
 }

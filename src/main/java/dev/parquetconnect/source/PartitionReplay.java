@@ -1,5 +1,6 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.connect.FileLayout;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.storage.StoreFile;
@@ -190,7 +191,7 @@ final class PartitionReplay implements ReplayUnit {
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
       } else if (lastOffset >= 0) {
-        cursor.skipRowGroupsBelow(ReplayRowMapper.OFFSET_COLUMN, lastOffset + 1);
+        cursor.skipRowGroupsBelow(FileLayout.OFFSET_COLUMN, lastOffset + 1);
       }
       Member m = new Member(cursor, mapper);
       group.add(m);

@@ -1,20 +1,12 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.connect.MappingOptions;
+import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.format.meta.CompressionCodec;
-import dev.parquetconnect.format.meta.FieldRepetitionType;
-import dev.parquetconnect.format.meta.LogicalType;
-import dev.parquetconnect.format.meta.PhysicalType;
-import dev.parquetconnect.format.meta.TimeUnit;
-import dev.parquetconnect.format.schema.GroupNode;
-import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.NestedTypes;
-import dev.parquetconnect.format.schema.PrimitiveNode;
-import dev.parquetconnect.format.schema.Row;
-import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,47 +14,44 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Writes archive files the way our sink lays them out (docs: issue 4; the {@code connect}
- * package's FileLayout): the value struct's fields as columns, then {@code __kafka_topic},
- * {@code __kafka_partition}, {@code __kafka_offset}, {@code __kafka_timestamp}, {@code
- * __kafka_key} and {@code __kafka_headers}; names {@code <topic>+<partition>+<20-digit first
- * offset>.parquet} in Hive-style directories. Used until the sink lands in main.
+ * Writes archive files as our sink does: the records go through the Connect mapping's {@link
+ * ParquetRecordWriter} with every metadata column ({@link MappingOptions#fullFidelity()}: topic,
+ * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer),
+ * under names {@code <topic>+<partition>+<20-digit first offset>.parquet} in Hive-style
+ * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
+ * what its committed files hold.
  *
- * <p>The value of record {@code i}: {@code {id INT64, name STRING, address {street STRING, zip
- * INT32}, tags LIST<STRING>, amount DECIMAL(12,2) (optional), scores MAP<STRING, DOUBLE>}}.
+ * <p>The value of record {@code i}: a struct {@code com.example.Order} of {@code id INT64, name
+ * STRING, address {street STRING, zip INT32} (optional), tags ARRAY<STRING>, amount Decimal(2)
+ * (optional), scores MAP<STRING, FLOAT64> (optional)}; a string key (null for some); headers.
  */
 final class SinkArchive {
-  static final GroupNode ADDRESS = GroupNode.of("address", FieldRepetitionType.OPTIONAL, List.of(
-      string("street", FieldRepetitionType.REQUIRED),
-      PrimitiveNode.of("zip", FieldRepetitionType.REQUIRED, PhysicalType.INT32)));
+  static final Schema ADDRESS = SchemaBuilder.struct().name("com.example.Address").optional()
+      .field("street", Schema.STRING_SCHEMA)
+      .field("zip", Schema.INT32_SCHEMA)
+      .build();
 
-  static final MessageType SCHEMA = new MessageType("kafka_record", List.of(
-      PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64),
-      string("name", FieldRepetitionType.REQUIRED),
-      ADDRESS,
-      NestedTypes.list("tags", FieldRepetitionType.REQUIRED, string("element",
-          FieldRepetitionType.REQUIRED)),
-      PrimitiveNode.of("amount", FieldRepetitionType.OPTIONAL, PhysicalType.INT64)
-          .withLogicalType(new LogicalType.DecimalType(2, 12)),
-      NestedTypes.map("scores", FieldRepetitionType.OPTIONAL,
-          string("key", FieldRepetitionType.REQUIRED),
-          PrimitiveNode.of("value", FieldRepetitionType.REQUIRED, PhysicalType.DOUBLE)),
-      string("__kafka_topic", FieldRepetitionType.REQUIRED),
-      PrimitiveNode.of("__kafka_partition", FieldRepetitionType.REQUIRED, PhysicalType.INT32),
-      PrimitiveNode.of("__kafka_offset", FieldRepetitionType.REQUIRED, PhysicalType.INT64),
-      PrimitiveNode.of("__kafka_timestamp", FieldRepetitionType.OPTIONAL, PhysicalType.INT64)
-          .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)),
-      string("__kafka_key", FieldRepetitionType.OPTIONAL),
-      NestedTypes.list("__kafka_headers", FieldRepetitionType.REQUIRED,
-          GroupNode.of("element", FieldRepetitionType.REQUIRED, List.of(
-              string("key", FieldRepetitionType.REQUIRED),
-              string("schema", FieldRepetitionType.OPTIONAL),
-              PrimitiveNode.of("value", FieldRepetitionType.OPTIONAL,
-                  PhysicalType.BYTE_ARRAY))))));
+  static final Schema VALUE = SchemaBuilder.struct().name("com.example.Order").version(3)
+      .field("id", Schema.INT64_SCHEMA)
+      .field("name", Schema.STRING_SCHEMA)
+      .field("address", ADDRESS)
+      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+      .field("amount", Decimal.builder(2).optional()
+          .parameter("connect.decimal.precision", "12").build())
+      .field("scores", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.FLOAT64_SCHEMA).optional()
+          .build())
+      .build();
 
-  static final String STRING_HEADER_SCHEMA = "{\"type\":\"string\",\"optional\":false}";
+  static final Schema KEY = Schema.OPTIONAL_STRING_SCHEMA;
 
   /** One original record. */
   record Original(String topic, int partition, long offset, long timestamp, String key, long id) {
@@ -104,6 +93,33 @@ final class SinkArchive {
       return m;
     }
 
+    /** The record's value as the sink received it. */
+    Struct value() {
+      Struct v = new Struct(VALUE)
+          .put("id", id)
+          .put("name", name())
+          .put("tags", tags())
+          .put("amount", amountCents() == null ? null : BigDecimal.valueOf(amountCents(), 2))
+          .put("scores", scores());
+      if (id % 11 != 0) {
+        v.put("address", new Struct(ADDRESS).put("street", street()).put("zip", zip()));
+      }
+      return v;
+    }
+
+    ConnectHeaders connectHeaders() {
+      ConnectHeaders headers = new ConnectHeaders();
+      for (Map.Entry<String, String> h : headers()) {
+        headers.addString(h.getKey(), h.getValue());
+      }
+      return headers;
+    }
+
+    SinkRecord asSinkRecord() {
+      return new SinkRecord(topic, partition, KEY, key, VALUE, value(), offset, timestamp,
+          TimestampType.CREATE_TIME, connectHeaders());
+    }
+
     /** Headers in order: {@code source} always, {@code seq} the id, {@code even} on some. */
     List<Map.Entry<String, String>> headers() {
       List<Map.Entry<String, String>> h = new ArrayList<>();
@@ -118,64 +134,27 @@ final class SinkArchive {
 
   private SinkArchive() {}
 
-  private static PrimitiveNode string(String name, FieldRepetitionType repetition) {
-    return PrimitiveNode.of(name, repetition, PhysicalType.BYTE_ARRAY)
-        .withLogicalType(LogicalType.STRING);
-  }
-
   /** The file name the sink gives a commit starting at {@code firstOffset}. */
   static String fileName(String topic, int partition, long firstOffset, int attempt) {
     return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
         + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
   }
 
-  /** Writes one file holding {@code records} in order. */
+  /** Writes one file holding {@code records} in order, {@code rowGroupRows} per row group. */
   static Path write(Path file, List<Original> records, long rowGroupRows) throws Exception {
     Files.createDirectories(file.getParent());
     WriterOptions options = WriterOptions.builder()
         .codec(CompressionCodec.ZSTD)
         .rowGroupRowLimit(rowGroupRows)
-        .keyValue("parquetconnect.layout", "1")
-        .keyValue("connect.value.schema", "{\"type\":\"struct\",\"optional\":false}")
         .build();
+    FileLayout layout = FileLayout.of(KEY, VALUE, MappingOptions.fullFidelity());
     try (OutputStream out = Files.newOutputStream(file);
-        ParquetFileWriter writer = new ParquetFileWriter(out, SCHEMA, options)) {
+        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
       for (Original r : records) {
-        writer.write(row(r));
+        writer.write(r.asSinkRecord());
       }
     }
     return file;
-  }
-
-  static Row row(Original r) {
-    GroupNode header = (GroupNode) ((GroupNode) SCHEMA.root().field(
-        SCHEMA.root().fieldIndex("__kafka_headers"))).field(0);
-    GroupNode element = (GroupNode) header.field(0);
-    List<Row> headers = new ArrayList<>();
-    for (Map.Entry<String, String> h : r.headers()) {
-      headers.add(Row.of(element, bytes(h.getKey()), bytes(STRING_HEADER_SCHEMA),
-          bytes(h.getValue())));
-    }
-    Map<Object, Object> scores = null;
-    if (r.scores() != null) {
-      scores = new LinkedHashMap<>();
-      for (Map.Entry<String, Double> e : r.scores().entrySet()) {
-        scores.put(bytes(e.getKey()), e.getValue());
-      }
-    }
-    List<Object> tags = new ArrayList<>();
-    for (String t : r.tags()) {
-      tags.add(bytes(t));
-    }
-    return Row.of(SCHEMA.root(), r.id(), bytes(r.name()),
-        r.id() % 11 == 0 ? null : Row.of(ADDRESS, bytes(r.street()), r.zip()),
-        tags, r.amountCents(), scores,
-        bytes(r.topic()), r.partition(), r.offset(), r.timestamp(), r.key() == null ? null
-            : bytes(r.key()), headers);
-  }
-
-  static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Records {@code from}..{@code from+count-1} of one partition, ids unique across partitions. */

@@ -1,18 +1,9 @@
 package dev.parquetconnect.bench.source;
 
-import static dev.parquetconnect.format.meta.FieldRepetitionType.OPTIONAL;
-import static dev.parquetconnect.format.meta.FieldRepetitionType.REQUIRED;
-
+import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.connect.MappingOptions;
+import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.format.meta.CompressionCodec;
-import dev.parquetconnect.format.meta.LogicalType;
-import dev.parquetconnect.format.meta.PhysicalType;
-import dev.parquetconnect.format.meta.TimeUnit;
-import dev.parquetconnect.format.schema.GroupNode;
-import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.NestedTypes;
-import dev.parquetconnect.format.schema.PrimitiveNode;
-import dev.parquetconnect.format.schema.Row;
-import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
 import dev.parquetconnect.source.ParquetSourceTask;
 import java.io.OutputStream;
@@ -30,14 +21,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.avro.LogicalTypes;
+import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
@@ -73,56 +67,44 @@ public class ReplayBench {
     root = Files.createTempDirectory("replay-bench");
     file = root.resolve("topics/events/partition=0/events+0+00000000000000000000.parquet");
     Files.createDirectories(file.getParent());
-    PrimitiveNode text = PrimitiveNode.of("x", REQUIRED, PhysicalType.BYTE_ARRAY)
-        .withLogicalType(LogicalType.STRING);
-    GroupNode address = GroupNode.of("address", OPTIONAL, List.of(text.withName("street"),
-        PrimitiveNode.of("zip", REQUIRED, PhysicalType.INT32)));
-    GroupNode header = GroupNode.of("element", REQUIRED, List.of(text.withName("key"),
-        text.withName("schema").withRepetition(OPTIONAL),
-        PrimitiveNode.of("value", OPTIONAL, PhysicalType.BYTE_ARRAY)));
-    MessageType schema = new MessageType("kafka_record", List.of(
-        PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-        text.withName("status"),
-        PrimitiveNode.of("amount", OPTIONAL, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.DecimalType(2, 12)),
-        PrimitiveNode.of("price", OPTIONAL, PhysicalType.DOUBLE),
-        address,
-        NestedTypes.list("tags", REQUIRED, text.withName("element")),
-        text.withName("__kafka_topic"),
-        PrimitiveNode.of("__kafka_partition", REQUIRED, PhysicalType.INT32),
-        PrimitiveNode.of("__kafka_offset", REQUIRED, PhysicalType.INT64),
-        PrimitiveNode.of("__kafka_timestamp", OPTIONAL, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)),
-        text.withName("__kafka_key").withRepetition(OPTIONAL),
-        NestedTypes.list("__kafka_headers", REQUIRED, header)));
-    GroupNode headerGroup = (GroupNode) ((GroupNode) schema.root().field(11)).field(0);
-    GroupNode headerElement = (GroupNode) headerGroup.field(0);
+    Schema address = SchemaBuilder.struct().name("Address").optional()
+        .field("street", Schema.STRING_SCHEMA).field("zip", Schema.INT32_SCHEMA).build();
+    Schema value = SchemaBuilder.struct().name("Event")
+        .field("id", Schema.INT64_SCHEMA)
+        .field("status", Schema.STRING_SCHEMA)
+        .field("amount", Decimal.builder(2).optional().build())
+        .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
+        .field("address", address)
+        .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+        .build();
     String[] statuses = {"ok", "ok", "ok", "retry", "failed", "pending"};
     Random random = new Random(7);
-    WriterOptions options = WriterOptions.builder().codec(CompressionCodec.ZSTD)
-        .keyValue("parquetconnect.layout", "1").build();
+    FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value,
+        MappingOptions.fullFidelity());
+    WriterOptions options = WriterOptions.builder().codec(CompressionCodec.ZSTD).build();
     try (OutputStream out = Files.newOutputStream(file);
-        ParquetFileWriter writer = new ParquetFileWriter(out, schema, options)) {
+        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
       for (int i = 0; i < ROWS; i++) {
-        List<Object> tags = new ArrayList<>();
+        List<String> tags = new ArrayList<>();
         for (int t = 0; t < i % 3; t++) {
-          tags.add(utf8("tag-" + random.nextInt(50)));
+          tags.add("tag-" + random.nextInt(50));
         }
-        List<Object> headers = List.of(
-            Row.of(headerElement, utf8("source"), utf8("{\"type\":\"string\"}"), utf8("bench")),
-            Row.of(headerElement, utf8("seq"), utf8("{\"type\":\"string\"}"), utf8("" + i)));
-        writer.write(Row.of(schema.root(), (long) i, utf8(statuses[random.nextInt(6)]),
-            i % 5 == 0 ? null : (long) random.nextInt(1_000_000),
-            random.nextDouble() * 100,
-            i % 11 == 0 ? null : Row.of(address, utf8(i + " Main Street"), 10_000 + i % 90_000),
-            tags, utf8(TOPIC), 0, (long) i, 1_700_000_000_000L + i,
-            i % 13 == 0 ? null : utf8("key-" + i), headers));
+        Struct v = new Struct(value)
+            .put("id", (long) i)
+            .put("status", statuses[random.nextInt(6)])
+            .put("amount", i % 5 == 0 ? null : BigDecimal.valueOf(random.nextInt(1_000_000), 2))
+            .put("price", random.nextDouble() * 100)
+            .put("address", i % 11 == 0 ? null : new Struct(address)
+                .put("street", i + " Main Street").put("zip", 10_000 + i % 90_000))
+            .put("tags", tags);
+        ConnectHeaders headers = new ConnectHeaders();
+        headers.addString("source", "bench");
+        headers.addString("seq", Integer.toString(i));
+        writer.write(new SinkRecord(TOPIC, 0, Schema.OPTIONAL_STRING_SCHEMA,
+            i % 13 == 0 ? null : "key-" + i, value, v, i, 1_700_000_000_000L + i,
+            TimestampType.CREATE_TIME, headers));
       }
     }
-  }
-
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   @TearDown(Level.Trial)
@@ -261,6 +243,8 @@ public class ReplayBench {
             b = SchemaBuilder.int64();
           }
         }
+        case BYTES, FIXED -> b = avro.getLogicalType() instanceof LogicalTypes.Decimal d
+            ? Decimal.builder(d.getScale()) : SchemaBuilder.bytes();
         case DOUBLE -> b = SchemaBuilder.float64();
         case FLOAT -> b = SchemaBuilder.float32();
         case BOOLEAN -> b = SchemaBuilder.bool();
@@ -312,18 +296,25 @@ public class ReplayBench {
         case BYTES -> {
           if (Decimal.LOGICAL_NAME.equals(schema.name())) {
             int scale = Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD));
-            ByteBuffer b = (ByteBuffer) avro;
-            byte[] bytes = new byte[b.remaining()];
-            b.duplicate().get(bytes);
-            return new BigDecimal(new BigInteger(bytes), scale);
+            return new BigDecimal(new BigInteger(bytesOf(avro)), scale);
           }
-          return avro;
+          return bytesOf(avro);
         }
         default -> {
           return avro;
         }
       }
     }
+  }
+
+  private static byte[] bytesOf(Object avro) {
+    if (avro instanceof GenericFixed fixed) {
+      return fixed.bytes();
+    }
+    ByteBuffer b = (ByteBuffer) avro;
+    byte[] bytes = new byte[b.remaining()];
+    b.duplicate().get(bytes);
+    return bytes;
   }
 
   /** A task context without committed offsets: every poll starts from the file's beginning. */
