@@ -19,6 +19,7 @@ import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,9 +77,12 @@ import org.apache.kafka.connect.header.ConnectHeaders;
  *
  * An OPTIONAL field is an optional schema; struct schemas of other files have no names. An
  * unrecognised annotation falls back to the physical type.
+ *
+ * <p>One instance per file and thread: it caches the header schemas the file repeats.
  */
 public final class ParquetToConnect {
   private static final long MILLIS_PER_DAY = 86_400_000L;
+  private static final int MAX_CACHED_HEADER_SCHEMAS = 64;
   /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
@@ -99,6 +103,12 @@ public final class ParquetToConnect {
   private final int keyIndex;
   private final int headersIndex;
   private final int tombstoneIndex;
+  /**
+   * Header schemas by their JSON: a file repeats a handful of header schemas on every row, and
+   * parsing the JSON each time cost more than the rest of the header. Bounded: a file whose
+   * headers carry more distinct schemas parses the others each time.
+   */
+  private final Map<String, Schema> headerSchemas = new HashMap<>();
 
   private ParquetToConnect(MessageType parquetSchema, Map<String, String> metadata) {
     this.parquetSchema = parquetSchema;
@@ -241,11 +251,11 @@ public final class ParquetToConnect {
         headers);
   }
 
-  private static void addHeader(ConnectHeaders headers, Row h) {
+  private void addHeader(ConnectHeaders headers, Row h) {
     String key = utf8(h.get(0));
     String schemaJson = utf8(h.get(1));
     byte[] bytes = (byte[]) h.get(2);
-    Schema schema = schemaJson == null ? null : readSchema(schemaJson, "header " + key);
+    Schema schema = schemaJson == null ? null : headerSchema(schemaJson, key);
     Object value = null;
     if (bytes != null) {
       ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
@@ -263,6 +273,17 @@ public final class ParquetToConnect {
       }
     }
     headers.add(key, value, schema);
+  }
+
+  private Schema headerSchema(String json, String key) {
+    Schema schema = headerSchemas.get(json);
+    if (schema == null) {
+      schema = readSchema(json, "header " + key);
+      if (headerSchemas.size() < MAX_CACHED_HEADER_SCHEMAS) {
+        headerSchemas.put(json, schema);
+      }
+    }
+    return schema;
   }
 
   private static String utf8(Object bytes) {
