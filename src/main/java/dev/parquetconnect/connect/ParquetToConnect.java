@@ -18,8 +18,8 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +82,7 @@ import org.apache.kafka.connect.header.ConnectHeaders;
  */
 public final class ParquetToConnect {
   private static final long MILLIS_PER_DAY = 86_400_000L;
-  private static final int MAX_CACHED_HEADER_SCHEMAS = 64;
+  private static final int MAX_CACHED_HEADER_SCHEMAS = 16;
   /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
@@ -104,11 +104,14 @@ public final class ParquetToConnect {
   private final int headersIndex;
   private final int tombstoneIndex;
   /**
-   * Header schemas by their JSON: a file repeats a handful of header schemas on every row, and
-   * parsing the JSON each time cost more than the rest of the header. Bounded: a file whose
-   * headers carry more distinct schemas parses the others each time.
+   * Header schemas with the JSON bytes they were read from: a file repeats a handful of header
+   * schemas on every row, and decoding and parsing the JSON each time cost more than the rest
+   * of the header. Searched by content, newest first; bounded: a file whose headers carry more
+   * distinct schemas parses the others each time.
    */
-  private final Map<String, Schema> headerSchemas = new HashMap<>();
+  private final byte[][] headerSchemaJson = new byte[MAX_CACHED_HEADER_SCHEMAS][];
+  private final Schema[] headerSchemaCache = new Schema[MAX_CACHED_HEADER_SCHEMAS];
+  private int cachedHeaderSchemas;
 
   private ParquetToConnect(MessageType parquetSchema, Map<String, String> metadata) {
     this.parquetSchema = parquetSchema;
@@ -253,7 +256,7 @@ public final class ParquetToConnect {
 
   private void addHeader(ConnectHeaders headers, Row h) {
     String key = utf8(h.get(0));
-    String schemaJson = utf8(h.get(1));
+    byte[] schemaJson = (byte[]) h.get(1);
     byte[] bytes = (byte[]) h.get(2);
     Schema schema = schemaJson == null ? null : headerSchema(schemaJson, key);
     Object value = null;
@@ -275,13 +278,16 @@ public final class ParquetToConnect {
     headers.add(key, value, schema);
   }
 
-  private Schema headerSchema(String json, String key) {
-    Schema schema = headerSchemas.get(json);
-    if (schema == null) {
-      schema = readSchema(json, "header " + key);
-      if (headerSchemas.size() < MAX_CACHED_HEADER_SCHEMAS) {
-        headerSchemas.put(json, schema);
+  private Schema headerSchema(byte[] json, String key) {
+    for (int i = cachedHeaderSchemas - 1; i >= 0; i--) {
+      if (Arrays.equals(headerSchemaJson[i], json)) {
+        return headerSchemaCache[i];
       }
+    }
+    Schema schema = readSchema(new String(json, StandardCharsets.UTF_8), "header " + key);
+    if (cachedHeaderSchemas < MAX_CACHED_HEADER_SCHEMAS) {
+      headerSchemaJson[cachedHeaderSchemas] = json.clone();
+      headerSchemaCache[cachedHeaderSchemas++] = schema;
     }
     return schema;
   }

@@ -44,6 +44,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Replaying one archive file (the sink's layout: a nested value, key, headers, timestamps and
@@ -115,7 +116,7 @@ public class ReplayBench {
   }
 
   @Benchmark
-  public long ours() throws Exception {
+  public long ours(Blackhole consumer) throws Exception {
     Map<String, String> props = new HashMap<>();
     props.put("name", "bench");
     props.put("store.url", root.toUri().toString());
@@ -132,7 +133,8 @@ public class ReplayBench {
           throw new IllegalStateException("the task went idle after " + records + " records");
         }
         for (SourceRecord r : batch) {
-          checksum += ((Struct) r.value()).getInt64("id") + r.headers().size();
+          consumer.consume(r);
+          checksum += r.headers().size();
         }
         records += batch.size();
       }
@@ -143,7 +145,7 @@ public class ReplayBench {
   }
 
   @Benchmark
-  public long parquetJava() throws Exception {
+  public long parquetJava(Blackhole consumer) throws Exception {
     long checksum = 0;
     try (ParquetReader<GenericRecord> reader = AvroParquetReader
         .<GenericRecord>builder(new LocalInputFile(file))
@@ -156,7 +158,8 @@ public class ReplayBench {
           converter = new AvroToConnect(record.getSchema());
         }
         SourceRecord r = converter.toRecord(record, offset++);
-        checksum += ((Struct) r.value()).getInt64("id") + r.headers().size();
+        consumer.consume(r);
+        checksum += r.headers().size();
       }
     }
     return checksum;
