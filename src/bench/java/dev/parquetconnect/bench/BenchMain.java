@@ -66,6 +66,7 @@ public final class BenchMain {
             .shouldFailOnError(true);
     Collection<RunResult> results = new Runner(options.build()).run();
     List<String> lines = pair(results);
+    lines.addAll(suiteReport(suite));
     System.out.println();
     for (String line : lines) {
       System.out.println(line);
@@ -73,6 +74,31 @@ public final class BenchMain {
     Path out = Path.of("target", "bench", suite + ".txt");
     Files.createDirectories(out.getParent());
     Files.write(out, lines);
+  }
+
+  /** Ops/s: whole numbers for fast kernels, two decimals for whole-file operations. */
+  private static String score(double opsPerSecond) {
+    return String.format(Locale.ROOT, opsPerSecond >= 100 ? "%.0f" : "%.2f", opsPerSecond);
+  }
+
+  /**
+   * Extra lines a suite reports after its timings (the files suite: file sizes), from the
+   * static {@code lines()} of the class {@code dev.parquetconnect.bench.<suite>.SuiteReport} if
+   * the suite has one.
+   */
+  @SuppressWarnings("unchecked")
+  static List<String> suiteReport(String suite) {
+    Class<?> report;
+    try {
+      report = Class.forName("dev.parquetconnect.bench." + suite + ".SuiteReport");
+    } catch (ClassNotFoundException e) {
+      return List.of();
+    }
+    try {
+      return (List<String>) report.getMethod("lines").invoke(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("the " + suite + " suite's report failed", e);
+    }
   }
 
   /** Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line. */
@@ -101,10 +127,10 @@ public final class BenchMain {
             lines.add(
                 String.format(
                     Locale.ROOT,
-                    "%s ours=%.0f parquet-java=%.0f ratio=%s",
+                    "%s ours=%s parquet-java=%s ratio=%s",
                     kernel,
-                    pair[0],
-                    pair[1],
+                    score(pair[0]),
+                    score(pair[1]),
                     pair[0] < 0 || pair[1] <= 0
                         ? "n/a"
                         : String.format(Locale.ROOT, "%.2f", pair[0] / pair[1]))));

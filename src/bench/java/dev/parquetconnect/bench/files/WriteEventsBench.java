@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.State;
  */
 @State(Scope.Benchmark)
 public class WriteEventsBench {
-  private static final int ROWS = 100_000;
+  static final int ROWS = 100_000;
 
   @Param({"ZSTD", "SNAPPY"})
   public String codec;
@@ -57,66 +57,11 @@ public class WriteEventsBench {
 
   @Setup(Level.Trial)
   public void prepare() {
-    PrimitiveNode text = PrimitiveNode.of("x", OPTIONAL, PhysicalType.BYTE_ARRAY)
-        .withLogicalType(LogicalType.STRING);
-    schema =
-        new MessageType(
-            "events",
-            List.of(
-                PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-                PrimitiveNode.of("ts", REQUIRED, PhysicalType.INT64)
-                    .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MICROS)),
-                text.withName("status"),
-                text.withName("country"),
-                PrimitiveNode.of("price", OPTIONAL, PhysicalType.DOUBLE),
-                PrimitiveNode.of("temperature", OPTIONAL, PhysicalType.FLOAT),
-                NestedTypes.list("tags", OPTIONAL, text),
-                NestedTypes.list("scores", OPTIONAL,
-                    PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32))));
-    groupSchema = MessageTypeParser.parseMessageType(schema.toString());
-    SimpleGroupFactory factory = new SimpleGroupFactory(groupSchema);
-    Random random = new Random(1);
-    String[] statuses = {"ok", "ok", "ok", "retry", "failed", "pending", "timeout"};
-    rows = new ArrayList<>(ROWS);
-    groups = new ArrayList<>(ROWS);
-    long id = 0;
-    long ts = 1_700_000_000_000_000L;
-    double price = 100;
-    for (int r = 0; r < ROWS; r++) {
-      id += 1 + random.nextInt(3);
-      ts += 800 + random.nextInt(400);
-      price = Math.max(1, price + random.nextGaussian() * 0.05);
-      String status = statuses[random.nextInt(statuses.length)];
-      String country = String.format(Locale.ROOT, "C%03d", (int) Math.abs(random.nextGaussian() * 40));
-      double roundedPrice = Math.round(price * 100) / 100.0;
-      float temperature = (float) (20 + random.nextGaussian() * 3);
-      List<Object> tags = new ArrayList<>();
-      List<Object> scores = new ArrayList<>();
-      for (int i = random.nextInt(4); i > 0; i--) {
-        tags.add(("tag" + random.nextInt(30)).getBytes(StandardCharsets.UTF_8));
-      }
-      for (int i = random.nextInt(6); i > 0; i--) {
-        scores.add(random.nextInt(101));
-      }
-      rows.add(Row.of(schema.root(), id, ts, status.getBytes(StandardCharsets.UTF_8),
-          country.getBytes(StandardCharsets.UTF_8), roundedPrice, temperature, tags, scores));
-      Group g = factory.newGroup();
-      g.add("id", id);
-      g.add("ts", ts);
-      g.add("status", status);
-      g.add("country", country);
-      g.add("price", roundedPrice);
-      g.add("temperature", temperature);
-      Group tagList = g.addGroup("tags");
-      for (Object t : tags) {
-        tagList.addGroup("list").add("element", Binary.fromConstantByteArray((byte[]) t));
-      }
-      Group scoreList = g.addGroup("scores");
-      for (Object s : scores) {
-        scoreList.addGroup("list").add("element", (Integer) s);
-      }
-      groups.add(g);
-    }
+    EventsData data = EventsData.generate(ROWS);
+    schema = data.schema();
+    rows = data.rows();
+    groupSchema = data.groupSchema();
+    groups = data.groups();
   }
 
   @Benchmark

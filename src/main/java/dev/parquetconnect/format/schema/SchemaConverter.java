@@ -1,6 +1,7 @@
 package dev.parquetconnect.format.schema;
 
 import dev.parquetconnect.format.CorruptDataException;
+import dev.parquetconnect.format.meta.ConvertedType;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
@@ -80,7 +81,7 @@ public final class SchemaConverter {
       throw new CorruptDataException(where + " has no repetition type");
     }
     LogicalType logical =
-        e.logicalType() != null
+        e.logicalType() != null && !isParquetJavaInterval(e)
             ? e.logicalType()
             : LogicalTypes.fromConvertedType(e.convertedType(), e.scale(), e.precision());
     boolean group = e.numChildren() != null && (e.numChildren() > 0 || e.type() == null);
@@ -103,6 +104,16 @@ public final class SchemaConverter {
     }
     return new PrimitiveNode(
         e.name(), repetition, type, typeLength, logical, e.convertedType(), e.fieldId());
+  }
+
+  /**
+   * parquet-java has no logical type for INTERVAL and writes such a column with the UNKNOWN
+   * logical type beside the INTERVAL converted type. UNKNOWN would mean "always null", which
+   * these columns are not: the converted type is the annotation (parquet-java reads it so).
+   */
+  private static boolean isParquetJavaInterval(SchemaElement e) {
+    return e.logicalType() instanceof LogicalType.NullType
+        && e.convertedType() == ConvertedType.INTERVAL;
   }
 
   /** The footer's schema list for {@code schema}, root first, as parquet-java writes it. */
