@@ -1,6 +1,8 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
 import dev.parquetconnect.format.meta.KeyValue;
 import dev.parquetconnect.format.meta.RowGroup;
@@ -119,12 +121,12 @@ final class FileCursor implements Closeable {
       return null;
     }
     Statistics s = chunk.metaData().statistics();
-    var bound = s.maxValue() != null ? s.maxValue() : s.max();
+    ByteString bound = s.maxValue() != null ? s.maxValue() : s.max();
     if (bound == null || bound.length() != Long.BYTES) {
       return null;
     }
     byte[] b = bound.toByteArray();
-    return dev.parquetconnect.format.io.LittleEndian.getLong(b, 0);
+    return LittleEndian.getLong(b, 0);
   }
 
   private void startAt(int rowGroup) {

@@ -3,6 +3,7 @@ package dev.parquetconnect.source;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Field;
@@ -93,7 +94,7 @@ final class GenericRowMapper {
     Long timestamp = fileTimeMillis;
     if (timestampField != null) {
       Object t = struct.get(timestampField);
-      timestamp = t instanceof java.util.Date d ? Long.valueOf(d.getTime())
+      timestamp = t instanceof Date d ? Long.valueOf(d.getTime())
           : t instanceof Number n ? Long.valueOf(n.longValue()) : null;
     }
     return new SourceRecord(sourcePartition, sourceOffset, topic, partitions.choose(null, key),

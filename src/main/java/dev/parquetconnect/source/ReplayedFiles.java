@@ -6,6 +6,7 @@ import dev.parquetconnect.storage.StoreFile;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -112,8 +113,7 @@ final class ReplayedFiles {
       // The records are safe; only the clean-up failed. The next run finds the file again
       // and recognises it as replayed by its recorded position.
       LOG.warn("{} could not {} file {}: {}", logPrefix,
-          action == Action.QUARANTINE ? "quarantine" : afterReplay.name().toLowerCase(
-              java.util.Locale.ROOT), file.key(), e.toString());
+          action == Action.QUARANTINE ? "quarantine" : afterReplay.name().toLowerCase(Locale.ROOT), file.key(), e.toString());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.parquetconnect.source;
 
 import dev.parquetconnect.source.ParquetSourceConfig.TransactionUnit;
 import dev.parquetconnect.storage.Store;
+import java.util.Collection;
 import java.util.Map;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.TransactionContext;
@@ -40,7 +41,7 @@ final class TaskRuntime {
 
   /** The committed offsets of many source partitions at once (one read of the offsets topic). */
   Map<Map<String, Object>, Map<String, Object>> committedOffsets(
-      java.util.Collection<Map<String, Object>> sourcePartitions) {
+      Collection<Map<String, Object>> sourcePartitions) {
     return offsets == null ? Map.of() : offsets.offsets(sourcePartitions);
   }
 
