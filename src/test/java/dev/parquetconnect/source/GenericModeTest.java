@@ -97,6 +97,29 @@ final class GenericModeTest {
   }
 
   @Test
+  void tasksSplitTheFilesWithoutOverlap() throws Exception {
+    for (int f = 0; f < 12; f++) {
+      file("data/f" + f + ".parquet", f * 10, 10);
+    }
+    Set<Long> ids = new HashSet<>();
+    Map<String, Integer> owner = new java.util.HashMap<>();
+    for (int task = 0; task < 3; task++) {
+      TaskDriver driver = new TaskDriver(props("topics.dir", "data",
+          ParquetSourceConfig.TASK_INDEX_CONFIG, Integer.toString(task),
+          ParquetSourceConfig.TASK_COUNT_CONFIG, "3")).start();
+      for (SourceRecord r : driver.drain(2)) {
+        assertTrue(ids.add(((Struct) r.value()).getInt64("id")), "a row sent twice");
+        String file = (String) r.sourcePartition().get("file");
+        Integer before = owner.put(file, task);
+        assertTrue(before == null || before == task, file + " read by two tasks");
+      }
+      driver.stop();
+    }
+    assertEquals(120, ids.size());
+    assertTrue(new HashSet<>(owner.values()).size() > 1, "the files spread over the tasks");
+  }
+
+  @Test
   void aCorruptFileFailsTheTaskNamingFileAndPosition() throws Exception {
     file("data/a.parquet", 0, 100);
     Path bad = file("data/b.parquet", 100, 100);

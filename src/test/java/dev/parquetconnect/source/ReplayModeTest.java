@@ -177,6 +177,31 @@ final class ReplayModeTest {
   }
 
   @Test
+  void aChangedTaskCountResumesEveryPartitionFromItsCommittedOffset() throws Exception {
+    Map<Integer, List<Original>> expected = new HashMap<>();
+    for (int p = 0; p < 4; p++) {
+      expected.put(p, archive("t", p, 2, 150, 100));
+    }
+    TaskDriver single = new TaskDriver(props(root, "batch.size", "250")).start();
+    List<SourceRecord> all = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      all.addAll(single.poll(true));
+    }
+    single.stop();
+    for (int task = 0; task < 2; task++) {
+      TaskDriver driver = new TaskDriver(props(root, ParquetSourceConfig.TASK_INDEX_CONFIG,
+          Integer.toString(task), ParquetSourceConfig.TASK_COUNT_CONFIG, "2"));
+      driver.committed.putAll(single.committed);
+      all.addAll(driver.start().drain(2));
+      driver.stop();
+    }
+    Map<Integer, List<SourceRecord>> parts = byPartition(all);
+    for (int p = 0; p < 4; p++) {
+      assertSameInOrder(expected.get(p), parts.get(p));
+    }
+  }
+
+  @Test
   void skipsMarkersHiddenFilesAndNamesThatAreNotTheSinks() throws Exception {
     List<Original> expected = archive("t", 0, 1, 20, 100);
     Path markers = root.resolve("topics/_markers/conn/t/0");
