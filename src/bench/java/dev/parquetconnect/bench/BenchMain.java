@@ -4,15 +4,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -24,11 +33,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>A kernel is a benchmark class in {@code dev.parquetconnect.bench.<suite>} with two
  * {@code @Benchmark} methods, {@code ours} and {@code parquetJava}, that do the same work on the
  * same data prepared in the same {@code @Setup}; its {@code @Param} values become part of the
- * kernel name. Both run in the same JVM fork, one after the other, so the ratio compares like
- * with like on whatever machine runs it.
+ * kernel name. Each kernel gets its own JMH run in which {@code ours} and then {@code
+ * parquetJava} run back to back (each in a fresh JVM fork), so the ratio compares like with like
+ * on whatever machine runs it, even while the load on a shared machine drifts.
  *
  * <p>Usage: {@code BenchMain SUITE [--full] [--include REGEX]}. The default is a short run
- * (one fork, 2 warm-up and 3 measured iterations of one second); {@code --full} measures longer.
+ * (one fork, 2 warm-up and 5 measured iterations of one second); {@code --full} measures longer
+ * (5 warm-up, 10 measured of two seconds). A side's ops/s is its best measured iteration (see
+ * {@link #best}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -51,20 +63,33 @@ public final class BenchMain {
         }
       }
     }
-    String pattern = "dev\\.parquetconnect\\.bench\\." + suite + "\\."
-        + (include == null ? ".*" : ".*(" + include + ").*");
-    ChainedOptionsBuilder options =
-        new OptionsBuilder()
-            .include(pattern)
-            .forks(1)
-            .jvmArgsAppend("-Xmx2g", "-XX:+UseParallelGC")
-            .warmupIterations(full ? 5 : 2)
-            .warmupTime(TimeValue.seconds(1))
-            .measurementIterations(full ? 10 : 3)
-            .measurementTime(TimeValue.seconds(full ? 2 : 1))
-            .timeUnit(TimeUnit.SECONDS)
-            .shouldFailOnError(true);
-    Collection<RunResult> results = new Runner(options.build()).run();
+    String pattern = pattern(suite, include);
+    // One JMH run per kernel (class and parameter values), so that ours and parquet-java's
+    // benchmark of a kernel run back to back: on a shared machine the load drifts, and
+    // JMH's own order (every parameter value of `ours` before any of `parquetJava`) would let
+    // that drift into the ratio.
+    List<RunResult> results = new ArrayList<>();
+    List<Kernel> kernels = kernels(pattern);
+    if (kernels.isEmpty()) {
+      System.err.println("no benchmark matches " + pattern);
+      System.exit(2);
+    }
+    for (Kernel kernel : kernels) {
+      ChainedOptionsBuilder options =
+          new OptionsBuilder()
+              .include("^" + Pattern.quote(kernel.className) + "\\.(ours|parquetJava)$")
+              .forks(1)
+              .jvmArgsAppend("-Xmx2g", "-XX:+UseParallelGC")
+              .warmupIterations(full ? 5 : 2)
+              .warmupTime(TimeValue.seconds(1))
+              .measurementIterations(full ? 10 : 5)
+              .measurementTime(TimeValue.seconds(full ? 2 : 1))
+              .mode(Mode.Throughput)
+              .timeUnit(TimeUnit.SECONDS)
+              .shouldFailOnError(true);
+      kernel.params.forEach(options::param);
+      results.addAll(new Runner(options.build()).run());
+    }
     List<String> lines = pair(results);
     lines.addAll(suiteReport(suite));
     System.out.println();
@@ -101,20 +126,87 @@ public final class BenchMain {
     }
   }
 
+  /** The JMH include pattern of a suite's benchmarks, optionally narrowed by a regex. */
+  static String pattern(String suite, String include) {
+    return "dev\\.parquetconnect\\.bench\\." + suite + "\\."
+        + (include == null ? ".*" : ".*(" + include + ").*");
+  }
+
+  /** A benchmark class and one combination of its parameter values. */
+  record Kernel(String className, Map<String, String> params) {}
+
+  /** The kernels of the benchmarks matching {@code pattern}, in name order. */
+  static List<Kernel> kernels(String pattern) {
+    OutputFormat quiet =
+        OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT);
+    Map<String, Map<String, String[]>> classes = new TreeMap<>();
+    for (BenchmarkListEntry entry :
+        BenchmarkList.defaultList().find(quiet, List.of(pattern), List.of())) {
+      Map<String, String[]> space = new TreeMap<>();
+      if (entry.getParams().hasValue()) {
+        space.putAll(entry.getParams().get());
+      }
+      classes.merge(entry.getUserClassQName(), space, (a, b) -> a);
+    }
+    List<Kernel> kernels = new ArrayList<>();
+    classes.forEach(
+        (cls, space) -> {
+          List<Map<String, String>> combos = new ArrayList<>();
+          combos.add(new LinkedHashMap<>());
+          for (Map.Entry<String, String[]> param : space.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> combo : combos) {
+              for (String value : param.getValue()) {
+                Map<String, String> extended = new LinkedHashMap<>(combo);
+                extended.put(param.getKey(), value);
+                next.add(extended);
+              }
+            }
+            combos = next;
+          }
+          combos.forEach(combo -> kernels.add(new Kernel(cls, combo)));
+        });
+    return kernels;
+  }
+
+  /** A kernel's printed name: the class's simple name less "Bench", then its parameters. */
+  static String kernelName(String className, Map<String, String> params) {
+    StringBuilder kernel = new StringBuilder(
+        className.substring(className.lastIndexOf('.') + 1).replaceFirst("Bench(mark)?$", ""));
+    params.forEach((key, value) -> kernel.append('/').append(key).append('=').append(value));
+    return kernel.toString();
+  }
+
+  /**
+   * The best measured iteration's ops/s. Other work on a shared machine only ever slows an
+   * iteration down, so the fastest one is the closest to the code's own speed, and taking it
+   * on both sides keeps the ratio from tracking the neighbours' load. (JMH's mean and error
+   * are in the run's log.)
+   */
+  static double best(RunResult result) {
+    double best = -1;
+    for (BenchmarkResult run : result.getBenchmarkResults()) {
+      for (IterationResult iteration : run.getIterationResults()) {
+        best = Math.max(best, iteration.getPrimaryResult().getScore());
+      }
+    }
+    return best;
+  }
+
   /** Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line. */
-  static List<String> pair(Collection<RunResult> results) {
+  static List<String> pair(List<RunResult> results) {
     Map<String, double[]> byKernel = new TreeMap<>();
     for (RunResult result : results) {
       String label = result.getParams().getBenchmark();
       int dot = label.lastIndexOf('.');
       String method = label.substring(dot + 1);
-      String cls = label.substring(label.lastIndexOf('.', dot - 1) + 1, dot);
-      StringBuilder kernel = new StringBuilder(cls.replaceFirst("Bench(mark)?$", ""));
+      Map<String, String> params = new LinkedHashMap<>();
       for (String key : result.getParams().getParamsKeys()) {
-        kernel.append('/').append(key).append('=').append(result.getParams().getParam(key));
+        params.put(key, result.getParams().getParam(key));
       }
-      double score = result.getPrimaryResult().getScore();
-      double[] pair = byKernel.computeIfAbsent(kernel.toString(), k -> new double[] {-1, -1});
+      String kernel = kernelName(label.substring(0, dot), params);
+      double score = best(result);
+      double[] pair = byKernel.computeIfAbsent(kernel, k -> new double[] {-1, -1});
       if (method.equals("ours")) {
         pair[0] = score;
       } else if (method.equals("parquetJava")) {

@@ -8,19 +8,34 @@ import java.util.Arrays;
 /**
  * Dictionary builder for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96: a linear-probing hash table
  * over a {@link BinaryBatch} of the entries. Each slot keeps the entry's index and its 32-bit
- * hash, so a probe compares bytes only when the hashes agree, and growing the table never
- * rehashes the bytes.
+ * hash in one {@code long}, so a probe compares bytes only when the hashes agree, and growing
+ * the table never rehashes the bytes.
  */
 public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96; -1 for BYTE_ARRAY. */
   private final int fixedLength;
   private final BinaryBatch entries = new BinaryBatch(64, 4096);
   private int[] entryHashes = new int[64];
+  private int[] entryLengths = new int[64];
+  /**
+   * The key words of each entry of 8 to {@link #SHORT} bytes, four per entry (see {@link
+   * #shortHash}): a lookup compares these instead of the entry's bytes.
+   */
+  private long[] entryWords = new long[4 * 64];
   private long pageBytes;
-  /** Table: each slot's entry index + 1 (0 marks an empty slot) and that entry's hash. */
-  private int[] slotIds;
-  private int[] slotHashes;
+  /**
+   * Table: each slot holds its entry's 32-bit hash (high half) and index + 1 (low half; 0 marks
+   * an empty slot), so a probe reads one {@code long} and compares bytes only on a hash match.
+   */
+  private long[] table;
   private int mask;
+  /** A hash's slot is its top bits: {@code hash >>> shift}. */
+  private int shift;
+  /** The table is kept at most a quarter full, so most lookups end at their first slot. */
+  private static final int MAX_LOAD = 4;
+  private static final int INITIAL_CAPACITY = 64;
+  /** Values of 8 up to this many bytes are hashed and compared by their key words. */
+  static final int SHORT = 32;
 
   BinaryDictionaryBuilder(PhysicalType type, int typeLength) {
     super(type);
@@ -37,13 +52,13 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
           }
           default -> throw new IllegalArgumentException("not a binary type: " + type);
         };
-    allocateTable(DictionaryBuilder.capacityFor(16));
+    allocateTable(INITIAL_CAPACITY);
   }
 
   private void allocateTable(int capacity) {
-    slotIds = new int[capacity];
-    slotHashes = new int[capacity];
+    table = new long[capacity];
     mask = capacity - 1;
+    shift = 32 - Integer.numberOfTrailingZeros(capacity);
   }
 
   @Override
@@ -52,6 +67,12 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
     Decoders.checkRange(indices.length, indicesOff, len);
     int[] offsets = src.offsets();
     byte[] data = src.data();
+    // The table lives in locals, refreshed only after an insert (which may grow it).
+    long[] t = table;
+    long[] words = entryWords;
+    int[] lengths = entryLengths;
+    int m = mask;
+    int sh = shift;
     for (int i = 0; i < len; i++) {
       int start = offsets[from + i];
       int length = offsets[from + i + 1] - start;
@@ -60,29 +81,94 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
             type() + " dictionary: value " + (from + i) + " has " + length
                 + " bytes, the column's values have " + fixedLength);
       }
-      indices[indicesOff + i] = indexOf(data, start, length);
+      int index;
+      if (length >= 8 && length <= SHORT) {
+        // Most strings: the value's key words are loaded once, hashed, and compared with the
+        // candidate entry's words; no loop and no second pass over the bytes.
+        long w0 = LittleEndian.getLong(data, start);
+        long w3 = LittleEndian.getLong(data, start + length - 8);
+        long w1 = 0;
+        long w2 = 0;
+        if (length >= 16) {
+          w1 = LittleEndian.getLong(data, start + 8);
+          w2 = LittleEndian.getLong(data, start + length - 16);
+        }
+        int hash = shortHash(length, w0, w1, w2, w3);
+        int slot = hash >>> sh;
+        while (true) {
+          long e = t[slot];
+          if (e == 0) {
+            index = insert(data, start, length, hash, slot);
+            t = table;
+            words = entryWords;
+            lengths = entryLengths;
+            m = mask;
+            sh = shift;
+            break;
+          }
+          if ((int) (e >>> 32) == tag(hash, length)) {
+            int candidate = (int) e - 1;
+            int w = candidate << 2;
+            if (((words[w] ^ w0) | (words[w + 1] ^ w1) | (words[w + 2] ^ w2)
+                        | (words[w + 3] ^ w3))
+                    == 0) {
+              index = candidate;
+              break;
+            }
+          }
+          slot = (slot + 1) & m;
+        }
+      } else {
+        int hash = hash(data, start, length);
+        int slot = hash >>> sh;
+        while (true) {
+          long e = t[slot];
+          if (e == 0) {
+            index = insert(data, start, length, hash, slot);
+            t = table;
+            words = entryWords;
+            lengths = entryLengths;
+            m = mask;
+            sh = shift;
+            break;
+          }
+          if ((int) (e >>> 32) == tag(hash, length)) {
+            int candidate = (int) e - 1;
+            int entryStart = entries.offset(candidate);
+            if (lengths[candidate] == length
+                && equal(entries.data(), entryStart, data, start, length)) {
+              index = candidate;
+              break;
+            }
+          }
+          slot = (slot + 1) & m;
+        }
+      }
+      indices[indicesOff + i] = index;
     }
   }
 
-  private int indexOf(byte[] data, int start, int length) {
-    int hash = hash(data, start, length);
-    int slot = hash & mask;
-    while (true) {
-      int id = slotIds[slot];
-      if (id == 0) {
-        return insert(data, start, length, hash, slot);
-      }
-      if (slotHashes[slot] == hash) {
-        int index = id - 1;
-        int entryStart = entries.offset(index);
-        if (Arrays.equals(
-            entries.data(), entryStart, entryStart + entries.length(index),
-            data, start, start + length)) {
-          return index;
+  /**
+   * Whether {@code a[aStart, aStart + length)} and {@code b[bStart, bStart + length)} hold the
+   * same bytes: eight at a time, the last (partial) word read overlapping the one before it;
+   * values shorter than a word byte by byte.
+   */
+  static boolean equal(byte[] a, int aStart, byte[] b, int bStart, int length) {
+    if (length < 8) {
+      for (int k = 0; k < length; k++) {
+        if (a[aStart + k] != b[bStart + k]) {
+          return false;
         }
       }
-      slot = (slot + 1) & mask;
+      return true;
     }
+    int last = length - 8;
+    for (int k = 0; k < last; k += 8) {
+      if (LittleEndian.getLong(a, aStart + k) != LittleEndian.getLong(b, bStart + k)) {
+        return false;
+      }
+    }
+    return LittleEndian.getLong(a, aStart + last) == LittleEndian.getLong(b, bStart + last);
   }
 
   private int insert(byte[] data, int start, int length, int hash, int slot) {
@@ -90,48 +176,112 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
     entries.add(data, start, length);
     if (index == entryHashes.length) {
       entryHashes = Arrays.copyOf(entryHashes, index * 2);
+      entryLengths = Arrays.copyOf(entryLengths, index * 2);
+      entryWords = Arrays.copyOf(entryWords, index * 8);
     }
     entryHashes[index] = hash;
+    entryLengths[index] = length;
+    if (length >= 8 && length <= SHORT) {
+      int w = index << 2;
+      entryWords[w] = LittleEndian.getLong(data, start);
+      entryWords[w + 3] = LittleEndian.getLong(data, start + length - 8);
+      if (length >= 16) {
+        entryWords[w + 1] = LittleEndian.getLong(data, start + 8);
+        entryWords[w + 2] = LittleEndian.getLong(data, start + length - 16);
+      } else {
+        entryWords[w + 1] = 0;
+        entryWords[w + 2] = 0;
+      }
+    }
     pageBytes += fixedLength >= 0 ? length : 4L + length;
-    slotIds[slot] = index + 1;
-    slotHashes[slot] = hash;
-    if ((index + 1) * 2 > slotIds.length) {
+    table[slot] = slotEntry(tag(hash, length), index);
+    if ((index + 1) * MAX_LOAD > table.length) {
       rehash();
     }
     return index;
   }
 
+  /**
+   * The high half of a slot: the hash's upper 26 bits and the value's length modulo 64, so one
+   * compare checks both before any bytes are looked at.
+   */
+  private static int tag(int hash, int length) {
+    return (hash & ~63) | (length & 63);
+  }
+
+  /** A slot's content: the entry's tag in the high half, its index + 1 in the low half. */
+  private static long slotEntry(int hash, int index) {
+    return ((long) hash << 32) | (index + 1);
+  }
+
   private void rehash() {
-    allocateTable(slotIds.length * 2);
+    allocateTable(table.length * 2);
     int size = entries.count();
     for (int index = 0; index < size; index++) {
       int hash = entryHashes[index];
-      int slot = hash & mask;
-      while (slotIds[slot] != 0) {
+      int slot = hash >>> shift;
+      while (table[slot] != 0) {
         slot = (slot + 1) & mask;
       }
-      slotIds[slot] = index + 1;
-      slotHashes[slot] = hash;
+      table[slot] = slotEntry(tag(hash, entryLengths[index]), index);
     }
   }
 
   /**
-   * A 32-bit hash of {@code data[start, start + length)}: eight bytes at a time through a
-   * multiply-xorshift mix, the tail bytes as one last word, then a final avalanche so that the
-   * low bits (the table index) depend on every input bit.
+   * A 32-bit hash of {@code data[start, start + length)}, whose top bits (the table index)
+   * depend on every input bit. Values of 8 to {@link #SHORT} bytes (most strings) go through
+   * {@link #shortHash} of their key words; others eight bytes at a time through a
+   * multiply-xorshift chain and a final avalanche.
    */
   static int hash(byte[] data, int start, int length) {
+    if (length >= 8 && length <= SHORT) {
+      long w0 = LittleEndian.getLong(data, start);
+      long w3 = LittleEndian.getLong(data, start + length - 8);
+      long w1 = 0;
+      long w2 = 0;
+      if (length >= 16) {
+        w1 = LittleEndian.getLong(data, start + 8);
+        w2 = LittleEndian.getLong(data, start + length - 16);
+      }
+      return shortHash(length, w0, w1, w2, w3);
+    }
     long h = 0x9E3779B97F4A7C15L ^ length;
-    int i = 0;
-    for (; i + 8 <= length; i += 8) {
-      h = (h ^ LittleEndian.getLong(data, start + i)) * 0xC2B2AE3D27D4EB4FL;
-      h ^= h >>> 31;
+    if (length < 8) {
+      long w = 0;
+      for (int k = 0; k < length; k++) {
+        w |= (data[start + k] & 0xFFL) << (k << 3);
+      }
+      h = (h ^ w) * 0xC2B2AE3D27D4EB4FL;
+    } else {
+      int last = length - 8;
+      for (int i = 0; i < last; i += 8) {
+        h = (h ^ LittleEndian.getLong(data, start + i)) * 0xC2B2AE3D27D4EB4FL;
+        h ^= h >>> 31;
+      }
+      // The last eight bytes, overlapping the previous word unless the length is a multiple
+      // of eight (the length, mixed in first, keeps different overlaps apart).
+      h = (h ^ LittleEndian.getLong(data, start + last)) * 0x165667B19E3779F9L;
     }
-    long tail = 0;
-    for (int k = 0; i < length; i++, k += 8) {
-      tail |= (data[start + i] & 0xFFL) << k;
-    }
-    h = (h ^ tail) * 0x165667B19E3779F9L;
+    return avalanche(h);
+  }
+
+  /**
+   * The hash of a value of 8 to {@link #SHORT} bytes from its key words: the first and last
+   * eight bytes ({@code w0}, {@code w3}) and, from 16 bytes on, the second and the
+   * second-to-last eight ({@code w1}, {@code w2}; else 0). Overlapping, they cover every byte,
+   * and with the length they identify the value. Independent multiplies, summed.
+   */
+  private static int shortHash(int length, long w0, long w1, long w2, long w3) {
+    // The high half of a sum of products depends on every input bit; the table is indexed by
+    // the hash's top bits, so no further mixing is needed.
+    return (int) ((length * 0x9E3779B97F4A7C15L
+            + w0 * 0xC2B2AE3D27D4EB4FL
+            + w1 * 0x165667B19E3779F9L
+            + w2 * 0xD6E8FEB86659FD93L
+            + w3 * 0xFF51AFD7ED558CCDL) >>> 32);
+  }
+
+  private static int avalanche(long h) {
     h ^= h >>> 29;
     h *= 0x94D049BB133111EBL;
     h ^= h >>> 32;
@@ -182,6 +332,6 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   public void clear() {
     entries.clear();
     pageBytes = 0;
-    allocateTable(DictionaryBuilder.capacityFor(16));
+    allocateTable(INITIAL_CAPACITY);
   }
 }

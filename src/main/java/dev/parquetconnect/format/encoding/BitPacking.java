@@ -30,6 +30,29 @@ public final class BitPacking {
     return bitWidth == 64 ? -1L : (1L << bitWidth) - 1;
   }
 
+  /**
+   * The bitwise OR of {@code src[from, to)}: its bit width is that of the largest value, and
+   * its sign bit tells whether any value is negative. Four independent accumulators keep the
+   * loop from waiting on one OR chain.
+   */
+  static int or(int[] src, int from, int to) {
+    int a0 = 0;
+    int a1 = 0;
+    int a2 = 0;
+    int a3 = 0;
+    int i = from;
+    for (; i + 4 <= to; i += 4) {
+      a0 |= src[i];
+      a1 |= src[i + 1];
+      a2 |= src[i + 2];
+      a3 |= src[i + 3];
+    }
+    for (; i < to; i++) {
+      a0 |= src[i];
+    }
+    return a0 | a1 | a2 | a3;
+  }
+
   /** Number of bits needed to represent {@code v} as unsigned. */
   public static int bitWidth(long v) {
     return 64 - Long.numberOfLeadingZeros(v);

@@ -3,6 +3,7 @@ package dev.parquetconnect.format.encoding;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.PhysicalType;
 
 /**
@@ -125,7 +126,15 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
     byte[] b = page;
     int n = stride;
     int p = next;
-    for (int i = 0; i < len; i++, p++) {
+    int i = 0;
+    long[] words = transposed;
+    for (; i + 8 <= len; i += 8, p += 8) {
+      unsplit8(b, p, n, words);
+      for (int k = 0; k < 8; k++) {
+        dst[off + i + k] = Double.longBitsToDouble(words[k]);
+      }
+    }
+    for (; i < len; i++, p++) {
       dst[off + i] = Double.longBitsToDouble(gather8(b, p, n));
     }
     consumed(len);
@@ -139,7 +148,13 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
     byte[] b = page;
     int n = stride;
     int p = next;
-    for (int i = 0; i < len; i++, p++) {
+    int i = 0;
+    long[] words = transposed;
+    for (; i + 8 <= len; i += 8, p += 8) {
+      unsplit8(b, p, n, words);
+      System.arraycopy(words, 0, dst, off + i, 8);
+    }
+    for (; i < len; i++, p++) {
       dst[off + i] = gather8(b, p, n);
     }
     consumed(len);
@@ -184,6 +199,9 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
     consumed(n);
   }
 
+  /** Scratch for {@link #unsplit8}'s eight values. */
+  private final long[] transposed = new long[8];
+
   private void requireType(PhysicalType wanted, String asked) throws UnsupportedFeatureException {
     if (type != wanted) {
       throw new UnsupportedFeatureException(
@@ -194,6 +212,47 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
   private void consumed(int n) {
     next += n;
     remaining -= n;
+  }
+
+  /**
+   * The eight 8-byte values {@code p .. p + 7}: one 64-bit load from each of the eight byte
+   * streams gives an 8x8 byte matrix (stream by value), transposed in registers in three
+   * rounds of masked swaps (bytes, then 16-bit pairs, then 32-bit halves), so that {@code
+   * out[j]} is value {@code p + j}.
+   */
+  private static void unsplit8(byte[] b, int p, int n, long[] out) {
+    long r0 = LittleEndian.getLong(b, p);
+    long r1 = LittleEndian.getLong(b, p + n);
+    long r2 = LittleEndian.getLong(b, p + 2 * n);
+    long r3 = LittleEndian.getLong(b, p + 3 * n);
+    long r4 = LittleEndian.getLong(b, p + 4 * n);
+    long r5 = LittleEndian.getLong(b, p + 5 * n);
+    long r6 = LittleEndian.getLong(b, p + 6 * n);
+    long r7 = LittleEndian.getLong(b, p + 7 * n);
+    long t;
+    final long m8 = 0x00FF00FF00FF00FFL;
+    t = ((r0 >>> 8) ^ r1) & m8; r1 ^= t; r0 ^= t << 8;
+    t = ((r2 >>> 8) ^ r3) & m8; r3 ^= t; r2 ^= t << 8;
+    t = ((r4 >>> 8) ^ r5) & m8; r5 ^= t; r4 ^= t << 8;
+    t = ((r6 >>> 8) ^ r7) & m8; r7 ^= t; r6 ^= t << 8;
+    final long m16 = 0x0000FFFF0000FFFFL;
+    t = ((r0 >>> 16) ^ r2) & m16; r2 ^= t; r0 ^= t << 16;
+    t = ((r1 >>> 16) ^ r3) & m16; r3 ^= t; r1 ^= t << 16;
+    t = ((r4 >>> 16) ^ r6) & m16; r6 ^= t; r4 ^= t << 16;
+    t = ((r5 >>> 16) ^ r7) & m16; r7 ^= t; r5 ^= t << 16;
+    final long m32 = 0x00000000FFFFFFFFL;
+    t = ((r0 >>> 32) ^ r4) & m32; r4 ^= t; r0 ^= t << 32;
+    t = ((r1 >>> 32) ^ r5) & m32; r5 ^= t; r1 ^= t << 32;
+    t = ((r2 >>> 32) ^ r6) & m32; r6 ^= t; r2 ^= t << 32;
+    t = ((r3 >>> 32) ^ r7) & m32; r7 ^= t; r3 ^= t << 32;
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
+    out[3] = r3;
+    out[4] = r4;
+    out[5] = r5;
+    out[6] = r6;
+    out[7] = r7;
   }
 
   private static int gather4(byte[] b, int p, int n) {

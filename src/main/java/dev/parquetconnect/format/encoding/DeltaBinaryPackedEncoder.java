@@ -43,6 +43,8 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private long first;
   private long previous;
   private int pending;
+  /** The least of the INT64 block's pending deltas. */
+  private long blockMin;
 
   /** An encoder with the default 128-value blocks of 4 miniblocks. */
   public DeltaBinaryPackedEncoder(PhysicalType type) {
@@ -135,11 +137,16 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
     long[] deltas = longDeltas;
     while (i < stop) {
       int n = Math.min(stop - i, blockSize - pending);
+      // The block's min delta is tracked as the deltas are made (no separate pass).
+      long min = pending == 0 ? Long.MAX_VALUE : blockMin;
       for (int k = 0; k < n; k++) {
         long v = src[i + k];
-        deltas[pending + k] = v - prev;
+        long delta = v - prev;
+        deltas[pending + k] = delta;
+        min = Math.min(min, delta);
         prev = v;
       }
+      blockMin = min;
       pending += n;
       i += n;
       if (pending == blockSize) {
@@ -192,22 +199,21 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private void encodeLongBlock() {
     int n = pending;
     long[] d = longDeltas;
-    long min = d[0];
-    for (int k = 1; k < n; k++) {
-      min = Math.min(min, d[k]);
-    }
-    for (int k = 0; k < n; k++) {
-      d[k] -= min;
-    }
+    // The min came with the deltas (writeLongs); one pass per miniblock both subtracts it and
+    // ORs the offsets for the miniblock's width.
+    long min = blockMin;
     int used = (n + valuesPerMiniblock - 1) / valuesPerMiniblock;
-    Arrays.fill(d, n, used * valuesPerMiniblock, 0L);
     for (int m = 0; m < used; m++) {
       long bits = 0;
-      for (int k = m * valuesPerMiniblock, stop = k + valuesPerMiniblock; k < stop; k++) {
-        bits |= d[k];
+      int stop = Math.min(n, (m + 1) * valuesPerMiniblock);
+      for (int k = m * valuesPerMiniblock; k < stop; k++) {
+        long offset = d[k] - min;
+        d[k] = offset;
+        bits |= offset;
       }
       widths[m] = 64 - Long.numberOfLeadingZeros(bits);
     }
+    Arrays.fill(d, n, used * valuesPerMiniblock, 0L);
     writeBlockHeader(min, used, 64);
     byte[] out = blocks.array();
     int pos = blocks.size();

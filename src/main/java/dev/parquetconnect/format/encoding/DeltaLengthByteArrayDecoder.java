@@ -69,9 +69,13 @@ public final class DeltaLengthByteArrayDecoder implements ValuesDecoder {
       reserve(dst, n, total, what);
       int at = dst.byteSize();
       System.arraycopy(page, start, dst.data(), at, total);
+      int[] offsets = dst.offsets();
+      int c = dst.count();
       for (int k = 0; k < n; k++) {
-        dst.commit(lens[k]);
+        at += lens[k];
+        offsets[++c] = at;
       }
+      dst.commitAll(n);
       done += n;
     }
   }

@@ -18,6 +18,15 @@ public final class Dictionary {
   final float[] floats;
   final double[] doubles;
   final BinaryBatch binaries;
+  /** Length of the longest binary entry (0 without binaries): bounds a batch's bytes. */
+  final int maxBinaryLength;
+  /**
+   * For binary entries of at most 32 bytes: each entry's bytes as four little-endian words
+   * (zero-padded), and its length, so that decoding copies an entry with four word moves and
+   * no byte-array arithmetic. Null otherwise.
+   */
+  final long[] shortWords;
+  final int[] shortLengths;
 
   private Dictionary(
       PhysicalType type,
@@ -36,6 +45,33 @@ public final class Dictionary {
     this.floats = floats;
     this.doubles = doubles;
     this.binaries = binaries;
+    int max = 0;
+    if (binaries != null) {
+      int[] offsets = binaries.offsets();
+      for (int i = 0; i < size; i++) {
+        max = Math.max(max, offsets[i + 1] - offsets[i]);
+      }
+    }
+    this.maxBinaryLength = max;
+    if (binaries != null && max <= 32) {
+      long[] words = new long[4 * size];
+      int[] lengths = new int[size];
+      byte[] data = binaries.data();
+      int[] offsets = binaries.offsets();
+      for (int i = 0; i < size; i++) {
+        int from = offsets[i];
+        int length = offsets[i + 1] - from;
+        lengths[i] = length;
+        for (int k = 0; k < length; k++) {
+          words[4 * i + (k >>> 3)] |= (data[from + k] & 0xFFL) << ((k & 7) << 3);
+        }
+      }
+      this.shortWords = words;
+      this.shortLengths = lengths;
+    } else {
+      this.shortWords = null;
+      this.shortLengths = null;
+    }
   }
 
   /**

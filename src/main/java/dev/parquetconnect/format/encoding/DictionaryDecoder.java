@@ -2,6 +2,7 @@ package dev.parquetconnect.format.encoding;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
@@ -203,29 +204,61 @@ public final class DictionaryDecoder implements ValuesDecoder {
     for (int done = 0; done < len; ) {
       int n = Math.min(CHUNK, len - done);
       readIndices(n);
-      // Validate and size the chunk first, so the batch grows once per chunk.
-      long bytes = 0;
-      for (int i = 0; i < n; i++) {
-        int index = scratch[i];
-        if (Integer.compareUnsigned(index, size) >= 0) {
-          throw badIndex(i);
+      // Room for the chunk: bounded by the longest entry, or summed exactly when that bound
+      // would pass the 2 GiB a batch can hold. Indices are checked while copying; a bad one
+      // throws before the values are committed, so the batch is left as it was.
+      long bytes = (long) n * dictionary.maxBinaryLength;
+      if (bytes > MAX_BATCH_BYTES - ShortCopy.SLACK - dst.byteSize()) {
+        bytes = 0;
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          bytes += offsets[index + 1] - offsets[index];
         }
-        bytes += offsets[index + 1] - offsets[index];
+        if (bytes > MAX_BATCH_BYTES - ShortCopy.SLACK - dst.byteSize()) {
+          throw new UnsupportedFeatureException(
+              "dictionary values: a batch of " + len + " values would hold more than 2 GiB;"
+                  + " read smaller batches");
+        }
       }
-      if (bytes > MAX_BATCH_BYTES - dst.byteSize()) {
-        throw new UnsupportedFeatureException(
-            "dictionary values: a batch of " + len + " values would hold more than 2 GiB;"
-                + " read smaller batches");
-      }
-      dst.ensureCapacity(n, bytes);
+      dst.ensureCapacity(n, bytes + ShortCopy.SLACK);
       byte[] out = dst.data();
-      for (int i = 0; i < n; i++) {
-        int index = scratch[i];
-        int from = offsets[index];
-        int length = offsets[index + 1] - from;
-        System.arraycopy(data, from, out, dst.byteSize(), length);
-        dst.commit(length);
+      int[] outOffsets = dst.offsets();
+      int c = dst.count();
+      int pos = outOffsets[c];
+      long[] words = dictionary.shortWords;
+      if (words != null && pos <= out.length - ShortCopy.SLACK - bytes) {
+        // Entries of at most 32 bytes: four word stores from the dictionary's word copies.
+        int[] lengths = dictionary.shortLengths;
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          int w = index << 2;
+          LittleEndian.putLong(out, pos, words[w]);
+          LittleEndian.putLong(out, pos + 8, words[w + 1]);
+          LittleEndian.putLong(out, pos + 16, words[w + 2]);
+          LittleEndian.putLong(out, pos + 24, words[w + 3]);
+          pos += lengths[index];
+          outOffsets[++c] = pos;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          int index = scratch[i];
+          if (Integer.compareUnsigned(index, size) >= 0) {
+            throw badIndex(i);
+          }
+          int from = offsets[index];
+          int length = offsets[index + 1] - from;
+          ShortCopy.copy(data, from, out, pos, length);
+          pos += length;
+          outOffsets[++c] = pos;
+        }
       }
+      dst.commitAll(n);
       position += n;
       done += n;
     }

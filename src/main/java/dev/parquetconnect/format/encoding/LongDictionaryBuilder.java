@@ -7,15 +7,26 @@ import java.util.Arrays;
 
 /**
  * Dictionary builder for INT64 and DOUBLE (keyed by raw bits): a linear-probing hash table of
- * 64-bit keys with Fibonacci hashing, kept at most half full. Entries are stored in index order
+ * 64-bit keys with Fibonacci hashing, kept at most a quarter full, each slot's key and index
+ * side by side in one {@code long[]}. Entries are stored in index order
  * in a plain {@code long[]}, which is also the PLAIN dictionary page once written little-endian.
  */
 public final class LongDictionaryBuilder extends DictionaryBuilder {
   private long[] values = new long[64];
   private int size;
-  /** Table: the key in each slot and its index + 1 (0 marks an empty slot). */
-  private long[] slotKeys;
-  private int[] slotIds;
+  /**
+   * Table: slot {@code s} is {@code table[2s]}, the key, and {@code table[2s + 1]}, its index
+   * + 1 (0 marks an empty slot); key and index share a cache line, so a probe touches one.
+   */
+  private long[] table;
+  /** Fibonacci hashing: the top bits of key * 2^64 / phi index the table. */
+  private static final long PHI = 0x9E3779B97F4A7C15L;
+  /**
+   * The table is kept at most a quarter full: nearly every lookup then ends at its first slot,
+   * so the probe loop's branches are predictable.
+   */
+  private static final int MAX_LOAD = 4;
+  private static final int INITIAL_CAPACITY = 64;
   private int mask;
   private int shift;
 
@@ -24,12 +35,11 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
     if (type != PhysicalType.INT64 && type != PhysicalType.DOUBLE) {
       throw new IllegalArgumentException("not a 64-bit type: " + type);
     }
-    allocateTable(DictionaryBuilder.capacityFor(16));
+    allocateTable(INITIAL_CAPACITY);
   }
 
   private void allocateTable(int capacity) {
-    slotKeys = new long[capacity];
-    slotIds = new int[capacity];
+    table = new long[2 * capacity];
     mask = capacity - 1;
     shift = 64 - Integer.numberOfTrailingZeros(capacity);
   }
@@ -41,8 +51,32 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);
+    // The table and its geometry live in locals, refreshed only after an insert (which may
+    // rehash), so the probe loop keeps them in registers.
+    long[] t = table;
+    int m = mask;
+    int sh = shift;
     for (int i = 0; i < len; i++) {
-      indices[indicesOff + i] = indexOf(src[off + i]);
+      long key = src[off + i];
+      int slot = (int) ((key * PHI) >>> sh);
+      int index;
+      while (true) {
+        int p = slot << 1;
+        long id = t[p + 1];
+        if (t[p] == key && id != 0) {
+          index = (int) id - 1;
+          break;
+        }
+        if (id == 0) {
+          index = insert(key, slot);
+          t = table;
+          m = mask;
+          sh = shift;
+          break;
+        }
+        slot = (slot + 1) & m;
+      }
+      indices[indicesOff + i] = index;
     }
   }
 
@@ -53,27 +87,35 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
     }
     Decoders.checkRange(src.length, off, len);
     Decoders.checkRange(indices.length, indicesOff, len);
+    long[] t = table;
+    int m = mask;
+    int sh = shift;
     for (int i = 0; i < len; i++) {
-      indices[indicesOff + i] = indexOf(Double.doubleToRawLongBits(src[off + i]));
+      long key = Double.doubleToRawLongBits(src[off + i]);
+      int slot = (int) ((key * PHI) >>> sh);
+      int index;
+      while (true) {
+        int p = slot << 1;
+        long id = t[p + 1];
+        if (t[p] == key && id != 0) {
+          index = (int) id - 1;
+          break;
+        }
+        if (id == 0) {
+          index = insert(key, slot);
+          t = table;
+          m = mask;
+          sh = shift;
+          break;
+        }
+        slot = (slot + 1) & m;
+      }
+      indices[indicesOff + i] = index;
     }
   }
 
   private int slotOf(long key) {
-    return (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
-  }
-
-  private int indexOf(long key) {
-    int slot = slotOf(key);
-    while (true) {
-      int id = slotIds[slot];
-      if (id == 0) {
-        return insert(key, slot);
-      }
-      if (slotKeys[slot] == key) {
-        return id - 1;
-      }
-      slot = (slot + 1) & mask;
-    }
+    return (int) ((key * PHI) >>> shift);
   }
 
   private int insert(long key, int slot) {
@@ -82,24 +124,25 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
     }
     int index = size++;
     values[index] = key;
-    slotKeys[slot] = key;
-    slotIds[slot] = index + 1;
-    if (size * 2 > slotIds.length) {
+    table[2 * slot] = key;
+    table[2 * slot + 1] = index + 1;
+    if (size * MAX_LOAD > mask + 1) {
       rehash();
     }
     return index;
   }
 
   private void rehash() {
-    allocateTable(slotIds.length * 2);
+    allocateTable((mask + 1) * 2);
+    long[] t = table;
     for (int index = 0; index < size; index++) {
       long key = values[index];
       int slot = slotOf(key);
-      while (slotIds[slot] != 0) {
+      while (t[2 * slot + 1] != 0) {
         slot = (slot + 1) & mask;
       }
-      slotKeys[slot] = key;
-      slotIds[slot] = index + 1;
+      t[2 * slot] = key;
+      t[2 * slot + 1] = index + 1;
     }
   }
 
@@ -140,6 +183,6 @@ public final class LongDictionaryBuilder extends DictionaryBuilder {
   @Override
   public void clear() {
     size = 0;
-    allocateTable(DictionaryBuilder.capacityFor(16));
+    allocateTable(INITIAL_CAPACITY);
   }
 }

@@ -216,20 +216,38 @@ public final class PlainDecoder implements ValuesDecoder {
 
   private void readByteArrays(BinaryBatch dst, int len) throws CorruptDataException {
     Decoders.checkRemaining(name, len, valuesLeft);
-    // First pass validates every length and sums them, so the batch grows once, by an amount
-    // bounded by the page size, and a bad length leaves the batch untouched.
-    int end = scanByteArrays(len);
-    long bytes = (long) (end - pos) - 4L * len;
-    dst.ensureCapacity(len, bytes);
+    // One pass: the values' bytes are at most what is left of the page, so the batch is sized
+    // by that bound once; each length is checked before its bytes are copied, and a bad one
+    // throws before anything is committed, which leaves the batch as it was. Spare room past
+    // the values lets short ones be moved as whole words (ShortCopy).
+    dst.ensureCapacity(len, (long) (limit - pos) + ShortCopy.SLACK);
+    byte[] src = page;
     byte[] out = dst.data();
+    int[] offsets = dst.offsets();
+    int c = dst.count();
+    int at = offsets[c];
     int p = pos;
+    int end = limit;
     for (int i = 0; i < len; i++) {
-      int length = LittleEndian.getInt(page, p);
-      System.arraycopy(page, p + 4, out, dst.byteSize(), length);
-      dst.commit(length);
-      p += 4 + length;
+      if (end - p < 4) {
+        throw new CorruptDataException(
+            name + ": length of value needs 4 bytes at byte " + (p - start) + " but only "
+                + (end - p) + " remain");
+      }
+      int length = LittleEndian.getInt(src, p);
+      p += 4;
+      if (length < 0 || length > end - p) {
+        throw new CorruptDataException(
+            name + ": value length " + Integer.toUnsignedString(length) + " at byte "
+                + (p - 4 - start) + " exceeds the " + (end - p) + " bytes that remain");
+      }
+      ShortCopy.copy(src, p, out, at, length);
+      at += length;
+      offsets[++c] = at;
+      p += length;
     }
-    pos = end;
+    dst.commitAll(len);
+    pos = p;
     valuesLeft -= len;
   }
 

@@ -164,6 +164,10 @@ public final class PlainEncoder implements ValuesEncoder {
     int bytes = offsets[from + len] - first;
     if (type == PhysicalType.BYTE_ARRAY) {
       reserve(4L * len + bytes);
+      // Spare room past the page lets short values be moved as whole words (ShortCopy); the
+      // bytes written past the last value are not part of the page.
+      buf.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16L - buf.size(),
+          4L * len + bytes + ShortCopy.SLACK));
       byte[] out = buf.array();
       byte[] data = src.data();
       int pos = buf.size();
@@ -171,7 +175,7 @@ public final class PlainEncoder implements ValuesEncoder {
         int start = offsets[i];
         int length = offsets[i + 1] - start;
         LittleEndian.putInt(out, pos, length);
-        System.arraycopy(data, start, out, pos + 4, length);
+        ShortCopy.copy(data, start, out, pos + 4, length);
         pos += 4 + length;
       }
       buf.advance(pos - buf.size());

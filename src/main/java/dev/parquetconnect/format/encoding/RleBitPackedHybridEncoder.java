@@ -75,20 +75,99 @@ public final class RleBitPackedHybridEncoder implements ValuesEncoder {
   @Override
   public void writeInts(int[] src, int off, int len) {
     Decoders.checkRange(src.length, off, len);
-    if (bitWidth < 32) {
-      int tooWide = 0;
-      for (int i = off; i < off + len; i++) {
-        tooWide |= src[i];
-      }
-      if ((tooWide >>> bitWidth) != 0) {
-        throw new IllegalArgumentException(
-            "RLE: a value in this batch does not fit bit width " + bitWidth);
-      }
+    if (bitWidth < 32 && (BitPacking.or(src, off, off + len) >>> bitWidth) != 0) {
+      throw new IllegalArgumentException(
+          "RLE: a value in this batch does not fit bit width " + bitWidth);
     }
-    for (int i = off; i < off + len; i++) {
-      add(src[i]);
-    }
+    addAll(src, off, off + len);
     valueCount += len;
+  }
+
+  /** {@link #writeInts} for a caller that has already checked the range and the widths. */
+  void writeIntsChecked(int[] src, int off, int len) {
+    addAll(src, off, off + len);
+    valueCount += len;
+  }
+
+  /**
+   * Adds {@code src[from, end)}: the same run choice as {@link #add} value by value, but whole
+   * groups are taken straight from {@code src} while no group is half gathered: a repeated run
+   * is extended with a tight scan, and consecutive groups that are not all equal are packed in
+   * one call.
+   */
+  private void addAll(int[] src, int from, int end) {
+    int i = from;
+    while (i < end) {
+      if (runLength >= 8) {
+        // A repeated run is open (the group is empty): swallow every following equal value.
+        int v = runValue;
+        int stop = (int) Math.min(end, i + (long) (MAX_RUN - runLength));
+        int j = i;
+        while (j < stop && src[j] == v) {
+          j++;
+        }
+        runLength += j - i;
+        i = j;
+        if (i == end) {
+          return;
+        }
+        writeRepeatedRun(runValue, runLength);
+        runLength = 0;
+      }
+      if (groupSize == 0 && end - i >= 8) {
+        if (allEqual(src, i)) {
+          // Eight equal values open a repeated run, which ends any bit-packed run.
+          closePackedRun();
+          runValue = src[i];
+          runLength = 8;
+          i += 8;
+          continue;
+        }
+        // This group and the following ones that are not all equal are bit-packed directly.
+        int groups = 1;
+        int room = MAX_GROUPS_PER_RUN - (packedHeaderPos < 0 ? 0 : packedGroups);
+        while (groups < room && end - i - (groups << 3) >= 8 && !allEqual(src, i + (groups << 3))) {
+          groups++;
+        }
+        appendPackedGroups(src, i, groups);
+        runLength = 0;
+        i += groups << 3;
+        continue;
+      }
+      add(src[i++]);
+    }
+  }
+
+  /**
+   * Whether {@code src[at, at + 8)} are all equal. Exits at the first difference: a group of
+   * distinct values usually differs at once, and within long runs the answer repeats, so the
+   * branches predict well.
+   */
+  private static boolean allEqual(int[] src, int at) {
+    int v = src[at];
+    for (int k = 1; k < 8; k++) {
+      if (src[at + k] != v) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Appends {@code groups} groups of eight values from {@code src}; they fit the open run. */
+  private void appendPackedGroups(int[] src, int at, int groups) {
+    if (packedHeaderPos < 0) {
+      packedHeaderPos = body.size();
+      body.writeByte(0);
+      packedGroups = 0;
+    }
+    int bytes = groups * bitWidth;
+    body.ensureCapacity(bytes);
+    BitPacking.packInts(src, at, groups << 3, bitWidth, body.array(), body.size());
+    body.advance(bytes);
+    packedGroups += groups;
+    if (packedGroups == MAX_GROUPS_PER_RUN) {
+      closePackedRun();
+    }
   }
 
   /** RLE-encoded BOOLEAN values; the encoder must have bit width 1. */

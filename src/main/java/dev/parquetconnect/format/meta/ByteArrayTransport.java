@@ -1,11 +1,13 @@
 package dev.parquetconnect.format.meta;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * A Thrift transport over a slice of a {@code byte[]}. It exposes the array as its buffer, so
- * {@code TCompactProtocol} decodes varints and strings in place and wraps binaries without copying,
- * and it checks every declared length against the bytes left in the slice.
+ * A Thrift transport over a slice of a {@code byte[]}: {@link ThriftInput} reads its bytes in
+ * place, and every declared length is checked against the bytes left in the slice. It also
+ * exposes the array as its buffer, for libthrift code that reads through {@code TTransport}.
  */
 final class ByteArrayTransport extends ReadTransport {
   private final byte[] buf;
@@ -41,6 +43,30 @@ final class ByteArrayTransport extends ReadTransport {
     System.arraycopy(buf, pos, dst, off, n);
     pos += n;
     return n;
+  }
+
+  @Override
+  int readByte() throws TTransportException {
+    if (pos >= limit) {
+      throw endOfInput("needs 1 more byte at byte " + position() + " but the input ends");
+    }
+    return buf[pos++] & 0xFF;
+  }
+
+  @Override
+  byte[] readBytes(int len) throws TTransportException {
+    checkReadBytesAvailable(len);
+    byte[] bytes = Arrays.copyOfRange(buf, pos, pos + len);
+    pos += len;
+    return bytes;
+  }
+
+  @Override
+  String readUtf8(int len) throws TTransportException {
+    checkReadBytesAvailable(len);
+    String s = new String(buf, pos, len, StandardCharsets.UTF_8);
+    pos += len;
+    return s;
   }
 
   @Override

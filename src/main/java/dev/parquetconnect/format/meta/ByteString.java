@@ -21,6 +21,11 @@ public final class ByteString {
     this.bytes = bytes;
   }
 
+  /** Takes {@code bytes} as they are, without a copy: for an array nobody else holds. */
+  static ByteString wrap(byte[] bytes) {
+    return new ByteString(bytes);
+  }
+
   public static ByteString copyOf(byte[] src) {
     return copyOf(src, 0, src.length);
   }

@@ -55,6 +55,26 @@ abstract class ReadTransport extends TTransport {
     // Parquet metadata is not framed as Thrift messages; the limits are fixed at construction.
   }
 
+  /** The next byte (0..255). */
+  int readByte() throws TTransportException {
+    byte[] one = new byte[1];
+    readAll(one, 0, 1);
+    return one[0] & 0xFF;
+  }
+
+  /** The next {@code len} bytes, checked against the input before anything is allocated. */
+  byte[] readBytes(int len) throws TTransportException {
+    checkReadBytesAvailable(len);
+    byte[] bytes = new byte[len];
+    readAll(bytes, 0, len);
+    return bytes;
+  }
+
+  /** The next {@code len} bytes as UTF-8 text, checked like {@link #readBytes}. */
+  String readUtf8(int len) throws TTransportException {
+    return new String(readBytes(len), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   static TTransportException endOfInput(String message) {
     return new TTransportException(TTransportException.END_OF_FILE, message);
   }

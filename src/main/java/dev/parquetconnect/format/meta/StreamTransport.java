@@ -78,6 +78,14 @@ final class StreamTransport extends ReadTransport {
   }
 
   @Override
+  int readByte() throws TTransportException {
+    if (pos < filled) {
+      return buf[pos++] & 0xFF;
+    }
+    return super.readByte();
+  }
+
+  @Override
   public byte[] getBuffer() {
     return buf;
   }

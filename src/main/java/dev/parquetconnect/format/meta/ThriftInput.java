@@ -3,20 +3,19 @@ package dev.parquetconnect.format.meta;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TCompactProtocol;
-import org.apache.thrift.protocol.TField;
-import org.apache.thrift.protocol.TList;
-import org.apache.thrift.protocol.TMap;
+import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.protocol.TType;
 
 /**
- * The hand-written struct readers' view of {@code TCompactProtocol}: field headers packed into an
- * int, skipping of unknown fields with a nesting bound, list headers checked against the input,
- * and errors that name the structure and the byte position. Struct readers call
+ * The hand-written struct readers' view of the Thrift compact protocol, decoded here directly
+ * from the transport's bytes (as {@code TCompactProtocol} does, without its per-field objects
+ * and indirections): field headers packed into an int, skipping of unknown fields with a
+ * nesting bound, list headers checked against the input, and errors that name the structure
+ * and the byte position. Struct readers call
  * {@link #structBegin()}, loop on {@link #fieldBegin()} until {@link #STOP}, dispatch on
  * {@link #id(int)} and use {@link #accept(int, byte)} to skip a known id sent with another type,
  * as Thrift's generated code does.
@@ -27,10 +26,37 @@ final class ThriftInput {
   /** Deepest nesting of structs and containers accepted; Parquet's own structs use about 8. */
   static final int MAX_DEPTH = 64;
 
-  private final TCompactProtocol protocol;
+  // Compact protocol type nibbles (field headers and container element types).
+  private static final int C_BOOLEAN_TRUE = 1;
+  private static final int C_BOOLEAN_FALSE = 2;
+  private static final int C_BYTE = 3;
+  private static final int C_I16 = 4;
+  private static final int C_I32 = 5;
+  private static final int C_I64 = 6;
+  private static final int C_DOUBLE = 7;
+  private static final int C_BINARY = 8;
+  private static final int C_LIST = 9;
+  private static final int C_SET = 10;
+  private static final int C_MAP = 11;
+  private static final int C_STRUCT = 12;
+  private static final int C_UUID = 13;
+  /** No boolean value pending from a field header. */
+  private static final int NO_BOOL = -1;
+
   private final ReadTransport transport;
   private final String what;
   private int depth;
+  /** The id of the last field read in the current struct (field ids are sent as deltas). */
+  private short lastFieldId;
+  /** The enclosing structs' last field ids. */
+  private short[] fieldIdStack = new short[16];
+  private int structs;
+  /** A BOOL field's value, carried in its header's type nibble: 1, 0, or {@link #NO_BOOL}. */
+  private int pendingBool = NO_BOOL;
+  /** The size and element type of the last list or map header, as {@code readXBegin} return. */
+  private int containerSize;
+  private byte elemType;
+  private byte keyType;
 
   /**
    * @param what the structure being read, for error messages ("footer", "page header", ...)
@@ -38,9 +64,6 @@ final class ThriftInput {
   ThriftInput(ReadTransport transport, String what) {
     this.transport = transport;
     this.what = what;
-    long limit = transport.remaining();
-    // String and container lengths can never exceed the input: each element takes a byte or more.
-    this.protocol = new TCompactProtocol(transport, limit, limit);
   }
 
   int position() {
@@ -53,18 +76,34 @@ final class ThriftInput {
     if (++depth > MAX_DEPTH) {
       throw corrupt("structures nested deeper than " + MAX_DEPTH + " levels");
     }
-    protocol.readStructBegin();
+    if (structs == fieldIdStack.length) {
+      fieldIdStack = Arrays.copyOf(fieldIdStack, structs * 2);
+    }
+    fieldIdStack[structs++] = lastFieldId;
+    lastFieldId = 0;
   }
 
   void structEnd() throws TException {
     depth--;
-    protocol.readStructEnd();
+    lastFieldId = fieldIdStack[--structs];
   }
 
   /** The next field header as {@code type << 16 | id}, or {@link #STOP}. */
   int fieldBegin() throws TException {
-    TField f = protocol.readFieldBegin();
-    return f.type == TType.STOP ? STOP : (f.type << 16) | (f.id & 0xFFFF);
+    int header = transport.readByte();
+    int compactType = header & 0x0F;
+    if (compactType == 0) {
+      // A zero byte ends the struct (a stray delta on a STOP type reads as the end as well).
+      return STOP;
+    }
+    int delta = header >>> 4;
+    short id = delta == 0 ? i16() : (short) (lastFieldId + delta);
+    byte type = ttype(compactType);
+    if (type == TType.BOOL) {
+      pendingBool = compactType == C_BOOLEAN_TRUE ? 1 : 0;
+    }
+    lastFieldId = id;
+    return (type << 16) | (id & 0xFFFF);
   }
 
   static int id(int field) {
@@ -73,6 +112,27 @@ final class ThriftInput {
 
   static byte type(int field) {
     return (byte) (field >>> 16);
+  }
+
+  /** The TType of a compact type nibble. */
+  private static byte ttype(int compactType) throws TProtocolException {
+    return switch (compactType) {
+      case 0 -> TType.STOP;
+      case C_BOOLEAN_TRUE, C_BOOLEAN_FALSE -> TType.BOOL;
+      case C_BYTE -> TType.BYTE;
+      case C_I16 -> TType.I16;
+      case C_I32 -> TType.I32;
+      case C_I64 -> TType.I64;
+      case C_DOUBLE -> TType.DOUBLE;
+      case C_BINARY -> TType.STRING;
+      case C_LIST -> TType.LIST;
+      case C_SET -> TType.SET;
+      case C_MAP -> TType.MAP;
+      case C_STRUCT -> TType.STRUCT;
+      case C_UUID -> TType.UUID;
+      default -> throw new TProtocolException(
+          TProtocolException.INVALID_DATA, "don't know what type: " + compactType);
+    };
   }
 
   /**
@@ -99,37 +159,105 @@ final class ThriftInput {
 
   // ---- values
 
+  /** A BOOL field's value (from its header), or a BOOL list element (a byte: 1 is true). */
   boolean bool() throws TException {
-    return protocol.readBool();
+    if (pendingBool != NO_BOOL) {
+      boolean value = pendingBool == 1;
+      pendingBool = NO_BOOL;
+      return value;
+    }
+    return transport.readByte() == C_BOOLEAN_TRUE;
   }
 
   byte i8() throws TException {
-    return protocol.readByte();
+    return (byte) transport.readByte();
   }
 
   short i16() throws TException {
-    return protocol.readI16();
+    return (short) i32();
   }
 
   int i32() throws TException {
-    return protocol.readI32();
+    int v = varint32();
+    return (v >>> 1) ^ -(v & 1);
   }
 
   long i64() throws TException {
-    return protocol.readI64();
+    long v = varint64();
+    return (v >>> 1) ^ -(v & 1);
   }
 
   double dbl() throws TException {
-    return protocol.readDouble();
+    long bits = 0;
+    for (int k = 0; k < 64; k += 8) {
+      bits |= (long) transport.readByte() << k;
+    }
+    return Double.longBitsToDouble(bits);
   }
 
   String string() throws TException {
-    return protocol.readString();
+    return transport.readUtf8(length());
   }
 
   ByteString binary() throws TException {
-    ByteBuffer b = protocol.readBinary();
-    return ByteString.copyOf(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    return ByteString.wrap(transport.readBytes(length()));
+  }
+
+  /** A binary's or string's length prefix. */
+  private int length() throws TException {
+    int length = varint32();
+    if (length < 0) {
+      throw new TProtocolException(TProtocolException.NEGATIVE_SIZE, "Negative length: " + length);
+    }
+    return length;
+  }
+
+  /** An unsigned LEB128 of at most 5 bytes (32 bits). */
+  private int varint32() throws TException {
+    int result = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      int b = transport.readByte();
+      result |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new TProtocolException(TProtocolException.INVALID_DATA, "varint32 longer than 5 bytes");
+  }
+
+  /** An unsigned LEB128 of at most 10 bytes (64 bits). */
+  private long varint64() throws TException {
+    long result = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      int b = transport.readByte();
+      result |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new TProtocolException(TProtocolException.INVALID_DATA, "varint64 longer than 10 bytes");
+  }
+
+  /** A list or set header: sets {@link #containerSize} and {@link #elemType}. */
+  private void readListHeader() throws TException, CorruptDataException {
+    int sizeAndType = transport.readByte();
+    int size = sizeAndType >>> 4;
+    if (size == 15) {
+      size = varint32();
+    }
+    checkCount(size);
+    elemType = ttype(sizeAndType & 0x0F);
+    containerSize = size;
+  }
+
+  /** A map header: sets {@link #containerSize}, {@link #keyType} and {@link #elemType}. */
+  private void readMapHeader() throws TException, CorruptDataException {
+    int size = varint32();
+    checkCount(size);
+    int types = size == 0 ? 0 : transport.readByte();
+    keyType = ttype(types >>> 4);
+    elemType = ttype(types & 0x0F);
+    containerSize = size;
   }
 
   // ---- lists
@@ -140,14 +268,14 @@ final class ThriftInput {
    * with any element type, as some writers put a placeholder type there.
    */
   int listBegin(byte elemType) throws TException, CorruptDataException {
-    TList list = protocol.readListBegin();
-    checkCount(list.size);
-    if (list.size > 0 && list.elemType != elemType
-        && !(isVarint(list.elemType) && isVarint(elemType))) {
-      skipElements(list.elemType, list.size);
+    readListHeader();
+    int size = containerSize;
+    byte declared = this.elemType;
+    if (size > 0 && declared != elemType && !(isVarint(declared) && isVarint(elemType))) {
+      skipElements(declared, size);
       return -1;
     }
-    return list.size;
+    return size;
   }
 
   /**
@@ -166,7 +294,7 @@ final class ThriftInput {
     }
     List<Long> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(protocol.readI64());
+      list.add(i64());
     }
     return list;
   }
@@ -178,7 +306,7 @@ final class ThriftInput {
     }
     List<Integer> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(protocol.readI32());
+      list.add(i32());
     }
     return list;
   }
@@ -190,7 +318,7 @@ final class ThriftInput {
     }
     List<Boolean> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(protocol.readBool());
+      list.add(bool());
     }
     return list;
   }
@@ -202,7 +330,7 @@ final class ThriftInput {
     }
     List<String> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      list.add(protocol.readString());
+      list.add(string());
     }
     return list;
   }
@@ -270,14 +398,17 @@ final class ThriftInput {
   /** Skips a value of any type, as a reader of an older format version must. */
   void skip(byte type) throws TException, CorruptDataException {
     switch (type) {
-      case TType.BOOL -> protocol.readBool();
-      case TType.BYTE -> protocol.readByte();
-      case TType.I16 -> protocol.readI16();
-      case TType.I32 -> protocol.readI32();
-      case TType.I64 -> protocol.readI64();
-      case TType.DOUBLE -> protocol.readDouble();
-      case TType.UUID -> protocol.readUuid();
-      case TType.STRING -> protocol.readBinary();
+      case TType.BOOL -> bool();
+      case TType.BYTE -> i8();
+      case TType.I16 -> i16();
+      case TType.I32 -> i32();
+      case TType.I64 -> i64();
+      case TType.DOUBLE -> dbl();
+      case TType.UUID -> {
+        transport.checkReadBytesAvailable(16);
+        transport.readBytes(16);
+      }
+      case TType.STRING -> transport.readBytes(length());
       case TType.STRUCT -> {
         structBegin();
         for (int f; (f = fieldBegin()) != STOP; ) {
@@ -286,17 +417,18 @@ final class ThriftInput {
         structEnd();
       }
       case TType.LIST, TType.SET -> {
-        TList list = protocol.readListBegin();
-        checkCount(list.size);
-        skipElements(list.elemType, list.size);
+        readListHeader();
+        skipElements(elemType, containerSize);
       }
       case TType.MAP -> {
-        TMap map = protocol.readMapBegin();
-        checkCount(map.size);
+        readMapHeader();
+        int size = containerSize;
+        byte keys = keyType;
+        byte values = elemType;
         enterContainer();
-        for (int i = 0; i < map.size; i++) {
-          skip(map.keyType);
-          skip(map.valueType);
+        for (int i = 0; i < size; i++) {
+          skip(keys);
+          skip(values);
         }
         depth--;
       }

@@ -259,4 +259,40 @@ class ByteStreamSplitTest {
     decoder.readInts(back, 0, 3);
     assertArrayEquals(new int[] {0xDDCCBBAA, 0x33221100, 0xD6C5B4A3}, back);
   }
+
+  @Test
+  void eightByteValuesReadInBatchesOfEverySizeAndOffset() throws Exception {
+    // Batches of 1..17 values, so the eight-at-a-time path starts at every alignment and the
+    // one-by-one tail runs between them; the page sits at an offset inside a larger array.
+    Random random = new Random(9);
+    int count = 1000;
+    long[] values = new long[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = random.nextLong();
+    }
+    int offset = 5;
+    byte[] page = new byte[offset + 8 * count + 3];
+    for (int i = 0; i < count; i++) {
+      for (int k = 0; k < 8; k++) {
+        page[offset + k * count + i] = (byte) (values[i] >>> (8 * k));
+      }
+    }
+    ByteStreamSplitDecoder longs =
+        ByteStreamSplitDecoder.forType(PhysicalType.INT64, 0);
+    ByteStreamSplitDecoder doubles =
+        ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0);
+    longs.init(page, offset, 8 * count, count);
+    doubles.init(page, offset, 8 * count, count);
+    long[] longsBack = new long[count + 2];
+    double[] doublesBack = new double[count + 2];
+    for (int done = 0, batch = 1; done < count; done += batch, batch = batch % 17 + 1) {
+      batch = Math.min(batch, count - done);
+      longs.readLongs(longsBack, done + 2, batch);
+      doubles.readDoubles(doublesBack, done + 2, batch);
+    }
+    for (int i = 0; i < count; i++) {
+      assertEquals(values[i], longsBack[i + 2], "value " + i);
+      assertEquals(values[i], Double.doubleToRawLongBits(doublesBack[i + 2]), "value " + i);
+    }
+  }
 }

@@ -433,4 +433,42 @@ class DictionaryTest {
     }
     assertNotEquals(0, builder.dictionarySize());
   }
+
+  @Test
+  void binaryValuesDifferingInOneByteAreDistinctAtEveryLength() throws ParquetException {
+    // Every length around the word-keyed lookup's bounds (8, 16, 32), each value also in
+    // variants that differ from it in exactly one byte, at every position.
+    BinaryBatch values = new BinaryBatch();
+    Random random = new Random(5);
+    for (int length = 0; length <= 41; length++) {
+      byte[] base = new byte[length];
+      random.nextBytes(base);
+      values.add(base);
+      for (int at = 0; at < length; at++) {
+        byte[] variant = base.clone();
+        variant[at] ^= (byte) (1 << random.nextInt(8));
+        values.add(variant);
+      }
+    }
+    int n = values.count();
+    // Inside a larger array, so that word reads past a value's end would see other bytes.
+    BinaryBatch padded = new BinaryBatch();
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < n; i++) {
+        padded.add(values.get(i));
+      }
+    }
+    DictionaryBuilder builder = DictionaryBuilder.forType(PhysicalType.BYTE_ARRAY, 0);
+    int[] indices = new int[2 * n];
+    builder.addBinaries(padded, 0, 2 * n, indices, 0);
+    assertEquals(n, builder.dictionarySize());
+    for (int i = 0; i < n; i++) {
+      assertEquals(i, indices[i]);
+      assertEquals(i, indices[n + i]);
+    }
+    dev.parquetconnect.format.encoding.Dictionary dictionary = builder.toDictionary();
+    for (int i = 0; i < n; i++) {
+      assertArrayEquals(values.get(i), dictionary.binaryAt(i));
+    }
+  }
 }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.io.GrowableBuffer;
+import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PhysicalType;
 import java.io.IOException;
@@ -492,5 +494,48 @@ class PlainCodecTest {
         }
       }
     }
+  }
+
+  @Test
+  void byteArraysOfEveryShortLengthInBatchesAppendAndBadLengthsLeaveTheBatch()
+      throws Exception {
+    // Lengths 0..100 around the word-copy bounds (32, 64), read in batches of 1..17 into a
+    // batch that already holds a value; the page sits at an offset inside a larger array.
+    Random random = new Random(3);
+    GrowableBuffer page = new GrowableBuffer();
+    page.write(new byte[7]);
+    java.util.List<byte[]> values = new java.util.ArrayList<>();
+    for (int length = 0; length <= 100; length++) {
+      byte[] v = new byte[length];
+      random.nextBytes(v);
+      values.add(v);
+      page.writeIntLE(length);
+      page.write(v);
+    }
+    int n = values.size();
+    byte[] bytes = page.toByteArray();
+    PlainDecoder decoder = new PlainDecoder(PhysicalType.BYTE_ARRAY);
+    decoder.init(bytes, 7, bytes.length - 7, n);
+    BinaryBatch batch = new BinaryBatch(1, 16);
+    batch.add(new byte[] {42});
+    for (int done = 0, size = 1; done < n; done += size, size = size % 17 + 1) {
+      size = Math.min(size, n - done);
+      decoder.readBinaries(batch, size);
+    }
+    assertEquals(n + 1, batch.count());
+    assertArrayEquals(new byte[] {42}, batch.get(0));
+    for (int i = 0; i < n; i++) {
+      assertArrayEquals(values.get(i), batch.get(i + 1), "value " + i);
+    }
+
+    // A length running past the page, in the middle of a batch: nothing of the batch is taken.
+    byte[] bad = Arrays.copyOf(bytes, bytes.length);
+    LittleEndian.putInt(bad, 7 + 4 + 0 + 4 + 1, 1 << 20); // the third value's length
+    decoder.init(bad, 7, bad.length - 7, n);
+    BinaryBatch untouched = new BinaryBatch();
+    untouched.add(new byte[] {1, 2});
+    assertThrows(CorruptDataException.class, () -> decoder.readBinaries(untouched, 5));
+    assertEquals(1, untouched.count());
+    assertArrayEquals(new byte[] {1, 2}, untouched.get(0));
   }
 }

@@ -1,0 +1,180 @@
+package dev.parquetconnect.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * A cross-check of {@link BenchMain} that measures the same kernels by the CPU time of the
+ * measuring thread instead of wall-clock time: on a machine shared with other work, a thread
+ * that is descheduled or waits for a core accrues no CPU time, so these ratios move far less
+ * with the neighbours' load than JMH's. It is not JMH (no JMH-managed dead-code protection
+ * beyond the benchmarks' own {@link Blackhole}, reflective calls), so it is a second opinion,
+ * not the measurement of record.
+ *
+ * <p>For each kernel (same discovery and naming as {@link BenchMain}), in a JVM of its own: the
+ * class is built, its {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and {@code parquetJava}
+ * alternate in rounds of about 0.3 s of CPU time each, the first three rounds of each being
+ * warm-up, and the best round's rate counts. Prints {@code KERNEL ours=<ops/cpu-s>
+ * parquet-java=<ops/cpu-s> ratio=<x>} and writes target/bench/SUITE-cpu.txt.
+ *
+ * <p>Usage: {@code CpuTimeMain SUITE [--include REGEX] [--rounds N]} (default 10 rounds).
+ */
+public final class CpuTimeMain {
+  private static final long ROUND_NANOS = 300_000_000L;
+  private static final int WARMUP_ROUNDS = 3;
+
+  private CpuTimeMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0) {
+      System.err.println("usage: CpuTimeMain SUITE [--include REGEX] [--rounds N]");
+      System.exit(2);
+    }
+    String suite = args[0];
+    String include = null;
+    int rounds = 10;
+    int only = -1;
+    for (int i = 1; i < args.length; i++) {
+      switch (args[i]) {
+        case "--include" -> include = args[++i];
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--only" -> only = Integer.parseInt(args[++i]);
+        default -> {
+          System.err.println("unknown option " + args[i]);
+          System.exit(2);
+        }
+      }
+    }
+    String pattern = BenchMain.pattern(suite, include);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    if (!threads.isCurrentThreadCpuTimeSupported()) {
+      System.err.println("this JVM cannot measure thread CPU time");
+      System.exit(2);
+    }
+    Blackhole blackhole = new Blackhole(
+        "Today's password is swordfish. I understand instantiating Blackholes directly is"
+            + " dangerous.");
+    List<BenchMain.Kernel> kernels = BenchMain.kernels(pattern);
+    if (only < 0) {
+      // Each kernel in a JVM of its own (as JMH forks), so that no kernel runs on code that
+      // the JIT compiled for another kernel's types and widths.
+      List<String> lines = new ArrayList<>();
+      for (int k = 0; k < kernels.size(); k++) {
+        String line = fork(args, k);
+        System.out.println(line);
+        lines.add(line);
+      }
+      Path out = Path.of("target", "bench", suite + "-cpu.txt");
+      Files.createDirectories(out.getParent());
+      Files.write(out, lines);
+      return;
+    }
+    for (BenchMain.Kernel kernel : List.of(kernels.get(only))) {
+      Class<?> cls = Class.forName(kernel.className());
+      Object state = cls.getDeclaredConstructor().newInstance();
+      for (Map.Entry<String, String> param : kernel.params().entrySet()) {
+        setParam(state, param.getKey(), param.getValue());
+      }
+      for (Method method : cls.getMethods()) {
+        if (method.isAnnotationPresent(Setup.class)) {
+          method.invoke(state);
+        }
+      }
+      Method ours = cls.getMethod("ours", parameters(cls, "ours"));
+      Method theirs = cls.getMethod("parquetJava", parameters(cls, "parquetJava"));
+      double bestOurs = 0;
+      double bestTheirs = 0;
+      for (int round = 0; round < rounds + WARMUP_ROUNDS; round++) {
+        double o = rate(threads, state, ours, blackhole);
+        double t = rate(threads, state, theirs, blackhole);
+        if (round >= WARMUP_ROUNDS) {
+          bestOurs = Math.max(bestOurs, o);
+          bestTheirs = Math.max(bestTheirs, t);
+        }
+      }
+      String name = BenchMain.kernelName(cls.getName(), kernel.params());
+      String line = String.format(Locale.ROOT, "%s ours=%.0f parquet-java=%.0f ratio=%.2f",
+          name, bestOurs, bestTheirs, bestOurs / bestTheirs);
+      System.out.println(line);
+    }
+  }
+
+  /** Runs kernel {@code index} in a new JVM with this one's options; returns its line. */
+  private static String fork(String[] args, int index) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(CpuTimeMain.class.getName());
+    command.addAll(List.of(args));
+    command.add("--only");
+    command.add(Integer.toString(index));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    String output = new String(process.getInputStream().readAllBytes()).trim();
+    if (process.waitFor() != 0 || output.isEmpty()) {
+      throw new IOException("kernel " + index + " failed: " + output);
+    }
+    return output.substring(output.lastIndexOf('\n') + 1);
+  }
+
+  private static Class<?>[] parameters(Class<?> cls, String name) {
+    for (Method method : cls.getMethods()) {
+      if (method.getName().equals(name)) {
+        return method.getParameterTypes();
+      }
+    }
+    throw new IllegalArgumentException(cls.getName() + " has no method " + name);
+  }
+
+  private static void setParam(Object state, String name, String value)
+      throws ReflectiveOperationException {
+    Field field = state.getClass().getField(name);
+    Class<?> type = field.getType();
+    if (type == int.class) {
+      field.setInt(state, Integer.parseInt(value));
+    } else if (type == long.class) {
+      field.setLong(state, Long.parseLong(value));
+    } else if (type == String.class) {
+      field.set(state, value);
+    } else {
+      throw new IllegalArgumentException("unsupported @Param type " + type + " of " + name);
+    }
+  }
+
+  /** Operations per CPU-second of one round of about {@link #ROUND_NANOS} of CPU time. */
+  private static double rate(ThreadMXBean threads, Object state, Method method, Blackhole bh)
+      throws IllegalAccessException, IOException {
+    boolean takesBlackhole = method.getParameterCount() == 1;
+    long start = threads.getCurrentThreadCpuTime();
+    long ops = 0;
+    long spent;
+    try {
+      do {
+        if (takesBlackhole) {
+          method.invoke(state, bh);
+        } else {
+          bh.consume(method.invoke(state));
+        }
+        ops++;
+        spent = threads.getCurrentThreadCpuTime() - start;
+      } while (spent < ROUND_NANOS);
+    } catch (InvocationTargetException e) {
+      throw new IOException(method + " failed", e.getCause());
+    }
+    return ops * 1e9 / spent;
+  }
+}
