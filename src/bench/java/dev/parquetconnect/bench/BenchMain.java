@@ -47,7 +47,7 @@ public final class BenchMain {
 
   public static void main(String[] args) throws RunnerException, IOException {
     if (args.length == 0) {
-      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files)");
+      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source)");
       System.exit(2);
     }
     String suite = args[0];

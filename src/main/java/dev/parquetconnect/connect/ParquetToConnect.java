@@ -18,6 +18,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,9 +77,12 @@ import org.apache.kafka.connect.header.ConnectHeaders;
  *
  * An OPTIONAL field is an optional schema; struct schemas of other files have no names. An
  * unrecognised annotation falls back to the physical type.
+ *
+ * <p>One instance per file and thread: it caches the header schemas the file repeats.
  */
 public final class ParquetToConnect {
   private static final long MILLIS_PER_DAY = 86_400_000L;
+  private static final int MAX_CACHED_HEADER_SCHEMAS = 16;
   /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
@@ -99,6 +103,15 @@ public final class ParquetToConnect {
   private final int keyIndex;
   private final int headersIndex;
   private final int tombstoneIndex;
+  /**
+   * Header schemas with the JSON bytes they were read from: a file repeats a handful of header
+   * schemas on every row, and decoding and parsing the JSON each time cost more than the rest
+   * of the header. Searched by content, newest first; bounded: a file whose headers carry more
+   * distinct schemas parses the others each time.
+   */
+  private final byte[][] headerSchemaJson = new byte[MAX_CACHED_HEADER_SCHEMAS][];
+  private final Schema[] headerSchemaCache = new Schema[MAX_CACHED_HEADER_SCHEMAS];
+  private int cachedHeaderSchemas;
 
   private ParquetToConnect(MessageType parquetSchema, Map<String, String> metadata) {
     this.parquetSchema = parquetSchema;
@@ -241,11 +254,11 @@ public final class ParquetToConnect {
         headers);
   }
 
-  private static void addHeader(ConnectHeaders headers, Row h) {
+  private void addHeader(ConnectHeaders headers, Row h) {
     String key = utf8(h.get(0));
-    String schemaJson = utf8(h.get(1));
+    byte[] schemaJson = (byte[]) h.get(1);
     byte[] bytes = (byte[]) h.get(2);
-    Schema schema = schemaJson == null ? null : readSchema(schemaJson, "header " + key);
+    Schema schema = schemaJson == null ? null : headerSchema(schemaJson, key);
     Object value = null;
     if (bytes != null) {
       ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
@@ -263,6 +276,20 @@ public final class ParquetToConnect {
       }
     }
     headers.add(key, value, schema);
+  }
+
+  private Schema headerSchema(byte[] json, String key) {
+    for (int i = cachedHeaderSchemas - 1; i >= 0; i--) {
+      if (Arrays.equals(headerSchemaJson[i], json)) {
+        return headerSchemaCache[i];
+      }
+    }
+    Schema schema = readSchema(new String(json, StandardCharsets.UTF_8), "header " + key);
+    if (cachedHeaderSchemas < MAX_CACHED_HEADER_SCHEMAS) {
+      headerSchemaJson[cachedHeaderSchemas] = json.clone();
+      headerSchemaCache[cachedHeaderSchemas++] = schema;
+    }
+    return schema;
   }
 
   private static String utf8(Object bytes) {

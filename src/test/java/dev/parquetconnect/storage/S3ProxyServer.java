@@ -10,11 +10,14 @@ import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.TransientApiMetadata;
 
-/** An in-process S3Proxy on 127.0.0.1 over jclouds' in-memory (transient) blob store. */
-final class S3ProxyServer implements AutoCloseable {
+/**
+ * An in-process S3Proxy on 127.0.0.1 over jclouds' in-memory (transient) blob store. Public for
+ * the tests of the connectors that read and write through S3.
+ */
+public final class S3ProxyServer implements AutoCloseable {
   static final String ACCESS_KEY = "AKIAPQCTESTACCESS0042";
   static final String SECRET_KEY = "pqcTestSecret/Do-Not-Log+0123456789abcdef";
-  static final String BUCKET = "lake";
+  public static final String BUCKET = "lake";
 
   static {
     TestLogging.quietServers();
@@ -23,7 +26,7 @@ final class S3ProxyServer implements AutoCloseable {
   private final BlobStoreContext context;
   private final S3Proxy proxy;
 
-  S3ProxyServer() throws Exception {
+  public S3ProxyServer() throws Exception {
     this(null, null, false);
   }
 
@@ -68,12 +71,12 @@ final class S3ProxyServer implements AutoCloseable {
     return proxy.getSecurePort();
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + port();
   }
 
   /** Settings for a store on this server (or on a proxy in front of it). */
-  static Map<String, Object> settings(String endpoint) {
+  public static Map<String, Object> settings(String endpoint) {
     Map<String, Object> s = new HashMap<>();
     s.put("s3.endpoint", endpoint);
     s.put("s3.region", "us-east-1");

@@ -56,6 +56,35 @@ public final class RowReader implements Closeable {
     return true;
   }
 
+  /**
+   * Starts at row group {@code index} instead of the first, without reading the ones before (a
+   * reader resuming where an earlier one stopped). Only before the first row is read; an index
+   * equal to the row group count leaves nothing to read.
+   */
+  public void startAtRowGroup(int index) {
+    if (assembler != null || nextRowGroup != 0) {
+      throw new IllegalStateException("startAtRowGroup after rows were read from " + file.name());
+    }
+    if (index < 0 || index > rowGroupCount) {
+      throw new IllegalArgumentException(
+          "row group " + index + " of " + rowGroupCount + " in " + file.name());
+    }
+    nextRowGroup = index;
+  }
+
+  /**
+   * The row group of the row {@link #next()} returned last, or after {@link #hasNext()} returned
+   * true, of the row it will return (-1 before anything was read).
+   */
+  public int rowGroup() {
+    return nextRowGroup - 1;
+  }
+
+  /** Rows of {@link #rowGroup()} returned so far: the index in it of the next row. */
+  public long rowInGroup() {
+    return rowInGroup;
+  }
+
   public Row next() throws IOException, ParquetException {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows in " + file.name());

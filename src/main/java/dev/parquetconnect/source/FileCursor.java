@@ -1,0 +1,165 @@
+package dev.parquetconnect.source;
+
+import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.ByteString;
+import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.KeyValue;
+import dev.parquetconnect.format.meta.RowGroup;
+import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.RowReader;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.StoreFile;
+import dev.parquetconnect.storage.StoreInput;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One file being replayed: its footer, and its rows read one at a time through ranged reads of
+ * the store (never the whole file), with the position of the row read last. Holds one page per
+ * column of the current row group; {@link #close()} releases them and the store input.
+ */
+final class FileCursor implements Closeable {
+  private final StoreFile file;
+  private final ParquetFileReader reader;
+  private final RowReader rows;
+  private boolean started;
+
+  private FileCursor(StoreFile file, ParquetFileReader reader) {
+    this.file = file;
+    this.reader = reader;
+    this.rows = reader.rowReader();
+  }
+
+  /** Opens the file and reads its footer (one ranged read of the file's tail in most cases). */
+  static FileCursor open(Store store, StoreFile file) throws IOException, ParquetException {
+    StoreInput input = store.open(file.key());
+    try {
+      return new FileCursor(file, ParquetFileReader.open(input));
+    } catch (IOException | ParquetException | RuntimeException e) {
+      input.close();
+      throw e;
+    }
+  }
+
+  StoreFile file() {
+    return file;
+  }
+
+  String key() {
+    return file.key();
+  }
+
+  MessageType schema() {
+    return reader.schema();
+  }
+
+  /** The footer's key/value metadata (a later duplicate key wins). */
+  Map<String, String> keyValueMetadata() {
+    List<KeyValue> pairs = reader.metadata().keyValueMetadata();
+    if (pairs == null) {
+      return Collections.emptyMap();
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (KeyValue kv : pairs) {
+      map.put(kv.key(), kv.value());
+    }
+    return map;
+  }
+
+  int rowGroupCount() {
+    return reader.rowGroups().size();
+  }
+
+  /**
+   * Moves to row {@code row} of row group {@code rowGroup} (a position an earlier task recorded):
+   * the row groups before are not read at all, the rows before in the group are read and
+   * dropped (a row's place in its pages is known only by reading them).
+   */
+  void seek(int rowGroup, long row) throws IOException, ParquetException {
+    startAt(Math.min(rowGroup, rowGroupCount()));
+    for (long i = 0; i < row && rows.hasNext(); i++) {
+      rows.next();
+    }
+  }
+
+  /**
+   * Skips the leading row groups whose statistics show that every value of the top-level INT64
+   * column {@code dottedPath} is below {@code from} (the replayed offsets of a resumed partition);
+   * row groups without statistics are kept.
+   */
+  void skipRowGroupsBelow(String dottedPath, long from) throws IOException, ParquetException {
+    ColumnDescriptor column;
+    try {
+      column = reader.schema().column(dottedPath);
+    } catch (IllegalArgumentException e) {
+      return;
+    }
+    int first = 0;
+    List<RowGroup> groups = reader.rowGroups();
+    while (first < groups.size()) {
+      Long max = longMax(groups.get(first).columns().get(column.index()));
+      if (max == null || max >= from) {
+        break;
+      }
+      first++;
+    }
+    startAt(first);
+  }
+
+  /** The largest value of an INT64 column chunk by its statistics, or null when unknown. */
+  static Long longMax(ColumnChunk chunk) {
+    if (chunk.metaData() == null || chunk.metaData().statistics() == null) {
+      return null;
+    }
+    Statistics s = chunk.metaData().statistics();
+    ByteString bound = s.maxValue() != null ? s.maxValue() : s.max();
+    if (bound == null || bound.length() != Long.BYTES) {
+      return null;
+    }
+    byte[] b = bound.toByteArray();
+    return LittleEndian.getLong(b, 0);
+  }
+
+  private void startAt(int rowGroup) {
+    if (started) {
+      throw new IllegalStateException("the cursor of " + key() + " has already moved");
+    }
+    started = true;
+    rows.startAtRowGroup(rowGroup);
+  }
+
+  boolean hasNext() throws IOException, ParquetException {
+    started = true;
+    return rows.hasNext();
+  }
+
+  Row next() throws IOException, ParquetException {
+    started = true;
+    return rows.next();
+  }
+
+  /** The row group of the row read last (or about to be read, after {@link #hasNext()}). */
+  int rowGroup() {
+    return Math.max(0, rows.rowGroup());
+  }
+
+  /** Rows of {@link #rowGroup()} read so far: the index of the next one. */
+  long rowInGroup() {
+    return rows.rowInGroup();
+  }
+
+  @Override
+  public void close() throws IOException {
+    rows.close();
+    reader.close();
+  }
+}

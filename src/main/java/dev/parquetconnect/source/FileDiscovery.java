@@ -1,0 +1,96 @@
+package dev.parquetconnect.source;
+
+import dev.parquetconnect.source.ParquetSourceConfig.Mode;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.StoreFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the files under {@code topics.dir} that this task reads: names matching {@code
+ * file.name.pattern}, nothing in or under a directory or file whose name starts with {@code _}
+ * or {@code .} (the sink's {@code _markers}, temporary files, the hidden files of other engines),
+ * nothing under the move or quarantine prefixes, and only the work {@link TaskAssignment} gives
+ * this task. In replay mode a file must carry a sink file name (topic, partition, first
+ * offset). The order is the store's: keys in UTF-8 byte order, the same on every listing.
+ */
+final class FileDiscovery {
+  private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
+
+  /** A file this task replays; {@code name} is null in generic mode. */
+  record Found(StoreFile file, SinkFileName name) {}
+
+  private final Store store;
+  private final String topicsDir;
+  private final Pattern namePattern;
+  private final Mode mode;
+  private final TaskAssignment assignment;
+  private final List<String> excludedPrefixes = new ArrayList<>();
+  private final Set<String> warnedNames = new HashSet<>();
+  private final String logPrefix;
+
+  FileDiscovery(Store store, ParquetSourceConfig config, String logPrefix) {
+    this.store = store;
+    this.topicsDir = config.topicsDir();
+    this.namePattern = config.fileNamePattern();
+    this.mode = config.mode();
+    this.assignment = new TaskAssignment(config.taskIndex(), config.taskCount());
+    this.logPrefix = logPrefix;
+    if (!config.afterReplayMovePrefix().isEmpty()) {
+      excludedPrefixes.add(config.afterReplayMovePrefix());
+    }
+    if (!config.quarantinePrefix().isEmpty()) {
+      excludedPrefixes.add(config.quarantinePrefix());
+    }
+  }
+
+  /** The files of this task, in key order. */
+  List<Found> list() throws IOException {
+    List<Found> found = new ArrayList<>();
+    for (StoreFile f : store.list(topicsDir, true)) {
+      if (f.directory() || !visible(f.key()) || !namePattern.matcher(f.name()).matches()) {
+        continue;
+      }
+      if (mode == Mode.GENERIC) {
+        if (assignment.ownsFile(f.key())) {
+          found.add(new Found(f, null));
+        }
+        continue;
+      }
+      SinkFileName name = SinkFileName.parse(f.name());
+      if (name == null) {
+        if (warnedNames.add(f.key())) {
+          LOG.warn("{} skipping {}: not a sink file name (<topic>+<partition>+<first offset>"
+              + ".parquet); read other files in generic mode", logPrefix, f.key());
+        }
+        continue;
+      }
+      if (assignment.ownsPartition(name.topic(), name.partition())) {
+        found.add(new Found(f, name));
+      }
+    }
+    return found;
+  }
+
+  /** Whether a key is outside hidden entries and the excluded prefixes. */
+  private boolean visible(String key) {
+    for (String prefix : excludedPrefixes) {
+      if (ParquetSourceConfig.isUnder(key, prefix)) {
+        return false;
+      }
+    }
+    String relative = topicsDir.isEmpty() ? key : key.substring(topicsDir.length() + 1);
+    for (String segment : relative.split("/")) {
+      if (segment.startsWith("_") || segment.startsWith(".")) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

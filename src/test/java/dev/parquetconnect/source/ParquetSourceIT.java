@@ -1,0 +1,260 @@
+package dev.parquetconnect.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.it.Await;
+import dev.parquetconnect.it.ConnectWorker;
+import dev.parquetconnect.it.ItPaths;
+import dev.parquetconnect.it.Json;
+import dev.parquetconnect.it.JsonRecord;
+import dev.parquetconnect.it.KafkaBroker;
+import dev.parquetconnect.it.KafkaRecords;
+import dev.parquetconnect.it.KafkaRuntime;
+import dev.parquetconnect.source.SinkArchive.Original;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The source end to end, through a real KRaft broker and Connect worker (child JVMs, the plugin
+ * from {@code target/plugin}): an archive in the sink's layout is replayed into new topics.
+ *
+ * <p>Until the sink lands, the archive is written by our Parquet writer in the sink's layout
+ * ({@link SinkArchive}) from the same records that are produced to the original topic, so the
+ * original records and the replayed ones can be compared as Kafka stores them.
+ */
+final class ParquetSourceIT {
+  private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceIT.class);
+  private static final Duration IO_TIMEOUT = Duration.ofMinutes(3);
+  private static final int PARTITIONS = 6;
+  private static final String CONNECTOR = "dev.parquetconnect.source.ParquetSourceConnector";
+
+  private static Path workDir;
+  private static KafkaBroker broker;
+
+  @BeforeAll
+  static void startBroker() {
+    workDir = ItPaths.freshWorkDir("ParquetSourceIT");
+    broker = KafkaBroker.start(KafkaRuntime.defaultVersion(), workDir.resolve("broker"));
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  /** {@code total} records over the partitions, archived in files of {@code perFile}. */
+  private static List<Original> archive(String topic, int total, int perFile, Path storeRoot)
+      throws Exception {
+    List<Original> all = new ArrayList<>(total);
+    for (int p = 0; p < PARTITIONS; p++) {
+      int count = total / PARTITIONS + (p < total % PARTITIONS ? 1 : 0);
+      for (int first = 0; first < count; first += perFile) {
+        List<Original> file = SinkArchive.records(topic, p, first, Math.min(perFile,
+            count - first));
+        SinkArchive.write(storeRoot.resolve("topics/" + topic + "/partition=" + p + "/"
+            + SinkArchive.fileName(topic, p, first, 0)), file, 1_000);
+        all.addAll(file);
+      }
+    }
+    return all;
+  }
+
+  /** The original record as a producer sent it: JSON value, string key, headers, timestamp. */
+  private static JsonRecord asProduced(Original o) {
+    Map<String, Object> value = new LinkedHashMap<>();
+    value.put("id", o.id());
+    value.put("name", o.name());
+    if (o.id() % 11 == 0) {
+      value.put("address", null);
+    } else {
+      Map<String, Object> address = new LinkedHashMap<>();
+      address.put("street", o.street());
+      address.put("zip", o.zip());
+      value.put("address", address);
+    }
+    value.put("tags", o.tags());
+    value.put("amount", o.amountCents() == null ? null : BigDecimal.valueOf(o.amountCents(), 2));
+    value.put("scores", o.scores());
+    JsonRecord r = new JsonRecord(o.key(), Json.write(value), o.partition(), o.timestamp(),
+        List.of());
+    for (Map.Entry<String, String> h : o.headers()) {
+      r = r.withHeader(h.getKey(), h.getValue());
+    }
+    return r;
+  }
+
+  private static Map<String, String> connectorConfig(Path storeRoot, String from, String to,
+      String... more) {
+    Map<String, String> c = new HashMap<>();
+    c.put("connector.class", CONNECTOR);
+    c.put("tasks.max", "3");
+    c.put("store.url", storeRoot.toUri().toString());
+    c.put("discovery.interval.ms", "1000");
+    c.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    c.put("value.converter.schemas.enable", "false");
+    c.put("value.converter.decimal.format", "NUMERIC");
+    c.put("transforms", "rename");
+    c.put("transforms.rename.type", "org.apache.kafka.connect.transforms.RegexRouter");
+    c.put("transforms.rename.regex", from);
+    c.put("transforms.rename.replacement", to);
+    for (int i = 0; i < more.length; i += 2) {
+      c.put(more[i], more[i + 1]);
+    }
+    return c;
+  }
+
+  @Test
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void replaysAnArchiveRecordForRecordIntoANewTopic() throws Exception {
+    Path store = workDir.resolve("store-roundtrip");
+    List<Original> originals = archive("orders", 100_000, 4_000, store);
+    broker.createTopic("orders", PARTITIONS);
+    broker.createTopic("orders-restored", PARTITIONS);
+    List<JsonRecord> produced = originals.stream().map(ParquetSourceIT::asProduced).toList();
+    List<RecordMetadata> placed = KafkaRecords.produce(broker.bootstrapServers(), "orders",
+        produced, IO_TIMEOUT);
+    for (int i = 0; i < placed.size(); i++) {
+      assertEquals(originals.get(i).offset(), placed.get(i).offset(), "archived offsets");
+    }
+    try (ConnectWorker worker = ConnectWorker.builder(KafkaRuntime.defaultVersion(),
+        broker.bootstrapServers()).workDir(workDir.resolve("worker-roundtrip"))
+        .groupId("source-roundtrip").start()) {
+      long started = System.nanoTime();
+      worker.putConnectorConfig("replay", connectorConfig(store, "orders", "orders-restored"));
+      worker.awaitConnectorRunning("replay", 3, IO_TIMEOUT);
+      List<ConsumerRecord<String, String>> restored = KafkaRecords.consumeAtLeast(
+          broker.bootstrapServers(), "orders-restored", originals.size(), IO_TIMEOUT);
+      LOG.info("replayed {} records in {} ms", restored.size(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      List<ConsumerRecord<String, String>> original = KafkaRecords.consumeAll(
+          broker.bootstrapServers(), "orders", IO_TIMEOUT);
+      assertEquals(original.size(), restored.size(), "record count");
+      for (int i = 0; i < original.size(); i++) {
+        assertSameRecord(original.get(i), restored.get(i));
+      }
+    }
+  }
+
+  private static void assertSameRecord(ConsumerRecord<String, String> want,
+      ConsumerRecord<String, String> got) {
+    String what = "record " + want.partition() + "@" + want.offset();
+    assertEquals(want.partition(), got.partition(), what);
+    assertEquals(want.offset(), got.offset(), what + ": order within the partition");
+    assertEquals(want.key(), got.key(), what);
+    assertEquals(Json.read(want.value()), Json.read(got.value()), what);
+    assertEquals(want.timestamp(), got.timestamp(), what);
+    assertEquals(headers(want), headers(got), what);
+  }
+
+  private static List<String> headers(ConsumerRecord<String, String> r) {
+    List<String> out = new ArrayList<>();
+    for (Header h : r.headers()) {
+      out.add(h.key() + "=" + new String(h.value(), StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void workerKilledThreeTimesLosesNothingAndWithExactlyOnceDuplicatesNothing() throws Exception {
+    Path store = workDir.resolve("store-crash");
+    // Small files and batches: many transactions, so the kills land mid-replay.
+    List<Original> originals = archive("events", 30_000, 500, store);
+    for (boolean exactlyOnce : new boolean[] {true, false}) {
+      String target = exactlyOnce ? "events-eos" : "events-alo";
+      broker.createTopic(target, PARTITIONS);
+      ConnectWorker.Builder builder = ConnectWorker.builder(KafkaRuntime.defaultVersion(),
+          broker.bootstrapServers()).workDir(workDir.resolve("worker-" + target))
+          .groupId("source-" + target);
+      if (exactlyOnce) {
+        builder.workerProperty("exactly.once.source.support", "enabled");
+      }
+      try (ConnectWorker worker = builder.start()) {
+        worker.putConnectorConfig("replay", connectorConfig(store, "events", target,
+            "batch.size", "200", "transaction.boundary", exactlyOnce ? "connector" : "poll",
+            "transaction.unit", "file"));
+        for (int kill = 1; kill <= 3; kill++) {
+          long threshold = originals.size() * kill / 5;
+          Await.until(threshold + " records in " + target, IO_TIMEOUT,
+              () -> endOffsetSum(target) >= threshold);
+          long at = endOffsetSum(target);
+          worker.kill();
+          LOG.info("killed the worker at {} of {} records in {}", at, originals.size(), target);
+          assertTrue(at < originals.size(), "the kill landed before the replay finished");
+          worker.restart();
+        }
+        // At least once: duplicates count towards any number of records, so wait for every
+        // distinct one; exactly once: the committed records are exactly the originals.
+        List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
+        Await.until("every record in " + target, IO_TIMEOUT, () -> {
+          last.clear();
+          last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
+          return distinct(last.get(0)) >= originals.size();
+        });
+        List<ConsumerRecord<String, String>> restored = last.get(0);
+        int duplicates = restored.size() - distinct(restored);
+        LOG.info("{}: {} records, {} duplicates", target, restored.size(), duplicates);
+        if (exactlyOnce) {
+          assertEquals(0, duplicates, "exactly once: no duplicate");
+          assertEquals(originals.size(), restored.size());
+        }
+      }
+    }
+  }
+
+  /** Distinct original records among replayed ones (ids carry partition and offset). */
+  private static int distinct(List<ConsumerRecord<String, String>> records) {
+    BitSet[] seen = new BitSet[PARTITIONS];
+    for (int p = 0; p < PARTITIONS; p++) {
+      seen[p] = new BitSet();
+    }
+    for (ConsumerRecord<String, String> r : records) {
+      long id = Json.read(r.value()).path("id").asLong();
+      int p = (int) (id / 1_000_000L);
+      assertEquals(p, r.partition(), "the original partition");
+      seen[p].set((int) (id % 1_000_000L));
+    }
+    int distinct = 0;
+    for (BitSet s : seen) {
+      distinct += s.cardinality();
+    }
+    return distinct;
+  }
+
+  /** The sum of the topic's end offsets (with transactions: records and markers). */
+  private static long endOffsetSum(String topic) throws Exception {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    long sum = 0;
+    for (var e : broker.admin().listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
+      sum += e.offset();
+    }
+    return sum;
+  }
+}

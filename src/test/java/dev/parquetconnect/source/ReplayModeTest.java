@@ -1,0 +1,265 @@
+package dev.parquetconnect.source;
+
+import static dev.parquetconnect.source.ReplayAssertions.assertReplayed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.source.SinkArchive.Original;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replay mode on archives laid out like our sink's: order per original partition, merged
+ * commits, overlapping attempts, resuming mid-file, new files found later, task split,
+ * after-replay actions and transaction boundaries.
+ */
+final class ReplayModeTest {
+  @TempDir Path root;
+
+  static Map<String, String> props(Path root, String... keyValues) {
+    Map<String, String> p = new HashMap<>();
+    p.put("name", "replay-test");
+    p.put(ParquetSourceConfig.STORE_URL_CONFIG, root.toUri().toString());
+    p.put(ParquetSourceConfig.DISCOVERY_INTERVAL_MS_CONFIG, "100");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      p.put(keyValues[i], keyValues[i + 1]);
+    }
+    return p;
+  }
+
+  /** Writes {@code files} consecutive files of {@code perFile} records for one partition. */
+  private List<Original> archive(String topic, int partition, int files, int perFile,
+      long rowGroupRows) throws Exception {
+    List<Original> all = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      List<Original> records = SinkArchive.records(topic, partition, (long) f * perFile, perFile);
+      SinkArchive.write(root.resolve("topics/" + topic + "/partition=" + partition + "/"
+          + SinkArchive.fileName(topic, partition, (long) f * perFile, 0)), records,
+          rowGroupRows);
+      all.addAll(records);
+    }
+    return all;
+  }
+
+  private static Map<Integer, List<SourceRecord>> byPartition(List<SourceRecord> records) {
+    Map<Integer, List<SourceRecord>> out = new HashMap<>();
+    for (SourceRecord r : records) {
+      out.computeIfAbsent(r.kafkaPartition(), p -> new ArrayList<>()).add(r);
+    }
+    return out;
+  }
+
+  private static void assertSameInOrder(List<Original> expected, List<SourceRecord> got) {
+    assertEquals(expected.size(), got.size(), "record count");
+    for (int i = 0; i < expected.size(); i++) {
+      assertReplayed(expected.get(i), got.get(i));
+    }
+  }
+
+  @Test
+  void replaysEveryRecordOfEachPartitionInOffsetOrder() throws Exception {
+    List<Original> p0 = archive("orders", 0, 3, 500, 128);
+    List<Original> p1 = archive("orders", 1, 2, 700, 1000);
+    TaskDriver driver = new TaskDriver(props(root, "batch.size", "333")).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    Map<Integer, List<SourceRecord>> parts = byPartition(got);
+    assertSameInOrder(p0, parts.get(0));
+    assertSameInOrder(p1, parts.get(1));
+  }
+
+  @Test
+  void mergesTheFilesOfOneCommitAcrossDirectoriesByOffset() throws Exception {
+    // A field partitioner spreads one commit (first offset 0) over two directories.
+    List<Original> all = SinkArchive.records("t", 0, 0, 400);
+    List<Original> even = new ArrayList<>();
+    List<Original> odd = new ArrayList<>();
+    for (Original o : all) {
+      (o.offset() % 2 == 0 ? even : odd).add(o);
+    }
+    SinkArchive.write(root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 0, 0)),
+        even, 50);
+    SinkArchive.write(root.resolve("topics/t/color=blue/" + SinkArchive.fileName("t", 0, 0, 0)),
+        odd, 64);
+    List<Original> next = SinkArchive.records("t", 0, 400, 100);
+    SinkArchive.write(root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 400, 0)),
+        next, 1000);
+    List<Original> expected = new ArrayList<>(all);
+    expected.addAll(next);
+    TaskDriver driver = new TaskDriver(props(root, "batch.size", "77")).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertSameInOrder(expected, got);
+  }
+
+  @Test
+  void anAttemptRewrittenAfterARollbackSendsEachOffsetOnce() throws Exception {
+    List<Original> firstAttempt = SinkArchive.records("t", 0, 0, 300);
+    List<Original> secondAttempt = SinkArchive.records("t", 0, 0, 250);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)),
+        firstAttempt, 100);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 1)),
+        secondAttempt, 100);
+    List<Original> after = SinkArchive.records("t", 0, 250, 100);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 0)),
+        after, 100);
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertSameInOrder(SinkArchive.records("t", 0, 0, 350), got);
+  }
+
+  @Test
+  void aRestartResumesMidFileWithoutResendingOrLosing() throws Exception {
+    List<Original> expected = archive("t", 0, 2, 1000, 100);
+    TaskDriver driver = new TaskDriver(props(root, "batch.size", "130")).start();
+    List<SourceRecord> delivered = new ArrayList<>();
+    for (int crash = 0; crash < 5; crash++) {
+      delivered.addAll(driver.poll(true));
+      delivered.addAll(driver.poll(true));
+      driver.poll(false); // polled, never committed: lost with the crash, sent again
+      driver = driver.restart();
+    }
+    delivered.addAll(driver.drain(3));
+    driver.stop();
+    assertSameInOrder(expected, delivered);
+  }
+
+  @Test
+  void keepsDiscoveringFilesThatAppearLater() throws Exception {
+    List<Original> first = archive("t", 0, 1, 200, 100);
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = new ArrayList<>(driver.drain(2));
+    List<Original> later = SinkArchive.records("t", 0, 200, 50);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 200, 0)), later,
+        100);
+    got.addAll(driver.drain(5));
+    driver.stop();
+    List<Original> expected = new ArrayList<>(first);
+    expected.addAll(later);
+    assertSameInOrder(expected, got);
+  }
+
+  @Test
+  void tasksSplitTheOriginalPartitionsWithoutOverlap() throws Exception {
+    Map<Integer, List<Original>> expected = new HashMap<>();
+    for (int p = 0; p < 6; p++) {
+      expected.put(p, archive("t", p, 2, 50, 100));
+    }
+    Map<Integer, Integer> owner = new HashMap<>();
+    List<SourceRecord> all = new ArrayList<>();
+    for (int task = 0; task < 3; task++) {
+      TaskDriver driver = new TaskDriver(props(root, ParquetSourceConfig.TASK_INDEX_CONFIG,
+          Integer.toString(task), ParquetSourceConfig.TASK_COUNT_CONFIG, "3")).start();
+      List<SourceRecord> got = driver.drain(2);
+      driver.stop();
+      for (SourceRecord r : got) {
+        Integer before = owner.put(r.kafkaPartition(), task);
+        assertTrue(before == null || before == task, "partition " + r.kafkaPartition()
+            + " read by tasks " + before + " and " + task);
+      }
+      all.addAll(got);
+    }
+    Map<Integer, List<SourceRecord>> parts = byPartition(all);
+    for (int p = 0; p < 6; p++) {
+      assertSameInOrder(expected.get(p), parts.get(p));
+    }
+  }
+
+  @Test
+  void aChangedTaskCountResumesEveryPartitionFromItsCommittedOffset() throws Exception {
+    Map<Integer, List<Original>> expected = new HashMap<>();
+    for (int p = 0; p < 4; p++) {
+      expected.put(p, archive("t", p, 2, 150, 100));
+    }
+    TaskDriver single = new TaskDriver(props(root, "batch.size", "250")).start();
+    List<SourceRecord> all = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      all.addAll(single.poll(true));
+    }
+    single.stop();
+    for (int task = 0; task < 2; task++) {
+      TaskDriver driver = new TaskDriver(props(root, ParquetSourceConfig.TASK_INDEX_CONFIG,
+          Integer.toString(task), ParquetSourceConfig.TASK_COUNT_CONFIG, "2"));
+      driver.committed.putAll(single.committed);
+      all.addAll(driver.start().drain(2));
+      driver.stop();
+    }
+    Map<Integer, List<SourceRecord>> parts = byPartition(all);
+    for (int p = 0; p < 4; p++) {
+      assertSameInOrder(expected.get(p), parts.get(p));
+    }
+  }
+
+  @Test
+  void skipsMarkersHiddenFilesAndNamesThatAreNotTheSinks() throws Exception {
+    List<Original> expected = archive("t", 0, 1, 20, 100);
+    Path markers = root.resolve("topics/_markers/conn/t/0");
+    Files.createDirectories(markers);
+    Files.writeString(markers.resolve("00000000000000000000-0.intent"), "topic=t");
+    SinkArchive.write(root.resolve("topics/t/_tmp/" + SinkArchive.fileName("t", 0, 20, 0)),
+        SinkArchive.records("t", 0, 20, 5), 10);
+    SinkArchive.write(root.resolve("topics/t/other.parquet"), SinkArchive.records("t", 0, 90,
+        5), 10);
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = driver.drain(2);
+    driver.stop();
+    assertSameInOrder(expected, got);
+  }
+
+  @Test
+  void deletesOrMovesAFileOnlyOnceItsRecordsAreAcknowledged() throws Exception {
+    archive("t", 0, 2, 100, 100);
+    Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 0));
+    Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 0));
+    TaskDriver driver = new TaskDriver(props(root, "after.replay", "move",
+        "after.replay.move.prefix", "done", "batch.size", "100")).start();
+    List<SourceRecord> firstFile = driver.poll(false);
+    assertEquals(100, firstFile.size());
+    driver.drain(3); // acknowledges the second file's records, not the first's
+    assertTrue(Files.exists(first), "records not acknowledged yet: the file stays");
+    assertFalse(Files.exists(second), "every record of the second file was acknowledged");
+    assertTrue(Files.exists(root.resolve("done/t/partition=0/"
+        + SinkArchive.fileName("t", 0, 100, 0))));
+    driver.acknowledge(firstFile);
+    driver.drain(1);
+    assertFalse(Files.exists(first));
+    assertTrue(Files.exists(root.resolve("done/t/partition=0/"
+        + SinkArchive.fileName("t", 0, 0, 0))));
+    driver.stop();
+  }
+
+  @Test
+  void endsATransactionAfterEachFileWhenTheWorkerLetsItDefineThem() throws Exception {
+    archive("t", 0, 3, 40, 100);
+    TaskDriver driver = new TaskDriver(props(root, "transaction.unit", "file"), true).start();
+    List<SourceRecord> got = driver.drain(2);
+    driver.stop();
+    assertEquals(120, got.size());
+    assertEquals(3, driver.transactionCommits.size(), driver.transactionCommits.toString());
+    Set<Long> lastOffsets = new HashSet<>();
+    for (String c : driver.transactionCommits) {
+      assertTrue(c.startsWith("record "), c);
+      lastOffsets.add(Long.parseLong(c.replaceAll(".*offset=(\\d+).*", "$1")));
+    }
+    assertEquals(Set.of(39L, 79L, 119L), lastOffsets);
+
+    TaskDriver perBatch = new TaskDriver(props(root, "transaction.unit", "batch",
+        "batch.size", "50"), true);
+    perBatch.committed.clear();
+    perBatch.start();
+    assertEquals(120, perBatch.drain(2).size());
+    perBatch.stop();
+    assertEquals(List.of("batch", "batch", "batch"), perBatch.transactionCommits);
+  }
+}
