@@ -156,6 +156,20 @@ final class ParquetSinkTaskTest {
   }
 
   @Test
+  void tombstonesBecomeRowsOfMetadataWhenWritten() throws Exception {
+    SinkRecord tombstone = new SinkRecord("people", 0, Schema.STRING_SCHEMA, "k1", PERSON, null,
+        1);
+    Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
+        props(ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "write",
+            ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true",
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"),
+        List.of(person(0, "Paris"), tombstone));
+    assertEquals(2L, committed.get(new TopicPartition("people", 0)));
+    assertEquals(1, count("__kafka_offset = 1 AND name IS NULL AND __kafka_key = 'k1'"
+        + " AND city = '__HIVE_DEFAULT_PARTITION__'"));
+  }
+
+  @Test
   void schemalessJsonIsInferredPerFileAndWidened() throws Exception {
     List<SinkRecord> records = List.of(
         raw(0, null, Map.of("address", Map.of("city", "Paris"), "n", 1L)),
