@@ -48,6 +48,7 @@ public final class ParquetSinkTask extends SinkTask {
   private Store store;
   private SinkRuntime runtime;
   private String taskName = "parquet-sink";
+  private SinkMetrics metrics;
 
   /** The task Connect instantiates: Parquet files through the conversion layer. */
   public ParquetSinkTask() {
@@ -81,8 +82,8 @@ public final class ParquetSinkTask extends SinkTask {
     } catch (ConfigException e) {
       throw new ConnectException("Invalid configuration: " + e.getMessage(), e);
     }
-    taskName = config.connectorName() + "-" + props.getOrDefault(
-        ParquetSinkConnector.TASK_NUMBER_CONFIG, "0");
+    String taskNumber = props.getOrDefault(ParquetSinkConnector.TASK_NUMBER_CONFIG, "0");
+    taskName = config.connectorName() + "-" + taskNumber;
     try {
       store = stores.open(config);
     } catch (IOException | IllegalArgumentException e) {
@@ -107,7 +108,9 @@ public final class ParquetSinkTask extends SinkTask {
         clock,
         context,
         writerId,
-        taskName);
+        taskName,
+        new SinkMetrics());
+    runtime.metrics().register(context, config.connectorName(), taskNumber);
     LOG.info("[{}] started: writer {}, store {}, topics dir {}", taskName, writerId, store.url(),
         config.topicsDir());
   }
@@ -160,6 +163,7 @@ public final class ParquetSinkTask extends SinkTask {
     for (TopicPartitionWriter writer : writers.values()) {
       writer.commitIfScheduled();
     }
+    runtime.metrics().bufferedBytes(runtime.budget().total());
   }
 
   @Override
@@ -200,6 +204,9 @@ public final class ParquetSinkTask extends SinkTask {
         LOG.warn("[{}] closing the store failed: {}", taskName, e.toString());
       }
       store = null;
+    }
+    if (runtime != null) {
+      runtime.metrics().close();
     }
     LOG.info("[{}] stopped", taskName);
   }

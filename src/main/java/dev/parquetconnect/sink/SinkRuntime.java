@@ -10,6 +10,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  *
  * @param writerId a random id of this task instance, written into its commit intents
  * @param taskName {@code <connector>-<task number>}, for markers and logs
+ * @param metrics the task's metrics (docs/operations.md)
  */
 record SinkRuntime(
     Store store,
@@ -26,7 +27,8 @@ record SinkRuntime(
     SinkClock clock,
     SinkTaskContext context,
     String writerId,
-    String taskName) {
+    String taskName,
+    SinkMetrics metrics) {
 
   /** When a Kafka partition's open files are committed. */
   record Rotation(long flushSize, long fileMaxBytes, long intervalMs, long scheduleIntervalMs) {

@@ -365,6 +365,7 @@ final class TopicPartitionWriter {
 
   private void badRecord(SinkRecord record, RuntimeException error) {
     Future<Void> delivery = rt.errors().report(record, error);
+    rt.metrics().errantRecord(delivery != null);
     Epoch current = openEpochIfNone(record.originalKafkaOffset());
     current.read(record.originalKafkaOffset(), 0, false);
     if (delivery != null) {
@@ -451,9 +452,12 @@ final class TopicPartitionWriter {
       }
       rt.faults().at("after-done");
       committed(e, listed);
-      long tookMs = TimeUnit.NANOSECONDS.toMillis(rt.clock().nanos() - claimedAt);
+      long tookNanos = rt.clock().nanos() - claimedAt;
+      rt.metrics().committed(reason, e.recordsWritten(), e.files(), tookNanos);
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
       LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms", log, e.start(),
           e.end(), e.recordsWritten(), e.files().size(), reason, tookMs);
+      LOG.debug("{} committed files {}", log, e.fileKeys());
       if (tookMs > rt.commitTimeoutMs() / 4) {
         LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
             + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
@@ -463,11 +467,13 @@ final class TopicPartitionWriter {
     } catch (Fenced fenced) {
       LOG.warn("{} fenced: {}; discarding the open commit and recovering", log,
           fenced.getMessage());
+      rt.metrics().commitFailed();
       discard(e, claimed);
       return false;
     } catch (FaultInjector.InjectedFault injected) {
       throw injected;
     } catch (IOException | RuntimeException failure) {
+      rt.metrics().commitFailed();
       fail("committing offsets " + e.start() + "-" + e.end() + " (" + reason + ")", failure,
           claimed);
       return false;

@@ -64,8 +64,10 @@ public final class ParquetSourceTask extends SourceTask {
     } catch (IOException e) {
       throw new ConnectException(logPrefix + " cannot open store " + redacted() + ": " + e, e);
     }
+    SourceMetrics metrics = new SourceMetrics();
+    metrics.register(context, connector, Integer.toString(config.taskIndex()));
     rt = new TaskRuntime(store, config, context.offsetStorageReader(), transactionContext(),
-        taskName, logPrefix);
+        taskName, logPrefix, metrics);
     discovery = new FileDiscovery(store, config, logPrefix);
     nextDiscoveryNanos = System.nanoTime();
     LOG.info("{} started: {} mode, store {}, directory '{}', task {} of {}", logPrefix,
@@ -119,6 +121,8 @@ public final class ParquetSourceTask extends SourceTask {
         }
       }
       rt.batchEnded(!out.isEmpty());
+      rt.metrics.polled(out.size());
+      rt.metrics.lagFiles(filesLeft());
     }
     if (out.isEmpty()) {
       long waitMs = (nextDiscoveryNanos - System.nanoTime()) / 1_000_000;
@@ -128,6 +132,18 @@ public final class ParquetSourceTask extends SourceTask {
       return null;
     }
     return out;
+  }
+
+  /** Files discovered and not yet read to the end, for the lag-files metric. */
+  private long filesLeft() {
+    if (config.mode() == Mode.GENERIC) {
+      return fileQueue.size();
+    }
+    long left = 0;
+    for (PartitionReplay unit : partitions.values()) {
+      left += unit.filesLeft();
+    }
+    return left;
   }
 
   private boolean hasWork() {
@@ -214,6 +230,9 @@ public final class ParquetSourceTask extends SourceTask {
         } catch (IOException e) {
           LOG.warn("{} closing the store: {}", logPrefix, e.toString());
         }
+      }
+      if (rt != null) {
+        rt.metrics.close();
       }
     }
     LOG.info("{} stopped", logPrefix);

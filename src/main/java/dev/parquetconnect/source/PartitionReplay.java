@@ -109,6 +109,11 @@ final class PartitionReplay implements ReplayUnit {
     pending.add(new Pending(name, file));
   }
 
+  /** Files discovered and not yet read to the end (open or pending). */
+  int filesLeft() {
+    return pending.size() + group.size();
+  }
+
   @Override
   public boolean hasWork() {
     return !group.isEmpty() || !pending.isEmpty();

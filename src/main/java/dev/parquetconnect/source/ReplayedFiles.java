@@ -40,10 +40,13 @@ final class ReplayedFiles {
   private final String movePrefix;
   private final String quarantinePrefix;
   private final String logPrefix;
+  private final SourceMetrics metrics;
   private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
   private final Queue<Tracked> ready = new ConcurrentLinkedQueue<>();
 
-  ReplayedFiles(Store store, ParquetSourceConfig config, String logPrefix) {
+  ReplayedFiles(Store store, ParquetSourceConfig config, String logPrefix,
+      SourceMetrics metrics) {
+    this.metrics = metrics;
     this.store = store;
     this.topicsDir = config.topicsDir();
     this.afterReplay = config.afterReplay();
@@ -71,6 +74,7 @@ final class ReplayedFiles {
 
   /** Nothing more will be sent from {@code file}; act once what was sent is acknowledged. */
   void finished(StoreFile file, Action action) {
+    metrics.fileFinished(action == Action.QUARANTINE);
     Tracked t = tracked.computeIfAbsent(file.key(), Tracked::new);
     synchronized (t) {
       t.file = file;

@@ -19,18 +19,21 @@ final class TaskRuntime {
   final ReplayedFiles files;
   final CorruptFiles corruptFiles;
   final String logPrefix;
+  final SourceMetrics metrics;
   private final OffsetStorageReader offsets;
   private final TransactionContext transactions;
 
   TaskRuntime(Store store, ParquetSourceConfig config, OffsetStorageReader offsets,
-      TransactionContext transactions, String taskName, String logPrefix) {
+      TransactionContext transactions, String taskName, String logPrefix,
+      SourceMetrics metrics) {
+    this.metrics = metrics;
     this.store = store;
     this.config = config;
     this.offsets = offsets;
     this.transactions = transactions;
     this.logPrefix = logPrefix;
     this.partitions = new PartitionChooser(config.partitionMode(), config.partitionCount());
-    this.files = new ReplayedFiles(store, config, logPrefix);
+    this.files = new ReplayedFiles(store, config, logPrefix, metrics);
     this.corruptFiles = new CorruptFiles(config, files, taskName, logPrefix);
   }
 
