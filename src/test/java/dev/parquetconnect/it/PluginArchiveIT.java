@@ -91,7 +91,7 @@ final class PluginArchiveIT {
       List<String> workerJars = new ArrayList<>();
       List<String> kafkaClasses = new ArrayList<>();
       for (String name : names) {
-        if (!name.startsWith(PLUGIN + "/lib/")) {
+        if (!name.startsWith(PLUGIN + "/lib/") || name.endsWith("/")) {
           continue;
         }
         String jar = name.substring((PLUGIN + "/lib/").length());
