@@ -194,11 +194,11 @@ final class PluginIsolationIT {
 
   /** Our tasks log where their code was loaded from: the archive's lib/, by a plugin loader. */
   private static void assertPluginCodeFromTheArchive(Path workerLog) throws Exception {
-    String jar = ItPaths.pluginDir().resolve(PLUGIN).resolve("lib").toUri().toString();
+    String lib = ItPaths.pluginDir().resolve(PLUGIN).resolve("lib").toAbsolutePath().toString();
     String log = Files.readString(workerLog, StandardCharsets.UTF_8);
     String line = log.lines().filter(l -> l.contains("plugin code from")).findFirst()
         .orElseThrow(() -> new AssertionError("no 'plugin code from' line in " + workerLog));
-    assertTrue(line.contains("plugin code from " + jar + PLUGIN + "-"), line);
+    assertTrue(line.contains("plugin code from file:" + lib + "/" + PLUGIN + "-"), line);
     assertTrue(line.contains("PluginClassLoader"), line);
   }
 
