@@ -48,7 +48,6 @@ public final class ParquetSinkTask extends SinkTask {
   private Store store;
   private SinkRuntime runtime;
   private String taskName = "parquet-sink";
-  private SinkMetrics metrics;
 
   /** The task Connect instantiates: Parquet files through the conversion layer. */
   public ParquetSinkTask() {

@@ -65,11 +65,12 @@ public final class ParquetSourceTask extends SourceTask {
       throw new ConnectException(logPrefix + " cannot open store " + redacted() + ": " + e, e);
     }
     SourceMetrics metrics = new SourceMetrics();
-    metrics.register(context, connector, Integer.toString(config.taskIndex()));
     rt = new TaskRuntime(store, config, context.offsetStorageReader(), transactionContext(),
         taskName, logPrefix, metrics);
     discovery = new FileDiscovery(store, config, logPrefix);
     nextDiscoveryNanos = System.nanoTime();
+    // After everything that can fail: a failed start leaves no bean behind (stop() closes it).
+    metrics.register(context, connector, Integer.toString(config.taskIndex()));
     LOG.info("{} started: {} mode, store {}, directory '{}', task {} of {}", logPrefix,
         ParquetSourceConfig.spelling(config.mode()), redacted(), config.topicsDir(),
         config.taskIndex() + 1, config.taskCount());
