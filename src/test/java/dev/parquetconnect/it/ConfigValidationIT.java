@@ -66,12 +66,25 @@ final class ConfigValidationIT {
             List<String> failures = new ArrayList<>();
             for (Path file : files) {
                 Map<String, String> config = forTestStores(file, readFlatMap(file), stores);
+                // PUT /connectors/NAME/config takes the name from its path; validate needs it in the map.
+                assertTrue(!config.containsKey("name"), file + " leaves the name to the PUT path");
+                config.put("name", file.getFileName().toString().replaceFirst("\\.json$", ""));
                 JsonNode verdict = worker.validateConnectorConfig(config.get("connector.class"), config);
                 if (verdict.path("error_count").asInt(-1) != 0) {
                     failures.add(file.getFileName() + ": " + errors(verdict));
                 }
             }
             assertEquals(List.of(), failures, "configs the worker rejects");
+
+            // The control: the same endpoint does reject a broken config (so a pass above is the
+            // connector's verdict, not an endpoint that accepts anything).
+            Path sinkLocal = root.resolve("config/sink-local.json");
+            Map<String, String> broken = forTestStores(sinkLocal, readFlatMap(sinkLocal), stores);
+            broken.put("name", "broken");
+            broken.put("flush.size", "0");
+            JsonNode verdict = worker.validateConnectorConfig(broken.get("connector.class"), broken);
+            assertEquals(List.of("flush.size: " + "Invalid value 0 for configuration flush.size: Value must be at least 1"),
+                    errors(verdict), "the errors of sink-local.json with flush.size=0");
         }
     }
 
