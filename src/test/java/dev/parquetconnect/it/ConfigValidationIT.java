@@ -83,8 +83,9 @@ final class ConfigValidationIT {
             broken.put("name", "broken");
             broken.put("flush.size", "0");
             JsonNode verdict = worker.validateConnectorConfig(broken.get("connector.class"), broken);
-            assertEquals(List.of("flush.size: " + "Invalid value 0 for configuration flush.size: Value must be at least 1"),
-                    errors(verdict), "the errors of sink-local.json with flush.size=0");
+            List<String> errors = errors(verdict);
+            assertEquals(1, verdict.path("error_count").asInt(), "sink-local.json with flush.size=0: " + errors);
+            assertTrue(errors.get(0).startsWith("flush.size: "), "the error is on flush.size: " + errors);
         }
     }
 
