@@ -127,7 +127,7 @@ public final class Quickstart {
             probe.setReuseAddress(true);
         } catch (BindException e) {
             throw new StartException(2, "port " + port + " on " + LOOPBACK + " is in use (another Kafka, Connect "
-                    + "worker or quickstart?); stop it, or choose other ports (--help)");
+                    + "worker or quickstart?): stop that process and start again");
         } catch (IOException e) {
             throw new StartException(2, "cannot probe port " + port + " on " + LOOPBACK + ": " + e);
         }
