@@ -47,8 +47,6 @@ import org.apache.kafka.connect.runtime.Connect;
 public final class Quickstart {
 
     static final String LOOPBACK = "127.0.0.1";
-    /** The environment variable the example configs read {@code store.url} from (see {@link #workerConfig}). */
-    static final String LAKE_URL_VARIABLE = "PARQUET_LAKE_URL";
     private static final int NODE_ID = 1;
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
