@@ -1,6 +1,8 @@
 package dev.parquetconnect.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,10 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,6 +30,10 @@ import org.junit.jupiter.api.Timeout;
  * substitution spelled out in {@link #forTestStores}: the local lake placeholder by a directory
  * under target/it, the MinIO endpoint and keys by S3Proxy's, the HDFS namenode by a
  * MiniDFSCluster's. Everything else is sent as written.
+ *
+ * <p>Every key of a file must also be one the worker reports as defined (by the connector,
+ * Connect, the converters or a named transform): Connect ignores unknown keys, so a misspelt one
+ * would otherwise pass unnoticed.
  *
  * <p>The connectors' validate() checks keys, types, ranges and the rules between keys; it does
  * not contact the store (a worker validating a config must not depend on the store being up).
@@ -67,11 +75,17 @@ final class ConfigValidationIT {
             for (Path file : files) {
                 Map<String, String> config = forTestStores(file, readFlatMap(file), stores);
                 // PUT /connectors/NAME/config takes the name from its path; validate needs it in the map.
-                assertTrue(!config.containsKey("name"), file + " leaves the name to the PUT path");
+                assertFalse(config.containsKey("name"), file + " leaves the name to the PUT path");
                 config.put("name", file.getFileName().toString().replaceFirst("\\.json$", ""));
                 JsonNode verdict = worker.validateConnectorConfig(config.get("connector.class"), config);
                 if (verdict.path("error_count").asInt(-1) != 0) {
                     failures.add(file.getFileName() + ": " + errors(verdict));
+                }
+                // Connect ignores keys nobody defines, so a misspelt key would pass the check
+                // above and silently not apply: every key must be one the worker reports.
+                List<String> unknown = unknownKeys(config, verdict);
+                if (!unknown.isEmpty()) {
+                    failures.add(file.getFileName() + ": keys neither the connector nor Connect defines: " + unknown);
                 }
             }
             assertEquals(List.of(), failures, "configs the worker rejects");
@@ -100,7 +114,7 @@ final class ConfigValidationIT {
     private static Map<String, String> forTestStores(Path file, Map<String, String> config, TestStores stores) {
         Map<String, String> result = new LinkedHashMap<>(config);
         String storeUrl = config.get("store.url");
-        assertTrue(storeUrl != null, file + " sets store.url");
+        assertNotNull(storeUrl, file + " sets store.url");
         if (storeUrl.equals(LAKE_PLACEHOLDER)) {
             result.put("store.url", stores.localLakeUrl());
         } else if (storeUrl.startsWith("s3://")) {
@@ -135,6 +149,22 @@ final class ConfigValidationIT {
         }
         assertTrue(map.containsKey("connector.class"), file + " sets connector.class");
         return map;
+    }
+
+    /**
+     * The keys of {@code config} absent from the validate response, which lists every key the
+     * connector, Connect, the converters and the named transforms define. Hadoop properties
+     * ({@code hadoop.config.*}) are passed through by prefix and have no definition.
+     */
+    private static List<String> unknownKeys(Map<String, String> config, JsonNode verdict) {
+        Set<String> known = new HashSet<>();
+        for (JsonNode definition : verdict.path("configs")) {
+            known.add(definition.path("value").path("name").asText());
+        }
+        return config.keySet().stream()
+                .filter(key -> !known.contains(key) && !key.startsWith("hadoop.config."))
+                .sorted()
+                .toList();
     }
 
     private static List<String> errors(JsonNode verdict) {

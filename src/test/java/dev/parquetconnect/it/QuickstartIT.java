@@ -1,6 +1,9 @@
 package dev.parquetconnect.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -103,7 +106,7 @@ final class QuickstartIT {
             List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
             assertEquals("stopped", lines.get(lines.size() - 1), "the last line after a clean stop");
             for (ProcessHandle child : children) {
-                assertTrue(!child.isAlive(), "no process of the quickstart is left: " + child.info());
+                assertFalse(child.isAlive(), "no process of the quickstart is left: " + child.info());
             }
         } finally {
             if (quickstart.isAlive()) {
@@ -195,7 +198,7 @@ final class QuickstartIT {
         Map<String, String> byKey = new TreeMap<>();
         for (Map.Entry<String, String> record : records) {
             String earlier = byKey.put(record.getKey(), record.getValue());
-            assertEquals(null, earlier, "key " + record.getKey() + " appears once");
+            assertNull(earlier, "key " + record.getKey() + " appears once");
         }
         return byKey;
     }
@@ -205,7 +208,7 @@ final class QuickstartIT {
         assertEquals(sent.size(), received.size(), "record count");
         for (JsonRecord record : sent) {
             String value = received.get(record.key());
-            assertTrue(value != null, "record " + record.key() + " is there");
+            assertNotNull(value, "record " + record.key() + " is there");
             JsonNode want = Json.read(record.value());
             JsonNode got = Json.read(value);
             assertEquals(want, got, "value of " + record.key());
