@@ -43,6 +43,8 @@ final class ChunkBuilder {
   private final boolean compressed;
   /** Whether dictionary pages split where their index width grows ({@link #narrowerHead}). */
   private final boolean splitsByIndexWidth;
+  /** The page whose dictionary indices {@code scratch.indices} holds, or null. */
+  private PageBuffer indexedPage;
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
@@ -164,6 +166,7 @@ final class ChunkBuilder {
     }
     int head = dictionaryActive ? narrowerHead(page) : 0;
     if (head > 0) {
+      indexedPage = null;
       int entry = entryOfValue(page, head);
       addPage(page.slice(typeLength, 0, entry, 0, head));
       addPage(page.slice(typeLength, entry, page.entries, head, page.values));
@@ -179,6 +182,7 @@ final class ChunkBuilder {
       bloomFilter.insert(page);
     }
     Encoding encoding = encodeValues(page);
+    indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
     Statistics statistics = headerStatistics ? statisticsFormat.toThrift(pageStatistics) : null;
     long offset = pages.size();
     assembler.appendDataPage(page, encoding, statistics, pages);
@@ -219,6 +223,7 @@ final class ChunkBuilder {
     }
     int[] indices = scratch.indices(n);
     addToDictionary(page, indices);
+    indexedPage = page; // encodeValues reuses the indices unless the page is split
     int all = 0;
     for (int i = 0; i < n; i++) {
       all |= indices[i];
@@ -261,11 +266,11 @@ final class ChunkBuilder {
     int k = DICTIONARY_TRIAL_VALUES;
     int[] indices = scratch.indices(k);
     addToDictionary(page, k, indices);
-    long indexBytes = 1 + ((long) k * BitPacking.bitWidth(dictionary.dictionarySize() - 1) + 7) / 8;
+    // The same test as the whole page gets in encodeValues, on its first values (scratch.values
+    // is free until then).
+    scratch.values.reset();
+    int indexBytes = encodeIndices(indices, k, scratch.values);
     if (dictionary.dictionaryByteSize() + indexBytes >= plainBytes(page, k)) {
-      // Bit-packed without runs: an upper bound, so a dictionary refused here with runs that
-      // would have paid is possible only for values repeating in runs of eight or more, which
-      // the fallback encodings (DELTA, or the codec) also shrink.
       dictionary.clear();
       dictionaryActive = false;
     }
@@ -308,7 +313,10 @@ final class ChunkBuilder {
     }
     if (dictionaryActive) {
       int[] indices = scratch.indices(n);
-      addToDictionary(page, indices);
+      if (indexedPage != page) {
+        addToDictionary(page, indices);
+      }
+      indexedPage = null;
       int indexBytes = encodeIndices(indices, n, out);
       boolean overLimit = dictionary.dictionaryByteSize() > dictionaryByteLimit;
       boolean pays = dictionary.dictionaryByteSize() + indexBytes < page.valueBytes();
