@@ -62,7 +62,7 @@ final class S3ColumnReadIT {
     try (Store direct = Stores.open("s3://" + S3ProxyServer.BUCKET + "/lake",
         S3ProxyServer.settings(server.endpoint()));
         StoreOutput out = direct.create(KEY)) {
-      rows = write(out);
+      rows = write(out, TARGET_SIZE);
       out.commit();
       fileSize = direct.stat(KEY).size();
     }
@@ -104,8 +104,8 @@ final class S3ColumnReadIT {
     return (z ^ (z >>> 31)) >>> 24;
   }
 
-  /** Writes rows until the file passes the target size; returns how many. */
-  private static long write(StoreOutput out) throws Exception {
+  /** Writes rows until the file nears {@code targetSize}; returns how many. */
+  static long write(StoreOutput out, long targetSize) throws Exception {
     MessageType schema = schema();
     // Row groups of 48 MiB: the file gets several, as a long-running sink's files do.
     WriterOptions options = WriterOptions.builder().rowGroupByteTarget(48L << 20).build();
@@ -136,7 +136,7 @@ final class S3ColumnReadIT {
         texts[s] = writer.column("text_" + s);
       }
       // Written plus buffered: the open row group counts too, so the file ends near the target.
-      while ((n & 255) != 0 || writer.bytesWritten() + writer.bufferedBytes() < TARGET_SIZE) {
+      while ((n & 255) != 0 || writer.bytesWritten() + writer.bufferedBytes() < targetSize) {
         id.writeLong(n, 0, 0);
         Long a = amount(n);
         if (a == null) {
@@ -171,7 +171,7 @@ final class S3ColumnReadIT {
         S3ProxyServer.settings(proxy.endpoint()));
   }
 
-  private static long columnBytes(ParquetFileReader reader, int column) {
+  static long columnBytes(ParquetFileReader reader, int column) {
     long bytes = 0;
     for (RowGroup g : reader.rowGroups()) {
       bytes += g.columns().get(column).metaData().totalCompressedSize();
