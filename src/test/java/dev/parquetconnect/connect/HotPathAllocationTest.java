@@ -59,7 +59,10 @@ class HotPathAllocationTest {
     FileLayout layout = FileLayout.of(null, ORDER, MappingOptions.defaults());
     try (ParquetRecordWriter writer = new ParquetRecordWriter(OutputStream.nullOutputStream(),
         layout, WriterOptions.defaults())) {
-      for (int round = 0; round < 50; round++) { // warm-up: JIT, page buffers, dictionaries
+      // Warm-up: JIT, dictionaries, and page buffers grown to their full size. Pages are cut by
+      // bytes (1 MiB) with no row cap, so the page that fills last, the required boolean's (a
+      // byte of heap per value: 1,048,576 values), needs 1,049 rounds of 1,000 records.
+      for (int round = 0; round < 1_100; round++) {
         for (SinkRecord r : records) {
           writer.write(r);
         }

@@ -41,6 +41,10 @@ final class ChunkBuilder {
   private final Compressor compressor;
   /** Whether pages are compressed: what the run threshold of dictionary indices follows. */
   private final boolean compressed;
+  /** Whether dictionary pages split where their index width grows ({@link #narrowerHead}). */
+  private final boolean splitsByIndexWidth;
+  /** The page whose dictionary indices {@code scratch.indices} holds, or null. */
+  private PageBuffer indexedPage;
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
@@ -85,6 +89,10 @@ final class ChunkBuilder {
     this.version = options.pageVersion();
     this.compressor = compressor;
     this.compressed = compressor.codec() != CompressionCodec.UNCOMPRESSED;
+    this.splitsByIndexWidth = switch (compressor.codec()) {
+      case UNCOMPRESSED, SNAPPY, LZ4, LZ4_RAW, LZO -> true;
+      default -> false;
+    };
     this.scratch = scratch;
     this.assembler =
         new PageAssembler(
@@ -153,6 +161,17 @@ final class ChunkBuilder {
 
   /** Encodes and keeps a closed page; the caller clears it afterwards. */
   void addPage(PageBuffer page) {
+    if (dictionaryActive && !dictionaryUsed && page.values > DICTIONARY_TRIAL_VALUES) {
+      tryDictionaryOnFirstValues(page);
+    }
+    int head = dictionaryActive ? narrowerHead(page) : 0;
+    if (head > 0) {
+      indexedPage = null;
+      int entry = entryOfValue(page, head);
+      addPage(page.slice(typeLength, 0, entry, 0, head));
+      addPage(page.slice(typeLength, entry, page.entries, head, page.values));
+      return;
+    }
     pageStatistics.reset();
     pageStatistics.nullCount = page.entries - page.values;
     pageStatistics.addValues(page);
@@ -163,6 +182,7 @@ final class ChunkBuilder {
       bloomFilter.insert(page);
     }
     Encoding encoding = encodeValues(page);
+    indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
     Statistics statistics = headerStatistics ? statisticsFormat.toThrift(pageStatistics) : null;
     long offset = pages.size();
     assembler.appendDataPage(page, encoding, statistics, pages);
@@ -183,6 +203,106 @@ final class ChunkBuilder {
     unencodedByteArrayBytes += unencoded;
   }
 
+  /**
+   * How many leading values of a dictionary-encoded page to close as a page of their own, or 0.
+   * A page's indices all take the width of its largest one, and a dictionary that keeps growing
+   * (prices, ids, anything with a long tail) crosses a power of two somewhere in a large page:
+   * the indices before that point then fit one bit or more narrower. Splitting there pays when
+   * those bits outweigh a page boundary (header, page index entries, and under a codec a new
+   * frame); {@link #MIN_SPLIT_SAVING} bytes of bit-packed indices do by far. Not under codecs
+   * with an entropy coder (ZSTD, GZIP, Brotli): they squeeze the unused high bits themselves, and
+   * the split then costs more context than it saves (FileSizeTest). Flat columns only,
+   * where every entry starts a record. The values are added to the dictionary here, in page
+   * order, so the two halves find the same indices when they are encoded.
+   */
+  private int narrowerHead(PageBuffer page) {
+    int n = page.values;
+    if (!splitsByIndexWidth || page.hasRepetitionLevels || n < 2
+        || (long) n * 32 / 8 < MIN_SPLIT_SAVING) {
+      return 0;
+    }
+    int[] indices = scratch.indices(n);
+    addToDictionary(page, indices);
+    indexedPage = page; // encodeValues reuses the indices unless the page is split
+    int all = 0;
+    for (int i = 0; i < n; i++) {
+      all |= indices[i];
+    }
+    int width = BitPacking.bitWidth(all);
+    if (width < 2) {
+      return 0;
+    }
+    int widest = 1 << (width - 1);
+    int first = 0;
+    int before = 0;
+    while (indices[first] < widest) {
+      before |= indices[first++];
+    }
+    long saving = (long) first * (width - BitPacking.bitWidth(before)) / 8;
+    if (first == 0 || saving < MIN_SPLIT_SAVING) {
+      return 0;
+    }
+    if (!dictionaryUsed) {
+      // The head decides whether the chunk keeps its dictionary (the whole dictionary against
+      // the head's values): split only when the head alone pays for it, as the page would.
+      long headIndexBytes = 1 + ((long) first * BitPacking.bitWidth(before) + 7) / 8;
+      if (dictionary.dictionaryByteSize() + headIndexBytes >= plainBytes(page, first)) {
+        return 0;
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Values of the chunk's first page a dictionary must pay on before it sees the rest: a column
+   * of distinct values (ids, timestamps, measurements) is refused after hashing this many, not
+   * a whole page of them (a 1 MiB page of longs is 131,072, whose hash table would take a few
+   * MiB of heap per column only to be dropped).
+   */
+  private static final int DICTIONARY_TRIAL_VALUES = 16_384;
+
+  /** Drops the dictionary when the page's first values show it does not pay. */
+  private void tryDictionaryOnFirstValues(PageBuffer page) {
+    int k = DICTIONARY_TRIAL_VALUES;
+    int[] indices = scratch.indices(k);
+    addToDictionary(page, k, indices);
+    // The same test as the whole page gets in encodeValues, on its first values (scratch.values
+    // is free until then).
+    scratch.values.reset();
+    int indexBytes = encodeIndices(indices, k, scratch.values);
+    if (dictionary.dictionaryByteSize() + indexBytes >= plainBytes(page, k)) {
+      dictionary.clear();
+      dictionaryActive = false;
+    }
+  }
+
+  /** Bytes of indices a split must save: a page boundary costs well under a tenth of this. */
+  private static final int MIN_SPLIT_SAVING = 1024;
+
+  /** The PLAIN size of the page's first {@code count} values. */
+  private long plainBytes(PageBuffer page, int count) {
+    if (type == PhysicalType.BYTE_ARRAY) {
+      return 4L * count + page.binaries.offset(count) - page.binaries.offset(0);
+    }
+    return page.valueBytes() / page.values * count;
+  }
+
+  /** The entry holding the page's value number {@code value} (nulls hold none). */
+  private int entryOfValue(PageBuffer page, int value) {
+    if (!page.hasDefinitionLevels) {
+      return value;
+    }
+    int maxDefinitionLevel = column.maxDefinitionLevel();
+    int seen = 0;
+    int entry = 0;
+    while (seen < value) {
+      if (page.definitionLevels[entry++] == maxDefinitionLevel) {
+        seen++;
+      }
+    }
+    return entry;
+  }
+
   /** Encodes the page's values into {@code scratch.values}; returns the encoding used. */
   private Encoding encodeValues(PageBuffer page) {
     GrowableBuffer out = scratch.values;
@@ -193,7 +313,10 @@ final class ChunkBuilder {
     }
     if (dictionaryActive) {
       int[] indices = scratch.indices(n);
-      addToDictionary(page, indices);
+      if (indexedPage != page) {
+        addToDictionary(page, indices);
+      }
+      indexedPage = null;
       int indexBytes = encodeIndices(indices, n, out);
       boolean overLimit = dictionary.dictionaryByteSize() > dictionaryByteLimit;
       boolean pays = dictionary.dictionaryByteSize() + indexBytes < page.valueBytes();
@@ -229,7 +352,11 @@ final class ChunkBuilder {
   }
 
   private void addToDictionary(PageBuffer page, int[] indices) {
-    int n = page.values;
+    addToDictionary(page, page.values, indices);
+  }
+
+  /** Adds the page's first {@code n} values to the dictionary; their indices to {@code indices}. */
+  private void addToDictionary(PageBuffer page, int n, int[] indices) {
     switch (type) {
       case INT32 -> dictionary.addInts(page.ints, 0, n, indices, 0);
       case INT64 -> dictionary.addLongs(page.longs, 0, n, indices, 0);
@@ -295,11 +422,28 @@ final class ChunkBuilder {
     WrittenChunk written =
         new WrittenChunk(
             metaData,
-            pageIndexEnabled ? pageIndex.columnIndex() : null,
+            pageIndexEnabled && !columnIndexRedundant(metaData.statistics())
+                ? pageIndex.columnIndex() : null,
             pageIndexEnabled ? pageIndex.offsetIndex(dataOffset) : null,
             bloomFilter != null ? bloomFilter.take() : null);
     reset();
     return written;
+  }
+
+  /**
+   * Whether the chunk's statistics already say all a column index would: one data page, whose
+   * bounds and null count are the chunk's. Readers that prune by page then prune this chunk by
+   * its statistics, exactly as far; the index would only cost its bytes (about 40 per chunk,
+   * which for a narrow, well-compressed column is a measurable share of the file). The offset
+   * index is still written: parquet-java reads pages by row range only when every projected
+   * column has one.
+   */
+  private boolean columnIndexRedundant(Statistics statistics) {
+    if (pageIndex.pageCount() != 1 || statistics == null || statistics.nullCount() == null) {
+      return false;
+    }
+    boolean allNull = statistics.nullCount() == valueCount;
+    return allNull || (statistics.minValue() != null && statistics.maxValue() != null);
   }
 
   /** Every encoding the chunk uses: dictionary page, levels, data pages. */

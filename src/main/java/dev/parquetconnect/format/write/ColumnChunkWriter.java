@@ -38,6 +38,12 @@ public final class ColumnChunkWriter {
   private final int maxRepetitionLevel;
   private final int pageByteLimit;
   private final int pageRowLimit;
+  /**
+   * Entries the open page may hold: its level arrays (an int per level) and boolean values (a
+   * byte each) take more heap than the page's size counts them at, so without a row cap a page
+   * of nulls or of long lists would hold millions; this keeps their heap within the byte limit.
+   */
+  private final int pageEntryLimit;
   /** PLAIN bytes per value as the page counts them (BYTE_ARRAY: the length prefix). */
   private final int valueBytes;
   /**
@@ -66,6 +72,10 @@ public final class ColumnChunkWriter {
     this.maxRepetitionLevel = column.maxRepetitionLevel();
     this.pageByteLimit = options.pageByteLimit();
     this.pageRowLimit = options.pageRowLimit();
+    int heapPerEntry = 4 * ((maxDefinitionLevel > 0 ? 1 : 0) + (maxRepetitionLevel > 0 ? 1 : 0))
+        + (type == PhysicalType.BOOLEAN ? 1 : 0);
+    this.pageEntryLimit =
+        heapPerEntry == 0 ? Integer.MAX_VALUE : Math.max(1, options.pageByteLimit() / heapPerEntry);
     this.valueBytes =
         switch (type) {
           case BOOLEAN -> 0;
@@ -174,7 +184,8 @@ public final class ColumnChunkWriter {
       throw new IllegalStateException("the file of column " + column.dottedPath() + " is closed");
     }
     if (rep == 0) {
-      if (isPageFull(page.rows, page.valueBytes() + page.levelBytes(page.entries))) {
+      if (isPageFull(page.rows, page.entries,
+          page.valueBytes() + page.levelBytes(page.entries))) {
         closePage();
       }
     } else if (rep < 0 || rep > maxRepetitionLevel) {
@@ -197,8 +208,8 @@ public final class ColumnChunkWriter {
             + ", so the definition level cannot be " + def);
   }
 
-  private boolean isPageFull(long rows, long bytes) {
-    return rows >= pageRowLimit || bytes >= pageByteLimit;
+  private boolean isPageFull(long rows, long entries, long bytes) {
+    return rows >= pageRowLimit || bytes >= pageByteLimit || entries >= pageEntryLimit;
   }
 
   // ---- batches
@@ -381,7 +392,7 @@ public final class ColumnChunkWriter {
     for (int i = pos; i < end; i++) {
       if (maxRepetitionLevel == 0 || rep[i] == 0) {
         long size = (bits ? (values + 7) >>> 3 : bytes) + page.levelBytes(entries);
-        if (isPageFull(rows, size)) {
+        if (isPageFull(rows, entries, size)) {
           return i;
         }
         rows++;

@@ -263,6 +263,36 @@ final class PageBuffer {
     valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L * n + bytes : (long) plainWidth * n;
   }
 
+  /**
+   * A new page holding entries {@code [entryFrom, entryTo)} and values {@code [valueFrom,
+   * valueTo)} of this one, which the caller has matched (the values of exactly those entries).
+   */
+  PageBuffer slice(int typeLength, int entryFrom, int entryTo, int valueFrom, int valueTo) {
+    PageBuffer slice = new PageBuffer(
+        type, typeLength, hasDefinitionLevels ? 1 : 0, hasRepetitionLevels ? 1 : 0);
+    int n = entryTo - entryFrom;
+    int newRows = n;
+    if (hasRepetitionLevels) {
+      newRows = 0;
+      for (int i = entryFrom; i < entryTo; i++) {
+        if (repetitionLevels[i] == 0) {
+          newRows++;
+        }
+      }
+    }
+    slice.addEntries(repetitionLevels, definitionLevels, entryFrom, n, newRows);
+    int m = valueTo - valueFrom;
+    switch (type) {
+      case BOOLEAN -> slice.addBooleans(booleans, valueFrom, m);
+      case INT32 -> slice.addInts(ints, valueFrom, m);
+      case INT64 -> slice.addLongs(longs, valueFrom, m);
+      case FLOAT -> slice.addFloats(floats, valueFrom, m);
+      case DOUBLE -> slice.addDoubles(doubles, valueFrom, m);
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> slice.addBinaries(binaries, valueFrom, m);
+    }
+    return slice;
+  }
+
   private static int grow(int current, long needed) {
     if (needed > Integer.MAX_VALUE - 16) {
       throw new IllegalStateException("a page cannot hold more than 2^31 entries");

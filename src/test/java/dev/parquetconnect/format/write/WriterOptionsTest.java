@@ -24,7 +24,7 @@ class WriterOptionsTest {
   void defaultsAreTheIssues() {
     WriterOptions o = WriterOptions.defaults();
     assertEquals(1 << 20, o.pageByteLimit());
-    assertEquals(20_000, o.pageRowLimit());
+    assertEquals(Integer.MAX_VALUE, o.pageRowLimit(), "pages cut by bytes only");
     assertEquals(1 << 20, o.dictionaryByteLimit());
     assertEquals(128L << 20, o.rowGroupByteTarget());
     assertEquals(CompressionCodec.ZSTD, o.codec());
@@ -72,7 +72,7 @@ class WriterOptionsTest {
     WriterOptions copy = o.toBuilder().pageRowLimit(5).build();
     assertEquals(name, copy.column("name"));
     assertEquals(5, copy.pageRowLimit());
-    assertEquals(20_000, o.pageRowLimit());
+    assertEquals(Integer.MAX_VALUE, o.pageRowLimit());
   }
 
   @Test
