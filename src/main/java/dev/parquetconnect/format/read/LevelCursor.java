@@ -20,7 +20,9 @@ final class LevelCursor {
   LevelCursor(ColumnReader reader, int batchSize) {
     this.reader = reader;
     this.name = reader.column().dottedPath();
-    this.batch = reader.newBatch(batchSize);
+    // Binary values stay dictionary indices until a row needs them: each is then copied once,
+    // from the dictionary into its own array, instead of twice (into the batch, then out).
+    this.batch = reader.newBatch(batchSize, true);
     this.maxDefinition = reader.column().maxDefinitionLevel();
   }
 
@@ -58,7 +60,9 @@ final class LevelCursor {
       case INT64 -> batch.longs()[i];
       case FLOAT -> batch.floats()[i];
       case DOUBLE -> batch.doubles()[i];
-      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> batch.binaries().get(i);
+      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> batch.isDictionaryEncoded()
+          ? batch.dictionaryBinaries().get(i)
+          : batch.binaries().get(i);
     };
   }
 
