@@ -134,7 +134,7 @@ class ColumnBatchTest {
   }
 
   /** Binary columns of each kind, optional (nulls), and in a list (repetition). */
-  private static dev.parquetconnect.format.schema.MessageType fallbackSchema() {
+  static dev.parquetconnect.format.schema.MessageType fallbackSchema() {
     return new dev.parquetconnect.format.schema.MessageType("fallback", List.of(
         PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64),
         PrimitiveNode.of("str", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
@@ -146,7 +146,7 @@ class ColumnBatchTest {
                 .withLogicalType(LogicalType.STRING))));
   }
 
-  private static List<Row> fallbackRows(dev.parquetconnect.format.schema.MessageType schema,
+  static List<Row> fallbackRows(dev.parquetconnect.format.schema.MessageType schema,
       int count) {
     GroupNode root = schema.root();
     List<Row> rows = new ArrayList<>();
