@@ -32,6 +32,8 @@ public final class Dictionary {
    * dictionary-encoded never pay for it. Null until then, and always for longer entries.
    */
   private volatile long[] shortWords;
+  /** Per binary entry, its offset (high half) and length (low half); built on first use. */
+  private volatile long[] spans;
   /** Per binary entry, {@code Arrays.hashCode} of its bytes; built on first use. */
   private volatile int[] hashes;
   /** Per binary entry, its bytes decoded as UTF-8; each filled on first use. */
@@ -230,6 +232,26 @@ public final class Dictionary {
 
   public int binaryLength(int index) {
     return binaries.length(index);
+  }
+
+  /**
+   * Per binary entry, its offset in {@link #binaryData()} in the high 32 bits and its length in
+   * the low 32 bits: one load gives both, which is what makes reading dictionary-encoded values
+   * ({@link DictionaryBinaryBatch#offset} and {@code length} of the same value share the load)
+   * cheaper than two loads from {@link #binaryOffsets()}. Built once, on first use; shared, do
+   * not modify.
+   */
+  public long[] binarySpans() {
+    long[] table = spans;
+    if (table == null) {
+      table = new long[size];
+      int[] offsets = binaries.offsets();
+      for (int i = 0; i < size; i++) {
+        table[i] = (long) offsets[i] << 32 | (offsets[i + 1] - offsets[i]);
+      }
+      spans = table;
+    }
+    return table;
   }
 
   /** Length of the longest binary entry (0 for none). */

@@ -19,8 +19,11 @@ import java.util.Arrays;
  */
 public final class DictionaryBinaryBatch {
   private Dictionary dictionary;
-  /** The dictionary's entry offsets (immutable), held here to save two loads per value. */
-  private int[] entryOffsets = {0};
+  /**
+   * The dictionary's entries as (offset << 32 | length) ({@link Dictionary#binarySpans()}), held
+   * here to save loads per value: a value's offset and length come from one load.
+   */
+  private long[] spans = {};
   private int[] indices;
   private int count;
 
@@ -54,13 +57,11 @@ public final class DictionaryBinaryBatch {
 
   /** Where value {@code i} starts in {@link #data()}. */
   public int offset(int i) {
-    return entryOffsets[indices[i]];
+    return (int) (spans[indices[i]] >>> 32);
   }
 
   public int length(int i) {
-    int[] offsets = entryOffsets;
-    int index = indices[i];
-    return offsets[index + 1] - offsets[index];
+    return (int) spans[indices[i]];
   }
 
   /** A copy of value {@code i}; for tests and slow paths, not for hot loops. */
@@ -133,7 +134,7 @@ public final class DictionaryBinaryBatch {
                 + " clear it first");
       }
       dictionary = d;
-      entryOffsets = d.binaryOffsets();
+      spans = d.binarySpans();
     }
   }
 
