@@ -80,8 +80,9 @@ public final class DictionaryDecoder implements ValuesDecoder {
    * to be below {@link Dictionary#size()}: the late-materialisation path, where a caller keeps
    * indices and looks values up in {@link #dictionary()} only when (and if) it needs them. The
    * check is once per batch, not per value: nothing when the bit width cannot express an index
-   * past the dictionary, else one OR and max over the batch, and a search for the culprit only
-   * when that fails.
+   * past the dictionary, else one OR over the batch, and a search for the culprit only when that
+   * fails. A bad index is a {@link CorruptDataException} naming it and its value's position in
+   * the page, and {@code dst}'s indices must then not be used.
    */
   public void readIndices(int[] dst, int off, int len) throws CorruptDataException {
     Decoders.checkRange(dst.length, off, len);
