@@ -58,7 +58,7 @@ public final class ValuesCodecs {
   }
 
   /** A decoder for a dictionary-encoded data page (PLAIN_DICTIONARY or RLE_DICTIONARY). */
-  public static ValuesDecoder dictionaryDecoder(Encoding encoding, Dictionary dictionary)
+  public static DictionaryDecoder dictionaryDecoder(Encoding encoding, Dictionary dictionary)
       throws ParquetException {
     if (!encoding.usesDictionary()) {
       throw new UnsupportedFeatureException(encoding + " is not a dictionary encoding");

@@ -2,6 +2,7 @@ package dev.parquetconnect.format.read;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.encoding.DictionaryDecoder;
 import dev.parquetconnect.format.encoding.LevelsDecoder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesDecoder;
@@ -34,7 +35,7 @@ public final class ColumnReader implements AutoCloseable {
   private final LevelsDecoder definition = new LevelsDecoder();
   /** Decoders by encoding, created on first use and reused for every page of the chunk. */
   private final ValuesDecoder[] decoders = new ValuesDecoder[Encoding.values().length];
-  private ValuesDecoder dictionaryDecoder;
+  private DictionaryDecoder dictionaryDecoder;
   private ValuesDecoder values;
   private DataPage page;
   private int pageLeft;
@@ -63,6 +64,15 @@ public final class ColumnReader implements AutoCloseable {
   /** A batch sized for this column. */
   public ColumnBatch newBatch(int capacity) {
     return new ColumnBatch(type, capacity);
+  }
+
+  /**
+   * A batch sized for this column that, with {@code keepDictionaryEncoding}, receives a binary
+   * column's dictionary-encoded values as indices into the chunk's dictionary instead of copies
+   * of their bytes (see {@link ColumnBatch}).
+   */
+  public ColumnBatch newBatch(int capacity, boolean keepDictionaryEncoding) {
+    return new ColumnBatch(type, capacity, keepDictionaryEncoding);
   }
 
   /** Rows (entries with repetition level 0) read so far. */
@@ -145,9 +155,28 @@ public final class ColumnReader implements AutoCloseable {
       case INT64 -> values.readLongs(batch.longs(), at, n);
       case FLOAT -> values.readFloats(batch.floats(), at, n);
       case DOUBLE -> values.readDoubles(batch.doubles(), at, n);
-      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> values.readBinaries(batch.binaries(), n);
+      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> readBinaryValues(batch, n);
     }
     batch.valueCount += n;
+  }
+
+  /**
+   * Binary values: as dictionary indices when the batch asks for them, the page is
+   * dictionary-encoded and the batch does not already hold plain values; else copied into the
+   * batch's {@link ColumnBatch#binaries()}, after materialising any indices it holds (a chunk
+   * that falls back to plain pages in the middle of the batch).
+   */
+  private void readBinaryValues(ColumnBatch batch, int n) throws ParquetException {
+    if (values == dictionaryDecoder && batch.keepsDictionaryEncoding()
+        && (batch.dictionaryEncoded || batch.valueCount == 0)) {
+      dictionaryDecoder.readIndices(batch.dictionaryBinaries(), n);
+      batch.dictionaryEncoded = true;
+    } else {
+      if (batch.dictionaryEncoded) {
+        batch.toPlainForm();
+      }
+      values.readBinaries(batch.binaries(), n);
+    }
   }
 
   /** Finishes the current page's checks and starts the next, or marks the end of the chunk. */

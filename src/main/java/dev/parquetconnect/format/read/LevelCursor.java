@@ -1,7 +1,14 @@
 package dev.parquetconnect.format.read;
 
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.encoding.DictionaryBinaryBatch;
+import dev.parquetconnect.format.meta.ConvertedType;
+import dev.parquetconnect.format.meta.LogicalType;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.schema.PrimitiveNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One projected column seen entry by entry for record assembly: the current entry's levels and
@@ -13,14 +20,19 @@ final class LevelCursor {
   final String name;
   private final ColumnBatch batch;
   private final int maxDefinition;
+  /** Whether values are returned as {@code String}s (a STRING column, when asked for). */
+  private final boolean text;
   private int pos;
   private int valueIndex;
   private boolean exhausted;
 
-  LevelCursor(ColumnReader reader, int batchSize) {
+  LevelCursor(ColumnReader reader, int batchSize, boolean stringsAsText) {
     this.reader = reader;
+    this.text = stringsAsText && isString(reader.column().primitive());
     this.name = reader.column().dottedPath();
-    this.batch = reader.newBatch(batchSize);
+    // Binary values stay dictionary indices until a row needs them: each is then copied once,
+    // from the dictionary into its own array, instead of twice (into the batch, then out).
+    this.batch = reader.newBatch(batchSize, true);
     this.maxDefinition = reader.column().maxDefinitionLevel();
   }
 
@@ -58,8 +70,30 @@ final class LevelCursor {
       case INT64 -> batch.longs()[i];
       case FLOAT -> batch.floats()[i];
       case DOUBLE -> batch.doubles()[i];
-      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> batch.binaries().get(i);
+      case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> binaryValue(i);
     };
+  }
+
+  /**
+   * A fresh {@code byte[]}, or for a text column a {@code String}: from a dictionary-encoded
+   * batch, the one decoded for its dictionary entry, shared by every row that refers to it.
+   */
+  private Object binaryValue(int i) {
+    if (batch.isDictionaryEncoded()) {
+      DictionaryBinaryBatch values = batch.dictionaryBinaries();
+      return text ? values.string(i) : values.get(i);
+    }
+    BinaryBatch values = batch.binaries();
+    return text
+        ? new String(values.data(), values.offset(i), values.length(i), StandardCharsets.UTF_8)
+        : values.get(i);
+  }
+
+  /** A BYTE_ARRAY column annotated STRING (or UTF8, its converted-type form). */
+  static boolean isString(PrimitiveNode leaf) {
+    return leaf.type() == PhysicalType.BYTE_ARRAY
+        && (leaf.logicalType() instanceof LogicalType.StringType
+            || leaf.convertedType() == ConvertedType.UTF8);
   }
 
   /** Moves past the current entry, which {@link #hasEntry()} has confirmed. */

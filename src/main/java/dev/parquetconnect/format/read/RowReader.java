@@ -26,6 +26,7 @@ public final class RowReader implements Closeable {
   private long rowsInGroup;
   private long rowInGroup;
   private boolean closed;
+  private boolean stringsAsText;
 
   RowReader(ParquetFileReader file, Projection projection) {
     this.file = file;
@@ -73,6 +74,23 @@ public final class RowReader implements Closeable {
   }
 
   /**
+   * Makes STRING columns (BYTE_ARRAY annotated STRING, or UTF8 in older files) come back as
+   * {@code java.lang.String} instead of the {@code byte[]} of the {@link Row} model's default,
+   * decoded as {@code new String(bytes, UTF_8)} would (malformed input replaced). Values of
+   * dictionary-encoded pages are decoded once per dictionary entry and the same {@code String}
+   * returned for every row that refers to it: for a low-cardinality column most of the cost of
+   * turning bytes into text disappears. Only before the first {@link #hasNext()} or {@link
+   * #next()} (with or without {@link #startAtRowGroup}).
+   */
+  public void returnStringsAsText() {
+    if (assembler != null) {
+      throw new IllegalStateException(
+          "returnStringsAsText after rows were read from " + file.name());
+    }
+    stringsAsText = true;
+  }
+
+  /**
    * The row group of the row {@link #next()} returned last, or after {@link #hasNext()} returned
    * true, of the row it will return (-1 before anything was read).
    */
@@ -99,7 +117,7 @@ public final class RowReader implements Closeable {
     int batchSize = file.options().batchSize();
     for (int i = 0; i < readers.length; i++) {
       readers[i] = file.columnReader(index, columns.get(i));
-      cursors[i] = new LevelCursor(readers[i], batchSize);
+      cursors[i] = new LevelCursor(readers[i], batchSize, stringsAsText);
     }
     rowsInGroup = file.rowGroups().get(index).numRows();
     rowInGroup = 0;

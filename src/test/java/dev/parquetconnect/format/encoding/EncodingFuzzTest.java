@@ -185,8 +185,52 @@ class EncodingFuzzTest {
       last.set(type + " dictionary of " + dictionary.size() + ", indices count " + count, bytes);
       DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
       decoder.init(bytes, 0, bytes.length, count);
-      readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
+      if (random.nextInt(3) == 0) {
+        readIndicesRandomly(decoder, random);
+      } else {
+        readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
+      }
     });
+  }
+
+  /**
+   * The late-materialisation path: indices into arrays or dictionary-encoded batches, whose
+   * values are then touched and materialised. Every index handed out must be in range.
+   */
+  private static void readIndicesRandomly(DictionaryDecoder decoder, Random random)
+      throws ParquetException {
+    int size = decoder.dictionary().size();
+    DictionaryBinaryBatch batch = new DictionaryBinaryBatch(random.nextInt(64));
+    BinaryBatch plain = new BinaryBatch(4, 16);
+    for (int op = 0; op < 20; op++) {
+      int n = random.nextInt(random.nextBoolean() ? 16 : MAX_BATCH);
+      if (random.nextInt(5) == 0) {
+        decoder.skip(n);
+      } else if (decoder.dictionary().isBinary() && random.nextBoolean()) {
+        if (random.nextBoolean()) {
+          batch.clear();
+        }
+        int before = batch.count();
+        decoder.readIndices(batch, n);
+        long sum = 0;
+        for (int i = before; i < batch.count(); i++) {
+          assertTrue(batch.index(i) >= 0 && batch.index(i) < size, "index " + batch.index(i));
+          sum += batch.offset(i) + batch.length(i) + batch.valueHash(i) + batch.string(i).length();
+          sum += batch.valueEquals(i, before) ? 1 : 0;
+        }
+        if (random.nextBoolean()) {
+          plain.clear();
+          batch.materialize(plain);
+          assertTrue(plain.count() == batch.count() && sum != Long.MIN_VALUE);
+        }
+      } else {
+        int[] indices = new int[n + 2];
+        decoder.readIndices(indices, 1, n);
+        for (int i = 1; i <= n; i++) {
+          assertTrue(indices[i] >= 0 && indices[i] < size, "index " + indices[i]);
+        }
+      }
+    }
   }
 
   // ---- harness ----

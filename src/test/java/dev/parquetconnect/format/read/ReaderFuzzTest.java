@@ -126,10 +126,16 @@ class ReaderFuzzTest {
       for (int g = 0; g < reader.rowGroups().size(); g++) {
         for (ColumnDescriptor column : reader.schema().columns()) {
           try (ColumnReader columns = reader.columnReader(g, column)) {
-            ColumnBatch batch = columns.newBatch(512);
+            // Binary values both ways: copied, and kept as dictionary indices (record assembly
+            // also reads them so), some of those then materialised.
+            boolean keepDictionary = ((g + column.index()) & 1) == 0;
+            ColumnBatch batch = columns.newBatch(512, keepDictionary);
             long entries = 0;
             int n;
             while (entries < MAX_ENTRIES && (n = columns.readBatch(batch)) > 0) {
+              if (batch.isDictionaryEncoded() && (entries & 512) == 0) {
+                batch.plainBinaries();
+              }
               entries += n;
             }
           }
