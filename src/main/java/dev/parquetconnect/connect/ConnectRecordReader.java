@@ -1119,8 +1119,13 @@ public final class ConnectRecordReader implements Closeable {
     private final Leaf keyPart;
     private final Leaf schemaPart;
     private final Leaf valuePart;
-    /** The values of STRING headers: most headers repeat a few values. */
-    private final Utf8Strings valueStrings = new Utf8Strings();
+    /**
+     * The values of STRING headers by the header's position (the first few): a header that
+     * carries the same value on every record is decoded once.
+     */
+    private final Utf8Strings[] valueStrings = new Utf8Strings[8];
+    /** The keys by position, for the same reason. */
+    private final Utf8Strings[] keyStrings = new Utf8Strings[8];
 
     HeadersReader(boolean listOptional, int repDef, int repRep, boolean entryOptional,
         int entryDef, Leaf[] parts) {
@@ -1146,17 +1151,37 @@ public final class ConnectRecordReader implements Closeable {
         skipAbsent(lead, columns, FileLayout.HEADERS_COLUMN);
         return out;
       }
+      int position = 0;
       do {
         if (entryOptional && lead.def() < entryDef) {
           throw new DataException("a null entry in " + FileLayout.HEADERS_COLUMN);
         }
-        readEntry(out);
+        readEntry(out, position++);
       } while (repeats(lead, repRep, repDef, FileLayout.HEADERS_COLUMN));
       return out;
     }
 
-    private void readEntry(ConnectHeaders out) throws IOException, ParquetException {
-      String headerKey = (String) keyPart.read();
+    private void readEntry(ConnectHeaders out, int position)
+        throws IOException, ParquetException {
+      Utf8Strings keys = null;
+      Utf8Strings values = null;
+      if (position < keyStrings.length) {
+        if (keyStrings[position] == null) {
+          keyStrings[position] = new Utf8Strings();
+          valueStrings[position] = new Utf8Strings();
+        }
+        keys = keyStrings[position];
+        values = valueStrings[position];
+      }
+      String headerKey = null;
+      Column k = keyPart.column;
+      if (keyPart.present()) {
+        int off = k.offsets[k.valueIndex];
+        int len = k.offsets[k.valueIndex + 1] - off;
+        headerKey = keys != null ? keys.decode(k.data, off, len)
+            : new String(k.data, off, len, StandardCharsets.UTF_8);
+      }
+      keyPart.consume();
       // Each column's bytes stay in its batch until that column moves on, which is at the
       // next entry at the earliest.
       Column s = schemaPart.column;
@@ -1172,7 +1197,7 @@ public final class ConnectRecordReader implements Closeable {
       int valueLen = hasValue ? v.offsets[v.valueIndex + 1] - valueOff : -1;
       valuePart.consume();
       mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen, valueData, valueOff,
-          valueLen, valueStrings);
+          valueLen, values);
     }
   }
 

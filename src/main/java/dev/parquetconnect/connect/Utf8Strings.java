@@ -4,52 +4,56 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Decodes the UTF-8 strings of one column, handing out the same String again when the same
- * bytes come back while the column repeats itself enough for that to pay: topics, header keys,
- * statuses and other low-cardinality text (dictionary-encoded in the file) repeat on almost
- * every row, and a String shared is an allocation and a copy saved. A small direct-mapped table
- * keyed by the bytes' hash; a column whose recent lookups mostly miss stops looking (the hash
- * and the compare would only add to decoding). Strings are immutable, so sharing one between
- * records is invisible to them. One instance per column and thread.
+ * Decodes the UTF-8 strings of one column, handing out the previous String again when the same
+ * bytes come right back: a file's topic column, a header's key, and many low-cardinality or
+ * sorted columns repeat their last value row after row, and a String shared is an allocation
+ * and a copy saved (Strings are immutable, so sharing one between records is invisible to
+ * them). A column that seldom repeats stops comparing: the compare and the copy of the bytes
+ * would only add to decoding. One instance per column and thread.
  */
 final class Utf8Strings {
-  private static final int SLOTS = 256;
-  /** Longer strings are rarely repeated and cost more to hash than to decode. */
-  private static final int MAX_CACHED_LENGTH = 48;
-  /** Lookups per verdict; the cache stays on while at least half of them hit. */
-  private static final int WINDOW = 4096;
+  /** Longer values are rarely repeated and cost more to compare and keep. */
+  private static final int MAX_KEPT_LENGTH = 256;
+  /** Lookups per verdict; comparing goes on while at least one in eight hits. */
+  private static final int WINDOW = 1024;
 
-  private final byte[][] keys = new byte[SLOTS][];
-  private final String[] strings = new String[SLOTS];
+  private byte[] last = new byte[32];
+  private int lastLength = -1;
+  private String lastString;
   private boolean enabled = true;
   private int lookups;
   private int hits;
 
   /** The string of UTF-8 bytes {@code data[off, off + len)}. */
   String decode(byte[] data, int off, int len) {
-    if (!enabled || len > MAX_CACHED_LENGTH) {
+    if (!enabled) {
       return new String(data, off, len, StandardCharsets.UTF_8);
     }
-    int h = len;
-    for (int i = off, end = off + len; i < end; i++) {
-      h = 31 * h + data[i];
-    }
-    int slot = (h ^ h >>> 11) & (SLOTS - 1);
-    byte[] key = keys[slot];
-    String s;
-    if (key != null && key.length == len && Arrays.equals(key, 0, len, data, off, off + len)) {
+    if (len == lastLength && Arrays.equals(last, 0, len, data, off, off + len)) {
       hits++;
-      s = strings[slot];
-    } else {
-      s = new String(data, off, len, StandardCharsets.UTF_8);
-      keys[slot] = Arrays.copyOfRange(data, off, off + len);
-      strings[slot] = s;
+      count();
+      return lastString;
     }
+    String s = new String(data, off, len, StandardCharsets.UTF_8);
+    if (len <= MAX_KEPT_LENGTH) {
+      if (last.length < len) {
+        last = new byte[Math.max(len, last.length * 2)];
+      }
+      System.arraycopy(data, off, last, 0, len);
+      lastLength = len;
+      lastString = s;
+    } else {
+      lastLength = -1;
+    }
+    count();
+    return s;
+  }
+
+  private void count() {
     if (++lookups == WINDOW) {
-      enabled = hits >= WINDOW / 2;
+      enabled = hits >= WINDOW / 8;
       lookups = 0;
       hits = 0;
     }
-    return s;
   }
 }

@@ -36,12 +36,9 @@ final class SourcePositions {
     return map;
   }
 
-  /**
-   * A replayed record's offset; immutable (one is made per record, and Connect only reads it:
-   * the compact immutable map costs a third of a HashMap).
-   */
+  /** A replayed record's offset (immutable: Connect only reads it). */
   static Map<String, Object> replayOffset(long kafkaOffset, String file, int rowGroup, long row) {
-    return Map.of(OFFSET, kafkaOffset, FILE, file, ROW_GROUP, rowGroup, ROW, row);
+    return new ReplayOffset(kafkaOffset, file, rowGroup, row);
   }
 
   static Map<String, Object> filePartition(String file) {
