@@ -943,8 +943,9 @@ public final class ConnectRecordReader implements Closeable {
 
   /**
    * A MAP without values, as the list of its keys. The Row model holds such a map's keys as a
-   * map's key set, so equal keys count once (byte strings, compared by identity there, never
-   * merge); here equality is the Connect values'.
+   * map's key set, so keys equal as Parquet values count once: a primitive key is compared by
+   * its physical value (byte strings, compared by identity there, never merge), a group key by
+   * its Connect value.
    */
   private final class KeySetReader extends FieldReader {
     private final Column kvLead;
@@ -975,10 +976,19 @@ public final class ConnectRecordReader implements Closeable {
         skipAbsent(kvLead, kvColumns, name);
         return keys;
       }
+      List<Object> physical = keyReader instanceof Leaf ? new ArrayList<>() : null;
       do {
+        Object raw = physical != null ? ((Leaf) keyReader).physicalValue() : null;
         Object k = keyReader.read();
         refuseNull(k, keyNulls);
-        if (!distinct || !keys.contains(k)) {
+        if (!distinct) {
+          keys.add(k);
+        } else if (physical != null) {
+          if (!physical.contains(raw)) {
+            physical.add(raw);
+            keys.add(k);
+          }
+        } else if (!keys.contains(k)) {
           keys.add(k);
         }
       } while (repeats(kvLead, kvRep, kvDef, name));
@@ -1292,6 +1302,23 @@ public final class ConnectRecordReader implements Closeable {
 
     void consume() {
       column.advance();
+    }
+
+    /** The current entry's value as the Row model boxes it (null when absent or binary). */
+    Object physicalValue() throws IOException, ParquetException {
+      Column c = column;
+      if (c.def() != def) {
+        return null;
+      }
+      int i = c.valueIndex;
+      return switch (physical) {
+        case BOOLEAN -> c.booleans[i];
+        case INT32 -> c.ints[i];
+        case INT64 -> c.longs[i];
+        case FLOAT -> c.floats[i];
+        case DOUBLE -> c.doubles[i];
+        default -> null;
+      };
     }
 
     @Override
