@@ -34,6 +34,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.header.Header;
 
 /**
  * Reads the records of a Parquet file straight from its column batches into Connect values, the
@@ -66,6 +67,8 @@ public final class ConnectRecordReader implements Closeable {
   private final int maxRecordValues;
   private final int batchSize;
   private final Column[] columns;
+  /** The columns with repetition levels: a row must start at level 0 in each. */
+  private final Column[] repeatedColumns;
   private final int rowGroupCount;
 
   // The compiled tree; null readers are absent parts.
@@ -123,6 +126,8 @@ public final class ConnectRecordReader implements Closeable {
     for (int i = 0; i < columns.length; i++) {
       columns[i] = new Column(descriptors.get(i));
     }
+    this.repeatedColumns = Arrays.stream(columns).filter(c -> c.maxRepetition > 0)
+        .toArray(Column[]::new);
     GroupNode root = file.schema().root();
     int[] firstColumn = new int[root.fieldCount() + 1];
     for (int i = 0; i < root.fieldCount(); i++) {
@@ -226,7 +231,8 @@ public final class ConnectRecordReader implements Closeable {
     }
     row = rowInGroup++;
     recordValues = 0;
-    for (Column c : columns) {
+    // A column without repetition has a row per entry (one ending early fails where it is read).
+    for (Column c : repeatedColumns) {
       int rep = c.rep();
       if (rep != 0) {
         throw corrupt(c, rep < 0
@@ -652,6 +658,7 @@ public final class ConnectRecordReader implements Closeable {
   private static final class Column {
     final String name;
     final int maxDefinition;
+    final int maxRepetition;
     final PhysicalType type;
     private ColumnReader reader;
     private ColumnBatch batch;
@@ -672,6 +679,7 @@ public final class ConnectRecordReader implements Closeable {
     Column(ColumnDescriptor descriptor) {
       this.name = descriptor.dottedPath();
       this.maxDefinition = descriptor.maxDefinitionLevel();
+      this.maxRepetition = descriptor.maxRepetitionLevel();
       this.type = descriptor.primitive().type();
     }
 
@@ -1136,6 +1144,8 @@ public final class ConnectRecordReader implements Closeable {
     private final Utf8Strings[] valueStrings = new Utf8Strings[8];
     /** The keys by position, for the same reason. */
     private final Utf8Strings[] keyStrings = new Utf8Strings[8];
+    /** The header added last at each position, which the next record's often repeats. */
+    private final Header[] previous = new Header[8];
 
     HeadersReader(boolean listOptional, int repDef, int repRep, boolean entryOptional,
         int entryDef, Leaf[] parts) {
@@ -1206,8 +1216,12 @@ public final class ConnectRecordReader implements Closeable {
       int valueOff = hasValue ? v.offsets[v.valueIndex] : 0;
       int valueLen = hasValue ? v.offsets[v.valueIndex + 1] - valueOff : -1;
       valuePart.consume();
-      mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen, valueData, valueOff,
-          valueLen, values);
+      Header added = mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen,
+          valueData, valueOff, valueLen, values,
+          position < previous.length ? previous[position] : null);
+      if (position < previous.length) {
+        previous[position] = added;
+      }
     }
   }
 

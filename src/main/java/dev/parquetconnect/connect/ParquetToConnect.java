@@ -34,6 +34,7 @@ import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.header.Header;
 
 /**
  * Parquet rows (the reader's generic {@link Row}s) back into Connect records, for the source.
@@ -313,7 +314,7 @@ public final class ParquetToConnect {
     byte[] bytes = (byte[]) h.get(2);
     addHeader(headers, key == null ? null : new String(key, StandardCharsets.UTF_8),
         schemaJson, 0, schemaJson == null ? -1 : schemaJson.length,
-        bytes, 0, bytes == null ? -1 : bytes.length, null);
+        bytes, 0, bytes == null ? -1 : bytes.length, null, null);
   }
 
   /**
@@ -321,9 +322,17 @@ public final class ParquetToConnect {
    * {@code schemaJson[schemaOff, schemaOff + schemaLen)} and its value's bytes at {@code
    * bytes[valueOff, valueOff + valueLen)} (a length of -1: null). Only the value is copied;
    * STRING values are decoded through {@code strings} when given.
+   *
+   * <p>{@code previous}, when given, is the header added before at this position of the list
+   * (the one added is returned): a STRING or BYTES header with the same key is made from it
+   * with {@code Header.with}, and one with the same key, schema and (decoded once) value is that
+   * header again, since Connect's check of such a value against its schema cannot fail (a
+   * STRING schema holds a String, a BYTES schema a byte[]). Other values are checked as ever.
+   * With {@code strings} given, returns the header added, else null.
    */
-  void addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
-      int schemaLen, byte[] bytes, int valueOff, int valueLen, Utf8Strings strings) {
+  Header addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
+      int schemaLen, byte[] bytes, int valueOff, int valueLen, Utf8Strings strings,
+      Header previous) {
     Schema schema = schemaLen < 0 ? null : headerSchema(schemaJson, schemaOff, schemaLen, key);
     Object value = null;
     if (valueLen >= 0) {
@@ -341,8 +350,16 @@ public final class ParquetToConnect {
           throw new DataException("header " + key + ": malformed value: " + e.getMessage(), e);
         }
       }
+      if (previous != null && key != null && key.equals(previous.key())
+          && (value instanceof String || value instanceof byte[])) {
+        Header header = previous.schema() == schema && previous.value() == value
+            ? previous : previous.with(schema, value);
+        headers.add(header);
+        return header;
+      }
     }
     headers.add(key, value, schema);
+    return strings == null ? null : headers.lastWithName(key);
   }
 
   private Schema headerSchema(byte[] json, int off, int len, String key) {
