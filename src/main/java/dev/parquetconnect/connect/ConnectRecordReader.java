@@ -74,7 +74,7 @@ public final class ConnectRecordReader implements Closeable {
   // The compiled tree; null readers are absent parts.
   private final FieldReader topicReader;
   private final FieldReader partitionReader;
-  private final FieldReader offsetReader;
+  private final Leaf offsetReader;
   private final FieldReader timestampReader;
   private final FieldReader tombstoneReader;
   private final FieldReader keyReader;
@@ -103,7 +103,9 @@ public final class ConnectRecordReader implements Closeable {
   // The record read last.
   private String topic;
   private Integer partition;
-  private Long offset;
+  /** {@code __kafka_offset} unboxed: the replay orders by it, nothing else reads it. */
+  private long offset;
+  private boolean hasOffset;
   private Long timestamp;
   private Object key;
   private Object value;
@@ -243,7 +245,15 @@ public final class ConnectRecordReader implements Closeable {
     boolean tombstone = tombstoneReader != null && tombstoneReader.read() == Boolean.TRUE;
     topic = topicReader == null ? null : (String) topicReader.read();
     partition = partitionReader == null ? null : (Integer) partitionReader.read();
-    offset = offsetReader == null ? null : (Long) offsetReader.read();
+    hasOffset = false;
+    if (offsetReader != null) {
+      if (offsetReader.present()) {
+        Column c = offsetReader.column;
+        offset = c.longs[c.valueIndex];
+        hasOffset = true;
+      }
+      offsetReader.consume();
+    }
     timestamp = timestampReader == null ? null : (Long) timestampReader.read();
     Object k = keyReader == null ? null : keyReader.read();
     key = mapping.keySchemaless() ? ParquetToConnect.toSchemaless(k) : k;
@@ -282,6 +292,16 @@ public final class ConnectRecordReader implements Closeable {
 
   /** {@code __kafka_offset}, or null. */
   public Long offset() {
+    return hasOffset ? offset : null;
+  }
+
+  /** Whether the record read last has an {@code __kafka_offset}. */
+  public boolean hasOffset() {
+    return hasOffset;
+  }
+
+  /** {@code __kafka_offset} of the record read last, when {@link #hasOffset()}. */
+  public long offsetValue() {
     return offset;
   }
 
@@ -376,7 +396,7 @@ public final class ConnectRecordReader implements Closeable {
   }
 
   /** A {@code __kafka_*} column as its raw Java value (String, Integer, Long or Boolean). */
-  private FieldReader metadataLeaf(GroupNode root, int index, int[] firstColumn, boolean[] used,
+  private Leaf metadataLeaf(GroupNode root, int index, int[] firstColumn, boolean[] used,
       PhysicalType type, int conversion) {
     if (index < 0) {
       return null;
@@ -778,6 +798,26 @@ public final class ConnectRecordReader implements Closeable {
     /** The Connect value, or null for an absent optional field. */
     abstract Object read() throws IOException, ParquetException;
 
+    /**
+     * How many elements the repeated field starting at {@code leadColumn}'s current entry has,
+     * as far as the current batch shows (the entries repeating at {@code repLevel} before one
+     * above it): lists are allocated at their size, not grown.
+     */
+    final int elementsAhead(Column leadColumn, int repLevel) {
+      int[] r = leadColumn.repetition;
+      int n = 1;
+      for (int i = leadColumn.pos + 1, end = leadColumn.size; i < end; i++) {
+        int level = r[i];
+        if (level < repLevel) {
+          break;
+        }
+        if (level == repLevel) {
+          n++;
+        }
+      }
+      return n;
+    }
+
     /** Takes the one entry an absent field leaves in each column beneath it. */
     final void skipAbsent(Column leadColumn, Column[] under, String name)
         throws IOException, ParquetException {
@@ -855,7 +895,7 @@ public final class ConnectRecordReader implements Closeable {
         skipAbsent(lead, columns, name);
         return new ArrayList<>(0);
       }
-      List<Object> list = new ArrayList<>();
+      List<Object> list = new ArrayList<>(elementsAhead(lead, rep));
       do {
         Object e = element.read();
         refuseNull(e, elementNulls);
@@ -896,7 +936,7 @@ public final class ConnectRecordReader implements Closeable {
         skipAbsent(repeatedLead, repeatedColumns, name); // present but empty
         return new ArrayList<>();
       }
-      List<Object> elements = new ArrayList<>();
+      List<Object> elements = new ArrayList<>(elementsAhead(repeatedLead, repRep));
       do {
         Object e = element.read();
         refuseNull(e, elementNulls);

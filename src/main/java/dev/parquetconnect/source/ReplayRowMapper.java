@@ -51,11 +51,10 @@ final class ReplayRowMapper {
 
   /** The original Kafka offset of the row read last. */
   long kafkaOffset(ConnectRecordReader row) {
-    Long v = row.offset();
-    if (v == null) {
+    if (!row.hasOffset()) {
       throw new DataException("a row without " + FileLayout.OFFSET_COLUMN);
     }
-    return v;
+    return row.offsetValue();
   }
 
   /** The row read last as a record. */
