@@ -407,7 +407,7 @@ public final class ConnectRecordReader implements Closeable {
           + " column, as our sink writes it");
     }
     used[index] = true;
-    return new Leaf(leaf, node.isOptional() ? 1 : 0, 0, columns[firstColumn[index]],
+    return newLeaf(leaf, node.isOptional() ? 1 : 0, 0, columns[firstColumn[index]],
         conversion, node.name());
   }
 
@@ -659,7 +659,7 @@ public final class ConnectRecordReader implements Closeable {
   private Leaf leaf(PrimitiveNode leaf, Schema schema, String path, int def, int rep, int first,
       boolean optional) {
     ConnectTypes.Kind kind = ConnectTypes.kind(schema);
-    Leaf reader = new Leaf(leaf, def, rep, columns[first], Leaf.conversion(leaf, schema, kind,
+    Leaf reader = newLeaf(leaf, def, rep, columns[first], Leaf.conversion(leaf, schema, kind,
         path), path);
     reader.optional = optional;
     if (kind == ConnectTypes.Kind.DECIMAL) {
@@ -1266,7 +1266,109 @@ public final class ConnectRecordReader implements Closeable {
   }
 
   /** A leaf: the column's physical value as the Connect class of the schema. */
-  private final class Leaf extends FieldReader {
+  /**
+   * A leaf reader, specialised for the commonest conversions so that reading one is a single
+   * virtual call without a switch.
+   */
+  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion,
+      String path) {
+    boolean signed = !(leaf.logicalType() instanceof LogicalType.IntType i && !i.signed());
+    PhysicalType type = leaf.type();
+    if (conversion == Leaf.STRING && type == PhysicalType.BYTE_ARRAY) {
+      return new StringLeaf(leaf, def, rep, column, path);
+    }
+    if (conversion == Leaf.INT64 && type == PhysicalType.INT64) {
+      return new LongLeaf(leaf, def, rep, column, path);
+    }
+    if (conversion == Leaf.INT32 && type == PhysicalType.INT32 && signed) {
+      return new IntLeaf(leaf, def, rep, column, path);
+    }
+    if (conversion == Leaf.DOUBLE && type == PhysicalType.DOUBLE) {
+      return new DoubleLeaf(leaf, def, rep, column, path);
+    }
+    return new Leaf(leaf, def, rep, column, conversion, path);
+  }
+
+  /** BYTE_ARRAY to String. */
+  private final class StringLeaf extends Leaf {
+    StringLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+      super(leaf, def, rep, column, STRING, path);
+    }
+
+    @Override
+    Object read() throws IOException, ParquetException {
+      Column c = column;
+      int d = c.def();
+      if (d == def) {
+        int[] offsets = c.offsets;
+        int i = c.valueIndex;
+        int off = offsets[i];
+        String v = strings.decode(c.data, off, offsets[i + 1] - off);
+        c.advance();
+        return v;
+      }
+      return absent(c, d);
+    }
+  }
+
+  /** INT64 to Long. */
+  private final class LongLeaf extends Leaf {
+    LongLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+      super(leaf, def, rep, column, INT64, path);
+    }
+
+    @Override
+    Object read() throws IOException, ParquetException {
+      Column c = column;
+      int d = c.def();
+      if (d == def) {
+        Long v = c.longs[c.valueIndex];
+        c.advance();
+        return v;
+      }
+      return absent(c, d);
+    }
+  }
+
+  /** Signed INT32 to Integer. */
+  private final class IntLeaf extends Leaf {
+    IntLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+      super(leaf, def, rep, column, INT32, path);
+    }
+
+    @Override
+    Object read() throws IOException, ParquetException {
+      Column c = column;
+      int d = c.def();
+      if (d == def) {
+        Integer v = c.ints[c.valueIndex];
+        c.advance();
+        return v;
+      }
+      return absent(c, d);
+    }
+  }
+
+  /** DOUBLE to Double. */
+  private final class DoubleLeaf extends Leaf {
+    DoubleLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+      super(leaf, def, rep, column, DOUBLE, path);
+    }
+
+    @Override
+    Object read() throws IOException, ParquetException {
+      Column c = column;
+      int d = c.def();
+      if (d == def) {
+        Double v = c.doubles[c.valueIndex];
+        c.advance();
+        return v;
+      }
+      return absent(c, d);
+    }
+  }
+
+  private class Leaf extends FieldReader {
     static final int BOOLEAN = 0;
     static final int INT8 = 1;
     static final int INT16 = 2;
@@ -1295,7 +1397,7 @@ public final class ConnectRecordReader implements Closeable {
     private final int parquetScale;
     int connectScale;
     boolean optional;
-    private final Utf8Strings strings = new Utf8Strings();
+    final Utf8Strings strings = new Utf8Strings();
 
     Leaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion, String path) {
       this.column = column;
@@ -1384,6 +1486,11 @@ public final class ConnectRecordReader implements Closeable {
         c.advance();
         return v;
       }
+      return absent(c, d);
+    }
+
+    /** An entry without this leaf's value: null for an optional leaf, else corrupt. */
+    final Object absent(Column c, int d) throws ParquetException {
       if (optional && d >= 0 && d < def) {
         c.advance();
         return null;

@@ -37,7 +37,10 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 
 /**
- * Parquet rows (the reader's generic {@link Row}s) back into Connect records, for the source.
+ * The mapping of Parquet rows back to Connect records, for the source. The source reads with
+ * {@link ConnectRecordReader}, which compiles this mapping into readers of the column batches;
+ * {@link #convert(Row)} applies it to the reader's generic {@link Row}s (tools, and the tests
+ * that hold the fast path to it).
  *
  * <p><b>Files our sink wrote</b> (key/value metadata {@code parquetconnect.layout}): the key and
  * value schemas are the ones the sink saw, rebuilt from {@code connect.key.schema} and {@code
