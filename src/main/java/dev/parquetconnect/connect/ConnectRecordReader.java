@@ -1265,7 +1265,6 @@ public final class ConnectRecordReader implements Closeable {
     }
   }
 
-  /** A leaf: the column's physical value as the Connect class of the schema. */
   /**
    * A leaf reader, specialised for the commonest conversions so that reading one is a single
    * virtual call without a switch.
@@ -1368,6 +1367,10 @@ public final class ConnectRecordReader implements Closeable {
     }
   }
 
+  /**
+   * A leaf: the column's physical value as the Connect class of the schema (any conversion; the
+   * commonest have the subclasses above).
+   */
   private class Leaf extends FieldReader {
     static final int BOOLEAN = 0;
     static final int INT8 = 1;
