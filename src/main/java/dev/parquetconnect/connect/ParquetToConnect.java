@@ -34,9 +34,13 @@ import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.header.Header;
 
 /**
- * Parquet rows (the reader's generic {@link Row}s) back into Connect records, for the source.
+ * The mapping of Parquet rows back to Connect records, for the source. The source reads with
+ * {@link ConnectRecordReader}, which compiles this mapping into readers of the column batches;
+ * {@link #convert(Row)} applies it to the reader's generic {@link Row}s (tools, and the tests
+ * that hold the fast path to it).
  *
  * <p><b>Files our sink wrote</b> (key/value metadata {@code parquetconnect.layout}): the key and
  * value schemas are the ones the sink saw, rebuilt from {@code connect.key.schema} and {@code
@@ -214,6 +218,59 @@ public final class ParquetToConnect {
     return valueSchema;
   }
 
+  // Where the parts of a record are, for ConnectRecordReader (-1: no such column).
+
+  int topicIndex() {
+    return topicIndex;
+  }
+
+  int partitionIndex() {
+    return partitionIndex;
+  }
+
+  int offsetIndex() {
+    return offsetIndex;
+  }
+
+  int timestampIndex() {
+    return timestampIndex;
+  }
+
+  int tombstoneIndex() {
+    return tombstoneIndex;
+  }
+
+  int headersIndex() {
+    return headersIndex;
+  }
+
+  int keyIndex() {
+    return keyIndex;
+  }
+
+  /** The top-level field of a non-struct value; -1 when the value is the root's fields. */
+  int valueIndex() {
+    return valueIndex;
+  }
+
+  /** Whether the records have a key to convert (of {@link #storedKeySchema()}). */
+  boolean keyConverted() {
+    return keyConverter != null;
+  }
+
+  /** The schema the key's column was stored with. */
+  Schema storedKeySchema() {
+    return keySchema;
+  }
+
+  boolean keySchemaless() {
+    return keySchemaless;
+  }
+
+  boolean valueSchemaless() {
+    return valueSchemaless;
+  }
+
   /** One row (of the whole file schema) as record parts. */
   public RestoredRecord convert(Row row) {
     Object value = null;
@@ -255,38 +312,70 @@ public final class ParquetToConnect {
   }
 
   private void addHeader(ConnectHeaders headers, Row h) {
-    String key = utf8(h.get(0));
+    byte[] key = (byte[]) h.get(0);
     byte[] schemaJson = (byte[]) h.get(1);
     byte[] bytes = (byte[]) h.get(2);
-    Schema schema = schemaJson == null ? null : headerSchema(schemaJson, key);
+    addHeader(headers, key == null ? null : new String(key, StandardCharsets.UTF_8),
+        schemaJson, 0, schemaJson == null ? -1 : schemaJson.length,
+        bytes, 0, bytes == null ? -1 : bytes.length, null, null);
+  }
+
+  /**
+   * Adds one {@code __kafka_headers} entry to {@code headers}: its key, its schema's JSON at
+   * {@code schemaJson[schemaOff, schemaOff + schemaLen)} and its value's bytes at {@code
+   * bytes[valueOff, valueOff + valueLen)} (a length of -1: null). Only the value is copied;
+   * STRING values are decoded through {@code strings} when given.
+   *
+   * <p>{@code previous}, when given, is the header added before at this position of the list
+   * (the one added is returned): a STRING or BYTES header with the same key is made from it
+   * with {@code Header.with}, and one with the same key, schema and (decoded once) value is that
+   * header again, since Connect's check of such a value against its schema cannot fail (a
+   * STRING schema holds a String, a BYTES schema a byte[]). Other values are checked as ever.
+   * With {@code strings} given, returns the header added, else null.
+   */
+  Header addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
+      int schemaLen, byte[] bytes, int valueOff, int valueLen, Utf8Strings strings,
+      Header previous) {
+    Schema schema = schemaLen < 0 ? null : headerSchema(schemaJson, schemaOff, schemaLen, key);
     Object value = null;
-    if (bytes != null) {
+    if (valueLen >= 0) {
       ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
       if (kind == ConnectTypes.Kind.STRING) {
-        value = new String(bytes, StandardCharsets.UTF_8);
+        value = strings != null ? strings.decode(bytes, valueOff, valueLen)
+            : new String(bytes, valueOff, valueLen, StandardCharsets.UTF_8);
       } else if (kind == ConnectTypes.Kind.BYTES) {
-        value = bytes;
+        value = Arrays.copyOfRange(bytes, valueOff, valueOff + valueLen);
       } else {
         try {
-          value = ConnectValueJson.fromJson(schema, Json.parse(new String(bytes,
-              StandardCharsets.UTF_8)));
+          value = ConnectValueJson.fromJson(schema, Json.parse(new String(bytes, valueOff,
+              valueLen, StandardCharsets.UTF_8)));
         } catch (RuntimeException e) {
           throw new DataException("header " + key + ": malformed value: " + e.getMessage(), e);
         }
       }
+      if (previous != null && key != null && key.equals(previous.key())
+          && (value instanceof String || value instanceof byte[])) {
+        Header header = previous.schema() == schema && previous.value() == value
+            ? previous : previous.with(schema, value);
+        headers.add(header);
+        return header;
+      }
     }
     headers.add(key, value, schema);
+    return strings == null ? null : headers.lastWithName(key);
   }
 
-  private Schema headerSchema(byte[] json, String key) {
+  private Schema headerSchema(byte[] json, int off, int len, String key) {
     for (int i = cachedHeaderSchemas - 1; i >= 0; i--) {
-      if (Arrays.equals(headerSchemaJson[i], json)) {
+      byte[] cached = headerSchemaJson[i];
+      if (cached.length == len && Arrays.equals(cached, 0, len, json, off, off + len)) {
         return headerSchemaCache[i];
       }
     }
-    Schema schema = readSchema(new String(json, StandardCharsets.UTF_8), "header " + key);
+    Schema schema = readSchema(new String(json, off, len, StandardCharsets.UTF_8),
+        "header " + key);
     if (cachedHeaderSchemas < MAX_CACHED_HEADER_SCHEMAS) {
-      headerSchemaJson[cachedHeaderSchemas] = json.clone();
+      headerSchemaJson[cachedHeaderSchemas] = Arrays.copyOfRange(json, off, off + len);
       headerSchemaCache[cachedHeaderSchemas++] = schema;
     }
     return schema;
@@ -297,7 +386,7 @@ public final class ParquetToConnect {
   }
 
   /** A value of an inferred schema as the plain Java a schemaless converter produced. */
-  private static Object toSchemaless(Object value) {
+  static Object toSchemaless(Object value) {
     if (value instanceof Struct struct) {
       Map<String, Object> map = new LinkedHashMap<>();
       for (Field f : struct.schema().fields()) {
@@ -748,9 +837,14 @@ public final class ParquetToConnect {
 
   /** The canonical text of a UUID stored big-endian in 16 bytes. */
   static String uuidText(byte[] b) {
+    return uuidText(b, 0);
+  }
+
+  /** The canonical text of a UUID stored big-endian in {@code b[off, off + 16)}. */
+  static String uuidText(byte[] b, int off) {
     long msb = 0;
     long lsb = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = off; i < off + 8; i++) {
       msb = msb << 8 | (b[i] & 0xFF);
       lsb = lsb << 8 | (b[i + 8] & 0xFF);
     }
@@ -759,7 +853,12 @@ public final class ParquetToConnect {
 
   /** An IEEE 754 half-precision value, stored little-endian in 2 bytes, as a float (exact). */
   static float halfToFloat(byte[] b) {
-    int bits = (b[0] & 0xFF) | (b[1] & 0xFF) << 8;
+    return halfToFloat(b, 0);
+  }
+
+  /** As {@link #halfToFloat(byte[])}, the value at {@code b[off, off + 2)}. */
+  static float halfToFloat(byte[] b, int off) {
+    int bits = (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8;
     int sign = (bits & 0x8000) << 16;
     int exponent = (bits >>> 10) & 0x1F;
     int mantissa = bits & 0x3FF;
@@ -776,8 +875,13 @@ public final class ParquetToConnect {
 
   /** Epoch milliseconds of an INT96 timestamp: nanoseconds of the day, then the Julian day. */
   static long int96Millis(byte[] b) {
-    long nanosOfDay = LittleEndian.getLong(b, 0);
-    long julianDay = Integer.toUnsignedLong(LittleEndian.getInt(b, 8));
+    return int96Millis(b, 0);
+  }
+
+  /** As {@link #int96Millis(byte[])}, the value at {@code b[off, off + 12)}. */
+  static long int96Millis(byte[] b, int off) {
+    long nanosOfDay = LittleEndian.getLong(b, off);
+    long julianDay = Integer.toUnsignedLong(LittleEndian.getInt(b, off + 8));
     return (julianDay - JULIAN_EPOCH_DAY) * MILLIS_PER_DAY + Math.floorDiv(nanosOfDay, 1_000_000L);
   }
 }

@@ -1,5 +1,7 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.connect.ConnectRecordReader;
+import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
@@ -8,10 +10,8 @@ import dev.parquetconnect.format.meta.KeyValue;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
 import dev.parquetconnect.format.read.ParquetFileReader;
-import dev.parquetconnect.format.read.RowReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import dev.parquetconnect.storage.StoreInput;
@@ -24,19 +24,21 @@ import java.util.Map;
 
 /**
  * One file being replayed: its footer, and its rows read one at a time through ranged reads of
- * the store (never the whole file), with the position of the row read last. Holds one page per
- * column of the current row group; {@link #close()} releases them and the store input.
+ * the store (never the whole file) straight into Connect values ({@link ConnectRecordReader}),
+ * with the position of the row read last. Holds one page and one batch per column of the
+ * current row group; {@link #close()} releases them and the store input.
+ *
+ * <p>Open it, choose the mapping with {@link #readWith}, then position and read.
  */
 final class FileCursor implements Closeable {
   private final StoreFile file;
   private final ParquetFileReader reader;
-  private final RowReader rows;
+  private ConnectRecordReader rows;
   private boolean started;
 
   private FileCursor(StoreFile file, ParquetFileReader reader) {
     this.file = file;
     this.reader = reader;
-    this.rows = reader.rowReader();
   }
 
   /** Opens the file and reads its footer (one ranged read of the file's tail in most cases). */
@@ -73,6 +75,17 @@ final class FileCursor implements Closeable {
       map.put(kv.key(), kv.value());
     }
     return map;
+  }
+
+  /**
+   * Reads the rows as records of {@code mapping} (made for this file's schema and metadata).
+   * Throws DataException when the file's columns do not fit the mapping.
+   */
+  void readWith(ParquetToConnect mapping) {
+    if (rows != null) {
+      throw new IllegalStateException("the mapping of " + key() + " is already chosen");
+    }
+    rows = new ConnectRecordReader(reader, mapping);
   }
 
   int rowGroupCount() {
@@ -142,24 +155,32 @@ final class FileCursor implements Closeable {
     return rows.hasNext();
   }
 
-  Row next() throws IOException, ParquetException {
+  /** Reads the next row; its parts are then {@link #record()}'s. */
+  void next() throws IOException, ParquetException {
     started = true;
-    return rows.next();
+    rows.next();
+  }
+
+  /** The row read last, as the parts of a record. */
+  ConnectRecordReader record() {
+    return rows;
   }
 
   /** The row group of the row read last (or about to be read, after {@link #hasNext()}). */
   int rowGroup() {
-    return Math.max(0, rows.rowGroup());
+    return rows == null ? 0 : Math.max(0, rows.rowGroup());
   }
 
   /** Rows of {@link #rowGroup()} read so far: the index of the next one. */
   long rowInGroup() {
-    return rows.rowInGroup();
+    return rows == null ? 0 : rows.rowInGroup();
   }
 
   @Override
   public void close() throws IOException {
-    rows.close();
+    if (rows != null) {
+      rows.close();
+    }
     reader.close();
   }
 }

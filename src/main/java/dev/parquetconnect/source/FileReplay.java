@@ -1,7 +1,6 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.format.ParquetException;
-import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.storage.StoreFile;
 import java.io.IOException;
 import java.util.List;
@@ -59,7 +58,7 @@ final class FileReplay implements ReplayUnit {
           finish(null);
           return;
         }
-        Row row = cursor.next();
+        cursor.next();
         int rowGroup = cursor.rowGroup();
         long rowAfter = cursor.rowInGroup();
         Exception peekFailure = null;
@@ -70,7 +69,7 @@ final class FileReplay implements ReplayUnit {
           more = true;
           peekFailure = e;
         }
-        SourceRecord record = mapper.toRecord(row, sourcePartition,
+        SourceRecord record = mapper.toRecord(cursor.record(), sourcePartition,
             SourcePositions.fileOffset(rowGroup, rowAfter, !more));
         out.add(record);
         rt.sent(file.key());
@@ -96,6 +95,7 @@ final class FileReplay implements ReplayUnit {
     cursor = FileCursor.open(rt.store, file);
     mapper = GenericRowMapper.of(cursor.schema(), rt.config.topic(), rt.config.keyFields(),
         rt.config.timestampField(), file.modified().toEpochMilli(), rt.partitions);
+    cursor.readWith(mapper.mapping());
     if (committed != null) {
       int rowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
       long row = SourcePositions.longOf(committed, SourcePositions.ROW, 0);

@@ -1,8 +1,8 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.connect.ConnectRecordReader;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.Row;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Rows of any Parquet file as records of one topic: the value is the row as a Struct of every
- * top-level column ({@link ParquetToConnect}'s mapping of other writers' files); the key the value of the {@code key.fields} column (one) or a Struct of them
+ * top-level column ({@link ParquetToConnect}'s mapping of other writers' files, read by {@link
+ * ConnectRecordReader}); the key the value of the {@code key.fields} column (one) or a Struct of
+ * them
  * (several), or null; the timestamp from {@code timestamp.field} or the file's modification time.
  */
 final class GenericRowMapper {
@@ -79,8 +81,15 @@ final class GenericRowMapper {
     return f;
   }
 
-  SourceRecord toRecord(Row row, Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
-    Struct struct = (Struct) value.convert(row).value();
+  /** The mapping the file's rows are read with. */
+  ParquetToConnect mapping() {
+    return value;
+  }
+
+  /** The row read last as a record. */
+  SourceRecord toRecord(ConnectRecordReader row, Map<String, ?> sourcePartition,
+      Map<String, ?> sourceOffset) {
+    Struct struct = (Struct) row.value();
     Object key = null;
     if (keyFields.length == 1) {
       key = struct.get(keyFields[0]);

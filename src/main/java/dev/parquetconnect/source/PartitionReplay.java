@@ -2,11 +2,11 @@ package dev.parquetconnect.source;
 
 import dev.parquetconnect.connect.FileLayout;
 import dev.parquetconnect.format.ParquetException;
-import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.storage.StoreFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +40,10 @@ final class PartitionReplay implements ReplayUnit {
       .thenComparingInt(p -> p.name().attempt())
       .thenComparing(p -> p.file().key());
 
-  /** An open file of the group being merged, with its next row read ahead. */
+  /** An open file of the group being merged, with its next row read ahead (the cursor's). */
   private static final class Member {
     final FileCursor cursor;
     final ReplayRowMapper mapper;
-    Row head;
     long headOffset;
     int headRowGroup;
     long headRowAfter;
@@ -138,7 +137,7 @@ final class PartitionReplay implements ReplayUnit {
       if (next.headOffset > lastOffset) {
         SourceRecord record;
         try {
-          record = next.mapper.toRecord(next.head, sourcePartition, SourcePositions.replayOffset(
+          record = next.mapper.toRecord(next.cursor.record(), sourcePartition, SourcePositions.replayOffset(
               next.headOffset, next.cursor.key(), next.headRowGroup, next.headRowAfter));
         } catch (RuntimeException e) {
           fail(next, e, out); // a value the file's own schema does not describe
@@ -193,6 +192,7 @@ final class PartitionReplay implements ReplayUnit {
       cursor = FileCursor.open(rt.store, p.file());
       ReplayRowMapper mapper = ReplayRowMapper.of(cursor.schema(), cursor.keyValueMetadata(),
           p.name().topic(), rt.partitions);
+      cursor.readWith(mapper.mapping());
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
       } else if (lastOffset >= 0) {
@@ -223,11 +223,13 @@ final class PartitionReplay implements ReplayUnit {
         }
         return;
       }
-      m.head = m.cursor.next();
+      m.cursor.next();
       m.headRowGroup = m.cursor.rowGroup();
       m.headRowAfter = m.cursor.rowInGroup();
-      m.headOffset = m.mapper.kafkaOffset(m.head);
-    } catch (IOException | ParquetException | DataException e) {
+      m.headOffset = m.mapper.kafkaOffset(m.cursor.record());
+    } catch (IOException | ParquetException | RuntimeException e) {
+      // A RuntimeException: a value the file's own schema does not describe (rows are
+      // converted as they are read).
       fail(m, e, out);
     }
   }
@@ -250,8 +252,8 @@ final class PartitionReplay implements ReplayUnit {
 
   private void reportFailure(StoreFile file, int rowGroup, long row, Exception e,
       List<SourceRecord> out) {
-    Map<String, Object> offset = SourcePositions.replayOffset(lastOffset, file.key(), rowGroup,
-        row);
+    Map<String, Object> offset = new HashMap<>(SourcePositions.replayOffset(lastOffset,
+        file.key(), rowGroup, row));
     offset.put(SourcePositions.SKIPPED, true);
     SourceRecord report = rt.corruptFiles.handle(file, rowGroup, row, e, sourcePartition, offset);
     if (report != null) {

@@ -1,30 +1,27 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.connect.ConnectRecordReader;
 import dev.parquetconnect.connect.FileLayout;
 import dev.parquetconnect.connect.ParquetToConnect;
-import dev.parquetconnect.connect.RestoredRecord;
 import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.Row;
 import java.util.Map;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Rows of a file our sink wrote back into the records it consumed ({@link ParquetToConnect}):
- * key and value with the Connect schemas the sink stored in the file's metadata, headers with
- * theirs, topic, partition, offset and timestamp from the {@code __kafka_*} columns. Built once
- * per file.
+ * Rows of a file our sink wrote back into the records it consumed ({@link ParquetToConnect},
+ * read by {@link ConnectRecordReader}): key and value with the Connect schemas the sink stored in
+ * the file's metadata, headers with theirs, topic, partition, offset and timestamp from the
+ * {@code __kafka_*} columns. Built once per file.
  */
 final class ReplayRowMapper {
   private final ParquetToConnect restore;
   private final PartitionChooser partitions;
   private final String fallbackTopic;
-  private final int offsetIndex;
 
-  private ReplayRowMapper(ParquetToConnect restore, int offsetIndex, String fallbackTopic,
+  private ReplayRowMapper(ParquetToConnect restore, String fallbackTopic,
       PartitionChooser partitions) {
     this.restore = restore;
-    this.offsetIndex = offsetIndex;
     this.fallbackTopic = fallbackTopic;
     this.partitions = partitions;
   }
@@ -44,23 +41,28 @@ final class ReplayRowMapper {
           + (restore.sinkFile() ? FileLayout.OFFSET_COLUMN + " column" : FileLayout.LAYOUT_KEY
           + " metadata") + "); read it in generic mode");
     }
-    return new ReplayRowMapper(restore, offsetIndex, fallbackTopic, partitions);
+    return new ReplayRowMapper(restore, fallbackTopic, partitions);
   }
 
-  /** The original Kafka offset of a row, read without converting the row. */
-  long kafkaOffset(Row row) {
-    Object v = row.get(offsetIndex);
-    if (v == null) {
+  /** The mapping the file's rows are read with. */
+  ParquetToConnect mapping() {
+    return restore;
+  }
+
+  /** The original Kafka offset of the row read last. */
+  long kafkaOffset(ConnectRecordReader row) {
+    if (!row.hasOffset()) {
       throw new DataException("a row without " + FileLayout.OFFSET_COLUMN);
     }
-    return (Long) v;
+    return row.offsetValue();
   }
 
-  SourceRecord toRecord(Row row, Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
-    RestoredRecord r = restore.convert(row);
-    String topic = r.topic() != null ? r.topic() : fallbackTopic;
+  /** The row read last as a record. */
+  SourceRecord toRecord(ConnectRecordReader row, Map<String, ?> sourcePartition,
+      Map<String, ?> sourceOffset) {
+    String topic = row.topic() != null ? row.topic() : fallbackTopic;
     return new SourceRecord(sourcePartition, sourceOffset, topic,
-        partitions.choose(r.partition(), r.key()), r.keySchema(), r.key(), r.valueSchema(),
-        r.value(), r.timestamp(), r.headers());
+        partitions.choose(row.partition(), row.key()), restore.keySchema(), row.key(),
+        restore.valueSchema(), row.value(), row.timestamp(), row.headers());
   }
 }

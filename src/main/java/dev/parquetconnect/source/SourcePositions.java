@@ -36,13 +36,9 @@ final class SourcePositions {
     return map;
   }
 
+  /** A replayed record's offset (immutable: Connect only reads it). */
   static Map<String, Object> replayOffset(long kafkaOffset, String file, int rowGroup, long row) {
-    Map<String, Object> map = new HashMap<>(8);
-    map.put(OFFSET, kafkaOffset);
-    map.put(FILE, file);
-    map.put(ROW_GROUP, rowGroup);
-    map.put(ROW, row);
-    return map;
+    return new ReplayOffset(kafkaOffset, file, rowGroup, row);
   }
 
   static Map<String, Object> filePartition(String file) {
