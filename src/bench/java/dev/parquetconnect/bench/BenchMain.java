@@ -47,7 +47,7 @@ public final class BenchMain {
 
   public static void main(String[] args) throws RunnerException, IOException {
     if (args.length == 0) {
-      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source)");
+      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source, sink)");
       System.exit(2);
     }
     String suite = args[0];
@@ -90,7 +90,7 @@ public final class BenchMain {
       kernel.params.forEach(options::param);
       results.addAll(new Runner(options.build()).run());
     }
-    List<String> lines = pair(results);
+    List<String> lines = pair(results, peerLabel(suite));
     lines.addAll(suiteReport(suite));
     System.out.println();
     for (String line : lines) {
@@ -193,8 +193,20 @@ public final class BenchMain {
     return best;
   }
 
-  /** Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line. */
-  static List<String> pair(List<RunResult> results) {
+  /**
+   * How a suite's lines name the other side: parquet-java where it is parquet-java alone, "peer"
+   * for the sink suite, whose other side is the peers' whole path (Connect to Avro to
+   * parquet-java's AvroParquetWriter).
+   */
+  static String peerLabel(String suite) {
+    return suite.equals("sink") ? "peer" : "parquet-java";
+  }
+
+  /**
+   * Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line, the other side
+   * named {@code peerLabel}.
+   */
+  static List<String> pair(List<RunResult> results, String peerLabel) {
     Map<String, double[]> byKernel = new TreeMap<>();
     for (RunResult result : results) {
       String label = result.getParams().getBenchmark();
@@ -219,9 +231,10 @@ public final class BenchMain {
             lines.add(
                 String.format(
                     Locale.ROOT,
-                    "%s ours=%s parquet-java=%s ratio=%s",
+                    "%s ours=%s %s=%s ratio=%s",
                     kernel,
                     score(pair[0]),
+                    peerLabel,
                     score(pair[1]),
                     pair[0] < 0 || pair[1] <= 0
                         ? "n/a"
