@@ -660,9 +660,13 @@ public final class ConnectRecordShredder {
         case BYTES -> expect(v instanceof byte[] || v instanceof ByteBuffer, v);
         case DECIMAL -> {
           expect(v instanceof BigDecimal, v);
-          StringBuilder problem = new StringBuilder();
-          if (decimal.fit((BigDecimal) v, problem) == null) {
-            throw new BadValue(problem.toString());
+          BigDecimal d = (BigDecimal) v;
+          // The common case, the column's scale and not too many digits, allocates nothing.
+          if (d.scale() != decimal.scale() || d.precision() > decimal.precision()) {
+            StringBuilder problem = new StringBuilder();
+            if (decimal.fit(d, problem) == null) {
+              throw new BadValue(problem.toString());
+            }
           }
         }
         case DATE -> {
