@@ -6,12 +6,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -24,20 +23,23 @@ import org.apache.kafka.connect.data.Timestamp;
  * code following the same rules, since AvroData is not on Maven Central):
  *
  * <ul>
- *   <li>the Avro schema is derived once per Connect schema and cached (here by identity, which is
- *       cheaper than AvroData's cache keyed by schema equality, so the peer is not slowed);
+ *   <li>the Avro schema is derived once per Connect schema and cached; the cache is keyed by the
+ *       Connect schema's equality, as AvroData's is, so each record's schema is hashed (a plain
+ *       HashMap here, where AvroData uses a bounded concurrent one);
  *   <li>a struct becomes a record named after the Connect schema, an optional field a union
  *       {@code [null, T]} with default null;
  *   <li>Decimal becomes bytes with logical type decimal (precision from {@code
  *       connect.decimal.precision}, else 64), Timestamp a long with timestamp-millis, arrays
  *       Avro arrays, maps with string keys Avro maps;
- *   <li>values are converted field by field into a new {@code GenericData.Record} per struct,
- *       new lists and maps, decimals to their unscaled big-endian bytes, dates to millis.
+ *   <li>values are converted field by field: a struct (after checking that its schema equals the
+ *       expected one) through a {@code GenericRecordBuilder}, fields set by name, into a new
+ *       {@code GenericData.Record}; new lists and hash maps; decimals to their unscaled
+ *       big-endian bytes, dates to millis.
  * </ul>
  */
 final class ConnectToAvro {
   private static final String DEFAULT_NAMESPACE = "io.confluent.connect.avro";
-  private final Map<Schema, org.apache.avro.Schema> cache = new IdentityHashMap<>();
+  private final Map<Schema, org.apache.avro.Schema> cache = new HashMap<>();
 
   /** The Avro schema of a Connect schema, derived on first use. */
   org.apache.avro.Schema avroSchema(Schema schema) {
@@ -169,14 +171,16 @@ final class ConnectToAvro {
       }
       case STRUCT -> {
         Struct struct = (Struct) value;
-        GenericData.Record record = new GenericData.Record(avro);
-        List<org.apache.avro.Schema.Field> avroFields = avro.getFields();
+        if (!struct.schema().equals(schema)) {
+          throw new IllegalArgumentException("a Struct of another schema");
+        }
+        GenericRecordBuilder record = new GenericRecordBuilder(avro);
         for (Field field : schema.fields()) {
-          org.apache.avro.Schema.Field avroField = avroFields.get(field.index());
-          record.put(avroField.pos(),
+          org.apache.avro.Schema.Field avroField = avro.getField(field.name());
+          record.set(field.name(),
               convert(field.schema(), avroField.schema(), struct.get(field)));
         }
-        return record;
+        return record.build();
       }
       default -> {
         return value;
