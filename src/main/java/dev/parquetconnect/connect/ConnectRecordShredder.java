@@ -715,10 +715,7 @@ public final class ConnectRecordShredder {
         case FLOAT32 -> column.writeFloat((Float) v, rep, def);
         case FLOAT64 -> column.writeDouble((Double) v, rep, def);
         case BOOLEAN -> column.writeBoolean((Boolean) v, rep, def);
-        case STRING -> {
-          int n = utf8.encode((String) v);
-          column.writeBinary(utf8.buffer(), 0, n, rep, def);
-        }
+        case STRING -> column.writeString((String) v, rep, def);
         case BYTES -> writeBytes(v, rep);
         case DECIMAL -> writeDecimal((BigDecimal) v, rep);
         case DATE -> column.writeInt(

@@ -75,6 +75,39 @@ final class BinaryStatistics extends ValueStatistics {
   }
 
   /**
+   * As {@link #addValues} for a dictionary-encoded page, comparing each distinct value once: the
+   * page's value {@code i} has dictionary index {@code indices[i]}, and {@code seen[index] ==
+   * stamp} marks an index already compared on this page ({@code stamp} is new for every page).
+   */
+  void addValuesOncePerIndex(PageBuffer page, int[] indices, int[] seen, int stamp) {
+    int n = page.values;
+    if (n == 0) {
+      return;
+    }
+    BinaryBatch batch = page.binaries;
+    byte[] data = batch.data();
+    int[] offsets = batch.offsets();
+    int lo = 0;
+    int hi = 0;
+    seen[indices[0]] = stamp;
+    for (int i = 1; i < n; i++) {
+      int index = indices[i];
+      if (seen[index] == stamp) {
+        continue; // equal to a value already compared
+      }
+      seen[index] = stamp;
+      int start = offsets[i];
+      int end = offsets[i + 1];
+      if (compare(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
+        lo = i;
+      } else if (compare(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+        hi = i;
+      }
+    }
+    offer(data, offsets[lo], offsets[lo + 1], data, offsets[hi], offsets[hi + 1]);
+  }
+
+  /**
    * The first eight bytes of {@code data[start, end)} as a big-endian word, zero-padded: words
    * that differ order their strings as {@link Arrays#compareUnsigned} does (padding is below
    * every byte, and a string is above its own prefixes); equal words decide nothing.
