@@ -39,15 +39,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>Usage: {@code BenchMain SUITE [--full] [--include REGEX]}. The default is a short run
  * (one fork, 2 warm-up and 5 measured iterations of one second); {@code --full} measures longer
- * (5 warm-up, 10 measured of two seconds). A side's ops/s is its best measured iteration (see
- * {@link #best}).
+ * (5 warm-up, 10 measured of two seconds). The sink suite, whose operation takes seconds, runs
+ * 4 warm-up and 10 measured iterations (6 and 20 with {@code --full}). A side's ops/s is its
+ * best measured iteration (see {@link #best}).
  */
 public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws RunnerException, IOException {
     if (args.length == 0) {
-      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source)");
+      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source, sink)");
       System.exit(2);
     }
     String suite = args[0];
@@ -74,15 +75,20 @@ public final class BenchMain {
       System.err.println("no benchmark matches " + pattern);
       System.exit(2);
     }
+    // The sink suite's operation is a whole task run of several seconds, one per iteration:
+    // more of them, so that JIT warm-up is over and the best one is not a lucky outlier.
+    boolean wholeRuns = suite.equals("sink");
+    int warmups = wholeRuns ? (full ? 6 : 4) : (full ? 5 : 2);
+    int measured = wholeRuns ? (full ? 20 : 10) : (full ? 10 : 5);
     for (Kernel kernel : kernels) {
       ChainedOptionsBuilder options =
           new OptionsBuilder()
               .include("^" + Pattern.quote(kernel.className) + "\\.(ours|parquetJava)$")
               .forks(1)
               .jvmArgsAppend("-Xmx2g", "-XX:+UseParallelGC")
-              .warmupIterations(full ? 5 : 2)
+              .warmupIterations(warmups)
               .warmupTime(TimeValue.seconds(1))
-              .measurementIterations(full ? 10 : 5)
+              .measurementIterations(measured)
               .measurementTime(TimeValue.seconds(full ? 2 : 1))
               .mode(Mode.Throughput)
               .timeUnit(TimeUnit.SECONDS)
@@ -90,7 +96,7 @@ public final class BenchMain {
       kernel.params.forEach(options::param);
       results.addAll(new Runner(options.build()).run());
     }
-    List<String> lines = pair(results);
+    List<String> lines = pair(results, peerLabel(suite));
     lines.addAll(suiteReport(suite));
     System.out.println();
     for (String line : lines) {
@@ -193,8 +199,20 @@ public final class BenchMain {
     return best;
   }
 
-  /** Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line. */
-  static List<String> pair(List<RunResult> results) {
+  /**
+   * How a suite's lines name the other side: parquet-java where it is parquet-java alone, "peer"
+   * for the sink suite, whose other side is the peers' whole path (Connect to Avro to
+   * parquet-java's AvroParquetWriter).
+   */
+  static String peerLabel(String suite) {
+    return suite.equals("sink") ? "peer" : "parquet-java";
+  }
+
+  /**
+   * Pairs each kernel's {@code ours} and {@code parquetJava} scores into one line, the other side
+   * named {@code peerLabel}.
+   */
+  static List<String> pair(List<RunResult> results, String peerLabel) {
     Map<String, double[]> byKernel = new TreeMap<>();
     for (RunResult result : results) {
       String label = result.getParams().getBenchmark();
@@ -219,9 +237,10 @@ public final class BenchMain {
             lines.add(
                 String.format(
                     Locale.ROOT,
-                    "%s ours=%s parquet-java=%s ratio=%s",
+                    "%s ours=%s %s=%s ratio=%s",
                     kernel,
                     score(pair[0]),
+                    peerLabel,
                     score(pair[1]),
                     pair[0] < 0 || pair[1] <= 0
                         ? "n/a"

@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -26,8 +29,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>For each kernel (same discovery and naming as {@link BenchMain}), in a JVM of its own: the
  * class is built, its {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and {@code parquetJava}
  * alternate in rounds of about 0.3 s of CPU time each, the first three rounds of each being
- * warm-up, and the best round's rate counts. Prints {@code KERNEL ours=<ops/cpu-s>
- * parquet-java=<ops/cpu-s> ratio=<x>} and writes target/bench/SUITE-cpu.txt.
+ * warm-up, and the best round's rate counts. Set-ups and tear-downs at {@code
+ * Level.Invocation} run around every call, outside the measured time, and a call counts its
+ * {@code @OperationsPerInvocation}. Prints {@code KERNEL ours=<ops/cpu-s> parquet-java=<ops/cpu-s>
+ * ratio=<x>} ({@code peer=} for the sink suite) and writes target/bench/SUITE-cpu.txt.
  *
  * <p>Usage: {@code CpuTimeMain SUITE [--include REGEX] [--rounds N]} (default 10 rounds).
  */
@@ -87,13 +92,25 @@ public final class CpuTimeMain {
       for (Map.Entry<String, String> param : kernel.params().entrySet()) {
         setParam(state, param.getKey(), param.getValue());
       }
+      // Trial and iteration set-ups once; invocation ones (and tear-downs) around every
+      // operation, outside the measured CPU time, as JMH does.
+      List<Method> beforeEach = new ArrayList<>();
+      List<Method> afterEach = new ArrayList<>();
       for (Method method : cls.getMethods()) {
-        if (method.isAnnotationPresent(Setup.class)) {
+        Setup setup = method.getAnnotation(Setup.class);
+        TearDown tearDown = method.getAnnotation(TearDown.class);
+        if (setup != null && setup.value() == Level.Invocation) {
+          beforeEach.add(method);
+        } else if (setup != null) {
           method.invoke(state);
+        } else if (tearDown != null && tearDown.value() == Level.Invocation) {
+          afterEach.add(method);
         }
       }
-      Method ours = cls.getMethod("ours", parameters(cls, "ours"));
-      Method theirs = cls.getMethod("parquetJava", parameters(cls, "parquetJava"));
+      Operation ours = new Operation(cls.getMethod("ours", parameters(cls, "ours")),
+          beforeEach, afterEach);
+      Operation theirs = new Operation(
+          cls.getMethod("parquetJava", parameters(cls, "parquetJava")), beforeEach, afterEach);
       double bestOurs = 0;
       double bestTheirs = 0;
       for (int round = 0; round < rounds + WARMUP_ROUNDS; round++) {
@@ -105,8 +122,8 @@ public final class CpuTimeMain {
         }
       }
       String name = BenchMain.kernelName(cls.getName(), kernel.params());
-      String line = String.format(Locale.ROOT, "%s ours=%.0f parquet-java=%.0f ratio=%.2f",
-          name, bestOurs, bestTheirs, bestOurs / bestTheirs);
+      String line = String.format(Locale.ROOT, "%s ours=%.0f %s=%.0f ratio=%.2f",
+          name, bestOurs, BenchMain.peerLabel(suite), bestTheirs, bestOurs / bestTheirs);
       System.out.println(line);
     }
   }
@@ -155,22 +172,43 @@ public final class CpuTimeMain {
     }
   }
 
-  /** Operations per CPU-second of one round of about {@link #ROUND_NANOS} of CPU time. */
-  private static double rate(ThreadMXBean threads, Object state, Method method, Blackhole bh)
+  /**
+   * A benchmark method, the invocation-level set-ups and tear-downs around each call, and the
+   * operations one call counts for ({@code @OperationsPerInvocation}).
+   */
+  private record Operation(Method method, List<Method> beforeEach, List<Method> afterEach) {
+    long opsPerCall() {
+      OperationsPerInvocation per = method.getAnnotation(OperationsPerInvocation.class);
+      return per == null ? 1 : per.value();
+    }
+  }
+
+  /**
+   * Operations per CPU-second of one round of about {@link #ROUND_NANOS} of CPU time (set-ups
+   * and tear-downs of each invocation not counted).
+   */
+  private static double rate(ThreadMXBean threads, Object state, Operation op, Blackhole bh)
       throws IllegalAccessException, IOException {
+    Method method = op.method();
     boolean takesBlackhole = method.getParameterCount() == 1;
-    long start = threads.getCurrentThreadCpuTime();
     long ops = 0;
-    long spent;
+    long spent = 0;
     try {
       do {
+        for (Method before : op.beforeEach()) {
+          before.invoke(state);
+        }
+        long start = threads.getCurrentThreadCpuTime();
         if (takesBlackhole) {
           method.invoke(state, bh);
         } else {
           bh.consume(method.invoke(state));
         }
-        ops++;
-        spent = threads.getCurrentThreadCpuTime() - start;
+        spent += threads.getCurrentThreadCpuTime() - start;
+        ops += op.opsPerCall();
+        for (Method after : op.afterEach()) {
+          after.invoke(state);
+        }
       } while (spent < ROUND_NANOS);
     } catch (InvocationTargetException e) {
       throw new IOException(method + " failed", e.getCause());

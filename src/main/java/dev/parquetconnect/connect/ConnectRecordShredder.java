@@ -660,9 +660,13 @@ public final class ConnectRecordShredder {
         case BYTES -> expect(v instanceof byte[] || v instanceof ByteBuffer, v);
         case DECIMAL -> {
           expect(v instanceof BigDecimal, v);
-          StringBuilder problem = new StringBuilder();
-          if (decimal.fit((BigDecimal) v, problem) == null) {
-            throw new BadValue(problem.toString());
+          BigDecimal d = (BigDecimal) v;
+          // The common case, the column's scale and not too many digits, allocates nothing.
+          if (d.scale() != decimal.scale() || d.precision() > decimal.precision()) {
+            StringBuilder problem = new StringBuilder();
+            if (decimal.fit(d, problem) == null) {
+              throw new BadValue(problem.toString());
+            }
           }
         }
         case DATE -> {
@@ -711,10 +715,7 @@ public final class ConnectRecordShredder {
         case FLOAT32 -> column.writeFloat((Float) v, rep, def);
         case FLOAT64 -> column.writeDouble((Double) v, rep, def);
         case BOOLEAN -> column.writeBoolean((Boolean) v, rep, def);
-        case STRING -> {
-          int n = utf8.encode((String) v);
-          column.writeBinary(utf8.buffer(), 0, n, rep, def);
-        }
+        case STRING -> column.writeString((String) v, rep, def);
         case BYTES -> writeBytes(v, rep);
         case DECIMAL -> writeDecimal((BigDecimal) v, rep);
         case DATE -> column.writeInt(

@@ -28,6 +28,9 @@ final class Epoch {
   private long offsetsRead;
   private long recordsWritten;
   private long firstRecordTime = Long.MIN_VALUE;
+  /** The last place looked up and its file (null: none), so a run of records hashes nothing. */
+  private Place lastPlace;
+  private OpenFile lastFile;
 
   /**
    * @param start the offset of the first record
@@ -90,18 +93,28 @@ final class Epoch {
   }
 
   OpenFile file(Place place) {
-    return byPlace.get(place);
+    if (place == lastPlace && lastFile != null) {
+      return lastFile;
+    }
+    OpenFile file = byPlace.get(place);
+    lastPlace = place;
+    lastFile = file;
+    return file;
   }
 
   void add(Place place, OpenFile file) {
     byPlace.put(place, file);
     byKey.put(file.key(), file);
+    lastPlace = null;
+    lastFile = null;
   }
 
   /** Drops a file that never received a record (its first record was refused). */
   void remove(Place place, OpenFile file) {
     byPlace.remove(place);
     byKey.remove(file.key());
+    lastPlace = null;
+    lastFile = null;
   }
 
   Collection<OpenFile> files() {

@@ -92,6 +92,12 @@ final class ParquetFiles implements RecordWriterFactory {
     private SinkRecord decided;
     private SchemaEvolution.Action action;
     private boolean finished;
+    /**
+     * {@link #bufferedBytes} as of {@code bufferedAtRecords} records: the task asks twice per
+     * record (memory budget, file.max.bytes), and the sum runs over every column.
+     */
+    private long buffered;
+    private long bufferedAtRecords = -1;
 
     ParquetFile(ParquetRecordWriter writer, FileLayout layout) {
       this.writer = writer;
@@ -133,7 +139,15 @@ final class ParquetFiles implements RecordWriterFactory {
 
     @Override
     public long bufferedBytes() {
-      return finished ? 0 : writer.bufferedBytes() + fixedBytes;
+      if (finished) {
+        return 0;
+      }
+      long records = writer.recordCount();
+      if (records != bufferedAtRecords) {
+        buffered = writer.bufferedBytes() + fixedBytes;
+        bufferedAtRecords = records;
+      }
+      return buffered;
     }
 
     @Override
@@ -143,6 +157,7 @@ final class ParquetFiles implements RecordWriterFactory {
 
     @Override
     public void flushRowGroup() throws IOException {
+      bufferedAtRecords = -1;
       writer.flushRowGroup();
     }
 

@@ -44,6 +44,8 @@ public final class ParquetSinkTask extends SinkTask {
   private final CrashPoints crashPoints;
   private final Map<TopicPartition, TopicPartitionWriter> writers = new LinkedHashMap<>();
   private final Set<String> cleanedDirectories = new HashSet<>();
+  /** Topics whose directory {@link #put} has cleaned (saves encoding the name per batch). */
+  private final Set<String> cleanedTopics = new HashSet<>();
   private ParquetSinkConfig config;
   private Store store;
   private SinkRuntime runtime;
@@ -134,25 +136,32 @@ public final class ParquetSinkTask extends SinkTask {
       writer.startBatch();
       writer.recover();
     }
-    TopicPartition last = null;
+    // The writer and topic of the previous record: a batch is runs of one partition's records,
+    // so the lookups (and a TopicPartition per record) are made only when the run changes.
+    String lastSourceTopic = null;
+    Integer lastSourcePartition = null;
     TopicPartitionWriter lastWriter = null;
     String lastTopic = null;
     for (SinkRecord record : records) {
-      TopicPartition source = new TopicPartition(record.originalTopic(),
-          record.originalKafkaPartition());
-      if (!source.equals(last)) {
-        last = source;
-        lastWriter = writers.get(source);
+      String sourceTopic = record.originalTopic();
+      Integer sourcePartition = record.originalKafkaPartition();
+      if (lastSourceTopic == null || !sourceTopic.equals(lastSourceTopic)
+          || !sourcePartition.equals(lastSourcePartition)) {
+        lastSourceTopic = sourceTopic;
+        lastSourcePartition = sourcePartition;
+        lastWriter = writers.get(new TopicPartition(sourceTopic, sourcePartition));
       }
       if (lastWriter == null) {
         // Not (or no longer) this task's partition: its owner reads the record.
         LOG.warn("[{}] dropping a record of {}, which is not assigned to this task", taskName,
-            source);
+            new TopicPartition(sourceTopic, sourcePartition));
         continue;
       }
       if (!record.topic().equals(lastTopic)) {
         lastTopic = record.topic();
-        cleanOrphansOnce(runtime.keys().topicDir(lastTopic), orphanCutoff());
+        if (cleanedTopics.add(lastTopic)) {
+          cleanOrphansOnce(runtime.keys().topicDir(lastTopic), orphanCutoff());
+        }
       }
       lastWriter.write(record);
       if (runtime.budget().exceeded()) {

@@ -61,6 +61,8 @@ final class TopicPartitionWriter {
   private int consecutiveFailures;
   private long retryNotBeforeNanos;
   private Epoch epoch;
+  /** The place of the previous record, reused while records keep going to the same one. */
+  private Place lastPlace;
 
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
     this.source = source;
@@ -256,7 +258,7 @@ final class TopicPartitionWriter {
             + ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG + "=fail");
       }
       time = rt.rotation().intervalMs() > 0 ? rt.recordTime().of(record) : 0;
-      place = skip ? null : new Place(record.topic(), rt.partitioner().partition(record));
+      place = skip ? null : place(record.topic(), rt.partitioner().partition(record));
     } catch (DataException e) {
       badRecord(record, e);
       return;
@@ -314,6 +316,20 @@ final class TopicPartitionWriter {
     rt.budget().update(file);
     rt.faults().at("put");
     afterRecord(file);
+  }
+
+  /**
+   * The place of a record: the previous record's when topic and partition columns are the same
+   * (the columns by identity, as partitioners that cache them return them), so the open file's
+   * lookup in {@link Epoch#file} finds it without hashing.
+   */
+  private Place place(String topic, List<PartitionColumn> columns) {
+    Place last = lastPlace;
+    if (last != null && last.columns() == columns && last.topic().equals(topic)) {
+      return last;
+    }
+    lastPlace = new Place(topic, columns);
+    return lastPlace;
   }
 
   private Epoch openEpochIfNone(long offset) {

@@ -1,6 +1,9 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.encoding.BinaryBatch;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -9,6 +12,8 @@ import java.util.Arrays;
  * arrays kept across pages, so a page allocates nothing unless a bound outgrows its array.
  */
 final class BinaryStatistics extends ValueStatistics {
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private final boolean signed;
   private boolean has;
   private byte[] min = new byte[16];
@@ -32,17 +37,95 @@ final class BinaryStatistics extends ValueStatistics {
     // Track the positions of the page's extremes; copy them once at the end.
     int lo = 0;
     int hi = 0;
+    if (signed) {
+      for (int i = 1; i < n; i++) {
+        int start = offsets[i];
+        int end = offsets[i + 1];
+        if (compareSigned(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
+          lo = i;
+        } else if (compareSigned(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+          hi = i;
+        }
+      }
+    } else {
+      // Most values differ from the bounds in their first eight bytes: compare those as one
+      // unsigned word and only fall back to the whole strings when the words are equal.
+      long loKey = prefix(data, offsets[0], offsets[1]);
+      long hiKey = loKey;
+      for (int i = 1; i < n; i++) {
+        int start = offsets[i];
+        int end = offsets[i + 1];
+        long key = prefix(data, start, end);
+        int c = Long.compareUnsigned(key, loKey);
+        if (c < 0 || c == 0
+            && Arrays.compareUnsigned(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
+          lo = i;
+          loKey = key;
+          continue; // below the minimum, so not above the maximum
+        }
+        c = Long.compareUnsigned(key, hiKey);
+        if (c > 0 || c == 0
+            && Arrays.compareUnsigned(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+          hi = i;
+          hiKey = key;
+        }
+      }
+    }
+    offer(data, offsets[lo], offsets[lo + 1], data, offsets[hi], offsets[hi + 1]);
+  }
+
+  /**
+   * As {@link #addValues} for a dictionary-encoded page, comparing each distinct value once: the
+   * page's value {@code i} has dictionary index {@code indices[i]}, and {@code seen[index] ==
+   * stamp} marks an index already compared on this page ({@code stamp} is new for every page).
+   */
+  void addValuesOncePerIndex(PageBuffer page, int[] indices, int[] seen, int stamp) {
+    int n = page.values;
+    if (n == 0) {
+      return;
+    }
+    BinaryBatch batch = page.binaries;
+    byte[] data = batch.data();
+    int[] offsets = batch.offsets();
+    int lo = 0;
+    int hi = 0;
+    seen[indices[0]] = stamp;
     for (int i = 1; i < n; i++) {
+      int index = indices[i];
+      if (seen[index] == stamp) {
+        continue; // equal to a value already compared
+      }
+      seen[index] = stamp;
       int start = offsets[i];
       int end = offsets[i + 1];
       if (compare(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
         lo = i;
-      }
-      if (compare(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+      } else if (compare(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
         hi = i;
       }
     }
     offer(data, offsets[lo], offsets[lo + 1], data, offsets[hi], offsets[hi + 1]);
+  }
+
+  /**
+   * The first eight bytes of {@code data[start, end)} as a big-endian word, zero-padded: words
+   * that differ order their strings as {@link Arrays#compareUnsigned} does (padding is below
+   * every byte, and a string is above its own prefixes); equal words decide nothing.
+   */
+  static long prefix(byte[] data, int start, int end) {
+    int length = end - start;
+    if (length >= Long.BYTES) {
+      return (long) BIG_ENDIAN_LONG.get(data, start);
+    }
+    if (start <= data.length - Long.BYTES) {
+      // A short string inside a larger buffer: load a whole word, keep the string's bytes.
+      return length == 0 ? 0 : (long) BIG_ENDIAN_LONG.get(data, start) & -1L << (64 - 8 * length);
+    }
+    long word = 0;
+    for (int i = start, shift = 56; i < end; i++, shift -= 8) {
+      word |= (data[i] & 0xFFL) << shift;
+    }
+    return word;
   }
 
   @Override

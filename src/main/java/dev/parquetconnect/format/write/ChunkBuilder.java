@@ -76,6 +76,13 @@ final class ChunkBuilder {
   private long rows;
   private long unencodedByteArrayBytes;
   private final int[] pagesByEncoding = new int[Encoding.values().length];
+  /**
+   * {@link #bufferedBytes()}, brought up to date whenever it changes (a page added, the chunk
+   * written): writers under a memory budget ask for it after every record.
+   */
+  private long bufferedBytes;
+  private int[] seenIndexStamps = new int[0];
+  private int pageStamp;
 
   ChunkBuilder(
       ColumnDescriptor column,
@@ -140,10 +147,15 @@ final class ChunkBuilder {
             type == PhysicalType.BYTE_ARRAY,
             histograms.recordsRepetition ? column.maxRepetitionLevel() + 1 : 0,
             histograms.recordsDefinition ? column.maxDefinitionLevel() + 1 : 0);
+    updateBufferedBytes();
   }
 
   /** Bytes held for the chunk: its encoded pages, its dictionary and its bloom filter. */
   long bufferedBytes() {
+    return bufferedBytes;
+  }
+
+  private void updateBufferedBytes() {
     long bytes = pages.size();
     if (dictionary != null) {
       bytes += dictionary.dictionaryByteSize();
@@ -151,7 +163,7 @@ final class ChunkBuilder {
     if (bloomFilter != null) {
       bytes += bloomFilter.bufferedBytes();
     }
-    return bytes;
+    bufferedBytes = bytes;
   }
 
   /** Records in the chunk's closed pages. */
@@ -172,17 +184,24 @@ final class ChunkBuilder {
       addPage(page.slice(typeLength, entry, page.entries, head, page.values));
       return;
     }
+    Encoding encoding = encodeValues(page);
+    indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
     pageStatistics.reset();
     pageStatistics.nullCount = page.entries - page.values;
-    pageStatistics.addValues(page);
+    if (encoding == dictionaryDataEncoding && page.values > 0
+        && pageStatistics instanceof BinaryStatistics binary) {
+      // The page's dictionary indices say which values are equal: compare each distinct one once.
+      binary.addValuesOncePerIndex(page, scratch.indices(page.values), seenIndices(),
+          nextPageStamp());
+    } else {
+      pageStatistics.addValues(page);
+    }
     chunkStatistics.merge(pageStatistics);
     histograms.count(page);
     long unencoded = type == PhysicalType.BYTE_ARRAY ? page.binaries.byteSize() : 0;
     if (bloomFilter != null) {
       bloomFilter.insert(page);
     }
-    Encoding encoding = encodeValues(page);
-    indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
     Statistics statistics = headerStatistics ? statisticsFormat.toThrift(pageStatistics) : null;
     long offset = pages.size();
     assembler.appendDataPage(page, encoding, statistics, pages);
@@ -201,6 +220,24 @@ final class ChunkBuilder {
     valueCount += page.entries;
     rows += page.rows;
     unencodedByteArrayBytes += unencoded;
+    updateBufferedBytes();
+  }
+
+  /** Per dictionary index, the stamp of the last page that compared its value for statistics. */
+  private int[] seenIndices() {
+    int size = dictionary.dictionarySize();
+    if (seenIndexStamps.length < size) {
+      seenIndexStamps = Arrays.copyOf(seenIndexStamps, Math.max(size, seenIndexStamps.length * 2));
+    }
+    return seenIndexStamps;
+  }
+
+  private int nextPageStamp() {
+    if (++pageStamp == Integer.MAX_VALUE) {
+      Arrays.fill(seenIndexStamps, 0);
+      pageStamp = 1;
+    }
+    return pageStamp;
   }
 
   /**
@@ -504,5 +541,6 @@ final class ChunkBuilder {
       dictionaryActive = true;
       dictionaryUsed = false;
     }
+    updateBufferedBytes();
   }
 }

@@ -162,6 +162,20 @@ public final class ColumnChunkWriter {
     writeBinary(bytes, 0, bytes.length, rep, def);
   }
 
+  /**
+   * A BYTE_ARRAY value given as text: its UTF-8 bytes are encoded straight into the page, with
+   * no copy in between (a lone surrogate becomes {@code '?'}, as {@code String.getBytes} does).
+   */
+  public void writeString(String value, int rep, int def) {
+    if (type != PhysicalType.BYTE_ARRAY) {
+      throw wrongType("a string");
+    }
+    checkValueLevel(def);
+    startEntry(rep, def);
+    page.addEntry(rep, def);
+    page.addString(value);
+  }
+
   private void startValue(PhysicalType expected, int rep, int def) {
     if (type != expected) {
       throw wrongType(expected.toString());

@@ -1,6 +1,7 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.io.Utf8;
 import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
@@ -199,6 +200,15 @@ final class PageBuffer {
     binaries.add(src, off, len);
     values++;
     valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L + len : plainWidth;
+  }
+
+  /** A BYTE_ARRAY value as the UTF-8 bytes of {@code s}, encoded in place. */
+  void addString(String s) {
+    binaries.ensureCapacity(1, Utf8.maxBytes(s));
+    int length = Utf8.encode(s, binaries.data(), binaries.byteSize());
+    binaries.commit(length);
+    values++;
+    valueBytes += 4L + length;
   }
 
   // ---- values: batches
