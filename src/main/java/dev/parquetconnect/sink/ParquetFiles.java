@@ -65,6 +65,9 @@ final class ParquetFiles implements RecordWriterFactory {
         .rowGroupByteTarget(config.rowGroupBytes())
         .pageByteLimit(config.pageBytes())
         .dictionaryByteLimit(config.dictionaryBytes());
+    if (config.pageRows() > 0) {
+      builder.pageRowLimit(config.pageRows());
+    }
     for (String column : config.bloomFilterColumns()) {
       builder.bloomFilter(column, config.bloomFilterNdv(), config.bloomFilterFpp());
     }

@@ -66,6 +66,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String PARQUET_ENCODING_POLICY_CONFIG = "parquet.encoding.policy";
   public static final String PARQUET_ROW_GROUP_BYTES_CONFIG = "parquet.row.group.bytes";
   public static final String PARQUET_PAGE_BYTES_CONFIG = "parquet.page.bytes";
+  public static final String PARQUET_PAGE_ROWS_CONFIG = "parquet.page.rows";
   public static final String PARQUET_DICTIONARY_BYTES_CONFIG = "parquet.dictionary.bytes";
   public static final String PARQUET_BLOOM_FILTER_COLUMNS_CONFIG = "parquet.bloom.filter.columns";
   public static final String PARQUET_BLOOM_FILTER_FPP_CONFIG = "parquet.bloom.filter.fpp";
@@ -278,6 +279,12 @@ public final class ParquetSinkConfig extends AbstractConfig {
     def.define(PARQUET_PAGE_BYTES_CONFIG, Type.INT, (int) MIB, Range.between(1024, 64 * MIB),
         Importance.LOW, "The target size of a data page.",
         GROUP_PARQUET, ++order, Width.SHORT, "Page bytes");
+    def.define(PARQUET_PAGE_ROWS_CONFIG, Type.INT, 0, Range.atLeast(0), Importance.LOW,
+        "The most rows a data page holds; 0 cuts pages by parquet.page.bytes only (the smallest "
+            + "files). A cap such as 20000 (parquet-java's default) gives narrow sorted columns "
+            + "(offsets, ids, timestamps) more pages, so engines that skip pages through the page "
+            + "index skip in finer steps, for 0.5-3% larger files.",
+        GROUP_PARQUET, ++order, Width.SHORT, "Page rows");
     def.define(PARQUET_DICTIONARY_BYTES_CONFIG, Type.INT, (int) MIB, Range.between(1024, 64 * MIB),
         Importance.LOW,
         "A column's dictionary passing this size makes the column fall back to another encoding.",
@@ -716,6 +723,11 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public int pageBytes() {
     return getInt(PARQUET_PAGE_BYTES_CONFIG);
+  }
+
+  /** The page row cap, or 0 for none. */
+  public int pageRows() {
+    return getInt(PARQUET_PAGE_ROWS_CONFIG);
   }
 
   public int dictionaryBytes() {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.write.WriterOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,16 @@ final class ParquetSinkConfigTest {
     assertFalse(config.toleratesErrors());
     assertEquals("lake-sink", config.connectorName());
     assertEquals(Map.of(), validate(props()));
+  }
+
+  @Test
+  void pagesAreCutByBytesUnlessARowCapIsSet() {
+    assertEquals(WriterOptions.DEFAULT_PAGE_ROW_LIMIT,
+        ParquetFiles.writerOptions(new ParquetSinkConfig(props())).pageRowLimit());
+    assertEquals(20_000, ParquetFiles.writerOptions(new ParquetSinkConfig(
+        props(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "20000"))).pageRowLimit());
+    assertEquals(List.of(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG),
+        List.copyOf(validate(props(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "-1")).keySet()));
   }
 
   @Test
