@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
@@ -40,8 +41,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>Usage: {@code BenchMain SUITE [--full] [--include REGEX]}. The default is a short run
  * (one fork, 2 warm-up and 5 measured iterations of one second); {@code --full} measures longer
  * (5 warm-up, 10 measured of two seconds). The sink suite, whose operation takes seconds, runs
- * 4 warm-up and 10 measured iterations (6 and 20 with {@code --full}). A side's ops/s is its
- * best measured iteration (see {@link #best}).
+ * 4 warm-up and 10 measured iterations (6 and 20 with {@code --full}). A class annotated
+ * {@code @Warmup(iterations = n)} gets at least n warm-up iterations of one second on both sides
+ * (see {@link #declaredWarmups}). A side's ops/s is its best measured iteration (see
+ * {@link #best}).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -86,7 +89,7 @@ public final class BenchMain {
               .include("^" + Pattern.quote(kernel.className) + "\\.(ours|parquetJava)$")
               .forks(1)
               .jvmArgsAppend("-Xmx2g", "-XX:+UseParallelGC")
-              .warmupIterations(warmups)
+              .warmupIterations(Math.max(warmups, declaredWarmups(kernel.className)))
               .warmupTime(TimeValue.seconds(1))
               .measurementIterations(measured)
               .measurementTime(TimeValue.seconds(full ? 2 : 1))
@@ -105,6 +108,20 @@ public final class BenchMain {
     Path out = Path.of("target", "bench", suite + ".txt");
     Files.createDirectories(out.getParent());
     Files.write(out, lines);
+  }
+
+  /**
+   * The warm-up iterations a benchmark class asks for with {@code @Warmup}, or 0. Whole-file
+   * kernels run a few times a second, so two one-second warm-ups leave either side still being
+   * compiled while it is measured; such a class declares more, and both of its sides get them.
+   */
+  static int declaredWarmups(String className) {
+    try {
+      Warmup warmup = Class.forName(className).getAnnotation(Warmup.class);
+      return warmup == null ? 0 : Math.max(0, warmup.iterations());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("benchmark class " + className + " is not on the class path", e);
+    }
   }
 
   /** Ops/s: whole numbers for fast kernels, two decimals for whole-file operations. */
