@@ -4,6 +4,8 @@ import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
 import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.encoding.Dictionary;
+import dev.parquetconnect.format.encoding.DictionaryBinaryBatch;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
@@ -693,8 +695,16 @@ public final class ConnectRecordReader implements Closeable {
     long[] longs;
     float[] floats;
     double[] doubles;
+    /**
+     * The binary values: value {@code i} is {@code data[offsets[e], offsets[e + 1])} with {@code e}
+     * its {@link #entry(int)}: the batch's own bytes when plain, the chunk dictionary's entries
+     * when dictionary-encoded (never copied then).
+     */
     byte[] data;
     int[] offsets;
+    /** The current batch's dictionary and per-value indices when it is dictionary-encoded. */
+    Dictionary dictionary;
+    int[] indices;
 
     Column(ColumnDescriptor descriptor) {
       this.name = descriptor.dottedPath();
@@ -706,7 +716,9 @@ public final class ConnectRecordReader implements Closeable {
     void bind(ColumnReader columnReader, int capacity) {
       reader = columnReader;
       if (batch == null) {
-        batch = columnReader.newBatch(capacity);
+        // Binary columns keep dictionary-encoded pages as indices: a value's String (or other
+        // immutable conversion) is then made once per dictionary entry, not once per row.
+        batch = columnReader.newBatch(capacity, true);
         repetition = batch.repetitionLevels();
         definition = batch.definitionLevels();
         booleans = batch.booleans();
@@ -746,12 +758,43 @@ public final class ConnectRecordReader implements Closeable {
         exhausted = true;
         return false;
       }
-      BinaryBatch binaries = batch.binaries();
-      if (binaries != null) {
-        data = binaries.data();
-        offsets = binaries.offsets();
+      // A batch is all dictionary-encoded or all plain; a chunk may change form between batches
+      // (a writer falling back to plain mid-chunk) and every chunk brings its own dictionary.
+      if (batch.isDictionaryEncoded()) {
+        DictionaryBinaryBatch values = batch.dictionaryBinaries();
+        dictionary = values.dictionary();
+        indices = values.indices();
+        data = dictionary.binaryData();
+        offsets = dictionary.binaryOffsets();
+      } else {
+        dictionary = null;
+        indices = null;
+        BinaryBatch binaries = batch.binaries();
+        if (binaries != null) {
+          data = binaries.data();
+          offsets = binaries.offsets();
+        }
       }
       return true;
+    }
+
+    /** Where binary value {@code i} of the batch is in {@link #offsets}. */
+    int entry(int i) {
+      int[] map = indices;
+      return map == null ? i : map[i];
+    }
+
+    /**
+     * Binary value {@code i} as UTF-8 text: the dictionary's shared string when dictionary-encoded
+     * (no decoding, no allocation), else decoded through {@code strings}.
+     */
+    String string(int i, Utf8Strings strings) {
+      Dictionary d = dictionary;
+      if (d != null) {
+        return d.stringAt(indices[i]);
+      }
+      int off = offsets[i];
+      return strings.decode(data, off, offsets[i + 1] - off);
     }
 
     int rep() throws IOException, ParquetException {
@@ -1236,9 +1279,11 @@ public final class ConnectRecordReader implements Closeable {
       String headerKey = null;
       Column k = keyPart.column;
       if (keyPart.present()) {
-        int off = k.offsets[k.valueIndex];
-        int len = k.offsets[k.valueIndex + 1] - off;
-        headerKey = keys != null ? keys.decode(k.data, off, len)
+        int e = k.entry(k.valueIndex);
+        int off = k.offsets[e];
+        int len = k.offsets[e + 1] - off;
+        headerKey = k.dictionary != null ? k.dictionary.stringAt(e)
+            : keys != null ? keys.decode(k.data, off, len)
             : new String(k.data, off, len, StandardCharsets.UTF_8);
       }
       keyPart.consume();
@@ -1247,17 +1292,21 @@ public final class ConnectRecordReader implements Closeable {
       Column s = schemaPart.column;
       boolean hasSchema = schemaPart.present();
       byte[] schemaData = s.data;
-      int schemaOff = hasSchema ? s.offsets[s.valueIndex] : 0;
-      int schemaLen = hasSchema ? s.offsets[s.valueIndex + 1] - schemaOff : -1;
+      int schemaEntry = hasSchema ? s.entry(s.valueIndex) : 0;
+      int schemaOff = hasSchema ? s.offsets[schemaEntry] : 0;
+      int schemaLen = hasSchema ? s.offsets[schemaEntry + 1] - schemaOff : -1;
       schemaPart.consume();
       Column v = valuePart.column;
       boolean hasValue = valuePart.present();
       byte[] valueData = v.data;
-      int valueOff = hasValue ? v.offsets[v.valueIndex] : 0;
-      int valueLen = hasValue ? v.offsets[v.valueIndex + 1] - valueOff : -1;
+      int valueEntry = hasValue ? v.entry(v.valueIndex) : 0;
+      int valueOff = hasValue ? v.offsets[valueEntry] : 0;
+      int valueLen = hasValue ? v.offsets[valueEntry + 1] - valueOff : -1;
+      // A dictionary-encoded value's text, should the header be a STRING, is the dictionary's.
+      Dictionary valueDictionary = hasValue ? v.dictionary : null;
       valuePart.consume();
       Header added = mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen,
-          valueData, valueOff, valueLen, values,
+          valueData, valueOff, valueLen, valueDictionary, valueEntry, values,
           position < previous.length ? previous[position] : null);
       if (position < previous.length) {
         previous[position] = added;
@@ -1299,10 +1348,7 @@ public final class ConnectRecordReader implements Closeable {
       Column c = column;
       int d = c.def();
       if (d == def) {
-        int[] offsets = c.offsets;
-        int i = c.valueIndex;
-        int off = offsets[i];
-        String v = strings.decode(c.data, off, offsets[i + 1] - off);
+        String v = c.string(c.valueIndex, strings);
         c.advance();
         return v;
       }
@@ -1401,6 +1447,9 @@ public final class ConnectRecordReader implements Closeable {
     int connectScale;
     boolean optional;
     final Utf8Strings strings = new Utf8Strings();
+    /** Values converted per entry of {@link #sharedDictionary} (see {@link #shared}). */
+    private Dictionary sharedDictionary;
+    private Object[] sharedValues;
 
     Leaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion, String path) {
       this.column = column;
@@ -1519,8 +1568,9 @@ public final class ConnectRecordReader implements Closeable {
         case FLOAT:
           return c.floats[i];
         case HALF_FLOAT: {
-          int off = c.offsets[i];
-          if (c.offsets[i + 1] - off < 2) {
+          int e = c.entry(i);
+          int off = c.offsets[e];
+          if (c.offsets[e + 1] - off < 2) {
             throw new DataException("field " + path + ": a FLOAT16 value of fewer than 2 bytes");
           }
           return ParquetToConnect.halfToFloat(c.data, off);
@@ -1529,17 +1579,15 @@ public final class ConnectRecordReader implements Closeable {
           return c.doubles != null ? c.doubles[i] : (double) c.floats[i];
         case STRING:
           return string(c, i);
-        case UUID: {
-          int off = c.offsets[i];
-          if (c.offsets[i + 1] - off < 16) {
-            throw new DataException("field " + path + ": a UUID of fewer than 16 bytes");
-          }
-          return ParquetToConnect.uuidText(c.data, off);
+        case UUID:
+          return c.dictionary != null ? shared(c, i) : uuid(c, i);
+        case BYTES: {
+          // Always a fresh copy, dictionary-encoded or not: Connect lets its users mutate it.
+          int e = c.entry(i);
+          return Arrays.copyOfRange(c.data, c.offsets[e], c.offsets[e + 1]);
         }
-        case BYTES:
-          return Arrays.copyOfRange(c.data, c.offsets[i], c.offsets[i + 1]);
         case DECIMAL:
-          return decimal(c, i);
+          return c.dictionary != null ? shared(c, i) : decimal(c, i);
         case DATE:
           return new java.util.Date(integer(c, i) * MILLIS_PER_DAY);
         case TIME:
@@ -1547,10 +1595,37 @@ public final class ConnectRecordReader implements Closeable {
         case TIMESTAMP:
           return new java.util.Date(Math.floorDiv(c.longs[i], unitsPerMilli));
         case INT96_TIMESTAMP:
-          return new java.util.Date(ParquetToConnect.int96Millis(c.data, c.offsets[i]));
+          return new java.util.Date(ParquetToConnect.int96Millis(c.data, c.offsets[c.entry(i)]));
         default:
           return mismatchValue();
       }
+    }
+
+    /**
+     * The UUID text or decimal of dictionary-encoded value {@code i}, converted once per
+     * dictionary entry: both are immutable, so records may share them.
+     */
+    private Object shared(Column c, int i) {
+      Dictionary d = c.dictionary;
+      if (d != sharedDictionary) {
+        sharedValues = new Object[d.size()];
+        sharedDictionary = d;
+      }
+      int e = c.indices[i];
+      Object v = sharedValues[e];
+      if (v == null) {
+        v = conversion == UUID ? uuid(c, e) : decimal(c, i);
+        sharedValues[e] = v;
+      }
+      return v;
+    }
+
+    private String uuid(Column c, int e) {
+      int off = c.offsets[e];
+      if (c.offsets[e + 1] - off < 16) {
+        throw new DataException("field " + path + ": a UUID of fewer than 16 bytes");
+      }
+      return ParquetToConnect.uuidText(c.data, off);
     }
 
     private Object mismatchValue() {
@@ -1567,8 +1642,7 @@ public final class ConnectRecordReader implements Closeable {
     }
 
     private String string(Column c, int i) {
-      int off = c.offsets[i];
-      return strings.decode(c.data, off, c.offsets[i + 1] - off);
+      return c.string(i, strings);
     }
 
     /**
@@ -1599,8 +1673,9 @@ public final class ConnectRecordReader implements Closeable {
             ? new BigDecimal(new BigInteger(Long.toUnsignedString(l)), parquetScale)
             : BigDecimal.valueOf(l, parquetScale);
       } else {
-        int off = c.offsets[i];
-        int len = c.offsets[i + 1] - off;
+        int e = c.entry(i);
+        int off = c.offsets[e];
+        int len = c.offsets[e + 1] - off;
         if (fitsLong(c.data, off, len)) {
           // Big-endian two's complement that fits a long: no BigInteger needed.
           long unscaled = len == 0 ? 0 : c.data[off];
