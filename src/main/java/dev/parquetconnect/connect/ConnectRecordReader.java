@@ -3,15 +3,11 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
-import dev.parquetconnect.format.encoding.BinaryBatch;
 import dev.parquetconnect.format.encoding.Dictionary;
-import dev.parquetconnect.format.encoding.DictionaryBinaryBatch;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.TimeUnit;
-import dev.parquetconnect.format.read.ColumnBatch;
-import dev.parquetconnect.format.read.ColumnReader;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
@@ -68,9 +64,9 @@ public final class ConnectRecordReader implements Closeable {
   private final String fileName;
   private final int maxRecordValues;
   private final int batchSize;
-  private final Column[] columns;
+  private final ColumnCursor[] columns;
   /** The columns with repetition levels: a row must start at level 0 in each. */
-  private final Column[] repeatedColumns;
+  private final ColumnCursor[] repeatedColumns;
   private final int rowGroupCount;
 
   // The compiled tree; null readers are absent parts.
@@ -126,12 +122,12 @@ public final class ConnectRecordReader implements Closeable {
     this.batchSize = file.options().batchSize();
     this.rowGroupCount = file.rowGroups().size();
     List<ColumnDescriptor> descriptors = file.schema().columns();
-    this.columns = new Column[descriptors.size()];
+    this.columns = new ColumnCursor[descriptors.size()];
     for (int i = 0; i < columns.length; i++) {
-      columns[i] = new Column(descriptors.get(i));
+      columns[i] = new ColumnCursor(descriptors.get(i));
     }
     this.repeatedColumns = Arrays.stream(columns).filter(c -> c.maxRepetition > 0)
-        .toArray(Column[]::new);
+        .toArray(ColumnCursor[]::new);
     GroupNode root = file.schema().root();
     int[] firstColumn = new int[root.fieldCount() + 1];
     for (int i = 0; i < root.fieldCount(); i++) {
@@ -164,7 +160,7 @@ public final class ConnectRecordReader implements Closeable {
       this.keyReader = null;
     }
     Schema valueSchema = mapping.storedValueSchema();
-    List<Column> valueColumns = new ArrayList<>();
+    List<ColumnCursor> valueColumns = new ArrayList<>();
     if (valueSchema == null) {
       this.valueReader = null;
     } else if (mapping.valueIndex() < 0) {
@@ -181,14 +177,14 @@ public final class ConnectRecordReader implements Closeable {
           firstColumn[index]);
       valueColumns.addAll(Arrays.asList(valueReader.columns));
     }
-    this.valueSkipper = new SkipReader(valueColumns.toArray(new Column[0]), 0);
-    List<Column> unused = new ArrayList<>();
+    this.valueSkipper = new SkipReader(valueColumns.toArray(new ColumnCursor[0]), 0);
+    List<ColumnCursor> unused = new ArrayList<>();
     for (int i = 0; i < used.length; i++) {
       if (!used[i]) {
         unused.addAll(Arrays.asList(columns).subList(firstColumn[i], firstColumn[i + 1]));
       }
     }
-    this.unusedSkipper = new SkipReader(unused.toArray(new Column[0]), 0);
+    this.unusedSkipper = new SkipReader(unused.toArray(new ColumnCursor[0]), 0);
   }
 
   // ---- iteration
@@ -236,7 +232,7 @@ public final class ConnectRecordReader implements Closeable {
     row = rowInGroup++;
     recordValues = 0;
     // A column without repetition has a row per entry (one ending early fails where it is read).
-    for (Column c : repeatedColumns) {
+    for (ColumnCursor c : repeatedColumns) {
       int rep = c.rep();
       if (rep != 0) {
         throw corrupt(c, rep < 0
@@ -250,7 +246,7 @@ public final class ConnectRecordReader implements Closeable {
     hasOffset = false;
     if (offsetReader != null) {
       if (offsetReader.present()) {
-        Column c = offsetReader.column;
+        ColumnCursor c = offsetReader.column;
         offset = c.longs[c.valueIndex];
         hasOffset = true;
       }
@@ -344,7 +340,7 @@ public final class ConnectRecordReader implements Closeable {
   /** Checks that every column is used up once the row group's rows are read. */
   private void finishRowGroup() throws IOException, ParquetException {
     groupOpen = false;
-    for (Column c : columns) {
+    for (ColumnCursor c : columns) {
       if (c.hasEntry()) {
         closeColumns();
         throw corrupt(c, "the column holds entries after the row group's last row");
@@ -354,7 +350,7 @@ public final class ConnectRecordReader implements Closeable {
   }
 
   private void closeColumns() {
-    for (Column c : columns) {
+    for (ColumnCursor c : columns) {
       c.unbind();
     }
   }
@@ -367,12 +363,12 @@ public final class ConnectRecordReader implements Closeable {
     closed = true;
   }
 
-  private ParquetException corrupt(Column c, String message) {
+  private ParquetException corrupt(ColumnCursor c, String message) {
     return new CorruptDataException("row " + row + ": " + message).at(fileName, c.name, -1);
   }
 
   /** Counts one more list or map element of the record against the configured bound. */
-  private void countElement(Column c) throws ParquetException {
+  private void countElement(ColumnCursor c) throws ParquetException {
     if (++recordValues > maxRecordValues) {
       throw new UnsupportedFeatureException("row " + row + " holds more than " + maxRecordValues
           + " values (ReadOptions.maxRecordValues); read it with the column batch API")
@@ -393,7 +389,7 @@ public final class ConnectRecordReader implements Closeable {
     return 1;
   }
 
-  private Column[] columnRange(int first, SchemaNode node) {
+  private ColumnCursor[] columnRange(int first, SchemaNode node) {
     return Arrays.copyOfRange(columns, first, first + leafCount(node));
   }
 
@@ -584,7 +580,7 @@ public final class ConnectRecordReader implements Closeable {
       readers[i] = field(group.field(index), f.schema(), at, def, rep, firstColumn[index]);
       compilingStructField = outer;
     }
-    List<Column> skipped = new ArrayList<>();
+    List<ColumnCursor> skipped = new ArrayList<>();
     boolean root = group == file.schema().root();
     if (!root) {
       for (int i = 0; i < group.fieldCount(); i++) {
@@ -593,9 +589,9 @@ public final class ConnectRecordReader implements Closeable {
         }
       }
     }
-    Column[] all = Arrays.copyOfRange(columns, firstColumn[0], firstColumn[group.fieldCount()]);
+    ColumnCursor[] all = Arrays.copyOfRange(columns, firstColumn[0], firstColumn[group.fieldCount()]);
     StructReader reader = new StructReader(schema, fields, readers,
-        new SkipReader(skipped.toArray(new Column[0]), rep));
+        new SkipReader(skipped.toArray(new ColumnCursor[0]), rep));
     reader.init(def, rep, rep, all);
     return reader;
   }
@@ -670,150 +666,6 @@ public final class ConnectRecordReader implements Closeable {
     return reader;
   }
 
-  // ---- the column cursors
-
-  /**
-   * One column of the current row group, entry by entry over its batches: the current entry's
-   * levels ({@code -1} past the chunk's end, which matches no field and so ends every
-   * repetition) and, when it has a value, the value at {@link #valueIndex} of the dense arrays.
-   */
-  private static final class Column {
-    final String name;
-    final int maxDefinition;
-    final int maxRepetition;
-    final PhysicalType type;
-    private ColumnReader reader;
-    private ColumnBatch batch;
-    int[] repetition;
-    int[] definition;
-    int pos;
-    int size;
-    int valueIndex;
-    boolean exhausted;
-    boolean[] booleans;
-    int[] ints;
-    long[] longs;
-    float[] floats;
-    double[] doubles;
-    /**
-     * The binary values: value {@code i} is {@code data[offsets[e], offsets[e + 1])} with {@code e}
-     * its {@link #entry(int)}: the batch's own bytes when plain, the chunk dictionary's entries
-     * when dictionary-encoded (never copied then).
-     */
-    byte[] data;
-    int[] offsets;
-    /** The current batch's dictionary and per-value indices when it is dictionary-encoded. */
-    Dictionary dictionary;
-    int[] indices;
-
-    Column(ColumnDescriptor descriptor) {
-      this.name = descriptor.dottedPath();
-      this.maxDefinition = descriptor.maxDefinitionLevel();
-      this.maxRepetition = descriptor.maxRepetitionLevel();
-      this.type = descriptor.primitive().type();
-    }
-
-    void bind(ColumnReader columnReader, int capacity) {
-      reader = columnReader;
-      if (batch == null) {
-        // Binary columns keep dictionary-encoded pages as indices: a value's String (or other
-        // immutable conversion) is then made once per dictionary entry, not once per row.
-        batch = columnReader.newBatch(capacity, true);
-        repetition = batch.repetitionLevels();
-        definition = batch.definitionLevels();
-        booleans = batch.booleans();
-        ints = batch.ints();
-        longs = batch.longs();
-        floats = batch.floats();
-        doubles = batch.doubles();
-      }
-      pos = 0;
-      size = 0;
-      valueIndex = 0;
-      exhausted = false;
-    }
-
-    void unbind() {
-      if (reader != null) {
-        reader.close();
-        reader = null;
-      }
-      pos = 0;
-      size = 0;
-      exhausted = true;
-    }
-
-    boolean hasEntry() throws IOException, ParquetException {
-      return pos < size || refill();
-    }
-
-    private boolean refill() throws IOException, ParquetException {
-      if (exhausted || reader == null) {
-        return false;
-      }
-      pos = 0;
-      valueIndex = 0;
-      size = reader.readBatch(batch);
-      if (size == 0) {
-        exhausted = true;
-        return false;
-      }
-      // A batch is all dictionary-encoded or all plain; a chunk may change form between batches
-      // (a writer falling back to plain mid-chunk) and every chunk brings its own dictionary.
-      if (batch.isDictionaryEncoded()) {
-        DictionaryBinaryBatch values = batch.dictionaryBinaries();
-        dictionary = values.dictionary();
-        indices = values.indices();
-        data = dictionary.binaryData();
-        offsets = dictionary.binaryOffsets();
-      } else {
-        dictionary = null;
-        indices = null;
-        BinaryBatch binaries = batch.binaries();
-        if (binaries != null) {
-          data = binaries.data();
-          offsets = binaries.offsets();
-        }
-      }
-      return true;
-    }
-
-    /** Where binary value {@code i} of the batch is in {@link #offsets}. */
-    int entry(int i) {
-      int[] map = indices;
-      return map == null ? i : map[i];
-    }
-
-    /**
-     * Binary value {@code i} as UTF-8 text: the dictionary's shared string when dictionary-encoded
-     * (no decoding, no allocation), else decoded through {@code strings}.
-     */
-    String string(int i, Utf8Strings strings) {
-      Dictionary d = dictionary;
-      if (d != null) {
-        return d.stringAt(indices[i]);
-      }
-      int off = offsets[i];
-      return strings.decode(data, off, offsets[i + 1] - off);
-    }
-
-    int rep() throws IOException, ParquetException {
-      return pos < size || refill() ? repetition[pos] : -1;
-    }
-
-    int def() throws IOException, ParquetException {
-      return pos < size || refill() ? definition[pos] : -1;
-    }
-
-    /** Moves past the current entry, which {@link #hasEntry()} has confirmed. */
-    void advance() {
-      if (definition[pos] == maxDefinition) {
-        valueIndex++;
-      }
-      pos++;
-    }
-  }
-
   // ---- the readers
 
   /**
@@ -827,10 +679,10 @@ public final class ConnectRecordReader implements Closeable {
     int rep;
     /** The repetition level of the parent instance: entries above it belong to this field. */
     int parentRep;
-    Column[] columns;
-    Column lead;
+    ColumnCursor[] columns;
+    ColumnCursor lead;
 
-    void init(int def, int rep, int parentRep, Column[] columns) {
+    void init(int def, int rep, int parentRep, ColumnCursor[] columns) {
       this.def = def;
       this.rep = rep;
       this.parentRep = parentRep;
@@ -846,7 +698,7 @@ public final class ConnectRecordReader implements Closeable {
      * as far as the current batch shows (the entries repeating at {@code repLevel} before one
      * above it): lists are allocated at their size, not grown.
      */
-    final int elementsAhead(Column leadColumn, int repLevel) {
+    final int elementsAhead(ColumnCursor leadColumn, int repLevel) {
       int[] r = leadColumn.repetition;
       int n = 1;
       for (int i = leadColumn.pos + 1, end = leadColumn.size; i < end; i++) {
@@ -862,14 +714,14 @@ public final class ConnectRecordReader implements Closeable {
     }
 
     /** Takes the one entry an absent field leaves in each column beneath it. */
-    final void skipAbsent(Column leadColumn, Column[] under, String name)
+    final void skipAbsent(ColumnCursor leadColumn, ColumnCursor[] under, String name)
         throws IOException, ParquetException {
       int d = leadColumn.def();
       int r = leadColumn.rep();
       if (d < 0) {
         throw corrupt(leadColumn, "the column ends inside the row");
       }
-      for (Column c : under) {
+      for (ColumnCursor c : under) {
         if (c.def() != d || c.rep() != r) {
           throw corrupt(c, "levels (r" + c.rep() + ", d" + c.def() + ") disagree with those of "
               + "column " + leadColumn.name + " (r" + r + ", d" + d + ") on where " + name
@@ -883,7 +735,7 @@ public final class ConnectRecordReader implements Closeable {
      * Whether the repeated field led by {@code leadColumn} has another element: the next entry
      * repeats at the field's level {@code repLevel}.
      */
-    final boolean repeats(Column leadColumn, int repLevel, int defLevel, String name)
+    final boolean repeats(ColumnCursor leadColumn, int repLevel, int defLevel, String name)
         throws IOException, ParquetException {
       int r = leadColumn.rep();
       if (r < repLevel) {
@@ -950,15 +802,15 @@ public final class ConnectRecordReader implements Closeable {
 
   /** A LIST group's elements (the group itself is present). */
   private final class ListReader extends FieldReader {
-    private final Column repeatedLead;
-    private final Column[] repeatedColumns;
+    private final ColumnCursor repeatedLead;
+    private final ColumnCursor[] repeatedColumns;
     private final int repDef;
     private final int repRep;
     private final FieldReader element;
     private final String name;
     private final String elementNulls;
 
-    ListReader(Column repeatedLead, Column[] repeatedColumns, int repDef, int repRep,
+    ListReader(ColumnCursor repeatedLead, ColumnCursor[] repeatedColumns, int repDef, int repRep,
         FieldReader element, String name, String elementNulls) {
       this.repeatedLead = repeatedLead;
       this.repeatedColumns = repeatedColumns;
@@ -991,8 +843,8 @@ public final class ConnectRecordReader implements Closeable {
 
   /** A MAP group's entries, in file order; a later duplicate key replaces the value. */
   private final class MapReader extends FieldReader {
-    private final Column kvLead;
-    private final Column[] kvColumns;
+    private final ColumnCursor kvLead;
+    private final ColumnCursor[] kvColumns;
     private final int kvDef;
     private final int kvRep;
     private final FieldReader keyReader;
@@ -1001,7 +853,7 @@ public final class ConnectRecordReader implements Closeable {
     private final String keyNulls;
     private final String valueNulls;
 
-    MapReader(Column kvLead, Column[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
+    MapReader(ColumnCursor kvLead, ColumnCursor[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
         FieldReader valueReader, String name, String keyNulls, String valueNulls) {
       this.kvLead = kvLead;
       this.kvColumns = kvColumns;
@@ -1039,8 +891,8 @@ public final class ConnectRecordReader implements Closeable {
    * its Connect value.
    */
   private final class KeySetReader extends FieldReader {
-    private final Column kvLead;
-    private final Column[] kvColumns;
+    private final ColumnCursor kvLead;
+    private final ColumnCursor[] kvColumns;
     private final int kvDef;
     private final int kvRep;
     private final FieldReader keyReader;
@@ -1048,7 +900,7 @@ public final class ConnectRecordReader implements Closeable {
     private final String name;
     private final String keyNulls;
 
-    KeySetReader(Column kvLead, Column[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
+    KeySetReader(ColumnCursor kvLead, ColumnCursor[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
         boolean distinct, String name, String keyNulls) {
       this.keyNulls = keyNulls;
       this.kvLead = kvLead;
@@ -1089,8 +941,8 @@ public final class ConnectRecordReader implements Closeable {
 
   /** A LIST of two-field entry groups as a map (maps whose keys are not primitive). */
   private final class EntryListReader extends FieldReader {
-    private final Column repeatedLead;
-    private final Column[] repeatedColumns;
+    private final ColumnCursor repeatedLead;
+    private final ColumnCursor[] repeatedColumns;
     private final int repDef;
     private final int repRep;
     private final int entryDef;
@@ -1101,7 +953,7 @@ public final class ConnectRecordReader implements Closeable {
     private final String keyNulls;
     private final String valueNulls;
 
-    EntryListReader(Column repeatedLead, Column[] repeatedColumns, int repDef, int repRep,
+    EntryListReader(ColumnCursor repeatedLead, ColumnCursor[] repeatedColumns, int repDef, int repRep,
         int entryDef, boolean entryOptional, FieldReader keyReader, FieldReader valueReader,
         String name, String keyNulls, String valueNulls) {
       this.keyNulls = keyNulls;
@@ -1186,16 +1038,16 @@ public final class ConnectRecordReader implements Closeable {
    * that repeat deeper than the parent instance.
    */
   private final class SkipReader {
-    private final Column[] skipped;
+    private final ColumnCursor[] skipped;
     private final int parentRep;
 
-    SkipReader(Column[] skipped, int parentRep) {
+    SkipReader(ColumnCursor[] skipped, int parentRep) {
       this.skipped = skipped;
       this.parentRep = parentRep;
     }
 
     void skip() throws IOException, ParquetException {
-      for (Column c : skipped) {
+      for (ColumnCursor c : skipped) {
         if (!c.hasEntry()) {
           throw corrupt(c, "the column ends inside the row");
         }
@@ -1277,7 +1129,7 @@ public final class ConnectRecordReader implements Closeable {
         values = valueStrings[position];
       }
       String headerKey = null;
-      Column k = keyPart.column;
+      ColumnCursor k = keyPart.column;
       if (keyPart.present()) {
         int e = k.entry(k.valueIndex);
         int off = k.offsets[e];
@@ -1289,14 +1141,14 @@ public final class ConnectRecordReader implements Closeable {
       keyPart.consume();
       // Each column's bytes stay in its batch until that column moves on, which is at the
       // next entry at the earliest.
-      Column s = schemaPart.column;
+      ColumnCursor s = schemaPart.column;
       boolean hasSchema = schemaPart.present();
       byte[] schemaData = s.data;
       int schemaEntry = hasSchema ? s.entry(s.valueIndex) : 0;
       int schemaOff = hasSchema ? s.offsets[schemaEntry] : 0;
       int schemaLen = hasSchema ? s.offsets[schemaEntry + 1] - schemaOff : -1;
       schemaPart.consume();
-      Column v = valuePart.column;
+      ColumnCursor v = valuePart.column;
       boolean hasValue = valuePart.present();
       byte[] valueData = v.data;
       int valueEntry = hasValue ? v.entry(v.valueIndex) : 0;
@@ -1318,7 +1170,7 @@ public final class ConnectRecordReader implements Closeable {
    * A leaf reader, specialised for the commonest conversions so that reading one is a single
    * virtual call without a switch.
    */
-  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion,
+  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion,
       String path) {
     boolean signed = !(leaf.logicalType() instanceof LogicalType.IntType i && !i.signed());
     PhysicalType type = leaf.type();
@@ -1339,13 +1191,13 @@ public final class ConnectRecordReader implements Closeable {
 
   /** BYTE_ARRAY to String. */
   private final class StringLeaf extends Leaf {
-    StringLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+    StringLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
       super(leaf, def, rep, column, STRING, path);
     }
 
     @Override
     Object read() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       int d = c.def();
       if (d == def) {
         String v = c.string(c.valueIndex, strings);
@@ -1358,13 +1210,13 @@ public final class ConnectRecordReader implements Closeable {
 
   /** INT64 to Long. */
   private final class LongLeaf extends Leaf {
-    LongLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+    LongLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
       super(leaf, def, rep, column, INT64, path);
     }
 
     @Override
     Object read() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       int d = c.def();
       if (d == def) {
         Long v = c.longs[c.valueIndex];
@@ -1377,13 +1229,13 @@ public final class ConnectRecordReader implements Closeable {
 
   /** Signed INT32 to Integer. */
   private final class IntLeaf extends Leaf {
-    IntLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+    IntLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
       super(leaf, def, rep, column, INT32, path);
     }
 
     @Override
     Object read() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       int d = c.def();
       if (d == def) {
         Integer v = c.ints[c.valueIndex];
@@ -1396,13 +1248,13 @@ public final class ConnectRecordReader implements Closeable {
 
   /** DOUBLE to Double. */
   private final class DoubleLeaf extends Leaf {
-    DoubleLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
+    DoubleLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
       super(leaf, def, rep, column, DOUBLE, path);
     }
 
     @Override
     Object read() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       int d = c.def();
       if (d == def) {
         Double v = c.doubles[c.valueIndex];
@@ -1437,7 +1289,7 @@ public final class ConnectRecordReader implements Closeable {
     /** A value whose Parquet type the Connect kind cannot take (fails where present). */
     static final int MISMATCH = 16;
 
-    final Column column;
+    final ColumnCursor column;
     private final int conversion;
     private final String path;
     private final PhysicalType physical;
@@ -1451,7 +1303,7 @@ public final class ConnectRecordReader implements Closeable {
     private Dictionary sharedDictionary;
     private Object[] sharedValues;
 
-    Leaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion, String path) {
+    Leaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion, String path) {
       this.column = column;
       this.conversion = conversion;
       this.path = path;
@@ -1467,7 +1319,7 @@ public final class ConnectRecordReader implements Closeable {
       this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
       this.connectScale = parquetScale;
       this.optional = leaf.isOptional();
-      init(def, rep, rep - (leaf.isRepeated() ? 1 : 0), new Column[] {column});
+      init(def, rep, rep - (leaf.isRepeated() ? 1 : 0), new ColumnCursor[] {column});
     }
 
     /** The conversion of a leaf to a Connect kind, as ParquetToConnect's leaf converter does. */
@@ -1514,7 +1366,7 @@ public final class ConnectRecordReader implements Closeable {
 
     /** The current entry's value as the Row model boxes it (null when absent or binary). */
     Object physicalValue() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       if (c.def() != def) {
         return null;
       }
@@ -1531,7 +1383,7 @@ public final class ConnectRecordReader implements Closeable {
 
     @Override
     Object read() throws IOException, ParquetException {
-      Column c = column;
+      ColumnCursor c = column;
       int d = c.def();
       if (d == def) {
         Object v = convert(c);
@@ -1542,7 +1394,7 @@ public final class ConnectRecordReader implements Closeable {
     }
 
     /** An entry without this leaf's value: null for an optional leaf, else corrupt. */
-    final Object absent(Column c, int d) throws ParquetException {
+    final Object absent(ColumnCursor c, int d) throws ParquetException {
       if (optional && d >= 0 && d < def) {
         c.advance();
         return null;
@@ -1552,7 +1404,7 @@ public final class ConnectRecordReader implements Closeable {
           : "definition level " + d + " where the schema requires a value (level " + def + ")");
     }
 
-    private Object convert(Column c) {
+    private Object convert(ColumnCursor c) {
       int i = c.valueIndex;
       switch (conversion) {
         case BOOLEAN:
@@ -1605,7 +1457,7 @@ public final class ConnectRecordReader implements Closeable {
      * The UUID text or decimal of dictionary-encoded value {@code i}, converted once per
      * dictionary entry: both are immutable, so records may share them.
      */
-    private Object shared(Column c, int i) {
+    private Object shared(ColumnCursor c, int i) {
       Dictionary d = c.dictionary;
       if (d != sharedDictionary) {
         sharedValues = new Object[d.size()];
@@ -1620,7 +1472,7 @@ public final class ConnectRecordReader implements Closeable {
       return v;
     }
 
-    private String uuid(Column c, int e) {
+    private String uuid(ColumnCursor c, int e) {
       int off = c.offsets[e];
       if (c.offsets[e + 1] - off < 16) {
         throw new DataException("field " + path + ": a UUID of fewer than 16 bytes");
@@ -1633,7 +1485,7 @@ public final class ConnectRecordReader implements Closeable {
           + " value cannot become the metadata schema's type");
     }
 
-    private long integer(Column c, int i) {
+    private long integer(ColumnCursor c, int i) {
       if (c.ints != null) {
         int v = c.ints[i];
         return unsigned ? Integer.toUnsignedLong(v) : v;
@@ -1641,7 +1493,7 @@ public final class ConnectRecordReader implements Closeable {
       return c.longs[i];
     }
 
-    private String string(Column c, int i) {
+    private String string(ColumnCursor c, int i) {
       return c.string(i, strings);
     }
 
@@ -1663,7 +1515,7 @@ public final class ConnectRecordReader implements Closeable {
       return true;
     }
 
-    private BigDecimal decimal(Column c, int i) {
+    private BigDecimal decimal(ColumnCursor c, int i) {
       BigDecimal value;
       if (c.ints != null) {
         value = BigDecimal.valueOf(c.ints[i], parquetScale);
