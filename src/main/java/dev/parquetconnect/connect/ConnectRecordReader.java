@@ -3,13 +3,11 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
-import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.encoding.Dictionary;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.TimeUnit;
-import dev.parquetconnect.format.read.ColumnBatch;
-import dev.parquetconnect.format.read.ColumnReader;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
@@ -59,17 +57,19 @@ import org.apache.kafka.connect.header.Header;
  * row group's columns are open at a time, each holding one page and one batch. Not thread-safe.
  */
 public final class ConnectRecordReader implements Closeable {
-  private static final long MILLIS_PER_DAY = 86_400_000L;
+  static final long MILLIS_PER_DAY = 86_400_000L;
 
   private final ParquetFileReader file;
   private final ParquetToConnect mapping;
   private final String fileName;
   private final int maxRecordValues;
   private final int batchSize;
-  private final Column[] columns;
+  private final ColumnCursor[] columns;
   /** The columns with repetition levels: a row must start at level 0 in each. */
-  private final Column[] repeatedColumns;
+  private final ColumnCursor[] repeatedColumns;
   private final int rowGroupCount;
+  /** The row being read, shared with the readers for their errors and bounds. */
+  private final RecordScope scope;
 
   // The compiled tree; null readers are absent parts.
   private final FieldReader topicReader;
@@ -96,8 +96,6 @@ public final class ConnectRecordReader implements Closeable {
   private boolean groupOpen;
   private long rowsInGroup;
   private long rowInGroup;
-  private long row;
-  private int recordValues;
   private boolean closed;
 
   // The record read last.
@@ -121,15 +119,16 @@ public final class ConnectRecordReader implements Closeable {
     this.mapping = mapping;
     this.fileName = file.name();
     this.maxRecordValues = file.options().maxRecordValues();
+    this.scope = new RecordScope(fileName, maxRecordValues);
     this.batchSize = file.options().batchSize();
     this.rowGroupCount = file.rowGroups().size();
     List<ColumnDescriptor> descriptors = file.schema().columns();
-    this.columns = new Column[descriptors.size()];
+    this.columns = new ColumnCursor[descriptors.size()];
     for (int i = 0; i < columns.length; i++) {
-      columns[i] = new Column(descriptors.get(i));
+      columns[i] = new ColumnCursor(descriptors.get(i));
     }
     this.repeatedColumns = Arrays.stream(columns).filter(c -> c.maxRepetition > 0)
-        .toArray(Column[]::new);
+        .toArray(ColumnCursor[]::new);
     GroupNode root = file.schema().root();
     int[] firstColumn = new int[root.fieldCount() + 1];
     for (int i = 0; i < root.fieldCount(); i++) {
@@ -162,7 +161,7 @@ public final class ConnectRecordReader implements Closeable {
       this.keyReader = null;
     }
     Schema valueSchema = mapping.storedValueSchema();
-    List<Column> valueColumns = new ArrayList<>();
+    List<ColumnCursor> valueColumns = new ArrayList<>();
     if (valueSchema == null) {
       this.valueReader = null;
     } else if (mapping.valueIndex() < 0) {
@@ -179,14 +178,14 @@ public final class ConnectRecordReader implements Closeable {
           firstColumn[index]);
       valueColumns.addAll(Arrays.asList(valueReader.columns));
     }
-    this.valueSkipper = new SkipReader(valueColumns.toArray(new Column[0]), 0);
-    List<Column> unused = new ArrayList<>();
+    this.valueSkipper = new SkipReader(scope, valueColumns.toArray(new ColumnCursor[0]), 0);
+    List<ColumnCursor> unused = new ArrayList<>();
     for (int i = 0; i < used.length; i++) {
       if (!used[i]) {
         unused.addAll(Arrays.asList(columns).subList(firstColumn[i], firstColumn[i + 1]));
       }
     }
-    this.unusedSkipper = new SkipReader(unused.toArray(new Column[0]), 0);
+    this.unusedSkipper = new SkipReader(scope, unused.toArray(new ColumnCursor[0]), 0);
   }
 
   // ---- iteration
@@ -231,10 +230,10 @@ public final class ConnectRecordReader implements Closeable {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows in " + fileName);
     }
-    row = rowInGroup++;
-    recordValues = 0;
+    scope.row = rowInGroup++;
+    scope.recordValues = 0;
     // A column without repetition has a row per entry (one ending early fails where it is read).
-    for (Column c : repeatedColumns) {
+    for (ColumnCursor c : repeatedColumns) {
       int rep = c.rep();
       if (rep != 0) {
         throw corrupt(c, rep < 0
@@ -248,7 +247,7 @@ public final class ConnectRecordReader implements Closeable {
     hasOffset = false;
     if (offsetReader != null) {
       if (offsetReader.present()) {
-        Column c = offsetReader.column;
+        ColumnCursor c = offsetReader.column;
         offset = c.longs[c.valueIndex];
         hasOffset = true;
       }
@@ -342,7 +341,7 @@ public final class ConnectRecordReader implements Closeable {
   /** Checks that every column is used up once the row group's rows are read. */
   private void finishRowGroup() throws IOException, ParquetException {
     groupOpen = false;
-    for (Column c : columns) {
+    for (ColumnCursor c : columns) {
       if (c.hasEntry()) {
         closeColumns();
         throw corrupt(c, "the column holds entries after the row group's last row");
@@ -352,7 +351,7 @@ public final class ConnectRecordReader implements Closeable {
   }
 
   private void closeColumns() {
-    for (Column c : columns) {
+    for (ColumnCursor c : columns) {
       c.unbind();
     }
   }
@@ -365,17 +364,8 @@ public final class ConnectRecordReader implements Closeable {
     closed = true;
   }
 
-  private ParquetException corrupt(Column c, String message) {
-    return new CorruptDataException("row " + row + ": " + message).at(fileName, c.name, -1);
-  }
-
-  /** Counts one more list or map element of the record against the configured bound. */
-  private void countElement(Column c) throws ParquetException {
-    if (++recordValues > maxRecordValues) {
-      throw new UnsupportedFeatureException("row " + row + " holds more than " + maxRecordValues
-          + " values (ReadOptions.maxRecordValues); read it with the column batch API")
-          .at(fileName, c.name, -1);
-    }
+  private ParquetException corrupt(ColumnCursor c, String message) {
+    return scope.corrupt(c, message);
   }
 
   // ---- compiling the tree
@@ -391,7 +381,7 @@ public final class ConnectRecordReader implements Closeable {
     return 1;
   }
 
-  private Column[] columnRange(int first, SchemaNode node) {
+  private ColumnCursor[] columnRange(int first, SchemaNode node) {
     return Arrays.copyOfRange(columns, first, first + leafCount(node));
   }
 
@@ -434,7 +424,7 @@ public final class ConnectRecordReader implements Closeable {
         reader = new OptionalReader(reader);
       }
     }
-    reader.init(def, rep, parentRep, columnRange(first, node));
+    reader.init(scope, def, rep, parentRep, columnRange(first, node));
     return reader;
   }
 
@@ -490,7 +480,7 @@ public final class ConnectRecordReader implements Closeable {
       default:
         throw mismatch(path, node, schema);
     }
-    reader.init(def, rep, rep, columnRange(first, node));
+    reader.init(scope, def, rep, rep, columnRange(first, node));
     return reader;
   }
 
@@ -582,7 +572,7 @@ public final class ConnectRecordReader implements Closeable {
       readers[i] = field(group.field(index), f.schema(), at, def, rep, firstColumn[index]);
       compilingStructField = outer;
     }
-    List<Column> skipped = new ArrayList<>();
+    List<ColumnCursor> skipped = new ArrayList<>();
     boolean root = group == file.schema().root();
     if (!root) {
       for (int i = 0; i < group.fieldCount(); i++) {
@@ -591,10 +581,11 @@ public final class ConnectRecordReader implements Closeable {
         }
       }
     }
-    Column[] all = Arrays.copyOfRange(columns, firstColumn[0], firstColumn[group.fieldCount()]);
+    ColumnCursor[] all = Arrays.copyOfRange(columns, firstColumn[0],
+        firstColumn[group.fieldCount()]);
     StructReader reader = new StructReader(schema, fields, readers,
-        new SkipReader(skipped.toArray(new Column[0]), rep));
-    reader.init(def, rep, rep, all);
+        new SkipReader(scope, skipped.toArray(new ColumnCursor[0]), rep));
+    reader.init(scope, def, rep, rep, all);
     return reader;
   }
 
@@ -623,12 +614,13 @@ public final class ConnectRecordReader implements Closeable {
           || leaf.type() != PhysicalType.BYTE_ARRAY) {
         throw new DataException(problem);
       }
-      parts[i] = new Leaf(leaf, entryDef + (leaf.isOptional() ? 1 : 0), repRep,
+      parts[i] = new Leaf(scope, leaf, entryDef + (leaf.isOptional() ? 1 : 0), repRep,
           columns[first + i], Leaf.STRING, FileLayout.HEADERS_COLUMN + "." + leaf.name());
     }
-    HeadersReader reader = new HeadersReader(node.isOptional(), repDef, repRep, entryOptional,
+    HeadersReader reader = new HeadersReader(mapping, node.isOptional(), repDef, repRep,
+        entryOptional,
         entryDef, parts);
-    reader.init(def, 0, 0, columnRange(first, node));
+    reader.init(scope, def, 0, 0, columnRange(first, node));
     return reader;
   }
 
@@ -644,13 +636,13 @@ public final class ConnectRecordReader implements Closeable {
         + elementSchema.type();
   }
 
-  private static void refuseNull(Object element, String nullProblem) {
+  static void refuseNull(Object element, String nullProblem) {
     if (element == null && nullProblem != null) {
       throw new DataException(nullProblem);
     }
   }
 
-  private static DataException mismatch(String path, SchemaNode node, Schema schema) {
+  static DataException mismatch(String path, SchemaNode node, Schema schema) {
     return new DataException(
         "field " + (path.isEmpty() ? "(the value)" : path) + ": the Parquet field "
             + node.name() + " cannot hold the metadata's " + ConnectTypes.describe(schema));
@@ -668,959 +660,26 @@ public final class ConnectRecordReader implements Closeable {
     return reader;
   }
 
-  // ---- the column cursors
-
-  /**
-   * One column of the current row group, entry by entry over its batches: the current entry's
-   * levels ({@code -1} past the chunk's end, which matches no field and so ends every
-   * repetition) and, when it has a value, the value at {@link #valueIndex} of the dense arrays.
-   */
-  private static final class Column {
-    final String name;
-    final int maxDefinition;
-    final int maxRepetition;
-    final PhysicalType type;
-    private ColumnReader reader;
-    private ColumnBatch batch;
-    int[] repetition;
-    int[] definition;
-    int pos;
-    int size;
-    int valueIndex;
-    boolean exhausted;
-    boolean[] booleans;
-    int[] ints;
-    long[] longs;
-    float[] floats;
-    double[] doubles;
-    byte[] data;
-    int[] offsets;
-
-    Column(ColumnDescriptor descriptor) {
-      this.name = descriptor.dottedPath();
-      this.maxDefinition = descriptor.maxDefinitionLevel();
-      this.maxRepetition = descriptor.maxRepetitionLevel();
-      this.type = descriptor.primitive().type();
-    }
-
-    void bind(ColumnReader columnReader, int capacity) {
-      reader = columnReader;
-      if (batch == null) {
-        batch = columnReader.newBatch(capacity);
-        repetition = batch.repetitionLevels();
-        definition = batch.definitionLevels();
-        booleans = batch.booleans();
-        ints = batch.ints();
-        longs = batch.longs();
-        floats = batch.floats();
-        doubles = batch.doubles();
-      }
-      pos = 0;
-      size = 0;
-      valueIndex = 0;
-      exhausted = false;
-    }
-
-    void unbind() {
-      if (reader != null) {
-        reader.close();
-        reader = null;
-      }
-      pos = 0;
-      size = 0;
-      exhausted = true;
-    }
-
-    boolean hasEntry() throws IOException, ParquetException {
-      return pos < size || refill();
-    }
-
-    private boolean refill() throws IOException, ParquetException {
-      if (exhausted || reader == null) {
-        return false;
-      }
-      pos = 0;
-      valueIndex = 0;
-      size = reader.readBatch(batch);
-      if (size == 0) {
-        exhausted = true;
-        return false;
-      }
-      BinaryBatch binaries = batch.binaries();
-      if (binaries != null) {
-        data = binaries.data();
-        offsets = binaries.offsets();
-      }
-      return true;
-    }
-
-    int rep() throws IOException, ParquetException {
-      return pos < size || refill() ? repetition[pos] : -1;
-    }
-
-    int def() throws IOException, ParquetException {
-      return pos < size || refill() ? definition[pos] : -1;
-    }
-
-    /** Moves past the current entry, which {@link #hasEntry()} has confirmed. */
-    void advance() {
-      if (definition[pos] == maxDefinition) {
-        valueIndex++;
-      }
-      pos++;
-    }
-  }
-
-  // ---- the readers
-
-  /**
-   * Reads one field of a present parent instance (or, for the readers of an instance, one
-   * present instance) into its Connect value; knows its levels and columns to consume it
-   * unread.
-   */
-  private abstract class FieldReader {
-    /** Definition level at which the field is present; repetition level of its repeats. */
-    int def;
-    int rep;
-    /** The repetition level of the parent instance: entries above it belong to this field. */
-    int parentRep;
-    Column[] columns;
-    Column lead;
-
-    void init(int def, int rep, int parentRep, Column[] columns) {
-      this.def = def;
-      this.rep = rep;
-      this.parentRep = parentRep;
-      this.columns = columns;
-      this.lead = columns[0];
-    }
-
-    /** The Connect value, or null for an absent optional field. */
-    abstract Object read() throws IOException, ParquetException;
-
-    /**
-     * How many elements the repeated field starting at {@code leadColumn}'s current entry has,
-     * as far as the current batch shows (the entries repeating at {@code repLevel} before one
-     * above it): lists are allocated at their size, not grown.
-     */
-    final int elementsAhead(Column leadColumn, int repLevel) {
-      int[] r = leadColumn.repetition;
-      int n = 1;
-      for (int i = leadColumn.pos + 1, end = leadColumn.size; i < end; i++) {
-        int level = r[i];
-        if (level < repLevel) {
-          break;
-        }
-        if (level == repLevel) {
-          n++;
-        }
-      }
-      return n;
-    }
-
-    /** Takes the one entry an absent field leaves in each column beneath it. */
-    final void skipAbsent(Column leadColumn, Column[] under, String name)
-        throws IOException, ParquetException {
-      int d = leadColumn.def();
-      int r = leadColumn.rep();
-      if (d < 0) {
-        throw corrupt(leadColumn, "the column ends inside the row");
-      }
-      for (Column c : under) {
-        if (c.def() != d || c.rep() != r) {
-          throw corrupt(c, "levels (r" + c.rep() + ", d" + c.def() + ") disagree with those of "
-              + "column " + leadColumn.name + " (r" + r + ", d" + d + ") on where " + name
-              + " is absent");
-        }
-        c.advance();
-      }
-    }
-
-    /**
-     * Whether the repeated field led by {@code leadColumn} has another element: the next entry
-     * repeats at the field's level {@code repLevel}.
-     */
-    final boolean repeats(Column leadColumn, int repLevel, int defLevel, String name)
-        throws IOException, ParquetException {
-      int r = leadColumn.rep();
-      if (r < repLevel) {
-        return false;
-      }
-      if (r > repLevel) {
-        throw corrupt(leadColumn, "repetition level " + r + " after a complete element of "
-            + name + " (level " + repLevel + ")");
-      }
-      if (leadColumn.def() < defLevel) {
-        throw corrupt(leadColumn, "an element of " + name + " repeats with definition level "
-            + leadColumn.def() + ", below the field's " + defLevel);
-      }
-      countElement(leadColumn);
-      return true;
-    }
-  }
-
-  /** An optional group: null where its first column says it is absent. */
-  private final class OptionalReader extends FieldReader {
-    private final FieldReader instance;
-
-    OptionalReader(FieldReader instance) {
-      this.instance = instance;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      if (lead.def() < def) {
-        skipAbsent(lead, columns, lead.name);
-        return null;
-      }
-      return instance.read();
-    }
-  }
-
-  /** A repeated field outside a LIST: a list of its instances, empty where it has none. */
-  private final class RepeatedReader extends FieldReader {
-    private final FieldReader element;
-    private final String name;
-    private final String elementNulls;
-
-    RepeatedReader(FieldReader element, String name, String elementNulls) {
-      this.element = element;
-      this.name = name;
-      this.elementNulls = elementNulls;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      if (lead.def() < def) {
-        skipAbsent(lead, columns, name);
-        return new ArrayList<>(0);
-      }
-      List<Object> list = new ArrayList<>(elementsAhead(lead, rep));
-      do {
-        Object e = element.read();
-        refuseNull(e, elementNulls);
-        list.add(e);
-      } while (repeats(lead, rep, def, name));
-      return list;
-    }
-  }
-
-  /** A LIST group's elements (the group itself is present). */
-  private final class ListReader extends FieldReader {
-    private final Column repeatedLead;
-    private final Column[] repeatedColumns;
-    private final int repDef;
-    private final int repRep;
-    private final FieldReader element;
-    private final String name;
-    private final String elementNulls;
-
-    ListReader(Column repeatedLead, Column[] repeatedColumns, int repDef, int repRep,
-        FieldReader element, String name, String elementNulls) {
-      this.repeatedLead = repeatedLead;
-      this.repeatedColumns = repeatedColumns;
-      this.repDef = repDef;
-      this.repRep = repRep;
-      this.element = element;
-      this.name = name;
-      this.elementNulls = elementNulls;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      return readList();
-    }
-
-    List<Object> readList() throws IOException, ParquetException {
-      if (repeatedLead.def() < repDef) {
-        skipAbsent(repeatedLead, repeatedColumns, name); // present but empty
-        return new ArrayList<>();
-      }
-      List<Object> elements = new ArrayList<>(elementsAhead(repeatedLead, repRep));
-      do {
-        Object e = element.read();
-        refuseNull(e, elementNulls);
-        elements.add(e);
-      } while (repeats(repeatedLead, repRep, repDef, name));
-      return elements;
-    }
-  }
-
-  /** A MAP group's entries, in file order; a later duplicate key replaces the value. */
-  private final class MapReader extends FieldReader {
-    private final Column kvLead;
-    private final Column[] kvColumns;
-    private final int kvDef;
-    private final int kvRep;
-    private final FieldReader keyReader;
-    private final FieldReader valueReader;
-    private final String name;
-    private final String keyNulls;
-    private final String valueNulls;
-
-    MapReader(Column kvLead, Column[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
-        FieldReader valueReader, String name, String keyNulls, String valueNulls) {
-      this.kvLead = kvLead;
-      this.kvColumns = kvColumns;
-      this.kvDef = kvDef;
-      this.kvRep = kvRep;
-      this.keyReader = keyReader;
-      this.valueReader = valueReader;
-      this.name = name;
-      this.keyNulls = keyNulls;
-      this.valueNulls = valueNulls;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Map<Object, Object> entries = new LinkedHashMap<>();
-      if (kvLead.def() < kvDef) {
-        skipAbsent(kvLead, kvColumns, name);
-        return entries;
-      }
-      do {
-        Object k = keyReader.read();
-        Object v = valueReader.read();
-        refuseNull(k, keyNulls);
-        refuseNull(v, valueNulls);
-        entries.put(k, v);
-      } while (repeats(kvLead, kvRep, kvDef, name));
-      return entries;
-    }
-  }
-
-  /**
-   * A MAP without values, as the list of its keys. The Row model holds such a map's keys as a
-   * map's key set, so keys equal as Parquet values count once: a primitive key is compared by
-   * its physical value (byte strings, compared by identity there, never merge), a group key by
-   * its Connect value.
-   */
-  private final class KeySetReader extends FieldReader {
-    private final Column kvLead;
-    private final Column[] kvColumns;
-    private final int kvDef;
-    private final int kvRep;
-    private final FieldReader keyReader;
-    private final boolean distinct;
-    private final String name;
-    private final String keyNulls;
-
-    KeySetReader(Column kvLead, Column[] kvColumns, int kvDef, int kvRep, FieldReader keyReader,
-        boolean distinct, String name, String keyNulls) {
-      this.keyNulls = keyNulls;
-      this.kvLead = kvLead;
-      this.kvColumns = kvColumns;
-      this.kvDef = kvDef;
-      this.kvRep = kvRep;
-      this.keyReader = keyReader;
-      this.distinct = distinct;
-      this.name = name;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      List<Object> keys = new ArrayList<>();
-      if (kvLead.def() < kvDef) {
-        skipAbsent(kvLead, kvColumns, name);
-        return keys;
-      }
-      List<Object> physical = keyReader instanceof Leaf ? new ArrayList<>() : null;
-      do {
-        Object raw = physical != null ? ((Leaf) keyReader).physicalValue() : null;
-        Object k = keyReader.read();
-        refuseNull(k, keyNulls);
-        if (!distinct) {
-          keys.add(k);
-        } else if (physical != null) {
-          if (!physical.contains(raw)) {
-            physical.add(raw);
-            keys.add(k);
-          }
-        } else if (!keys.contains(k)) {
-          keys.add(k);
-        }
-      } while (repeats(kvLead, kvRep, kvDef, name));
-      return keys;
-    }
-  }
-
-  /** A LIST of two-field entry groups as a map (maps whose keys are not primitive). */
-  private final class EntryListReader extends FieldReader {
-    private final Column repeatedLead;
-    private final Column[] repeatedColumns;
-    private final int repDef;
-    private final int repRep;
-    private final int entryDef;
-    private final boolean entryOptional;
-    private final FieldReader keyReader;
-    private final FieldReader valueReader;
-    private final String name;
-    private final String keyNulls;
-    private final String valueNulls;
-
-    EntryListReader(Column repeatedLead, Column[] repeatedColumns, int repDef, int repRep,
-        int entryDef, boolean entryOptional, FieldReader keyReader, FieldReader valueReader,
-        String name, String keyNulls, String valueNulls) {
-      this.keyNulls = keyNulls;
-      this.valueNulls = valueNulls;
-      this.repeatedLead = repeatedLead;
-      this.repeatedColumns = repeatedColumns;
-      this.repDef = repDef;
-      this.repRep = repRep;
-      this.entryDef = entryDef;
-      this.entryOptional = entryOptional;
-      this.keyReader = keyReader;
-      this.valueReader = valueReader;
-      this.name = name;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Map<Object, Object> entries = new LinkedHashMap<>();
-      if (repeatedLead.def() < repDef) {
-        skipAbsent(repeatedLead, repeatedColumns, name);
-        return entries;
-      }
-      do {
-        if (entryOptional && repeatedLead.def() < entryDef) {
-          throw new DataException("a null entry in the map " + name);
-        }
-        Object k = keyReader.read();
-        Object v = valueReader.read();
-        refuseNull(k, keyNulls);
-        refuseNull(v, valueNulls);
-        entries.put(k, v);
-      } while (repeats(repeatedLead, repRep, repDef, name));
-      return entries;
-    }
-  }
-
-  /** A group as a Struct of the fields its Connect schema names. */
-  private final class StructReader extends FieldReader {
-    private final Schema schema;
-    private final Field[] fields;
-    final FieldReader[] readers;
-    private final SkipReader unused;
-
-    StructReader(Schema schema, Field[] fields, FieldReader[] readers, SkipReader unused) {
-      this.schema = schema;
-      this.fields = fields;
-      this.readers = readers;
-      this.unused = unused;
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Struct struct = new Struct(schema);
-      FieldReader[] r = readers;
-      for (int i = 0; i < r.length; i++) {
-        Object v = r[i].read();
-        if (v != null) {
-          StructValues.put(struct, fields[i], v);
-        }
-      }
-      unused.skip();
-      return struct;
-    }
-  }
-
-  /** A Parquet shape no value of the Connect schema converts from: fails where one is present. */
-  private final class MismatchReader extends FieldReader {
-    private final DataException problem;
-
-    MismatchReader(DataException problem) {
-      this.problem = problem;
-    }
-
-    @Override
-    Object read() {
-      throw new DataException(problem.getMessage());
-    }
-  }
-
-  /**
-   * Consumes fields without converting them: in each column, the first entry and those after it
-   * that repeat deeper than the parent instance.
-   */
-  private final class SkipReader {
-    private final Column[] skipped;
-    private final int parentRep;
-
-    SkipReader(Column[] skipped, int parentRep) {
-      this.skipped = skipped;
-      this.parentRep = parentRep;
-    }
-
-    void skip() throws IOException, ParquetException {
-      for (Column c : skipped) {
-        if (!c.hasEntry()) {
-          throw corrupt(c, "the column ends inside the row");
-        }
-        c.advance();
-        while (c.rep() > parentRep) {
-          c.advance();
-        }
-      }
-    }
-  }
-
-  /**
-   * {@code __kafka_headers}, a LIST of {@code {key, schema, value}}, as ConnectHeaders: the
-   * schema's and value's bytes are read in place, not copied.
-   */
-  private final class HeadersReader extends FieldReader {
-    private final boolean listOptional;
-    private final int repDef;
-    private final int repRep;
-    private final boolean entryOptional;
-    private final int entryDef;
-    private final Leaf keyPart;
-    private final Leaf schemaPart;
-    private final Leaf valuePart;
-    /**
-     * The values of STRING headers by the header's position (the first few): a header that
-     * carries the same value on every record is decoded once.
-     */
-    private final Utf8Strings[] valueStrings = new Utf8Strings[8];
-    /** The keys by position, for the same reason. */
-    private final Utf8Strings[] keyStrings = new Utf8Strings[8];
-    /** The header added last at each position, which the next record's often repeats. */
-    private final Header[] previous = new Header[8];
-
-    HeadersReader(boolean listOptional, int repDef, int repRep, boolean entryOptional,
-        int entryDef, Leaf[] parts) {
-      this.listOptional = listOptional;
-      this.repDef = repDef;
-      this.repRep = repRep;
-      this.entryOptional = entryOptional;
-      this.entryDef = entryDef;
-      this.keyPart = parts[0];
-      this.schemaPart = parts[1];
-      this.valuePart = parts[2];
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      return readHeaders();
-    }
-
-    ConnectHeaders readHeaders() throws IOException, ParquetException {
-      ConnectHeaders out = new ConnectHeaders();
-      int d = lead.def();
-      if (listOptional && d < def || d < repDef) {
-        skipAbsent(lead, columns, FileLayout.HEADERS_COLUMN);
-        return out;
-      }
-      int position = 0;
-      do {
-        if (entryOptional && lead.def() < entryDef) {
-          throw new DataException("a null entry in " + FileLayout.HEADERS_COLUMN);
-        }
-        readEntry(out, position++);
-      } while (repeats(lead, repRep, repDef, FileLayout.HEADERS_COLUMN));
-      return out;
-    }
-
-    private void readEntry(ConnectHeaders out, int position)
-        throws IOException, ParquetException {
-      Utf8Strings keys = null;
-      Utf8Strings values = null;
-      if (position < keyStrings.length) {
-        if (keyStrings[position] == null) {
-          keyStrings[position] = new Utf8Strings();
-          valueStrings[position] = new Utf8Strings();
-        }
-        keys = keyStrings[position];
-        values = valueStrings[position];
-      }
-      String headerKey = null;
-      Column k = keyPart.column;
-      if (keyPart.present()) {
-        int off = k.offsets[k.valueIndex];
-        int len = k.offsets[k.valueIndex + 1] - off;
-        headerKey = keys != null ? keys.decode(k.data, off, len)
-            : new String(k.data, off, len, StandardCharsets.UTF_8);
-      }
-      keyPart.consume();
-      // Each column's bytes stay in its batch until that column moves on, which is at the
-      // next entry at the earliest.
-      Column s = schemaPart.column;
-      boolean hasSchema = schemaPart.present();
-      byte[] schemaData = s.data;
-      int schemaOff = hasSchema ? s.offsets[s.valueIndex] : 0;
-      int schemaLen = hasSchema ? s.offsets[s.valueIndex + 1] - schemaOff : -1;
-      schemaPart.consume();
-      Column v = valuePart.column;
-      boolean hasValue = valuePart.present();
-      byte[] valueData = v.data;
-      int valueOff = hasValue ? v.offsets[v.valueIndex] : 0;
-      int valueLen = hasValue ? v.offsets[v.valueIndex + 1] - valueOff : -1;
-      valuePart.consume();
-      Header added = mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen,
-          valueData, valueOff, valueLen, values,
-          position < previous.length ? previous[position] : null);
-      if (position < previous.length) {
-        previous[position] = added;
-      }
-    }
-  }
-
   /**
    * A leaf reader, specialised for the commonest conversions so that reading one is a single
    * virtual call without a switch.
    */
-  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion,
+  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion,
       String path) {
     boolean signed = !(leaf.logicalType() instanceof LogicalType.IntType i && !i.signed());
     PhysicalType type = leaf.type();
     if (conversion == Leaf.STRING && type == PhysicalType.BYTE_ARRAY) {
-      return new StringLeaf(leaf, def, rep, column, path);
+      return new StringLeaf(scope, leaf, def, rep, column, path);
     }
     if (conversion == Leaf.INT64 && type == PhysicalType.INT64) {
-      return new LongLeaf(leaf, def, rep, column, path);
+      return new LongLeaf(scope, leaf, def, rep, column, path);
     }
     if (conversion == Leaf.INT32 && type == PhysicalType.INT32 && signed) {
-      return new IntLeaf(leaf, def, rep, column, path);
+      return new IntLeaf(scope, leaf, def, rep, column, path);
     }
     if (conversion == Leaf.DOUBLE && type == PhysicalType.DOUBLE) {
-      return new DoubleLeaf(leaf, def, rep, column, path);
+      return new DoubleLeaf(scope, leaf, def, rep, column, path);
     }
-    return new Leaf(leaf, def, rep, column, conversion, path);
-  }
-
-  /** BYTE_ARRAY to String. */
-  private final class StringLeaf extends Leaf {
-    StringLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
-      super(leaf, def, rep, column, STRING, path);
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Column c = column;
-      int d = c.def();
-      if (d == def) {
-        int[] offsets = c.offsets;
-        int i = c.valueIndex;
-        int off = offsets[i];
-        String v = strings.decode(c.data, off, offsets[i + 1] - off);
-        c.advance();
-        return v;
-      }
-      return absent(c, d);
-    }
-  }
-
-  /** INT64 to Long. */
-  private final class LongLeaf extends Leaf {
-    LongLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
-      super(leaf, def, rep, column, INT64, path);
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Column c = column;
-      int d = c.def();
-      if (d == def) {
-        Long v = c.longs[c.valueIndex];
-        c.advance();
-        return v;
-      }
-      return absent(c, d);
-    }
-  }
-
-  /** Signed INT32 to Integer. */
-  private final class IntLeaf extends Leaf {
-    IntLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
-      super(leaf, def, rep, column, INT32, path);
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Column c = column;
-      int d = c.def();
-      if (d == def) {
-        Integer v = c.ints[c.valueIndex];
-        c.advance();
-        return v;
-      }
-      return absent(c, d);
-    }
-  }
-
-  /** DOUBLE to Double. */
-  private final class DoubleLeaf extends Leaf {
-    DoubleLeaf(PrimitiveNode leaf, int def, int rep, Column column, String path) {
-      super(leaf, def, rep, column, DOUBLE, path);
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Column c = column;
-      int d = c.def();
-      if (d == def) {
-        Double v = c.doubles[c.valueIndex];
-        c.advance();
-        return v;
-      }
-      return absent(c, d);
-    }
-  }
-
-  /**
-   * A leaf: the column's physical value as the Connect class of the schema (any conversion; the
-   * commonest have the subclasses above).
-   */
-  private class Leaf extends FieldReader {
-    static final int BOOLEAN = 0;
-    static final int INT8 = 1;
-    static final int INT16 = 2;
-    static final int INT32 = 3;
-    static final int INT64 = 4;
-    static final int FLOAT = 5;
-    static final int HALF_FLOAT = 6;
-    static final int DOUBLE = 7;
-    static final int STRING = 8;
-    static final int UUID = 9;
-    static final int BYTES = 10;
-    static final int DECIMAL = 11;
-    static final int DATE = 12;
-    static final int TIME = 13;
-    static final int TIMESTAMP = 14;
-    static final int INT96_TIMESTAMP = 15;
-    /** A value whose Parquet type the Connect kind cannot take (fails where present). */
-    static final int MISMATCH = 16;
-
-    final Column column;
-    private final int conversion;
-    private final String path;
-    private final PhysicalType physical;
-    private final boolean unsigned;
-    private final long unitsPerMilli;
-    private final int parquetScale;
-    int connectScale;
-    boolean optional;
-    final Utf8Strings strings = new Utf8Strings();
-
-    Leaf(PrimitiveNode leaf, int def, int rep, Column column, int conversion, String path) {
-      this.column = column;
-      this.conversion = conversion;
-      this.path = path;
-      this.physical = leaf.type();
-      LogicalType t = leaf.logicalType();
-      this.unsigned = t instanceof LogicalType.IntType i && !i.signed();
-      TimeUnit unit =
-          t instanceof LogicalType.TimestampType ts ? ts.unit()
-              : t instanceof LogicalType.TimeType tt ? tt.unit()
-              : TimeUnit.MILLIS;
-      this.unitsPerMilli =
-          unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
-      this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
-      this.connectScale = parquetScale;
-      this.optional = leaf.isOptional();
-      init(def, rep, rep - (leaf.isRepeated() ? 1 : 0), new Column[] {column});
-    }
-
-    /** The conversion of a leaf to a Connect kind, as ParquetToConnect's leaf converter does. */
-    static int conversion(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind,
-        String path) {
-      PhysicalType physical = leaf.type();
-      LogicalType t = leaf.logicalType();
-      return switch (kind) {
-        case BOOLEAN -> BOOLEAN;
-        case INT8 -> INT8;
-        case INT16 -> INT16;
-        case INT32 -> INT32;
-        case INT64 -> INT64;
-        case FLOAT32 -> physical == PhysicalType.FLOAT ? FLOAT
-            : t instanceof LogicalType.Float16Type ? HALF_FLOAT : MISMATCH;
-        case FLOAT64 -> DOUBLE;
-        case STRING -> t instanceof LogicalType.UuidType ? UUID : STRING;
-        case BYTES -> BYTES;
-        case DECIMAL -> DECIMAL;
-        case DATE -> DATE;
-        case TIME -> TIME;
-        case TIMESTAMP -> physical == PhysicalType.INT96 ? INT96_TIMESTAMP : TIMESTAMP;
-        default -> throw mismatch(path, leaf, schema);
-      };
-    }
-
-    /** Whether the current entry holds this leaf's value (else it is absent, or corrupt). */
-    boolean present() throws IOException, ParquetException {
-      int d = column.def();
-      if (d == def) {
-        return true;
-      }
-      if (optional && d >= 0 && d < def) {
-        return false;
-      }
-      throw corrupt(column, d < 0
-          ? "the column ends inside the row"
-          : "definition level " + d + " where the schema requires a value (level " + def + ")");
-    }
-
-    void consume() {
-      column.advance();
-    }
-
-    /** The current entry's value as the Row model boxes it (null when absent or binary). */
-    Object physicalValue() throws IOException, ParquetException {
-      Column c = column;
-      if (c.def() != def) {
-        return null;
-      }
-      int i = c.valueIndex;
-      return switch (physical) {
-        case BOOLEAN -> c.booleans[i];
-        case INT32 -> c.ints[i];
-        case INT64 -> c.longs[i];
-        case FLOAT -> c.floats[i];
-        case DOUBLE -> c.doubles[i];
-        default -> null;
-      };
-    }
-
-    @Override
-    Object read() throws IOException, ParquetException {
-      Column c = column;
-      int d = c.def();
-      if (d == def) {
-        Object v = convert(c);
-        c.advance();
-        return v;
-      }
-      return absent(c, d);
-    }
-
-    /** An entry without this leaf's value: null for an optional leaf, else corrupt. */
-    final Object absent(Column c, int d) throws ParquetException {
-      if (optional && d >= 0 && d < def) {
-        c.advance();
-        return null;
-      }
-      throw corrupt(c, d < 0
-          ? "the column ends inside the row"
-          : "definition level " + d + " where the schema requires a value (level " + def + ")");
-    }
-
-    private Object convert(Column c) {
-      int i = c.valueIndex;
-      switch (conversion) {
-        case BOOLEAN:
-          return c.booleans != null ? Boolean.valueOf(c.booleans[i]) : mismatchValue();
-        case INT8:
-          return (byte) integer(c, i);
-        case INT16:
-          return (short) integer(c, i);
-        case INT32:
-          return (int) integer(c, i);
-        case INT64:
-          return integer(c, i);
-        case FLOAT:
-          return c.floats[i];
-        case HALF_FLOAT: {
-          int off = c.offsets[i];
-          if (c.offsets[i + 1] - off < 2) {
-            throw new DataException("field " + path + ": a FLOAT16 value of fewer than 2 bytes");
-          }
-          return ParquetToConnect.halfToFloat(c.data, off);
-        }
-        case DOUBLE:
-          return c.doubles != null ? c.doubles[i] : (double) c.floats[i];
-        case STRING:
-          return string(c, i);
-        case UUID: {
-          int off = c.offsets[i];
-          if (c.offsets[i + 1] - off < 16) {
-            throw new DataException("field " + path + ": a UUID of fewer than 16 bytes");
-          }
-          return ParquetToConnect.uuidText(c.data, off);
-        }
-        case BYTES:
-          return Arrays.copyOfRange(c.data, c.offsets[i], c.offsets[i + 1]);
-        case DECIMAL:
-          return decimal(c, i);
-        case DATE:
-          return new java.util.Date(integer(c, i) * MILLIS_PER_DAY);
-        case TIME:
-          return new java.util.Date(Math.floorDiv(integer(c, i), unitsPerMilli));
-        case TIMESTAMP:
-          return new java.util.Date(Math.floorDiv(c.longs[i], unitsPerMilli));
-        case INT96_TIMESTAMP:
-          return new java.util.Date(ParquetToConnect.int96Millis(c.data, c.offsets[i]));
-        default:
-          return mismatchValue();
-      }
-    }
-
-    private Object mismatchValue() {
-      throw new DataException("field " + path + ": a " + physical
-          + " value cannot become the metadata schema's type");
-    }
-
-    private long integer(Column c, int i) {
-      if (c.ints != null) {
-        int v = c.ints[i];
-        return unsigned ? Integer.toUnsignedLong(v) : v;
-      }
-      return c.longs[i];
-    }
-
-    private String string(Column c, int i) {
-      int off = c.offsets[i];
-      return strings.decode(c.data, off, c.offsets[i + 1] - off);
-    }
-
-    /**
-     * Whether big-endian two's complement {@code data[off, off + len)} fits a long: 8 bytes or
-     * fewer, or only sign bytes before the last 8 (a wide FIXED decimal holding a small value).
-     */
-    private static boolean fitsLong(byte[] data, int off, int len) {
-      if (len <= 8) {
-        return true;
-      }
-      int low = off + len - 8;
-      byte sign = (byte) (data[low] >> 7);
-      for (int b = off; b < low; b++) {
-        if (data[b] != sign) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private BigDecimal decimal(Column c, int i) {
-      BigDecimal value;
-      if (c.ints != null) {
-        value = BigDecimal.valueOf(c.ints[i], parquetScale);
-      } else if (c.longs != null) {
-        long l = c.longs[i];
-        value = unsigned && l < 0
-            ? new BigDecimal(new BigInteger(Long.toUnsignedString(l)), parquetScale)
-            : BigDecimal.valueOf(l, parquetScale);
-      } else {
-        int off = c.offsets[i];
-        int len = c.offsets[i + 1] - off;
-        if (fitsLong(c.data, off, len)) {
-          // Big-endian two's complement that fits a long: no BigInteger needed.
-          long unscaled = len == 0 ? 0 : c.data[off];
-          for (int b = 1; b < len; b++) {
-            unscaled = unscaled << 8 | (c.data[off + b] & 0xFF);
-          }
-          value = BigDecimal.valueOf(unscaled, parquetScale);
-        } else {
-          value = new BigDecimal(new BigInteger(c.data, off, len), parquetScale);
-        }
-      }
-      if (connectScale == parquetScale) {
-        return value;
-      }
-      try {
-        return value.setScale(connectScale, RoundingMode.UNNECESSARY);
-      } catch (ArithmeticException e) {
-        throw new DataException("field " + path + ": decimal " + value + " does not have scale "
-            + connectScale, e);
-      }
-    }
+    return new Leaf(scope, leaf, def, rep, column, conversion, path);
   }
 }

@@ -1,5 +1,6 @@
 package dev.parquetconnect.connect;
 
+import dev.parquetconnect.format.encoding.Dictionary;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.KeyValue;
@@ -317,14 +318,15 @@ public final class ParquetToConnect {
     byte[] bytes = (byte[]) h.get(2);
     addHeader(headers, key == null ? null : new String(key, StandardCharsets.UTF_8),
         schemaJson, 0, schemaJson == null ? -1 : schemaJson.length,
-        bytes, 0, bytes == null ? -1 : bytes.length, null, null);
+        bytes, 0, bytes == null ? -1 : bytes.length, null, 0, null, null);
   }
 
   /**
    * Adds one {@code __kafka_headers} entry to {@code headers}: its key, its schema's JSON at
    * {@code schemaJson[schemaOff, schemaOff + schemaLen)} and its value's bytes at {@code
    * bytes[valueOff, valueOff + valueLen)} (a length of -1: null). Only the value is copied;
-   * STRING values are decoded through {@code strings} when given.
+   * STRING values are decoded through {@code strings} when given, or, when {@code dictionary}
+   * is given (the value is its entry {@code entry}), are the dictionary's shared string.
    *
    * <p>{@code previous}, when given, is the header added before at this position of the list
    * (the one added is returned): a STRING or BYTES header with the same key is made from it
@@ -334,14 +336,15 @@ public final class ParquetToConnect {
    * With {@code strings} given, returns the header added, else null.
    */
   Header addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
-      int schemaLen, byte[] bytes, int valueOff, int valueLen, Utf8Strings strings,
-      Header previous) {
+      int schemaLen, byte[] bytes, int valueOff, int valueLen, Dictionary dictionary, int entry,
+      Utf8Strings strings, Header previous) {
     Schema schema = schemaLen < 0 ? null : headerSchema(schemaJson, schemaOff, schemaLen, key);
     Object value = null;
     if (valueLen >= 0) {
       ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
       if (kind == ConnectTypes.Kind.STRING) {
-        value = strings != null ? strings.decode(bytes, valueOff, valueLen)
+        value = dictionary != null ? dictionary.stringAt(entry)
+            : strings != null ? strings.decode(bytes, valueOff, valueLen)
             : new String(bytes, valueOff, valueLen, StandardCharsets.UTF_8);
       } else if (kind == ConnectTypes.Kind.BYTES) {
         value = Arrays.copyOfRange(bytes, valueOff, valueOff + valueLen);

@@ -60,6 +60,7 @@ class ConnectRecordReaderTest {
   @Test
   void sinkFilesReadLikeTheRowPath() throws Exception {
     Random random = new Random(20261121);
+    Random dictionaries = new Random(11);
     for (int round = 0; round < 40; round++) {
       RandomRoundTripTest.Generator g = new RandomRoundTripTest.Generator(random);
       Schema value = g.struct(0, false, "Value" + round);
@@ -76,7 +77,7 @@ class ConnectRecordReaderTest {
         records.add(ConnectTestData.record(key, k, value, v, i));
       }
       Path file = dir.resolve("sink-" + round + ".parquet");
-      WriterOptions writerOptions = WriterOptions.builder()
+      WriterOptions writerOptions = dictionaryOptions(dictionaries)
           .pageRowLimit(1 + random.nextInt(16)).build();
       ConnectFiles.write(file, layout, records, writerOptions);
       assertTrue(assertSameRecords(file, true, "sink file " + round + " (" + value + ")"));
@@ -87,6 +88,8 @@ class ConnectRecordReaderTest {
   @Test
   void otherWritersShapesReadLikeTheRowPath() throws Exception {
     Random random = new Random(42);
+    // Writer options from their own generator, so that the shapes stay the seed's.
+    Random dictionaries = new Random(7);
     int read = 0;
     for (int round = 0; round < 60; round++) {
       ForeignGenerator g = new ForeignGenerator(random);
@@ -100,7 +103,7 @@ class ConnectRecordReaderTest {
       int rows = 1 + random.nextInt(50);
       try (OutputStream out = Files.newOutputStream(file);
           ParquetFileWriter writer = new ParquetFileWriter(out, schema,
-              WriterOptions.builder().pageRowLimit(1 + random.nextInt(8)).build())) {
+              dictionaryOptions(dictionaries).pageRowLimit(1 + random.nextInt(8)).build())) {
         for (int r = 0; r < rows; r++) {
           writer.write(g.row(schema.root()));
         }
@@ -111,6 +114,127 @@ class ConnectRecordReaderTest {
     }
     // A few shapes fail on both paths alike (a null map key the mapping cannot convert).
     assertTrue(read >= 50, "only " + read + " of 60 files were readable");
+  }
+
+  /**
+   * Binary columns in every form the reader meets: dictionary-encoded throughout, falling back
+   * to plain mid-chunk (a dictionary limit of a few hundred bytes), and plain only; strings,
+   * bytes, decimals, lists and maps of strings, string headers; batches that straddle the
+   * fallback.
+   */
+  @Test
+  void dictionaryAndFallbackColumnsReadLikeTheRowPath() throws Exception {
+    Schema value = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Dict")
+        .field("status", Schema.STRING_SCHEMA)
+        .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+        .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
+        .field("amount", ConnectTestData.optionalDecimal(2, 20))
+        .field("tags", org.apache.kafka.connect.data.SchemaBuilder.array(
+            Schema.STRING_SCHEMA).optional().build())
+        .field("labels", org.apache.kafka.connect.data.SchemaBuilder.map(Schema.STRING_SCHEMA,
+            Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+        .build();
+    Random random = new Random(6);
+    List<SinkRecord> records = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      Struct v = new Struct(value)
+          .put("status", "status-value-" + (char) ('A' + i % 5))
+          .put("name", i % 7 == 0 ? null : "customer name number " + random.nextInt(i < 300
+              ? 20 : 400))
+          .put("blob", i % 5 == 0 ? null : blob(i < 300 ? i % 3 : random.nextInt()))
+          .put("amount", i % 6 == 0 ? null
+              : java.math.BigDecimal.valueOf(random.nextInt(i < 300 ? 9 : 100_000), 2))
+          .put("tags", i % 4 == 0 ? null : List.of("tag-" + i % 3, "tag-" + i % 13))
+          .put("labels", i % 3 == 0 ? null : Map.of("region", "region-" + i % 4));
+      // Header values repeat in the first half, then one of them changes on every record.
+      org.apache.kafka.connect.header.ConnectHeaders headers =
+          new org.apache.kafka.connect.header.ConnectHeaders();
+      headers.addString("environment", "production-environment");
+      headers.addString("trace", i < 300 ? "trace-" + i % 3 : "trace-" + random.nextLong());
+      headers.addBytes("raw", blob(i % 2));
+      headers.addInt("count", i % 4);
+      records.add(new SinkRecord(ConnectTestData.TOPIC, ConnectTestData.PARTITION,
+          Schema.OPTIONAL_STRING_SCHEMA, "key-" + i % 9, value, v, i, 1_700_000_000_000L + i,
+          org.apache.kafka.common.record.TimestampType.CREATE_TIME, headers));
+    }
+    FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value,
+        new MappingOptions(true, true, true, TimeUnit.MILLIS, false));
+    Map<String, WriterOptions> variants = new LinkedHashMap<>();
+    variants.put("dictionary", dictionaryEverywhere().pageRowLimit(64).build());
+    variants.put("fallback", dictionaryEverywhere().pageRowLimit(16)
+        .dictionaryByteLimit(300).build());
+    variants.put("plain", WriterOptions.builder().pageRowLimit(64).dictionary(false).build());
+    for (Map.Entry<String, WriterOptions> variant : variants.entrySet()) {
+      Path file = dir.resolve("dict-" + variant.getKey() + ".parquet");
+      ConnectFiles.write(file, layout, records, variant.getValue());
+      int mixed = mixedColumns(file);
+      if (variant.getKey().equals("fallback")) {
+        // name, amount, blob and the header values
+        assertTrue(mixed >= 4, "only " + mixed + " columns fall back mid-chunk");
+      }
+      assertTrue(assertSameRecords(file, true, variant.getKey() + " file"));
+      assertTrue(assertSameRecords(file, false, variant.getKey() + " file in generic mode"));
+    }
+    // Dictionary-encoded text is the dictionary's string, shared by every row that has it (the
+    // per-column decoder only remembers the previous long value, so this is the dictionary's).
+    Path file = dir.resolve("dict-dictionary.parquet");
+    try (ParquetFileReader reader = ParquetFileReader.open(input(file), ReadOptions.defaults());
+        ConnectRecordReader rows = new ConnectRecordReader(reader, mapping(reader, true))) {
+      rows.next();
+      Object first = ((Struct) rows.value()).get("status");
+      for (int i = 0; i < 5; i++) {
+        rows.next();
+      }
+      assertTrue(first == ((Struct) rows.value()).get("status"), "status strings not shared");
+    }
+  }
+
+  /** 20 bytes made from {@code seed}. */
+  private static byte[] blob(int seed) {
+    byte[] b = new byte[20];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  /**
+   * Dictionaries on for the columns the sink writes plain by default too (bytes, the headers'
+   * schemas and values), as other writers may.
+   */
+  private static WriterOptions.Builder dictionaryEverywhere() {
+    return WriterOptions.builder()
+        .columnDictionary("blob", true)
+        .columnDictionary(FileLayout.HEADERS_COLUMN + ".list.element.schema", true)
+        .columnDictionary(FileLayout.HEADERS_COLUMN + ".list.element.value", true);
+  }
+
+  /** Column chunks with both dictionary-encoded and fallback (plain or delta) data pages. */
+  private static int mixedColumns(Path file) throws Exception {
+    int mixed = 0;
+    try (ParquetFileReader reader = ParquetFileReader.open(input(file), ReadOptions.defaults())) {
+      for (var group : reader.metadata().rowGroups()) {
+        for (var chunk : group.columns()) {
+          var encodings = chunk.metaData().encodings();
+          // RLE and BIT_PACKED are the levels' (and indices') encodings, any other one is the
+          // values' fallback.
+          if (encodings.stream().anyMatch(e -> e != null && e.usesDictionary())
+              && encodings.stream().anyMatch(e -> e != null && !e.usesDictionary()
+                  && e != dev.parquetconnect.format.meta.Encoding.RLE
+                  && e != dev.parquetconnect.format.meta.Encoding.BIT_PACKED)) {
+            mixed++;
+          }
+        }
+      }
+    }
+    return mixed;
+  }
+
+  /** Writer options with dictionaries on (small limits forcing fallbacks mid-chunk) or off. */
+  private static WriterOptions.Builder dictionaryOptions(Random random) {
+    return switch (random.nextInt(4)) {
+      case 0 -> WriterOptions.builder();
+      case 1 -> WriterOptions.builder().dictionary(false);
+      default -> WriterOptions.builder().dictionaryByteLimit(8 + random.nextInt(120));
+    };
   }
 
   @Test
