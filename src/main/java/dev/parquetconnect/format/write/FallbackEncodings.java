@@ -15,7 +15,9 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
  * candidates the policy allows for the type are tried on the column's first such page and the
  * smallest wins (after compression when the column is compressed, since that is what the file
  * stores), PLAIN on ties. Tried once per column: later pages keep the choice, so a column's
- * pages share one encoding and the cost is a few encodings of one page.
+ * pages share one encoding and the cost is a few encodings of one page. A large page is tried
+ * on a sample of it (see {@link #sampleRuns}): encoding and compressing every candidate over a
+ * whole 1 MiB page cost about as much as writing the page itself several times over.
  */
 final class FallbackEncodings {
   private FallbackEncodings() {}
@@ -115,12 +117,53 @@ final class FallbackEncodings {
     return layouts;
   }
 
-  /** The bytes {@code encoder} stores the page's values in, compressed when the column is. */
+  /** Pages of up to this many values are measured whole. */
+  static final int WHOLE_PAGE_VALUES = 8192;
+
+  /** The fraction of a larger page that is measured: one value in this many. */
+  private static final int SAMPLE_DIVISOR = 20;
+
+  /** The fewest values a sample holds, so short-lived patterns do not decide alone. */
+  private static final int MIN_SAMPLE_VALUES = 4096;
+
+  /** How many stretches of the page a sample is taken from (start, evenly spaced, end). */
+  private static final int SAMPLE_RUNS = 4;
+
+  /**
+   * The stretches of a page of {@code values} values that are measured, as {start, length}
+   * pairs: the whole page when it is small, else {@link #SAMPLE_RUNS} contiguous runs spread
+   * evenly over it, holding about a twentieth of its values. Runs and not scattered values,
+   * because what the candidates differ in (deltas between neighbours, shared prefixes,
+   * repeats the compressor finds) is a property of neighbouring values.
+   */
+  static int[] sampleRuns(int values) {
+    if (values <= WHOLE_PAGE_VALUES) {
+      return new int[] {0, values};
+    }
+    int sample = Math.max(MIN_SAMPLE_VALUES, values / SAMPLE_DIVISOR);
+    int runLength = sample / SAMPLE_RUNS;
+    int[] runs = new int[2 * SAMPLE_RUNS];
+    long span = values - runLength;
+    for (int i = 0; i < SAMPLE_RUNS; i++) {
+      runs[2 * i] = (int) (span * i / (SAMPLE_RUNS - 1));
+      runs[2 * i + 1] = runLength;
+    }
+    return runs;
+  }
+
+  /**
+   * The bytes {@code encoder} stores the sampled values of the page in, compressed when the
+   * column is. Each run is encoded as a page of its own (so the jump between two runs does not
+   * count as a delta), and the runs' encodings are compressed together.
+   */
   private static long measure(
       ValuesEncoder encoder, PageBuffer page, Compressor compressor, PageScratch scratch) {
-    PageValues.writeTo(page, encoder);
     scratch.trial.reset();
-    encoder.flushTo(scratch.trial);
+    int[] runs = sampleRuns(page.values);
+    for (int i = 0; i < runs.length; i += 2) {
+      PageValues.writeTo(page, runs[i], runs[i + 1], encoder);
+      encoder.flushTo(scratch.trial);
+    }
     if (compressor.codec() == CompressionCodec.UNCOMPRESSED) {
       return scratch.trial.size();
     }

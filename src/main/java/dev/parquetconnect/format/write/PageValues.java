@@ -7,17 +7,22 @@ final class PageValues {
   private PageValues() {}
 
   static void writeTo(PageBuffer page, ValuesEncoder encoder) {
-    int n = page.values;
+    writeTo(page, 0, page.values, encoder);
+  }
+
+  /** Values {@code from .. from + n - 1} of the page. */
+  static void writeTo(PageBuffer page, int from, int n, ValuesEncoder encoder) {
     if (n == 0) {
       return;
     }
     switch (page.type) {
-      case BOOLEAN -> encoder.writeBooleans(page.booleans, 0, n);
-      case INT32 -> encoder.writeInts(page.ints, 0, n);
-      case INT64 -> encoder.writeLongs(page.longs, 0, n);
-      case FLOAT -> encoder.writeFloats(page.floats, 0, n);
-      case DOUBLE -> encoder.writeDoubles(page.doubles, 0, n);
-      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> encoder.writeBinaries(page.binaries, 0, n);
+      case BOOLEAN -> encoder.writeBooleans(page.booleans, from, n);
+      case INT32 -> encoder.writeInts(page.ints, from, n);
+      case INT64 -> encoder.writeLongs(page.longs, from, n);
+      case FLOAT -> encoder.writeFloats(page.floats, from, n);
+      case DOUBLE -> encoder.writeDoubles(page.doubles, from, n);
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+          encoder.writeBinaries(page.binaries, from, n);
     }
   }
 }
