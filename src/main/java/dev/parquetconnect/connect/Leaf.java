@@ -9,7 +9,6 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.util.Arrays;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.DataException;
@@ -289,14 +288,6 @@ class Leaf extends FieldReader {
         value = new BigDecimal(new BigInteger(c.data, off, len), parquetScale);
       }
     }
-    if (connectScale == parquetScale) {
-      return value;
-    }
-    try {
-      return value.setScale(connectScale, RoundingMode.UNNECESSARY);
-    } catch (ArithmeticException e) {
-      throw new DataException("field " + path + ": decimal " + value + " does not have scale "
-          + connectScale, e);
-    }
+    return ParquetToConnect.toConnectScale(value, connectScale, path);
   }
 }

@@ -825,16 +825,23 @@ public final class ParquetToConnect {
         byte[] bytes = (byte[]) parquet;
         unscaled = bytes.length == 0 ? BigInteger.ZERO : new BigInteger(bytes);
       }
-      BigDecimal value = new BigDecimal(unscaled, parquetScale);
-      if (connectScale == parquetScale) {
-        return value;
-      }
-      try {
-        return value.setScale(connectScale, RoundingMode.UNNECESSARY);
-      } catch (ArithmeticException e) {
-        throw new DataException("field " + path + ": decimal " + value + " does not have scale "
-            + connectScale, e);
-      }
+      return toConnectScale(new BigDecimal(unscaled, parquetScale), connectScale, path);
+    }
+  }
+
+  /**
+   * The decimal at the Connect schema's scale: the file may store more trailing zeros (or
+   * fewer) than the schema asks for, but never a value the schema's scale cannot hold.
+   */
+  static BigDecimal toConnectScale(BigDecimal value, int connectScale, Object path) {
+    if (value.scale() == connectScale) {
+      return value;
+    }
+    try {
+      return value.setScale(connectScale, RoundingMode.UNNECESSARY);
+    } catch (ArithmeticException e) {
+      throw new DataException("field " + path + ": decimal " + value + " does not have scale "
+          + connectScale, e);
     }
   }
 
