@@ -52,6 +52,7 @@ class KerberosLoginIT {
   private static final String USER = "connect";
   private static final String PRINCIPAL = USER + "@" + REALM;
   private static final String OTHER_PRINCIPAL = "other@" + REALM;
+  private static final String GONE_PRINCIPAL = "gone@" + REALM;
   /** Seconds: short, so that the first ticket expires within the test. */
   private static final long TICKET_LIFETIME_S = 20;
 
@@ -59,6 +60,7 @@ class KerberosLoginIT {
   private static Path work;
   private static File keytab;
   private static File otherKeytab;
+  private static File goneKeytab;
   private static String previousKrb5Conf;
 
   @BeforeAll
@@ -84,6 +86,11 @@ class KerberosLoginIT {
     kdc.createPrincipals(PRINCIPAL, OTHER_PRINCIPAL);
     kdc.exportPrincipal(PRINCIPAL, keytab);
     kdc.exportPrincipal(OTHER_PRINCIPAL, otherKeytab);
+    // a keytab whose principal the KDC no longer knows (a deleted service account)
+    goneKeytab = work.resolve("gone.keytab").toFile();
+    kdc.createPrincipal(GONE_PRINCIPAL);
+    kdc.exportPrincipal(GONE_PRINCIPAL, goneKeytab);
+    kdc.deletePrincipal(GONE_PRINCIPAL);
 
     File krb5Conf = work.resolve("krb5.conf").toFile();
     assertTrue(krb5Conf.isFile(), "Kerby writes krb5.conf into its work directory");
@@ -213,7 +220,7 @@ class KerberosLoginIT {
 
   @Test
   void aWrongPrincipalOrKeytabIsAClearError() throws Exception {
-    // a principal the KDC does not know
+    // a principal the keytab has no key for
     IOException unknown = assertThrows(IOException.class,
         () -> open("wrong1", "nobody@" + REALM, keytab, 60_000).close());
     assertMentions(unknown, "nobody@" + REALM, keytab);
@@ -222,6 +229,11 @@ class KerberosLoginIT {
     IOException mismatched = assertThrows(IOException.class,
         () -> open("wrong2", PRINCIPAL, otherKeytab, 60_000).close());
     assertMentions(mismatched, PRINCIPAL, otherKeytab);
+
+    // a keytab for a principal the KDC does not know (any more): refused by the KDC
+    IOException gone = assertThrows(IOException.class,
+        () -> open("wrong4", GONE_PRINCIPAL, goneKeytab, 60_000).close());
+    assertMentions(gone, GONE_PRINCIPAL, goneKeytab);
 
     // a keytab path that does not exist: refused before any Kerberos call
     File missing = work.resolve("missing.keytab").toFile();
