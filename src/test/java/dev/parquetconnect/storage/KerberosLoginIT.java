@@ -112,6 +112,11 @@ class KerberosLoginIT {
     }
   }
 
+  @Test
+  void theKdcListensOnLoopbackOnly() throws IOException {
+    assertEquals(List.of(), ListeningSockets.nonLoopback(), "sockets on other interfaces");
+  }
+
   @BeforeEach
   void clearRecords() {
     RecordingLocalFileSystem.CALLS.clear();
