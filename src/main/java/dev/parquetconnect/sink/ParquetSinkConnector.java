@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.write.ProjectVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,7 @@ public final class ParquetSinkConnector extends SinkConnector {
 
   @Override
   public String version() {
-    return ConnectorVersion.VERSION;
+    return ProjectVersion.VERSION;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.write.ProjectVersion;
 import dev.parquetconnect.sink.SinkRuntime.Rotation;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
@@ -73,7 +74,7 @@ public final class ParquetSinkTask extends SinkTask {
 
   @Override
   public String version() {
-    return ConnectorVersion.VERSION;
+    return ProjectVersion.VERSION;
   }
 
   @Override

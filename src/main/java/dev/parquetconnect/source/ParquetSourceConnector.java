@@ -1,6 +1,6 @@
 package dev.parquetconnect.source;
 
-import dev.parquetconnect.format.write.WriterOptions;
+import dev.parquetconnect.format.write.ProjectVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,8 +26,7 @@ public final class ParquetSourceConnector extends SourceConnector {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceConnector.class);
 
   /** The project version, as the writer stamps it into created_by. */
-  static final String VERSION =
-      WriterOptions.defaultCreatedBy().replaceFirst("^kafka-connect-parquet version ", "");
+  static final String VERSION = ProjectVersion.VERSION;
 
   private Map<String, String> props;
 

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link S3ColumnReadIT}'s one-column read on HDFS (MiniDFSCluster on 127.0.0.1), smaller (about
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 final class HdfsColumnReadIT {
+  private static final Logger LOG = LoggerFactory.getLogger(HdfsColumnReadIT.class);
+
   private static final long TARGET_SIZE = 64L << 20;
 
   @TempDir Path dir;
@@ -53,9 +57,9 @@ final class HdfsColumnReadIT {
           read++;
         }
       }
-      System.out.printf("HDFS one-column read: file %d bytes, %d rows; column 'amount' %d "
-          + "compressed bytes; %d bytes read (%.3f x the column)%n", fileSize, rows,
-          columnBytes, input.bytesRead(), (double) input.bytesRead() / columnBytes);
+      LOG.info(String.format("HDFS one-column read: file %d bytes, %d rows; column 'amount' %d "
+          + "compressed bytes; %d bytes read (%.3f x the column)", fileSize, rows,
+          columnBytes, input.bytesRead(), (double) input.bytesRead() / columnBytes));
       assertEquals(rows, read);
       assertTrue(input.bytesRead() < 2 * columnBytes,
           input.bytesRead() + " bytes read for a column of " + columnBytes);

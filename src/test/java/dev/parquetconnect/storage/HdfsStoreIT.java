@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -40,26 +39,8 @@ class HdfsStoreIT extends StoreContract {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    TestLogging.quietServers();
-    // the datanodes stopped on purpose below log their broken pipelines at ERROR
-    System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop.hdfs.server.datanode", "off");
     Path base = Path.of("target", "minidfs-" + System.nanoTime()).toAbsolutePath();
-    Files.createDirectories(base);
-    Configuration conf = new Configuration();
-    conf.setLong("dfs.blocksize", BLOCK);
-    conf.setInt("dfs.replication", 2);
-    conf.set("dfs.namenode.http-address", "127.0.0.1:0");
-    conf.set("dfs.namenode.https-address", "127.0.0.1:0");
-    conf.set("dfs.datanode.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.http.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.https.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
-    conf.setInt("dfs.heartbeat.interval", 1);
-    cluster = new MiniDFSCluster.Builder(conf, base.toFile())
-        .numDataNodes(3)
-        .checkDataNodeAddrConfig(true)
-        .build();
-    cluster.waitActive();
+    cluster = ItStores.Hdfs.startMiniDfs(base, BLOCK);
     nameNode = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
   }
 

@@ -135,12 +135,22 @@ public final class ItStores {
     private MiniDFSCluster.DataNodeProperties stopped;
 
     private Hdfs(Path baseDir) throws IOException {
+      cluster = startMiniDfs(baseDir, BLOCK);
+      nameNode = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
+    }
+
+    /**
+     * A MiniDFSCluster of three datanodes with replication 2 (so a datanode can be stopped
+     * mid-write), every address on 127.0.0.1, heartbeats every second; datanode logs off, since
+     * the tests stop datanodes on purpose and their broken pipelines log at ERROR.
+     */
+    static MiniDFSCluster startMiniDfs(Path baseDir, long blockSize) throws IOException {
       TestLogging.quietServers();
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop.hdfs.server.datanode",
           "off");
       Files.createDirectories(baseDir);
       Configuration conf = new Configuration();
-      conf.setLong("dfs.blocksize", BLOCK);
+      conf.setLong("dfs.blocksize", blockSize);
       conf.setInt("dfs.replication", 2);
       conf.set("dfs.namenode.http-address", "127.0.0.1:0");
       conf.set("dfs.namenode.https-address", "127.0.0.1:0");
@@ -149,12 +159,12 @@ public final class ItStores {
       conf.set("dfs.datanode.https.address", "127.0.0.1:0");
       conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
       conf.setInt("dfs.heartbeat.interval", 1);
-      cluster = new MiniDFSCluster.Builder(conf, baseDir.toFile())
+      MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, baseDir.toFile())
           .numDataNodes(3)
           .checkDataNodeAddrConfig(true)
           .build();
       cluster.waitActive();
-      nameNode = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
+      return cluster;
     }
 
     @Override

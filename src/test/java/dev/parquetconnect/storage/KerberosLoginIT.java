@@ -27,8 +27,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 import org.apache.kerby.kerberos.kerb.server.KdcConfigKey;
 import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Hadoop store's Kerberos login against a real KDC: Apache Kerby's SimpleKdcServer in-process
@@ -48,6 +50,8 @@ import org.junit.jupiter.api.Test;
  * to simple authentication afterwards so ITs later in the same fork are unaffected.
  */
 class KerberosLoginIT {
+  private static final Logger LOG = LoggerFactory.getLogger(KerberosLoginIT.class);
+
   private static final String REALM = "PQC.TEST";
   private static final String USER = "connect";
   private static final String PRINCIPAL = USER + "@" + REALM;
@@ -249,7 +253,7 @@ class KerberosLoginIT {
 
   private static void assertMentions(IOException e, String principal, File keytabFile) {
     String message = e.getMessage();
-    System.out.println("Kerberos login error as reported: " + message);
+    LOG.info("Kerberos login error as reported: {}", message);
     assertTrue(message.contains(principal), "names the principal: " + message);
     assertTrue(message.contains(keytabFile.getPath()), "names the keytab: " + message);
   }

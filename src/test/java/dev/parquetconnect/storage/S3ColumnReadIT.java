@@ -31,6 +31,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 5, item 3: one column of a 200 MB, 16-column file on S3 (S3Proxy on 127.0.0.1) is read
@@ -42,6 +44,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 final class S3ColumnReadIT {
+  private static final Logger LOG = LoggerFactory.getLogger(S3ColumnReadIT.class);
+
   /** Written plus buffered bytes to stop at; the file ends a little under it. */
   private static final long TARGET_SIZE = 200L << 20;
   private static final long MIN_FILE_SIZE = 200_000_000L;
@@ -204,10 +208,10 @@ final class S3ColumnReadIT {
       }
     }
     long transferred = proxy.bytesToClient();
-    System.out.printf("S3 one-column read: file %d bytes, %d rows, %d row groups; column '%s' "
-        + "%d compressed bytes; %d bytes transferred in %d requests (%.3f x the column)%n",
+    LOG.info(String.format("S3 one-column read: file %d bytes, %d rows, %d row groups; column "
+        + "'%s' %d compressed bytes; %d bytes transferred in %d requests (%.3f x the column)",
         fileSize, rows, rowGroups, READ_COLUMN, columnBytes, transferred, proxy.requests(),
-        (double) transferred / columnBytes);
+        (double) transferred / columnBytes));
     assertEquals(rows, read, "rows read");
     assertEquals((rows + 12) / 13, nulls, "nulls read");
     assertTrue(rowGroups >= 3, rowGroups + " row groups");
@@ -247,9 +251,9 @@ final class S3ColumnReadIT {
       }
     }
     long transferred = proxy.bytesToClient();
-    System.out.printf("S3 one-column batches: %d bytes transferred in %d requests for a column "
-        + "of %d (%.3f x)%n", transferred, proxy.requests(), columnBytes,
-        (double) transferred / columnBytes);
+    LOG.info(String.format("S3 one-column batches: %d bytes transferred in %d requests for a "
+        + "column of %d (%.3f x)", transferred, proxy.requests(), columnBytes,
+        (double) transferred / columnBytes));
     assertEquals(rows, read, "rows read");
     assertTrue(transferred < 2 * columnBytes,
         transferred + " bytes transferred for a column of " + columnBytes);

@@ -8,12 +8,13 @@ import java.util.Properties;
 /**
  * This project's version, for the footer's created_by: from the Maven metadata the jar carries,
  * else the jar manifest, else {@code "dev"} (classes run from a build directory have neither).
+ * The connectors report the same version to Connect.
  */
-final class ProjectVersion {
+public final class ProjectVersion {
   private static final String POM_PROPERTIES =
       "/META-INF/maven/dev.parquetconnect/kafka-connect-parquet/pom.properties";
 
-  static final String VERSION = lookUp();
+  public static final String VERSION = lookUp();
 
   private ProjectVersion() {}
 
