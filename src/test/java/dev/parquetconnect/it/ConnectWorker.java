@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A distributed-mode Kafka Connect worker in a child JVM, from the jars of one
@@ -30,7 +32,10 @@ import java.util.function.Predicate;
  */
 public final class ConnectWorker implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectWorker.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    /** Starts tried when a port chosen for the worker was taken before the worker could bind it. */
+    private static final int START_ATTEMPTS = 3;
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     /** The bound of one REST call (Connect's own limit is 90 s; no test should wait that long). */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
@@ -43,17 +48,33 @@ public final class ConnectWorker implements AutoCloseable {
     private final Path logFile;
     private final List<String> jvmOptions;
     private final URI restUri;
+    private final int jmxPort;
     private final HttpClient http;
     private ChildJvm process;
+    /** Where the log of the latest launch begins: what an earlier run wrote says nothing of this one. */
+    private long launchLogStart;
 
-    private ConnectWorker(Builder builder, int restPort) {
+    private ConnectWorker(Builder builder, int restPort, int jmxPort) {
         this.runtime = builder.runtime;
         this.workDir = builder.workDir;
         this.configFile = workDir.resolve("worker.properties");
         this.logFile = workDir.resolve("worker.log");
         List<String> options = new ArrayList<>(List.of("-Xms128m", "-Xmx" + builder.heap));
         options.addAll(builder.extraJvmOptions);
+        if (jmxPort > 0) {
+            // The JDK's JMX agent, bound to the loopback address only (registry and connector on
+            // one port), without authentication: the tests read MBeans from the worker JVM.
+            options.addAll(List.of(
+                    "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+                    "-Dcom.sun.management.jmxremote.host=" + ItPaths.LOOPBACK,
+                    "-Djava.rmi.server.hostname=" + ItPaths.LOOPBACK,
+                    "-Dcom.sun.management.jmxremote.authenticate=false",
+                    "-Dcom.sun.management.jmxremote.ssl=false",
+                    "-Dcom.sun.management.jmxremote.local.only=true"));
+        }
         this.jvmOptions = List.copyOf(options);
+        this.jmxPort = jmxPort;
         this.restUri = URI.create("http://" + ItPaths.LOOPBACK + ":" + restPort);
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -74,6 +95,7 @@ public final class ConnectWorker implements AutoCloseable {
         private String groupId = "connect-it";
         private String heap = "1g";
         private int restPort;
+        private boolean jmxRemote;
 
         private Builder(KafkaRuntime runtime, String bootstrapServers) {
             this.runtime = runtime;
@@ -104,6 +126,12 @@ public final class ConnectWorker implements AutoCloseable {
             return this;
         }
 
+        /** Serve the worker JVM's MBeans over JMX on 127.0.0.1 at a port of its own ({@link ConnectWorker#jmxServiceUrl()}). */
+        public Builder jmxRemote() {
+            this.jmxRemote = true;
+            return this;
+        }
+
         /** The worker's maximum heap, as for {@code -Xmx} (default {@code 1g}). */
         public Builder heap(String maxHeap) {
             this.heap = maxHeap;
@@ -122,7 +150,11 @@ public final class ConnectWorker implements AutoCloseable {
             return this;
         }
 
-        /** Starts the worker and waits until its REST API serves requests for the joined cluster. */
+        /**
+         * Starts the worker and waits until its REST API serves requests for the joined cluster.
+         * A port chosen here can be taken by another process before the worker binds it; then
+         * the worker is started again with new ports (unless its REST port is fixed).
+         */
         public ConnectWorker start() {
             if (workDir == null) {
                 throw new IllegalStateException("ConnectWorker.Builder needs a workDir");
@@ -132,17 +164,25 @@ public final class ConnectWorker implements AutoCloseable {
                 throw new IllegalStateException("The plugin path " + pluginPath + " does not exist; `mvn package` "
                         + "unpacks the plugin archive into target/plugin");
             }
-            int port = restPort > 0 ? restPort : ItPaths.freePorts(1).get(0);
-            ConnectWorker worker = new ConnectWorker(this, port);
-            Properties config = defaultConfig(port);
-            config.putAll(overrides);
-            try {
-                worker.writeConfig(config);
-                worker.launch();
-                return worker;
-            } catch (RuntimeException e) {
-                worker.close();
-                throw e;
+            for (int attempt = 1; ; attempt++) {
+                List<Integer> ports = ItPaths.freePorts(2);
+                int port = restPort > 0 ? restPort : ports.get(0);
+                ConnectWorker worker = new ConnectWorker(this, port, jmxRemote ? ports.get(1) : 0);
+                Properties config = defaultConfig(port);
+                config.putAll(overrides);
+                try {
+                    worker.writeConfig(config);
+                    worker.launch();
+                    return worker;
+                } catch (RuntimeException e) {
+                    worker.close();
+                    if (attempt < START_ATTEMPTS && restPort == 0 && worker.launchFailedToBind()) {
+                        LOG.warn("{}: a port was taken before the worker could bind it (attempt {} of {}); "
+                                + "starting again with new ports", worker, attempt, START_ATTEMPTS);
+                        continue;
+                    }
+                    throw e;
+                }
             }
         }
 
@@ -195,6 +235,7 @@ public final class ConnectWorker implements AutoCloseable {
     }
 
     private void launch() {
+        launchLogStart = ItPaths.size(logFile);
         List<String> command = runtime.javaCommand("connect-worker", workDir, jvmOptions,
                 KafkaRuntime.CONNECT_DISTRIBUTED_MAIN, List.of(configFile.toString()));
         ChildJvm started = ChildJvm.start("connect-worker " + runtime.version(), command, workDir, logFile);
@@ -232,6 +273,19 @@ public final class ConnectWorker implements AutoCloseable {
 
     public URI restUri() {
         return restUri;
+    }
+
+    /** Whether the latest launch's log says a port could not be bound. */
+    private boolean launchFailedToBind() {
+        return ItPaths.saysPortInUse(ItPaths.readFrom(logFile, launchLogStart));
+    }
+
+    /** The JMX address of the worker JVM, if its builder asked for {@link Builder#jmxRemote()}. */
+    public String jmxServiceUrl() {
+        if (jmxPort == 0) {
+            throw new IllegalStateException("The worker was started without jmxRemote()");
+        }
+        return "service:jmx:rmi:///jndi/rmi://" + ItPaths.LOOPBACK + ":" + jmxPort + "/jmxrmi";
     }
 
     /** The worker's stdout and stderr over all its restarts, for tests that read its logging. */

@@ -1,17 +1,23 @@
 package dev.parquetconnect.it;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -24,6 +30,11 @@ public final class ItPaths {
     public static final String LOOPBACK = "127.0.0.1";
 
     private static final int TAIL_BYTES = 64 * 1024;
+    /** Fixed ports come from [this, the ephemeral range): above the well-known and the usual service ports. */
+    private static final int FIXED_PORTS_LOW = 20_000;
+    private static final int DEFAULT_EPHEMERAL_START = 32_768;
+    private static final Random RANDOM = new SecureRandom();
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
     private ItPaths() {
     }
@@ -53,30 +64,96 @@ public final class ItPaths {
     }
 
     /**
-     * Ports that were free on the loopback address a moment ago. All sockets are held open
-     * until every port is chosen, so one call never returns the same port twice.
+     * Ports that were free on the loopback address a moment ago, for servers whose port must be
+     * written into a configuration before they start (a broker's listeners, a worker's REST and
+     * JMX ports).
+     *
+     * <p>Between the probe here and the server's own bind the port is free for anyone, so the
+     * ports come from below the kernel's ephemeral range: the range from which every
+     * {@code bind(0)} (MiniDFSCluster, S3Proxy, another test's probe) and every outgoing
+     * connection (each Kafka client opens several) takes its local port. A port handed out by
+     * the kernel's {@code bind(0)} is exactly the kind of port the next outgoing connection may
+     * take, which is how a worker once found its JMX port in use. Within this JVM a port is
+     * never handed out twice; another test JVM picks at random from thousands, and the servers
+     * started from here retry with new ports if a bind fails all the same.
      */
-    public static List<Integer> freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
+    public static synchronized List<Integer> freePorts(int count) {
+        List<Integer> ports = new ArrayList<>();
         try {
             InetAddress loopback = InetAddress.getByName(LOOPBACK);
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, loopback);
-                sockets.add(socket);
-                ports.add(socket.getLocalPort());
+            int low = FIXED_PORTS_LOW;
+            int high = Math.max(low + 1_000, ephemeralRangeStart());
+            for (int tries = 0; ports.size() < count; tries++) {
+                if (tries > 10_000) {
+                    throw new IllegalStateException("No free port on " + LOOPBACK + " in [" + low + ", " + high
+                            + ") after 10,000 tries");
+                }
+                int port = low + RANDOM.nextInt(high - low);
+                if (HANDED_OUT.contains(port) || !bindable(loopback, port)) {
+                    continue;
+                }
+                HANDED_OUT.add(port);
+                ports.add(port);
             }
             return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot find free ports on " + LOOPBACK, e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // a probe socket that fails to close only keeps its port busy: nothing to do
-                }
+        }
+    }
+
+    /** Whether a log's text says a server could not bind its port (JDK, Jetty and Kafka wordings). */
+    public static boolean saysPortInUse(String log) {
+        return log.contains("Address already in use") || log.contains("Port already in use")
+                || log.contains("BindException");
+    }
+
+    private static boolean bindable(InetAddress address, int port) {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(false);
+            probe.bind(new InetSocketAddress(address, port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range (Linux), 32768 where it cannot be read. */
+    static int ephemeralRangeStart() {
+        try {
+            // Read as a stream: procfs reports a size of 0, and Files.readString trusts the size.
+            String range;
+            try (InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+                range = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
             }
+            int start = Integer.parseInt(range.split("\\s+")[0]);
+            return start > FIXED_PORTS_LOW + 1_000 ? start : DEFAULT_EPHEMERAL_START;
+        } catch (IOException | RuntimeException e) {
+            return DEFAULT_EPHEMERAL_START;
+        }
+    }
+
+    /** A file's size, 0 if it does not exist yet. */
+    public static long size(Path file) {
+        try {
+            return Files.exists(file) ? Files.size(file) : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the size of " + file, e);
+        }
+    }
+
+    /** A (log) file's text from byte {@code start} on; empty if it does not exist. */
+    public static String readFrom(Path file, long start) {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        try (RandomAccessFile log = new RandomAccessFile(file.toFile(), "r")) {
+            long from = Math.min(start, log.length());
+            byte[] rest = new byte[(int) Math.min(Integer.MAX_VALUE - 8, log.length() - from)];
+            log.seek(from);
+            log.readFully(rest);
+            return new String(rest, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
         }
     }
 
@@ -98,7 +175,7 @@ public final class ItPaths {
         return Paths.get(System.getProperty(name, fallback)).toAbsolutePath().normalize();
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -16,6 +16,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A single-node KRaft Kafka (combined broker and controller) in a child JVM on 127.0.0.1, run
@@ -25,7 +27,10 @@ import org.apache.kafka.common.Uuid;
  */
 public final class KafkaBroker implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaBroker.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Starts tried when a port chosen for the broker was taken before the broker could bind it. */
+    private static final int START_ATTEMPTS = 3;
     private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -39,6 +44,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final String bootstrapServers;
     private ChildJvm process;
     private Admin admin;
+    /** Where the log of the latest launch begins: what an earlier run wrote says nothing of this one. */
+    private long launchLogStart;
 
     private KafkaBroker(KafkaRuntime runtime, Path workDir, List<String> jvmOptions, String bootstrapServers) {
         this.runtime = runtime;
@@ -97,24 +104,37 @@ public final class KafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /** Formats the storage, starts the broker and waits until it has registered. */
+        /**
+         * Formats the storage, starts the broker and waits until it has registered. A port
+         * chosen here can be taken by another process before the broker binds it; then the
+         * storage is formatted afresh and the broker started with new ports (unless fixed).
+         */
         public KafkaBroker start() {
-            List<Integer> free = ItPaths.freePorts(2);
-            int client = clientPort > 0 ? clientPort : free.get(0);
-            int controller = controllerPort > 0 ? controllerPort : free.get(1);
-            // C1 only: the broker starts faster on a small machine, and test traffic never needs C2.
-            KafkaBroker broker = new KafkaBroker(runtime, workDir,
-                    List.of("-Xms128m", "-Xmx" + heap, "-XX:TieredStopAtLevel=1"), ItPaths.LOOPBACK + ":" + client);
-            Properties config = defaultConfig(workDir, client, controller);
-            config.putAll(overrides);
-            try {
-                broker.writeConfig(config);
-                broker.format();
-                broker.launch();
-                return broker;
-            } catch (RuntimeException e) {
-                broker.close();
-                throw e;
+            for (int attempt = 1; ; attempt++) {
+                List<Integer> free = ItPaths.freePorts(2);
+                int client = clientPort > 0 ? clientPort : free.get(0);
+                int controller = controllerPort > 0 ? controllerPort : free.get(1);
+                // C1 only: the broker starts faster on a small machine, and test traffic never needs C2.
+                KafkaBroker broker = new KafkaBroker(runtime, workDir,
+                        List.of("-Xms128m", "-Xmx" + heap, "-XX:TieredStopAtLevel=1"), ItPaths.LOOPBACK + ":" + client);
+                Properties config = defaultConfig(workDir, client, controller);
+                config.putAll(overrides);
+                try {
+                    broker.writeConfig(config);
+                    broker.format();
+                    broker.launch();
+                    return broker;
+                } catch (RuntimeException e) {
+                    broker.close();
+                    boolean portsFixed = clientPort > 0 && controllerPort > 0;
+                    if (attempt < START_ATTEMPTS && !portsFixed && broker.launchFailedToBind()) {
+                        LOG.warn("{}: a port was taken before the broker could bind it (attempt {} of {}); "
+                                + "formatting afresh and starting with new ports", broker, attempt, START_ATTEMPTS);
+                        ItPaths.deleteRecursively(workDir.resolve("data"));
+                        continue;
+                    }
+                    throw e;
+                }
             }
         }
     }
@@ -177,6 +197,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void launch() {
+        launchLogStart = ItPaths.size(logFile);
         List<String> command = runtime.javaCommand("kafka-broker", workDir, jvmOptions, KafkaRuntime.BROKER_MAIN,
                 List.of(configFile.toString()));
         ChildJvm started = ChildJvm.start("kafka-broker " + runtime.version(), command, workDir, logFile);
@@ -189,6 +210,11 @@ public final class KafkaBroker implements AutoCloseable {
                     }
                     return !admin().describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
                 });
+    }
+
+    /** Whether the latest launch's log says a port could not be bound. */
+    private boolean launchFailedToBind() {
+        return ItPaths.saysPortInUse(ItPaths.readFrom(logFile, launchLogStart));
     }
 
     /** {@code 127.0.0.1:port}, the same across restarts. */

@@ -71,21 +71,13 @@ final class PluginIsolationIT {
     Path workDir = ItPaths.freshWorkDir("PluginIsolationIT-" + runtime.version());
     Path store = workDir.resolve("store");
     Files.createDirectories(store);
-    int jmxPort = ItPaths.freePorts(1).get(0);
     String version = pluginVersion();
     try (KafkaBroker broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
         ConnectWorker worker = ConnectWorker.builder(runtime, broker.bootstrapServers())
             .workDir(workDir.resolve("worker"))
-            .jvmOption("-Dcom.sun.management.jmxremote.port=" + jmxPort)
-            .jvmOption("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort)
-            .jvmOption("-Dcom.sun.management.jmxremote.host=" + ItPaths.LOOPBACK)
-            .jvmOption("-Djava.rmi.server.hostname=" + ItPaths.LOOPBACK)
-            .jvmOption("-Dcom.sun.management.jmxremote.authenticate=false")
-            .jvmOption("-Dcom.sun.management.jmxremote.ssl=false")
-            .jvmOption("-Dcom.sun.management.jmxremote.local.only=true")
+            .jmxRemote()
             .start();
-        JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(
-            "service:jmx:rmi:///jndi/rmi://" + ItPaths.LOOPBACK + ":" + jmxPort + "/jmxrmi"),
+        JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(worker.jmxServiceUrl()),
             // The test classpath's jndi.properties (from a test dependency) names a factory
             // that is not there: ask for the JDK's RMI registry lookup explicitly.
             Map.of(Context.INITIAL_CONTEXT_FACTORY,

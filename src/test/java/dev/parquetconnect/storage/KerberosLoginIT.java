@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.it.ItPaths;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,7 +78,8 @@ class KerberosLoginIT {
     kdc.setKdcHost("127.0.0.1");
     kdc.setKdcRealm(REALM);
     kdc.setAllowUdp(false);
-    kdc.setKdcTcpPort(freePort());
+    // below the ephemeral range, where no client connection can take it before the KDC binds it
+    kdc.setKdcTcpPort(ItPaths.freePorts(1).get(0));
     kdc.getKdcConfig().setLong(KdcConfigKey.MAXIMUM_TICKET_LIFETIME, TICKET_LIFETIME_S);
     kdc.getKdcConfig().setLong(KdcConfigKey.MINIMUM_TICKET_LIFETIME, 1L);
     kdc.init();
@@ -124,12 +124,6 @@ class KerberosLoginIT {
   @BeforeEach
   void clearRecords() {
     RecordingLocalFileSystem.CALLS.clear();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return s.getLocalPort();
-    }
   }
 
   private static Map<String, Object> settings(String principal, File keytabFile, long checkMs) {
