@@ -134,9 +134,20 @@ final class SinkArchive {
 
   private SinkArchive() {}
 
-  /** The file name the sink gives a commit starting at {@code firstOffset}. */
+  /**
+   * The file name earlier versions of the sink gave a commit starting at {@code firstOffset}
+   * (first offset only); the source still reads such files.
+   */
   static String fileName(String topic, int partition, long firstOffset, int attempt) {
     return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
+        + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
+  }
+
+  /** The file name the sink gives a commit of offsets {@code firstOffset} to {@code lastOffset}. */
+  static String fileName(String topic, int partition, long firstOffset, long lastOffset,
+      int attempt) {
+    return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
+        + "+" + String.format(Locale.ROOT, "%020d", lastOffset)
         + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
   }
 
