@@ -245,8 +245,8 @@ final class ReplayModeTest {
   @Test
   void deletesOrMovesAFileOnlyOnceItsRecordsAreAcknowledged() throws Exception {
     archive("t", 0, 2, 100, 100);
-    Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 0));
-    Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 0));
+    Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 99, 0));
+    Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 199, 0));
     TaskDriver driver = new TaskDriver(props(root, "after.replay", "move",
         "after.replay.move.prefix", "done", "batch.size", "100")).start();
     List<SourceRecord> firstFile = driver.poll(false);
@@ -255,12 +255,12 @@ final class ReplayModeTest {
     assertTrue(Files.exists(first), "records not acknowledged yet: the file stays");
     assertFalse(Files.exists(second), "every record of the second file was acknowledged");
     assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 100, 0))));
+        + SinkArchive.fileName("t", 0, 100, 199, 0))));
     driver.acknowledge(firstFile);
     driver.drain(1);
     assertFalse(Files.exists(first));
     assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 0, 0))));
+        + SinkArchive.fileName("t", 0, 0, 99, 0))));
     driver.stop();
   }
 
