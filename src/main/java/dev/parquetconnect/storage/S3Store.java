@@ -134,8 +134,9 @@ public final class S3Store implements Store {
           + MAX_PART_SIZE + " bytes, got " + part);
     }
     this.partSize = (int) part;
-    this.copyPartSize = Math.max(MIN_PART_SIZE,
-        settings.longValue("s3.copy.part.size", 512L * 1024 * 1024));
+    // UploadPartCopy takes parts of 5 MiB to 5 GiB.
+    this.copyPartSize = Math.min(MAX_SINGLE_COPY, Math.max(MIN_PART_SIZE,
+        settings.longValue("s3.copy.part.size", 512L * 1024 * 1024)));
     this.conditionalWrites = settings.bool("s3.conditional.writes", true);
     this.retrier = new Retrier(
         settings.intValue("s3.retry.max.attempts", 10),

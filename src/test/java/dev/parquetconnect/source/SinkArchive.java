@@ -26,7 +26,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * Writes archive files as our sink does: the records go through the Connect mapping's {@link
  * ParquetRecordWriter} with every metadata column ({@link MappingOptions#fullFidelity()}: topic,
  * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer),
- * under names {@code <topic>+<partition>+<20-digit first offset>.parquet} in Hive-style
+ * under the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or
+ * the first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
  * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
  * what its committed files hold.
  *
