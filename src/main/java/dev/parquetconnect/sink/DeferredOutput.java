@@ -11,8 +11,14 @@ import java.util.Arrays;
  * (64 KiB on local disk and S3 at the least), is created when they pass {@link #THRESHOLD} or at
  * the commit. With a thousand small files open, that is a thousand buffers less.
  *
- * <p>The key must have been checked against the store's rules before ({@link SinkKeys}): creating
- * the real output later must not fail for the key's sake, where no record can be blamed.
+ * <p>The file's final name is given at the commit ({@link #commitAs}): the store's output is
+ * created with {@link Store#createNamedAtCommit} under the provisional key, or, for a file still
+ * waiting in memory at the commit, directly under the final key (on S3 one PutObject there, no
+ * staging object and no copy).
+ *
+ * <p>Both keys must have been checked against the store's rules before ({@link SinkKeys}):
+ * creating the real output later must not fail for the key's sake, where no record can be
+ * blamed.
  */
 final class DeferredOutput extends StoreOutput {
   static final int THRESHOLD = 64 * 1024;
@@ -64,7 +70,10 @@ final class DeferredOutput extends StoreOutput {
   }
 
   private void open() throws IOException {
-    StoreOutput output = store.create(key);
+    open(store.createNamedAtCommit(key));
+  }
+
+  private void open(StoreOutput output) throws IOException {
     try {
       output.write(pending, 0, pendingSize);
     } catch (IOException | RuntimeException e) {
@@ -77,15 +86,20 @@ final class DeferredOutput extends StoreOutput {
   }
 
   @Override
-  public void commit() throws IOException {
+  public void commitAs(String finalKey) throws IOException {
     if (committed || aborted) {
       throw new IOException(key + " is already " + (committed ? "committed" : "aborted"));
     }
+    if (!finalKey.equals(key)) {
+      checkSameDirectory(key, finalKey);
+    }
     try {
       if (real == null) {
-        open();
+        open(store.create(finalKey));
+        real.commit();
+      } else {
+        real.commitAs(finalKey);
       }
-      real.commit();
       committed = true;
     } catch (IOException | RuntimeException e) {
       abort();

@@ -121,10 +121,6 @@ final class Epoch {
     return byKey.values();
   }
 
-  List<String> fileKeys() {
-    return List.copyOf(byKey.keySet());
-  }
-
   void deadLettered(Future<Void> delivery) {
     deadLettered.add(delivery);
   }

@@ -3,20 +3,44 @@ package dev.parquetconnect.sink;
 import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 
-/** One file of an open commit: its final key, the store output and the record writer on it. */
+/**
+ * One file of an open commit: its provisional key (the commit's end offset is not known yet),
+ * the store output and the record writer on it, and, once the commit begins, its final key.
+ */
 final class OpenFile {
   private final String key;
+  private final String directory;
   private final StoreOutput output;
   private RecordFileWriter writer;
   private long accountedBytes;
+  private String finalKey;
 
-  OpenFile(String key, StoreOutput output) {
+  /**
+   * @param key the provisional key, which names the output's temporary state
+   * @param directory the directory the file is committed in, under a name given at the commit
+   */
+  OpenFile(String key, String directory, StoreOutput output) {
     this.key = key;
+    this.directory = directory;
     this.output = output;
   }
 
+  /** The provisional key (unique within the open commit). */
   String key() {
     return key;
+  }
+
+  String directory() {
+    return directory;
+  }
+
+  /** The key the file is committed under; null until the commit names it. */
+  String finalKey() {
+    return finalKey;
+  }
+
+  void finalKey(String committedKey) {
+    this.finalKey = committedKey;
   }
 
   StoreOutput output() {

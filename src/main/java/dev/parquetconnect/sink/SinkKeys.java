@@ -8,13 +8,16 @@ import org.apache.kafka.common.TopicPartition;
  * Where the sink puts things, relative to the store root:
  *
  * <pre>
- * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START[-ATTEMPT].parquet       data files
+ * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START+END[-ATTEMPT].parquet   data files
  * topics/_markers/CONNECTOR/TOPIC/PARTITION/START-ATTEMPT.intent|.outcome   commit markers
  * </pre>
  *
- * The start offset is printed with 20 digits so that names sort by offset; the attempt suffix
- * appears only on files rewritten after a rolled-back commit (docs/exactly-once.md). Topic and
- * connector names are encoded like partition values ({@link HivePaths}).
+ * Start and end (the commit's first and last offset) are printed with 20 digits so that names
+ * sort by offset; the attempt suffix appears only on files rewritten after a rolled-back commit
+ * (docs/exactly-once.md). While a file is written its end is not known yet: it is opened under
+ * the provisional name {@code TOPIC+PARTITION+START[-ATTEMPT].parquet} (the name earlier versions
+ * committed it under), which only names its temporary state, and committed under the full
+ * name. Topic and connector names are encoded like partition values ({@link HivePaths}).
  */
 final class SinkKeys {
   static final String MARKERS_DIR = "_markers";
@@ -24,7 +27,10 @@ final class SinkKeys {
 
   /** A topic directory stays well within one segment. */
   private static final int MAX_TOPIC_DIR_BYTES = 200;
-  /** The topic in a file name leaves room for partition, offset and attempt in 255 bytes. */
+  /**
+   * The topic in a file name leaves room for partition, two offsets and attempt in 255 bytes:
+   * 180 + 1 + 10 + 1 + 20 + 1 + 20 + 11 + 8 = 252.
+   */
   private static final int MAX_TOPIC_IN_NAME_BYTES = 180;
   private static final int MAX_CONNECTOR_BYTES = 200;
 
@@ -53,24 +59,39 @@ final class SinkKeys {
   }
 
   /**
-   * The key of one file of a commit.
+   * The directory of one partition directory's files.
    *
    * @param topic the record's topic (its directory)
    * @param partitionPath the encoded partition directories, {@code ""} for none
+   */
+  String dataDir(String topic, String partitionPath) {
+    String dir = topicDir(topic);
+    return partitionPath.isEmpty() ? dir : dir + "/" + partitionPath;
+  }
+
+  /**
+   * The name of one file of a commit, the same in every directory the commit writes to.
+   *
    * @param source the Kafka partition the records were consumed from
    * @param start the commit's first offset
+   * @param end the commit's last offset, or {@link #OPEN} for the provisional name of a file
+   *     still being written
    * @param attempt 0, or the number of earlier rolled-back attempts at this start offset
    */
-  String dataKey(String topic, String partitionPath, TopicPartition source, long start,
-      int attempt) {
-    String dir = topicDir(topic);
-    if (!partitionPath.isEmpty()) {
-      dir = dir + "/" + partitionPath;
-    }
-    String name = HivePaths.encodeSegment(source.topic(), MAX_TOPIC_IN_NAME_BYTES) + "+"
+  static String dataName(TopicPartition source, long start, long end, int attempt) {
+    return HivePaths.encodeSegment(source.topic(), MAX_TOPIC_IN_NAME_BYTES) + "+"
         + source.partition() + "+" + offsetText(start)
+        + (end == OPEN ? "" : "+" + offsetText(end))
         + (attempt == 0 ? "" : "-" + attempt) + EXTENSION;
-    return StoreKeys.join(dir, name);
+  }
+
+  /** The end of a file still being written: its provisional name has no end offset. */
+  static final long OPEN = -1;
+
+  /** The key of one file of a commit ({@link #dataDir} and {@link #dataName}). */
+  String dataKey(String topic, String partitionPath, TopicPartition source, long start, long end,
+      int attempt) {
+    return StoreKeys.join(dataDir(topic, partitionPath), dataName(source, start, end, attempt));
   }
 
   /**

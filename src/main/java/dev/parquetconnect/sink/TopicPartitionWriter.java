@@ -5,6 +5,7 @@ import dev.parquetconnect.sink.CommitMarkers.Outcome;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.MarkerLog.Attempt;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -344,10 +345,16 @@ final class TopicPartitionWriter {
   /** A new file of the open commit for {@code first}; null if the record was refused. */
   private OpenFile startFile(Epoch current, Place place, SinkRecord first,
       RecordFileWriter predecessor) throws IOException {
+    String dir;
     String key;
     try {
-      key = rt.keys().check(rt.keys().dataKey(place.topic(), HivePaths.path(place.columns()),
-          source, current.start(), current.attempt()));
+      dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
+      key = rt.keys().check(StoreKeys.join(dir,
+          SinkKeys.dataName(source, current.start(), SinkKeys.OPEN, current.attempt())));
+      // Every final name has this length (offsets are printed with 20 digits) and only digits
+      // differ: if this one passes, the name given at the commit will too.
+      rt.keys().check(StoreKeys.join(dir,
+          SinkKeys.dataName(source, current.start(), Long.MAX_VALUE, current.attempt())));
     } catch (IllegalArgumentException e) {
       // The store's key rules refused the path (e.g. too long in total): a property of the
       // record, so it is the record's error.
@@ -356,7 +363,7 @@ final class TopicPartitionWriter {
       return null;
     }
     StoreOutput output = new DeferredOutput(rt.store(), key);
-    OpenFile file = new OpenFile(key, output);
+    OpenFile file = new OpenFile(key, dir, output);
     try {
       file.writer(rt.writers().create(output, first, predecessor));
     } catch (IOException | RuntimeException e) {
@@ -428,6 +435,14 @@ final class TopicPartitionWriter {
       }
       rt.faults().at("before-intent");
       ErrantRecords.await(e.deadLettered());
+      // The end offset is known now: every file is committed under its full name, which the
+      // intent lists, so that recovery finds (or deletes) exactly what this commit made visible.
+      String name = SinkKeys.dataName(source, e.start(), e.end(), e.attempt());
+      List<String> finalKeys = new ArrayList<>(e.files().size());
+      for (OpenFile file : e.files()) {
+        file.finalKey(StoreKeys.join(file.directory(), name));
+        finalKeys.add(file.finalKey());
+      }
       List<Attempt> listed = markers.list();
       for (Attempt a : listed) {
         if (a.start() > e.start() || (a.start() == e.start() && a.attempt() >= e.attempt())) {
@@ -437,7 +452,7 @@ final class TopicPartitionWriter {
       }
       Intent intent = new Intent(source.topic(), source.partition(), e.start(), e.end(),
           e.attempt(), e.recordsWritten(), rt.writerId(), rt.taskName(), rt.clock().wallMillis(),
-          e.fileKeys());
+          finalKeys);
       long claimedAt = rt.clock().nanos();
       if (!markers.createIntent(intent)) {
         throw new Fenced("another writer claimed offsets from " + e.start() + " (attempt "
@@ -452,7 +467,7 @@ final class TopicPartitionWriter {
           throw new IOException("the commit took longer than half of commit.timeout.ms ("
               + rt.commitTimeoutMs() + " ms): stopping so that a new owner may roll it back");
         }
-        file.output().commit();
+        file.output().commitAs(file.finalKey());
         rt.budget().release(file);
         if (first) {
           rt.faults().at("mid-commit");
@@ -473,7 +488,7 @@ final class TopicPartitionWriter {
       long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
       LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms", log, e.start(),
           e.end(), e.recordsWritten(), e.files().size(), reason, tookMs);
-      LOG.debug("{} committed files {}", log, e.fileKeys());
+      LOG.debug("{} committed files {}", log, finalKeys);
       if (tookMs > rt.commitTimeoutMs() / 4) {
         LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
             + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",

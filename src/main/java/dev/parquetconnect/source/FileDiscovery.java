@@ -67,7 +67,8 @@ final class FileDiscovery {
       if (name == null) {
         if (warnedNames.add(f.key())) {
           LOG.warn("{} skipping {}: not a sink file name (<topic>+<partition>+<first offset>"
-              + ".parquet); read other files in generic mode", logPrefix, f.key());
+              + "[+<last offset>][-<attempt>].parquet); read other files in generic mode",
+              logPrefix, f.key());
         }
         continue;
       }

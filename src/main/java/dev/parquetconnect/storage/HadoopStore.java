@@ -503,10 +503,16 @@ public final class HadoopStore implements Store {
     }
 
     @Override
-    public void commit() throws IOException {
+    public void commitAs(String finalKey) throws IOException {
       if (closed) {
         throw new IOException(url(key) + ": the output is already committed or aborted");
       }
+      Path target = this.target;
+      if (!finalKey.equals(key)) {
+        checkSameDirectory(key, finalKey);
+        target = path(finalKey);
+      }
+      Path dst = target;
       closed = true;
       try {
         as(() -> {
@@ -514,7 +520,7 @@ public final class HadoopStore implements Store {
             out.hsync();
           }
           out.close();
-          renameNoReplace(tmp, target, key);
+          renameNoReplace(tmp, dst, finalKey);
           return null;
         });
         committed = true;

@@ -383,9 +383,14 @@ public final class LocalStore implements Store {
     }
 
     @Override
-    public void commit() throws IOException {
+    public void commitAs(String finalKey) throws IOException {
       if (closed) {
         throw new IOException(url(key) + ": the output is already committed or aborted");
+      }
+      Path target = this.target;
+      if (!finalKey.equals(key)) {
+        checkSameDirectory(key, finalKey);
+        target = resolve(finalKey);
       }
       closed = true;
       try {
@@ -393,10 +398,10 @@ public final class LocalStore implements Store {
         channel.force(true);
         channel.close();
         if (!Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
-          throw new IOException(url(key) + ": the temporary file was removed before the commit "
-              + "(a cleanup fenced this writer)");
+          throw new IOException(url(finalKey) + ": the temporary file was removed before the "
+              + "commit (a cleanup fenced this writer)");
         }
-        publish(tmp, target, key);
+        publish(tmp, target, finalKey);
         committed = true;
       } catch (IOException | RuntimeException e) {
         discard();

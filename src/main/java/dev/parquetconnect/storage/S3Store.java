@@ -91,6 +91,12 @@ public final class S3Store implements Store {
   static final int MAX_PART_SIZE = 512 * 1024 * 1024;
   static final long MAX_SINGLE_COPY = 5L * 1024 * 1024 * 1024;
   static final String WRITER_META = "pqc-writer";
+  /**
+   * The hidden prefix (under the root) of the staging objects of files named at their commit:
+   * {@code .tmp-pqc-staging/<directory>/<32 hex>}. Outside every data directory and starting with
+   * {@code .}, so no reader or engine glob sees one, and {@link #cleanupOrphans} lists only them.
+   */
+  static final String STAGING_DIR = StoreKeys.TEMP_PREFIX + "staging";
 
   private final String bucket;
   private final String rootPrefix; // "" or "a/b"
@@ -128,8 +134,9 @@ public final class S3Store implements Store {
           + MAX_PART_SIZE + " bytes, got " + part);
     }
     this.partSize = (int) part;
-    this.copyPartSize = Math.max(MIN_PART_SIZE,
-        settings.longValue("s3.copy.part.size", 512L * 1024 * 1024));
+    // UploadPartCopy takes parts of 5 MiB to 5 GiB.
+    this.copyPartSize = Math.min(MAX_SINGLE_COPY, Math.max(MIN_PART_SIZE,
+        settings.longValue("s3.copy.part.size", 512L * 1024 * 1024)));
     this.conditionalWrites = settings.bool("s3.conditional.writes", true);
     this.retrier = new Retrier(
         settings.intValue("s3.retry.max.attempts", 10),
@@ -364,7 +371,11 @@ public final class S3Store implements Store {
   }
 
   private HeadObjectResponse head(String key) throws IOException {
-    String ok = objectKey(key);
+    return headObject(objectKey(key), key);
+  }
+
+  /** HEAD of an object by its full object key; {@code key} names it in messages. */
+  private HeadObjectResponse headObject(String ok, String key) throws IOException {
     try {
       return retrier.call("HEAD " + key, () -> s3.headObject(headRequest(ok)));
     } catch (S3Exception e) {
@@ -397,7 +408,25 @@ public final class S3Store implements Store {
 
   @Override
   public StoreOutput create(String key) {
-    return new S3Output(key, objectKey(key));
+    return new S3Output(key, objectKey(key), null);
+  }
+
+  @Override
+  public StoreOutput createNamedAtCommit(String key) {
+    String ok = objectKey(key);
+    String parent = StoreKeys.parent(key);
+    String staging = (rootPrefix.isEmpty() ? "" : rootPrefix + "/") + STAGING_DIR + "/"
+        + (parent.isEmpty() ? "" : parent + "/") + StoreKeys.randomToken();
+    if (staging.getBytes(StandardCharsets.UTF_8).length > StoreKeys.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("store key '" + StoreKeys.printable(key) + "' leaves no "
+          + "room for its staging object within " + StoreKeys.MAX_KEY_BYTES + " bytes");
+    }
+    return new S3Output(key, ok, staging);
+  }
+
+  /** Whether an object key (below the root) is one of the hidden staging objects. */
+  private static boolean isStaging(String key) {
+    return key.equals(STAGING_DIR) || key.startsWith(STAGING_DIR + "/");
   }
 
   @Override
@@ -422,7 +451,7 @@ public final class S3Store implements Store {
             continue; // a directory marker some tools create
           }
           String key = keyOf(o.key());
-          if (StoreKeys.isTemporaryName(StoreKeys.name(key))) {
+          if (StoreKeys.isTemporaryName(StoreKeys.name(key)) || isStaging(key)) {
             continue;
           }
           if (!StoreKeys.isValidKey(key)) {
@@ -433,6 +462,9 @@ public final class S3Store implements Store {
         }
         for (CommonPrefix cp : page.commonPrefixes()) {
           String key = keyOf(cp.prefix().substring(0, cp.prefix().length() - 1));
+          if (isStaging(key)) {
+            continue;
+          }
           if (StoreKeys.isValidKey(key)) {
             out.add(new StoreFile(key, 0, Instant.EPOCH, true));
           } else {
@@ -493,18 +525,7 @@ public final class S3Store implements Store {
       throw new FileAlreadyExistsException(url(to), null, "exists; not replaced");
     }
     try {
-      if (h.contentLength() <= Math.min(MAX_SINGLE_COPY, copyPartSize)) {
-        CopyObjectRequest.Builder b = CopyObjectRequest.builder()
-            .sourceBucket(bucket).sourceKey(src).destinationBucket(bucket).destinationKey(dst);
-        if (conditionalWrites) {
-          b.ifNoneMatch("*");
-        }
-        applySse(b);
-        CopyObjectRequest req = b.build();
-        retrier.call("COPY " + from + " -> " + to, () -> s3.copyObject(req));
-      } else {
-        multipartCopy(src, dst, h.contentLength(), to);
-      }
+      copy(src, dst, h.contentLength(), from, to, null);
     } catch (S3Exception e) {
       if (e.statusCode() == 412) {
         throw new FileAlreadyExistsException(url(to), null, "exists; not replaced");
@@ -514,6 +535,28 @@ public final class S3Store implements Store {
       throw io(url(from) + ": copy to " + to + " failed", e);
     }
     delete(from);
+  }
+
+  /**
+   * A server-side copy that never replaces {@code dst} where the store honours {@code
+   * If-None-Match} (one CopyObject, or UploadPartCopy parts above {@code s3.copy.part.size} or 5
+   * GiB). The object under {@code dst} appears at once, whole. User metadata is copied; a
+   * multipart copy sets {@code writerToken} (when not null) as CopyObject would have copied it.
+   */
+  private void copy(String src, String dst, long size, String from, String to,
+      String writerToken) throws IOException {
+    if (size <= Math.min(MAX_SINGLE_COPY, copyPartSize)) {
+      CopyObjectRequest.Builder b = CopyObjectRequest.builder()
+          .sourceBucket(bucket).sourceKey(src).destinationBucket(bucket).destinationKey(dst);
+      if (conditionalWrites) {
+        b.ifNoneMatch("*");
+      }
+      applySse(b);
+      CopyObjectRequest req = b.build();
+      retrier.call("COPY " + from + " -> " + to, () -> s3.copyObject(req));
+    } else {
+      multipartCopy(src, dst, size, to, writerToken);
+    }
   }
 
   private void applySse(CopyObjectRequest.Builder b) {
@@ -534,8 +577,9 @@ public final class S3Store implements Store {
     }
   }
 
-  private void multipartCopy(String src, String dst, long size, String to) throws IOException {
-    String uploadId = createUpload(dst, null, to);
+  private void multipartCopy(String src, String dst, long size, String to, String writerToken)
+      throws IOException {
+    String uploadId = createUpload(dst, writerToken, to);
     try {
       List<CompletedPart> parts = new ArrayList<>();
       int n = 1;
@@ -622,7 +666,23 @@ public final class S3Store implements Store {
 
   @Override
   public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
-    String lp = listPrefix(prefix);
+    int aborted = abortUploads(listPrefix(prefix), prefix, olderThan);
+    if (!prefix.isEmpty()) {
+      // The uploads of files named at their commit go to the staging prefix (under the root,
+      // so a cleanup of the root found them above).
+      aborted += abortUploads(stagingPrefix(prefix), prefix, olderThan);
+    }
+    return aborted + deleteStagingObjects(prefix, olderThan);
+  }
+
+  /** The object-key prefix of the staging objects of files under a store prefix. */
+  private String stagingPrefix(String prefix) {
+    return (rootPrefix.isEmpty() ? "" : rootPrefix + "/") + STAGING_DIR + "/"
+        + (prefix.isEmpty() ? "" : prefix + "/");
+  }
+
+  /** Aborts the multipart uploads under the object-key prefix {@code lp} begun before a time. */
+  private int abortUploads(String lp, String prefix, Instant olderThan) throws IOException {
     int aborted = 0;
     String keyMarker = null;
     String idMarker = null;
@@ -658,6 +718,55 @@ public final class S3Store implements Store {
           + (prefix.isEmpty() ? "the root" : prefix) + " failed", e);
     }
     return aborted;
+  }
+
+  /**
+   * Deletes the staging objects of files named at their commit under {@code prefix}, last
+   * modified before {@code olderThan}: completed uploads whose writer crashed (or was fenced)
+   * before copying them to their final key, or after copying and before deleting them. Deleting
+   * one fences its writer: the copy of a missing source fails.
+   */
+  private int deleteStagingObjects(String prefix, Instant olderThan) throws IOException {
+    String stagingPrefix = stagingPrefix(prefix);
+    int deleted = 0;
+    String token = null;
+    try {
+      do {
+        ListObjectsV2Request.Builder rb =
+            ListObjectsV2Request.builder().bucket(bucket).prefix(stagingPrefix);
+        if (token != null) {
+          rb.continuationToken(token);
+        }
+        ListObjectsV2Request req = rb.build();
+        ListObjectsV2Response page =
+            retrier.call("LIST STAGING " + prefix, () -> s3.listObjectsV2(req));
+        for (S3Object o : page.contents()) {
+          if (o.lastModified() != null && !o.lastModified().isBefore(olderThan)) {
+            continue;
+          }
+          deleteObject(o.key());
+          deleted++;
+          LOG.info("{}: deleted the orphaned staging object {}", url, keyOf(o.key()));
+        }
+        token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+      } while (token != null);
+    } catch (SdkException e) {
+      throw io(url + ": listing the staging objects under "
+          + (prefix.isEmpty() ? "the root" : prefix) + " failed", e);
+    }
+    return deleted;
+  }
+
+  /** Deletes an object by its full key; a missing object is not an error. */
+  private void deleteObject(String ok) throws IOException {
+    try {
+      retrier.call("DELETE " + keyOf(ok),
+          () -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(ok).build()));
+    } catch (S3Exception e) {
+      if (!notFound(e)) {
+        throw io(url + ": deleting " + keyOf(ok) + " failed", e);
+      }
+    }
   }
 
   @Override
@@ -763,10 +872,16 @@ public final class S3Store implements Store {
     public void close() {}
   }
 
-  /** A file streamed out as a multipart upload (or one PutObject when it fits in one part). */
+  /**
+   * A file streamed out as a multipart upload (or one PutObject when it fits in one part). With a
+   * staging key ({@link #createNamedAtCommit}) the upload goes there and the commit copies the
+   * completed object to the key given at the commit; without, the upload's key is its own.
+   */
   private final class S3Output extends StoreOutput {
     private final String key;
     private final String objectKey;
+    /** The hidden object a multipart upload goes to when the name is chosen at commit; null. */
+    private final String stagingKey;
     private final String token = StoreKeys.randomToken();
     private byte[] buf = new byte[Math.min(partSize, 64 * 1024)];
     private int len;
@@ -774,12 +889,20 @@ public final class S3Store implements Store {
     private String uploadId;
     private final List<CompletedPart> parts = new ArrayList<>();
     private final List<String> partEtags = new ArrayList<>();
+    /** The staging object exists (its upload completed) and must be deleted. */
+    private boolean stagingCompleted;
     private boolean closed;
     private boolean committed;
 
-    S3Output(String key, String objectKey) {
+    S3Output(String key, String objectKey, String stagingKey) {
       this.key = key;
       this.objectKey = objectKey;
+      this.stagingKey = stagingKey;
+    }
+
+    /** Where the multipart upload goes. */
+    private String uploadKey() {
+      return stagingKey != null ? stagingKey : objectKey;
     }
 
     @Override
@@ -833,10 +956,10 @@ public final class S3Store implements Store {
 
     private void uploadPart() throws IOException {
       if (uploadId == null) {
-        uploadId = createUpload(objectKey, token, key);
+        uploadId = createUpload(uploadKey(), token, key);
       }
       int partNumber = parts.size() + 1;
-      UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(bucket).key(objectKey)
+      UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(bucket).key(uploadKey())
           .uploadId(uploadId).partNumber(partNumber).contentLength((long) len);
       if (sse.customer()) {
         b.sseCustomerAlgorithm("AES256").sseCustomerKey(sse.customerKey.value())
@@ -870,22 +993,35 @@ public final class S3Store implements Store {
     }
 
     @Override
-    public void commit() throws IOException {
+    public void commitAs(String finalKey) throws IOException {
       if (closed) {
         throw new IOException(url(key) + ": the output is already committed or aborted");
       }
+      String finalObjectKey = objectKey;
+      if (!finalKey.equals(key)) {
+        checkSameDirectory(key, finalKey);
+        finalObjectKey = objectKey(finalKey);
+        if (stagingKey == null && uploadId != null) {
+          throw new IllegalArgumentException(url(key) + ": its multipart upload has started "
+              + "under its own key; only a file created with createNamedAtCommit can be renamed");
+        }
+      }
       closed = true;
       try {
-        if (head(key) != null) {
-          throw new FileAlreadyExistsException(url(key), null, "exists; not replaced");
+        if (head(finalKey) != null) {
+          throw new FileAlreadyExistsException(url(finalKey), null, "exists; not replaced");
         }
         if (uploadId == null) {
-          putWhole();
+          putWhole(finalKey, finalObjectKey);
         } else {
           if (len > 0) {
             uploadPart();
           }
+          buf = null;
           complete();
+          if (stagingKey != null) {
+            copyStaged(finalKey, finalObjectKey);
+          }
         }
         committed = true;
       } catch (IOException | RuntimeException e) {
@@ -894,10 +1030,21 @@ public final class S3Store implements Store {
       } finally {
         buf = null;
       }
+      if (stagingCompleted) {
+        // The file is committed; a staging object left behind is an orphan cleanupOrphans
+        // deletes, so a failure here must not fail the commit.
+        try {
+          deleteObject(stagingKey);
+          stagingCompleted = false;
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("{}: deleting the staging object of {} failed ({}); cleanupOrphans will", url,
+              finalKey, Retrier.describe(e));
+        }
+      }
     }
 
-    private void putWhole() throws IOException {
-      PutObjectRequest.Builder b = PutObjectRequest.builder().bucket(bucket).key(objectKey)
+    private void putWhole(String finalKey, String finalObjectKey) throws IOException {
+      PutObjectRequest.Builder b = PutObjectRequest.builder().bucket(bucket).key(finalObjectKey)
           .contentLength((long) len).contentType("application/octet-stream")
           .metadata(Map.of(WRITER_META, token));
       if (conditionalWrites) {
@@ -919,25 +1066,28 @@ public final class S3Store implements Store {
       byte[] data = buf;
       int size = len;
       try {
-        retrier.call("PUT " + key, () -> s3.putObject(req, body(data, size)));
+        retrier.call("PUT " + finalKey, () -> s3.putObject(req, body(data, size)));
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {
-          if (isOurs(null)) {
+          if (isOurs(finalObjectKey, finalKey, null)) {
             LOG.info("{}: the object was already created by an earlier attempt of this writer "
-                + "whose response was lost: committed", url(key));
+                + "whose response was lost: committed", url(finalKey));
             return;
           }
-          throw new FileAlreadyExistsException(url(key), null, "exists; not replaced");
+          throw new FileAlreadyExistsException(url(finalKey), null, "exists; not replaced");
         }
-        throw io(url(key) + ": upload failed", e);
+        throw io(url(finalKey) + ": upload failed", e);
       } catch (SdkException e) {
-        throw io(url(key) + ": upload failed", e);
+        throw io(url(finalKey) + ": upload failed", e);
       }
     }
 
+    /** Completes the multipart upload (to the staging object or the output's own key). */
     private void complete() throws IOException {
+      String target = uploadKey();
+      String name = stagingKey != null ? "the staging object of " + key : key;
       CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
-          .bucket(bucket).key(objectKey).uploadId(uploadId)
+          .bucket(bucket).key(target).uploadId(uploadId)
           .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
       if (conditionalWrites) {
         b.ifNoneMatch("*");
@@ -948,21 +1098,23 @@ public final class S3Store implements Store {
       }
       CompleteMultipartUploadRequest req = b.build();
       try {
-        retrier.call("COMPLETE " + key, () -> s3.completeMultipartUpload(req));
+        retrier.call("COMPLETE " + name, () -> s3.completeMultipartUpload(req));
       } catch (S3Exception e) {
-        if (isInvalidPart(e) && isOurs(expectedMultipartEtag())) {
+        if (isInvalidPart(e) && isOurs(target, name, expectedMultipartEtag())) {
           // A retried completion after a lost or cut-off response: some stores answer that the
           // parts are gone (they now form the object) instead of NoSuchUpload.
           LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
               + "whose response was lost: committed", url(key));
+          completed();
           return;
         }
         if (e.statusCode() == 404 || e.statusCode() == 412) {
           // The upload is gone or the key exists: either an earlier attempt of ours completed
           // it (its response was lost) or someone else won.
-          if (isOurs(expectedMultipartEtag())) {
+          if (isOurs(target, name, expectedMultipartEtag())) {
             LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
                 + "whose response was lost: committed", url(key));
+            completed();
             return;
           }
           uploadId = e.statusCode() == 404 ? null : uploadId;
@@ -976,11 +1128,47 @@ public final class S3Store implements Store {
       } catch (SdkException e) {
         throw io(url(key) + ": completing the upload failed", e);
       }
+      completed();
     }
 
-    /** Whether the object under the key is the one this writer wrote. */
-    private boolean isOurs(String expectedEtag) throws IOException {
-      HeadObjectResponse h = head(key);
+    private void completed() {
+      uploadId = null;
+      stagingCompleted = stagingKey != null;
+    }
+
+    /**
+     * Makes the completed staging object appear under the final key: a server-side copy, which
+     * never replaces an existing object where the store honours {@code If-None-Match} (the HEAD
+     * before the commit covers the others) and carries this writer's token in its metadata, so a
+     * retried copy whose first response was lost recognises its own object.
+     */
+    private void copyStaged(String finalKey, String finalObjectKey) throws IOException {
+      try {
+        copy(stagingKey, finalObjectKey, written, "the staging object of " + finalKey, finalKey,
+            token);
+      } catch (S3Exception e) {
+        if (e.statusCode() == 412 || e.statusCode() == 404) {
+          if (isOurs(finalObjectKey, finalKey, null)) {
+            LOG.info("{}: the object was already copied by an earlier attempt of this writer "
+                + "whose response was lost: committed", url(finalKey));
+            return;
+          }
+          if (e.statusCode() == 412) {
+            throw new FileAlreadyExistsException(url(finalKey), null, "exists; not replaced");
+          }
+          stagingCompleted = false;
+          throw new Retrier.FencedException(url(finalKey) + ": the staging object is gone "
+              + "(deleted by a cleanup: this writer was fenced)");
+        }
+        throw io(url(finalKey) + ": copying the staging object failed", e);
+      } catch (SdkException e) {
+        throw io(url(finalKey) + ": copying the staging object failed", e);
+      }
+    }
+
+    /** Whether the object under {@code ok} is the one this writer wrote. */
+    private boolean isOurs(String ok, String name, String expectedEtag) throws IOException {
+      HeadObjectResponse h = headObject(ok, name);
       if (h == null) {
         return false;
       }
@@ -1026,7 +1214,16 @@ public final class S3Store implements Store {
       if (uploadId != null) {
         String id = uploadId;
         uploadId = null;
-        abortUpload(objectKey, id);
+        abortUpload(uploadKey(), id);
+      }
+      if (stagingCompleted) {
+        stagingCompleted = false;
+        try {
+          deleteObject(stagingKey);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("{}: deleting the staging object of {} failed ({}); cleanupOrphans will", url,
+              key, Retrier.describe(e));
+        }
       }
     }
   }

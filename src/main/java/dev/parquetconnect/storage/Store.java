@@ -73,6 +73,22 @@ public interface Store extends Closeable {
   StoreOutput create(String key) throws IOException;
 
   /**
+   * Starts writing a new file whose final name is only chosen at the commit, with {@link
+   * StoreOutput#commitAs(String)}: any key in the same directory as {@code key}, which names the
+   * directory and the temporary state only. The sink names its files after the last offset they
+   * hold, known only when they are committed.
+   *
+   * <p>Local disk and HDFS simply rename their temporary file to the name given at the commit.
+   * On S3, where a multipart upload's key is fixed when it starts, a file larger than one part
+   * is uploaded to a hidden staging object ({@link StoreKeys#TEMP_PREFIX} name in the same
+   * directory), which the commit completes, copies server-side to the final key (atomically,
+   * never replacing) and deletes; a smaller file is one PutObject under the final key.
+   */
+  default StoreOutput createNamedAtCommit(String key) throws IOException {
+    return create(key);
+  }
+
+  /**
    * The committed files under {@code prefix}, sorted by key in UTF-8 byte order. Non-recursive:
    * the files directly in the directory {@code prefix} plus its immediate subdirectories
    * ({@link StoreFile#directory()} true); recursive: every file below it, no directory entries.

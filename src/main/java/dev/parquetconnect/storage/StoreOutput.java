@@ -25,7 +25,28 @@ public abstract class StoreOutput extends OutputStream {
    * temporary state was removed meanwhile (a fenced writer); on any failure the output is
    * aborted. Calling it twice is an error; after it returns, writes are refused.
    */
-  public abstract void commit() throws IOException;
+  public void commit() throws IOException {
+    commitAs(key());
+  }
+
+  /**
+   * Like {@link #commit()}, but the file appears under {@code finalKey}, which must be in the
+   * same directory as {@link #key()} (checked before anything is done: an {@link
+   * IllegalArgumentException} leaves the output open). Outputs from {@link Store#create} on S3
+   * that already started a multipart upload can commit only under their own key; those from
+   * {@link Store#createNamedAtCommit} can always be renamed.
+   */
+  public abstract void commitAs(String finalKey) throws IOException;
+
+  /** Checks that {@code finalKey} is a valid key in the directory of {@code key}. */
+  protected static void checkSameDirectory(String key, String finalKey) {
+    StoreKeys.checkKey(finalKey);
+    if (!StoreKeys.parent(finalKey).equals(StoreKeys.parent(key))) {
+      throw new IllegalArgumentException("a file created as '" + StoreKeys.printable(key)
+          + "' can only be committed in its own directory, not as '"
+          + StoreKeys.printable(finalKey) + "'");
+    }
+  }
 
   /** Discards everything written; idempotent; a no-op after a successful commit. */
   public abstract void abort() throws IOException;

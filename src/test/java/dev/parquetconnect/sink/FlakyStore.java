@@ -53,6 +53,12 @@ final class FlakyStore implements Store {
   }
 
   @Override
+  public StoreOutput createNamedAtCommit(String key) throws IOException {
+    maybeFail("create " + key);
+    return new FlakyOutput(delegate.createNamedAtCommit(key));
+  }
+
+  @Override
   public List<StoreFile> list(String prefix, boolean recursive) throws IOException {
     maybeFail("list " + prefix);
     return delegate.list(prefix, recursive);
@@ -111,15 +117,15 @@ final class FlakyStore implements Store {
     }
 
     @Override
-    public void commit() throws IOException {
+    public void commitAs(String finalKey) throws IOException {
       boolean before = random.nextBoolean();
       if (before) {
-        maybeFail("commit " + key());
+        maybeFail("commit " + finalKey);
       }
-      out.commit();
+      out.commitAs(finalKey);
       if (!before) {
         // The file is visible, but its writer is told the commit failed.
-        maybeFail("commit response of " + key());
+        maybeFail("commit response of " + finalKey);
       }
     }
 

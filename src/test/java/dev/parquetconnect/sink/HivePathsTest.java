@@ -51,7 +51,7 @@ final class HivePathsTest {
     for (String value : hostileValues()) {
       String path = HivePaths.path(List.of(new PartitionColumn("k", value),
           new PartitionColumn(value.isEmpty() ? "n" : value, "v")));
-      String key = keys.dataKey("t", path, new TopicPartition("t", 0), 42, 0);
+      String key = keys.dataKey("t", path, new TopicPartition("t", 0), 42, 99, 0);
       String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
       assertEquals(key, StoreKeys.checkKey(key), "the store accepts the key of " + shown);
       assertTrue(key.startsWith("lake/topics/t/k="), key);
@@ -99,7 +99,7 @@ final class HivePathsTest {
     try (Store store = new LocalStore(root)) {
       for (String value : hostileValues()) {
         String key = keys.dataKey("t", HivePaths.path(List.of(new PartitionColumn("k", value))),
-            new TopicPartition("t", 0), n++, 0);
+            new TopicPartition("t", 0), n, n++, 0);
         try (StoreOutput out = store.create(key)) {
           out.write(new byte[] {1});
           out.commit();

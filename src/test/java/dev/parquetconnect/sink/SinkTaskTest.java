@@ -92,8 +92,12 @@ final class SinkTaskTest {
     assertTrue(counts.values().stream().allMatch(c -> c == 1));
     assertEquals(Map.of(new TopicPartition(TOPIC, 0), 20L, new TopicPartition(TOPIC, 1), 20L),
         connect.committed());
-    assertTrue(store.exists("topics/orders/partition=0/orders+0+00000000000000000000.parquet"));
-    assertTrue(store.exists("topics/orders/partition=1/orders+1+00000000000000000010.parquet"));
+    assertTrue(store.exists("topics/orders/partition=0/"
+        + "orders+0+00000000000000000000+00000000000000000009.parquet"));
+    assertTrue(store.exists("topics/orders/partition=1/"
+        + "orders+1+00000000000000000010+00000000000000000019.parquet"));
+    assertFalse(store.exists("topics/orders/partition=0/orders+0+00000000000000000000.parquet"),
+        "the provisional name (first offset only) is never committed");
     assertTrue(store.exists(
         "topics/_markers/conn/orders/0/00000000000000000010-0.intent"));
     assertTrue(store.exists(

@@ -135,7 +135,8 @@ final class ZombieFencingTest {
     owner.position = 0;
     owner.deliverUpTo(10);
     assertEachOffsetOnce(10);
-    assertTrue(store.exists("topics/orders/h=h0/orders+0+00000000000000000000-1.parquet"),
+    assertTrue(store.exists(
+        "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009-1.parquet"),
         "the second attempt at offset 0 has its own names");
   }
 

@@ -45,6 +45,8 @@ final class ParquetSourceConfigTest {
     assertEquals(ParquetSourceConfig.OnCorruptFile.FAIL, c.onCorruptFile());
     assertEquals(ParquetSourceConfig.TransactionUnit.FILE, c.transactionUnit());
     assertTrue(c.fileNamePattern().matcher("t+0+00000000000000000000.parquet").matches());
+    assertTrue(c.fileNamePattern().matcher(
+        "t+0+00000000000000000000+00000000000000000099-1.parquet").matches());
     assertEquals(ParquetSourceConfig.PartitionMode.DEFAULT,
         new ParquetSourceConfig(props("mode", "generic", "topic", "x")).partitionMode());
   }
@@ -115,6 +117,8 @@ final class ParquetSourceConfigTest {
         SinkFileName.parse("orders+3+00000000000000001000-2.parquet"));
     assertEquals(new SinkFileName("orders", 3, 1000, 0),
         SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999.parquet"));
+    assertEquals(new SinkFileName("orders", 3, 1000, 4),
+        SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999-4.parquet"));
     assertEquals(new SinkFileName(".hidden", 0, 5, 0),
         SinkFileName.parse("%2Ehidden+0+5.parquet"));
     assertEquals(null, SinkFileName.parse("part-0001.parquet"));

@@ -44,8 +44,8 @@ final class ReplayModeTest {
     for (int f = 0; f < files; f++) {
       List<Original> records = SinkArchive.records(topic, partition, (long) f * perFile, perFile);
       SinkArchive.write(root.resolve("topics/" + topic + "/partition=" + partition + "/"
-          + SinkArchive.fileName(topic, partition, (long) f * perFile, 0)), records,
-          rowGroupRows);
+          + SinkArchive.fileName(topic, partition, (long) f * perFile,
+              (long) (f + 1) * perFile - 1, 0)), records, rowGroupRows);
       all.addAll(records);
     }
     return all;
@@ -117,6 +117,31 @@ final class ReplayModeTest {
     List<SourceRecord> got = driver.drain(3);
     driver.stop();
     assertSameInOrder(SinkArchive.records("t", 0, 0, 350), got);
+  }
+
+  @Test
+  void namesWithTheLastOffsetAndFirstOffsetNamesOfEarlierVersionsReplayInOneOrder()
+      throws Exception {
+    // An upgraded sink: commits 0-99 and 100-249 (rolled back once, attempt 0 left behind by a
+    // zombie) under the old names, then 250-399 and 400-449 (with its own rolled-back attempt)
+    // under full names. The listing order ('+' sorts before '.') is not the replay order.
+    List<Original> expected = SinkArchive.records("t", 0, 0, 450);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)),
+        SinkArchive.records("t", 0, 0, 100), 64);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 0)),
+        SinkArchive.records("t", 0, 100, 120), 64);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 1)),
+        SinkArchive.records("t", 0, 100, 150), 64);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 399, 0)),
+        SinkArchive.records("t", 0, 250, 150), 64);
+    SinkArchive.write(root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 439, 0)),
+        SinkArchive.records("t", 0, 400, 40), 64);
+    SinkArchive.write(root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 449, 1)),
+        SinkArchive.records("t", 0, 400, 50), 64);
+    TaskDriver driver = new TaskDriver(props(root, "batch.size", "70")).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertSameInOrder(expected, got);
   }
 
   @Test
@@ -220,8 +245,8 @@ final class ReplayModeTest {
   @Test
   void deletesOrMovesAFileOnlyOnceItsRecordsAreAcknowledged() throws Exception {
     archive("t", 0, 2, 100, 100);
-    Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 0));
-    Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 0));
+    Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 99, 0));
+    Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 199, 0));
     TaskDriver driver = new TaskDriver(props(root, "after.replay", "move",
         "after.replay.move.prefix", "done", "batch.size", "100")).start();
     List<SourceRecord> firstFile = driver.poll(false);
@@ -230,12 +255,12 @@ final class ReplayModeTest {
     assertTrue(Files.exists(first), "records not acknowledged yet: the file stays");
     assertFalse(Files.exists(second), "every record of the second file was acknowledged");
     assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 100, 0))));
+        + SinkArchive.fileName("t", 0, 100, 199, 0))));
     driver.acknowledge(firstFile);
     driver.drain(1);
     assertFalse(Files.exists(first));
     assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 0, 0))));
+        + SinkArchive.fileName("t", 0, 0, 99, 0))));
     driver.stop();
   }
 

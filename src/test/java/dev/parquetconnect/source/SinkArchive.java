@@ -26,7 +26,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * Writes archive files as our sink does: the records go through the Connect mapping's {@link
  * ParquetRecordWriter} with every metadata column ({@link MappingOptions#fullFidelity()}: topic,
  * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer),
- * under names {@code <topic>+<partition>+<20-digit first offset>.parquet} in Hive-style
+ * under the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or
+ * the first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
  * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
  * what its committed files hold.
  *
@@ -134,9 +135,20 @@ final class SinkArchive {
 
   private SinkArchive() {}
 
-  /** The file name the sink gives a commit starting at {@code firstOffset}. */
+  /**
+   * The file name earlier versions of the sink gave a commit starting at {@code firstOffset}
+   * (first offset only); the source still reads such files.
+   */
   static String fileName(String topic, int partition, long firstOffset, int attempt) {
     return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
+        + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
+  }
+
+  /** The file name the sink gives a commit of offsets {@code firstOffset} to {@code lastOffset}. */
+  static String fileName(String topic, int partition, long firstOffset, long lastOffset,
+      int attempt) {
+    return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
+        + "+" + String.format(Locale.ROOT, "%020d", lastOffset)
         + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
   }
 

@@ -61,8 +61,10 @@ class S3FaultIT {
 
   /**
    * A writer commits 40 files (a quarter of them 3-part multipart uploads) with 10% of requests
-   * failing. Each file is retried under the same key until it is committed; every file ends up
-   * committed exactly once, whole, and no upload is left behind.
+   * failing. Half of the files are named at the commit (the multipart ones among them staged,
+   * completed, copied and their staging objects deleted, each step through the faults). Each file
+   * is retried under the same key until it is committed; every file ends up committed exactly
+   * once, whole, and no upload or staging object is left behind.
    */
   @Test
   void everyFileIsCommittedExactlyOnceThroughTenPercentFaults() throws Exception {
@@ -79,9 +81,12 @@ class S3FaultIT {
         int size = i % 4 == 0 ? 2 * S3Store.MIN_PART_SIZE + 4321 : 1000 + 37_000 * i;
         byte[] d = data(i, size);
         for (int attempt = 1; ; attempt++) {
-          try (StoreOutput out = store.create(key)) {
+          boolean namedAtCommit = i % 8 < 4;
+          try (StoreOutput out = namedAtCommit
+              ? store.createNamedAtCommit(key.replace(".parquet", ".open"))
+              : store.create(key)) {
             out.write(d);
-            out.commit();
+            out.commitAs(key);
             commits.merge(key, 1, Integer::sum);
             break;
           } catch (FileAlreadyExistsException e) {
@@ -165,6 +170,22 @@ class S3FaultIT {
           .filter(l -> l.startsWith("POST ") && l.contains("/big?uploadId=")).count();
       // At least one retry; more when a retried completion's answer is itself unreadable.
       assertTrue(completes >= 2, "the completion was not retried: " + proxy.requestLines());
+
+      // A staged file whose copy response is lost: the retried copy either succeeds again or
+      // gets 412 and finds its own token on the object; the staging object is deleted.
+      byte[] staged = data(4, 2 * S3Store.MIN_PART_SIZE + 77);
+      proxy.failNext(l -> l.startsWith("PUT ") && l.contains("/staged "),
+          FaultProxy.Fault.RESET_AFTER);
+      try (StoreOutput out = store.createNamedAtCommit("staging-first")) {
+        out.write(staged);
+        out.commitAs("staged");
+      }
+      assertEquals(3, proxy.faults(FaultProxy.Fault.RESET_AFTER));
+      assertArrayEquals(staged, readAll(store, "staged"));
+      long copies = proxy.requestLines().stream()
+          .filter(l -> l.startsWith("PUT ") && l.contains("/staged ")).count();
+      assertTrue(copies >= 2, "the copy was not retried: " + proxy.requestLines());
+      assertEquals(0, store.cleanupOrphans("", Instant.MAX), "a staging object was left");
 
       // someone else's object: the retried PUT's 412 is a refusal, not a success
       StoreOutput late = store.create("small");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Instant;
 import java.util.List;
@@ -12,6 +13,13 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** The store contract on S3Proxy (in-memory back end) on 127.0.0.1, plus S3-only behaviour. */
 class S3StoreIT extends StoreContract {
@@ -60,6 +68,38 @@ class S3StoreIT extends StoreContract {
     assertThrows(FileAlreadyExistsException.class, b::commit);
     assertEquals(0, store.cleanupOrphans("", Instant.MAX), "the refused upload was not aborted");
     assertTrue(java.util.Arrays.equals(a, readAll("mp/a")));
+  }
+
+  @Test
+  void orphanedStagingObjectsAreNeverListedAndAreCleanedUpByAge() throws IOException {
+    // What a writer that crashed between completing its staged upload and copying it (or between
+    // copying and deleting it) leaves behind, written with a plain client.
+    String root = store.url().substring(("s3://" + S3ProxyServer.BUCKET + "/").length());
+    try (S3Client raw = S3Client.builder()
+        .endpointOverride(URI.create(server.endpoint()))
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+            S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .build()) {
+      for (String dir : new String[] {"p/0", "q"}) {
+        String key = root + "/" + S3Store.STAGING_DIR + "/" + dir + "/"
+            + StoreKeys.randomToken();
+        raw.putObject(b -> b.bucket(S3ProxyServer.BUCKET).key(key),
+            RequestBody.fromBytes(bytes(50, 1000)));
+      }
+    }
+    put("p/0/committed", bytes(51, 10));
+    assertEquals(List.of("p/0/committed"), keys(store.list("", true)));
+    assertEquals(List.of("p"), keys(store.list("", false)), "the staging prefix is hidden");
+    assertEquals(0, store.cleanupOrphans("p", Instant.now().minusSeconds(3600)),
+        "olderThan must spare recent staging objects");
+    assertEquals(1, store.cleanupOrphans("p", Instant.MAX), "p's staging object");
+    assertEquals(1, store.cleanupOrphans("", Instant.MAX), "q's staging object");
+    assertEquals(0, store.cleanupOrphans("", Instant.MAX));
+    assertEquals(List.of("p/0/committed"), keys(store.list("", true)));
   }
 
   @Test

@@ -150,6 +150,76 @@ abstract class StoreContract {
     assertArrayEquals(bytes(7, 2000), readAll("k"));
   }
 
+  /** Bytes that make an S3 output start its multipart upload (and so its staging object). */
+  private long multipartBytes() {
+    return 2 * orphanBytes() + 4321;
+  }
+
+  @Test
+  void aFileNamedAtCommitAppearsOnlyUnderTheNameGiven() throws IOException {
+    for (long size : new long[] {1000, multipartBytes()}) {
+      byte[] data = bytes(40 + size, (int) size);
+      String dir = "named/" + size;
+      StoreOutput out = store.createNamedAtCommit(dir + "/t+0+00000000000000000005.parquet");
+      out.write(data, 0, 10);
+      out.write(data, 10, data.length - 10);
+      assertTrue(store.list(dir, true).isEmpty(), "listed before commit: " + store.list(dir, true));
+      String finalKey = dir + "/t+0+00000000000000000005+00000000000000000099.parquet";
+      out.commitAs(finalKey);
+      assertTrue(out.committed());
+      assertEquals(List.of(finalKey), keys(store.list(dir, true)), "size " + size);
+      assertArrayEquals(data, readAll(finalKey));
+      assertFalse(store.exists(dir + "/t+0+00000000000000000005.parquet"));
+      assertThrows(IOException.class, () -> out.commitAs(finalKey + "2"), "second commit");
+    }
+    assertEquals(List.of("named"), keys(store.list("", false)), "nothing else at the root");
+    assertEquals(0, store.cleanupOrphans("", Instant.MAX), "a temporary or staging object left");
+  }
+
+  @Test
+  void aNameGivenAtCommitMustBeAValidKeyInTheSameDirectory() throws IOException {
+    for (long size : new long[] {1000, multipartBytes()}) {
+      StoreOutput out = store.createNamedAtCommit("d/" + size + "/open");
+      byte[] data = bytes(41, (int) size);
+      out.write(data);
+      for (String bad : new String[] {"d/other/x", "x", "d/" + size + "/sub/x",
+          "d/" + size + "/" + StoreKeys.TEMP_PREFIX + "x", "d/" + size + "/..", "../x"}) {
+        assertThrows(IllegalArgumentException.class, () -> out.commitAs(bad), bad);
+      }
+      assertFalse(out.committed());
+      out.commitAs("d/" + size + "/final");
+      assertArrayEquals(data, readAll("d/" + size + "/final"));
+    }
+    assertEquals(List.of("d/1000/final", "d/" + multipartBytes() + "/final"),
+        keys(store.list("d", true)));
+    assertEquals(0, store.cleanupOrphans("", Instant.MAX));
+  }
+
+  @Test
+  void aNameGivenAtCommitNeverReplacesAnExistingFile() throws IOException {
+    for (long size : new long[] {1000, multipartBytes()}) {
+      byte[] first = bytes(42, 500);
+      put("r/" + size + "/final", first);
+      StoreOutput out = store.createNamedAtCommit("r/" + size + "/open");
+      out.write(bytes(43, (int) size));
+      assertThrows(FileAlreadyExistsException.class, () -> out.commitAs("r/" + size + "/final"));
+      assertFalse(out.committed());
+      assertArrayEquals(first, readAll("r/" + size + "/final"));
+    }
+    assertEquals(2, store.list("r", true).size());
+    assertEquals(0, store.cleanupOrphans("", Instant.MAX), "the refused output left something");
+  }
+
+  @Test
+  void cleanupFencesAWriterWhoseFileIsNamedAtCommit() throws IOException {
+    StoreOutput crashed = store.createNamedAtCommit("p/0/open");
+    crashed.write(bytes(44, (int) orphanBytes()));
+    assertEquals(1, store.cleanupOrphans("p", Instant.MAX));
+    assertThrows(IOException.class, () -> crashed.commitAs("p/0/final"),
+        "a fenced writer committed");
+    assertTrue(store.list("p", true).isEmpty());
+  }
+
   @Test
   void listingIsSortedByUtf8BytesAndSeparatesDirectories() throws IOException {
     String[] keys = {"b", "a/x", "a/y/z", "a-b", "A", "\u00e9t\u00e9", "\uffee", "\ud834\udd1e",
