@@ -438,6 +438,11 @@ public final class ConnectRecordShredder {
     boolean nullable;
     int def;
     Object defaultValue;
+    /**
+     * The one class a value of this node may have when that settles its check (a String, a
+     * boxed number or a Boolean: final classes), else null; the check then needs no call.
+     */
+    Class<?> exactClass;
     ColumnChunkWriter[] columns;
 
     final void init(
@@ -462,8 +467,8 @@ public final class ConnectRecordShredder {
         if (!nullable) {
           throw new BadValue("null in a required field");
         }
-      } else {
-        check(v);
+      } else if (v.getClass() != exactClass) {
+        check(v); // a value of any other class gets the node's check and its message
       }
     }
 
@@ -792,6 +797,7 @@ public final class ConnectRecordShredder {
   private final class StringLeafNode extends LeafNode {
     StringLeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
       super(ConnectTypes.Kind.STRING, leaf, schema, column);
+      exactClass = String.class;
     }
 
     @Override
@@ -810,6 +816,7 @@ public final class ConnectRecordShredder {
   private final class Int32LeafNode extends LeafNode {
     Int32LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
       super(ConnectTypes.Kind.INT32, leaf, schema, column);
+      exactClass = Integer.class;
     }
 
     @Override
@@ -828,6 +835,7 @@ public final class ConnectRecordShredder {
   private final class Int64LeafNode extends LeafNode {
     Int64LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
       super(ConnectTypes.Kind.INT64, leaf, schema, column);
+      exactClass = Long.class;
     }
 
     @Override
@@ -846,6 +854,7 @@ public final class ConnectRecordShredder {
   private final class Float64LeafNode extends LeafNode {
     Float64LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
       super(ConnectTypes.Kind.FLOAT64, leaf, schema, column);
+      exactClass = Double.class;
     }
 
     @Override
@@ -864,6 +873,7 @@ public final class ConnectRecordShredder {
   private final class BooleanLeafNode extends LeafNode {
     BooleanLeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
       super(ConnectTypes.Kind.BOOLEAN, leaf, schema, column);
+      exactClass = Boolean.class;
     }
 
     @Override
