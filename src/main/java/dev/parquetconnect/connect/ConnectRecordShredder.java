@@ -402,7 +402,15 @@ public final class ConnectRecordShredder {
         }
         default: {
           PrimitiveNode leaf = (PrimitiveNode) p;
-          node = new LeafNode(kind, leaf, s, leaf());
+          ColumnChunkWriter column = leaf();
+          node = switch (kind) {
+            case STRING -> new StringLeafNode(leaf, s, column);
+            case INT32 -> new Int32LeafNode(leaf, s, column);
+            case INT64 -> new Int64LeafNode(leaf, s, column);
+            case FLOAT64 -> new Float64LeafNode(leaf, s, column);
+            case BOOLEAN -> new BooleanLeafNode(leaf, s, column);
+            default -> new LeafNode(kind, leaf, s, column);
+          };
           break;
         }
       }
@@ -430,6 +438,11 @@ public final class ConnectRecordShredder {
     boolean nullable;
     int def;
     Object defaultValue;
+    /**
+     * The one class a value of this node may have when that settles its check (a String, a
+     * boxed number or a Boolean: final classes), else null; the check then needs no call.
+     */
+    Class<?> exactClass;
     ColumnChunkWriter[] columns;
 
     final void init(
@@ -454,8 +467,8 @@ public final class ConnectRecordShredder {
         if (!nullable) {
           throw new BadValue("null in a required field");
         }
-      } else {
-        check(v);
+      } else if (v.getClass() != exactClass) {
+        check(v); // a value of any other class gets the node's check and its message
       }
     }
 
@@ -549,14 +562,24 @@ public final class ConnectRecordShredder {
       if (!(value instanceof List<?> list)) {
         throw BadValue.wrongClass(value, "a List");
       }
+      if (list instanceof RandomAccess) {
+        // By index, as the write pass: no iterator per list.
+        for (int i = 0, n = list.size(); i < n; i++) {
+          checkElement(list.get(i), i);
+        }
+        return;
+      }
       int i = 0;
       for (Object e : list) {
-        try {
-          element.checkField(e);
-        } catch (BadValue bad) {
-          throw bad.under("[" + i + "]");
-        }
-        i++;
+        checkElement(e, i++);
+      }
+    }
+
+    private void checkElement(Object e, int i) {
+      try {
+        element.checkField(e);
+      } catch (BadValue bad) {
+        throw bad.under("[" + i + "]");
       }
     }
 
@@ -629,11 +652,16 @@ public final class ConnectRecordShredder {
     }
   }
 
-  /** A leaf: one column, converted by Connect kind. */
-  private final class LeafNode extends Node {
+  /**
+   * A leaf: one column, converted by Connect kind. The common kinds have subclasses of their
+   * own, so that the virtual call that reaches a leaf already picks its code: a record passes
+   * dozens of leaves of changing kinds, and a switch on the kind behind that call was a second
+   * hard-to-predict jump per value in each pass.
+   */
+  private class LeafNode extends Node {
     private final ConnectTypes.Kind kind;
-    private final ColumnChunkWriter column;
-    private final Schema schema;
+    final ColumnChunkWriter column;
+    final Schema schema;
     private final DecimalLayout decimal;
     private final byte[] fixed;
 
@@ -763,6 +791,101 @@ public final class ConnectRecordShredder {
           column.writeBinary(fixed, 0, fixed.length, rep, def);
         }
       }
+    }
+  }
+
+  private final class StringLeafNode extends LeafNode {
+    StringLeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
+      super(ConnectTypes.Kind.STRING, leaf, schema, column);
+      exactClass = String.class;
+    }
+
+    @Override
+    void check(Object v) {
+      if (!(v instanceof String)) {
+        throw BadValue.wrongClass(v, schema);
+      }
+    }
+
+    @Override
+    void write(Object v, int rep) {
+      column.writeString((String) v, rep, def);
+    }
+  }
+
+  private final class Int32LeafNode extends LeafNode {
+    Int32LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
+      super(ConnectTypes.Kind.INT32, leaf, schema, column);
+      exactClass = Integer.class;
+    }
+
+    @Override
+    void check(Object v) {
+      if (!(v instanceof Integer)) {
+        throw BadValue.wrongClass(v, schema);
+      }
+    }
+
+    @Override
+    void write(Object v, int rep) {
+      column.writeInt((Integer) v, rep, def);
+    }
+  }
+
+  private final class Int64LeafNode extends LeafNode {
+    Int64LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
+      super(ConnectTypes.Kind.INT64, leaf, schema, column);
+      exactClass = Long.class;
+    }
+
+    @Override
+    void check(Object v) {
+      if (!(v instanceof Long)) {
+        throw BadValue.wrongClass(v, schema);
+      }
+    }
+
+    @Override
+    void write(Object v, int rep) {
+      column.writeLong((Long) v, rep, def);
+    }
+  }
+
+  private final class Float64LeafNode extends LeafNode {
+    Float64LeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
+      super(ConnectTypes.Kind.FLOAT64, leaf, schema, column);
+      exactClass = Double.class;
+    }
+
+    @Override
+    void check(Object v) {
+      if (!(v instanceof Double)) {
+        throw BadValue.wrongClass(v, schema);
+      }
+    }
+
+    @Override
+    void write(Object v, int rep) {
+      column.writeDouble((Double) v, rep, def);
+    }
+  }
+
+  private final class BooleanLeafNode extends LeafNode {
+    BooleanLeafNode(PrimitiveNode leaf, Schema schema, ColumnChunkWriter column) {
+      super(ConnectTypes.Kind.BOOLEAN, leaf, schema, column);
+      exactClass = Boolean.class;
+    }
+
+    @Override
+    void check(Object v) {
+      if (!(v instanceof Boolean)) {
+        throw BadValue.wrongClass(v, schema);
+      }
+    }
+
+    @Override
+    void write(Object v, int rep) {
+      column.writeBoolean((Boolean) v, rep, def);
     }
   }
 

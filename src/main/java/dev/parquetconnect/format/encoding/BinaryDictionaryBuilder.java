@@ -18,8 +18,9 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
   private int[] entryHashes = new int[64];
   private int[] entryLengths = new int[64];
   /**
-   * The key words of each entry of 8 to {@link #SHORT} bytes, four per entry (see {@link
-   * #shortHash}): a lookup compares these instead of the entry's bytes.
+   * The key words of each entry of up to {@link #SHORT} bytes, four per entry (see {@link
+   * #shortHash}; below 8 bytes the first word holds them all, {@link #wordOf}): a lookup
+   * compares these and the length instead of the entry's bytes.
    */
   private long[] entryWords = new long[4 * 64];
   private long pageBytes;
@@ -82,7 +83,33 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
                 + " bytes, the column's values have " + fixedLength);
       }
       int index;
-      if (length >= 8 && length <= SHORT) {
+      if (length < 8) {
+        // Short strings (codes, flags, enum names): the bytes are one word, hashed and
+        // compared as such.
+        long w0 = wordOf(data, start, length);
+        int hash = shortHash(length, w0, 0, 0, 0);
+        int slot = hash >>> sh;
+        while (true) {
+          long e = t[slot];
+          if (e == 0) {
+            index = insert(data, start, length, hash, slot);
+            t = table;
+            words = entryWords;
+            lengths = entryLengths;
+            m = mask;
+            sh = shift;
+            break;
+          }
+          if ((int) (e >>> 32) == tag(hash, length)) {
+            int candidate = (int) e - 1;
+            if (words[candidate << 2] == w0 && lengths[candidate] == length) {
+              index = candidate;
+              break;
+            }
+          }
+          slot = (slot + 1) & m;
+        }
+      } else if (length <= SHORT) {
         // Most strings: the value's key words are loaded once, hashed, and compared with the
         // candidate entry's words; no loop and no second pass over the bytes.
         long w0 = LittleEndian.getLong(data, start);
@@ -111,7 +138,8 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
             int w = candidate << 2;
             if (((words[w] ^ w0) | (words[w + 1] ^ w1) | (words[w + 2] ^ w2)
                         | (words[w + 3] ^ w3))
-                    == 0) {
+                    == 0
+                && lengths[candidate] == length) {
               index = candidate;
               break;
             }
@@ -181,7 +209,13 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
     }
     entryHashes[index] = hash;
     entryLengths[index] = length;
-    if (length >= 8 && length <= SHORT) {
+    if (length < 8) {
+      int w = index << 2;
+      entryWords[w] = wordOf(data, start, length);
+      entryWords[w + 1] = 0;
+      entryWords[w + 2] = 0;
+      entryWords[w + 3] = 0;
+    } else if (length <= SHORT) {
       int w = index << 2;
       entryWords[w] = LittleEndian.getLong(data, start);
       entryWords[w + 3] = LittleEndian.getLong(data, start + length - 8);
@@ -229,12 +263,15 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
 
   /**
    * A 32-bit hash of {@code data[start, start + length)}, whose top bits (the table index)
-   * depend on every input bit. Values of 8 to {@link #SHORT} bytes (most strings) go through
-   * {@link #shortHash} of their key words; others eight bytes at a time through a
-   * multiply-xorshift chain and a final avalanche.
+   * depend on every input bit. Values of up to {@link #SHORT} bytes (most strings) go through
+   * {@link #shortHash} of their key words (below 8 bytes one word, {@link #wordOf}); longer
+   * ones eight bytes at a time through a multiply-xorshift chain and a final avalanche.
    */
   static int hash(byte[] data, int start, int length) {
-    if (length >= 8 && length <= SHORT) {
+    if (length < 8) {
+      return shortHash(length, wordOf(data, start, length), 0, 0, 0);
+    }
+    if (length <= SHORT) {
       long w0 = LittleEndian.getLong(data, start);
       long w3 = LittleEndian.getLong(data, start + length - 8);
       long w1 = 0;
@@ -246,23 +283,30 @@ public final class BinaryDictionaryBuilder extends DictionaryBuilder {
       return shortHash(length, w0, w1, w2, w3);
     }
     long h = 0x9E3779B97F4A7C15L ^ length;
-    if (length < 8) {
-      long w = 0;
-      for (int k = 0; k < length; k++) {
-        w |= (data[start + k] & 0xFFL) << (k << 3);
-      }
-      h = (h ^ w) * 0xC2B2AE3D27D4EB4FL;
-    } else {
-      int last = length - 8;
-      for (int i = 0; i < last; i += 8) {
-        h = (h ^ LittleEndian.getLong(data, start + i)) * 0xC2B2AE3D27D4EB4FL;
-        h ^= h >>> 31;
-      }
-      // The last eight bytes, overlapping the previous word unless the length is a multiple
-      // of eight (the length, mixed in first, keeps different overlaps apart).
-      h = (h ^ LittleEndian.getLong(data, start + last)) * 0x165667B19E3779F9L;
+    int last = length - 8;
+    for (int i = 0; i < last; i += 8) {
+      h = (h ^ LittleEndian.getLong(data, start + i)) * 0xC2B2AE3D27D4EB4FL;
+      h ^= h >>> 31;
     }
+    // The last eight bytes, overlapping the previous word unless the length is a multiple
+    // of eight (the length, mixed in first, keeps different overlaps apart).
+    h = (h ^ LittleEndian.getLong(data, start + last)) * 0x165667B19E3779F9L;
     return avalanche(h);
+  }
+
+  /**
+   * The {@code length < 8} bytes at {@code start} as one little-endian word, zero above them:
+   * one load and a mask where eight bytes are readable there, else byte by byte.
+   */
+  static long wordOf(byte[] data, int start, int length) {
+    if (data.length - start >= 8) {
+      return LittleEndian.getLong(data, start) & ((1L << (length << 3)) - 1);
+    }
+    long w = 0;
+    for (int k = 0; k < length; k++) {
+      w |= (data[start + k] & 0xFFL) << (k << 3);
+    }
+    return w;
   }
 
   /**

@@ -45,6 +45,13 @@ final class ChunkBuilder {
   private final boolean splitsByIndexWidth;
   /** The page whose dictionary indices {@code scratch.indices} holds, or null. */
   private PageBuffer indexedPage;
+  /**
+   * The page whose first {@link #trialValues} values the dictionary trial added (their indices
+   * are in {@code scratch.indices}), or null: the page's encoding goes on from there instead of
+   * looking those values up a second time.
+   */
+  private PageBuffer trialPage;
+  private int trialValues;
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
@@ -179,6 +186,7 @@ final class ChunkBuilder {
     int head = dictionaryActive ? narrowerHead(page) : 0;
     if (head > 0) {
       indexedPage = null;
+      trialPage = null;
       int entry = entryOfValue(page, head);
       addPage(page.slice(typeLength, 0, entry, 0, head));
       addPage(page.slice(typeLength, entry, page.entries, head, page.values));
@@ -186,6 +194,7 @@ final class ChunkBuilder {
     }
     Encoding encoding = encodeValues(page);
     indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
+    trialPage = null;
     pageStatistics.reset();
     pageStatistics.nullCount = page.entries - page.values;
     if (encoding == dictionaryDataEncoding && page.values > 0
@@ -310,6 +319,9 @@ final class ChunkBuilder {
     if (dictionary.dictionaryByteSize() + indexBytes >= plainBytes(page, k)) {
       dictionary.clear();
       dictionaryActive = false;
+    } else {
+      trialPage = page;
+      trialValues = k;
     }
   }
 
@@ -394,13 +406,17 @@ final class ChunkBuilder {
 
   /** Adds the page's first {@code n} values to the dictionary; their indices to {@code indices}. */
   private void addToDictionary(PageBuffer page, int n, int[] indices) {
+    // Values the trial added are in the dictionary, their indices in place (in the same order,
+    // so the dictionary is the one a lookup of every value would build).
+    int from = page == trialPage ? Math.min(trialValues, n) : 0;
+    int len = n - from;
     switch (type) {
-      case INT32 -> dictionary.addInts(page.ints, 0, n, indices, 0);
-      case INT64 -> dictionary.addLongs(page.longs, 0, n, indices, 0);
-      case FLOAT -> dictionary.addFloats(page.floats, 0, n, indices, 0);
-      case DOUBLE -> dictionary.addDoubles(page.doubles, 0, n, indices, 0);
+      case INT32 -> dictionary.addInts(page.ints, from, len, indices, from);
+      case INT64 -> dictionary.addLongs(page.longs, from, len, indices, from);
+      case FLOAT -> dictionary.addFloats(page.floats, from, len, indices, from);
+      case DOUBLE -> dictionary.addDoubles(page.doubles, from, len, indices, from);
       case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
-          dictionary.addBinaries(page.binaries, 0, n, indices, 0);
+          dictionary.addBinaries(page.binaries, from, len, indices, from);
       case BOOLEAN -> throw new IllegalStateException("BOOLEAN columns have no dictionary");
     }
   }

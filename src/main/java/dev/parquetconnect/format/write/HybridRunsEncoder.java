@@ -70,30 +70,55 @@ final class HybridRunsEncoder {
       }
       return finish(out, start);
     }
+    // Only maximal runs of minRepeat or more equal values matter, and they are found without
+    // looking at every value: such a run holds two probes `stride` apart (probes never more
+    // than `stride` apart, 2 * stride <= minRepeat), so the scan compares values a stride
+    // apart and walks a run's ends only where the two are equal. Levels and dictionary indices
+    // mostly change often (short runs) and the scan then costs a compare per stride values,
+    // where a value-by-value scan cost a compare per value. The runs found, and so the bytes,
+    // are the same as a scan of every maximal run would give.
+    int stride = minRepeat >>> 1;
     int packedFrom = 0;
-    int i = 0;
-    while (i < count) {
-      int value = values[i];
-      int run = 1;
-      while (i + run < count && values[i + run] == value) {
-        run++;
+    int scannedTo = 0;
+    int q = 0;
+    while (q + stride < count) {
+      int value = values[q];
+      if (values[q + stride] != value) {
+        q += stride;
+        continue;
       }
+      int runStart = q;
+      while (runStart > scannedTo && values[runStart - 1] == value) {
+        runStart--;
+      }
+      int runEnd = q + stride + 1;
+      for (int k = q + 1; k < q + stride; k++) {
+        if (values[k] != value) {
+          runEnd = k; // not one run from q on: a run ends before the second probe
+          break;
+        }
+      }
+      if (runEnd > q + stride) {
+        while (runEnd < count && values[runEnd] == value) {
+          runEnd++;
+        }
+      }
+      int run = runEnd - runStart;
       if (run >= minRepeat) {
         // The bit-packed values before the run must fill whole groups of 8: the run lends them
         // its first few values.
-        int lend = (8 - ((i - packedFrom) & 7)) & 7;
+        int lend = (8 - ((runStart - packedFrom) & 7)) & 7;
         if (run - lend >= minRepeat) {
-          writePacked(values, packedFrom, i + lend, out);
+          writePacked(values, packedFrom, runStart + lend, out);
           out.writeUnsignedVarInt((run - lend) << 1);
           for (int k = 0; k < valueBytes; k++) {
             out.writeByte(value >>> (k << 3));
           }
-          i += run;
-          packedFrom = i;
-          continue;
+          packedFrom = runEnd;
         }
       }
-      i += run;
+      scannedTo = runEnd;
+      q = runEnd;
     }
     writePacked(values, packedFrom, count, out);
     return finish(out, start);

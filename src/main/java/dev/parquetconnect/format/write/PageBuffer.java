@@ -20,6 +20,8 @@ final class PageBuffer {
   final boolean hasRepetitionLevels;
   /** Bytes per value in PLAIN (BYTE_ARRAY: per value besides its bytes, the length prefix). */
   private final int plainWidth;
+  /** Level arrays the page keeps (0 to 2): asked at every record start of every column. */
+  private final int levelArrays;
 
   int[] definitionLevels;
   int[] repetitionLevels;
@@ -48,6 +50,7 @@ final class PageBuffer {
     definitionLevels = hasDefinitionLevels ? new int[INITIAL] : null;
     repetitionLevels = hasRepetitionLevels ? new int[INITIAL] : null;
     levelCapacity = hasDefinitionLevels || hasRepetitionLevels ? INITIAL : Integer.MAX_VALUE;
+    levelArrays = (hasDefinitionLevels ? 1 : 0) + (hasRepetitionLevels ? 1 : 0);
     plainWidth =
         switch (type) {
           case BOOLEAN -> 0; // an eighth of a byte: counted in valueBytes() instead
@@ -89,7 +92,6 @@ final class PageBuffer {
 
   /** The levels' share of {@link #bufferedBytes()} for {@code entryCount} entries. */
   long levelBytes(long entryCount) {
-    int levelArrays = (hasDefinitionLevels ? 1 : 0) + (hasRepetitionLevels ? 1 : 0);
     return entryCount * levelArrays >>> 2;
   }
 

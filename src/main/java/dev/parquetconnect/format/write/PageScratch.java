@@ -1,6 +1,7 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.io.GrowableBuffer;
+import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
@@ -23,9 +24,10 @@ final class PageScratch {
   int[] indices = new int[1024];
   final CRC32 crc = new CRC32();
 
+  /** The indices array with room for {@code n}; growing keeps those already there. */
   int[] indices(int n) {
     if (indices.length < n) {
-      indices = new int[Math.max(n, indices.length * 2)];
+      indices = Arrays.copyOf(indices, Math.max(n, indices.length * 2));
     }
     return indices;
   }

@@ -116,6 +116,58 @@ class DictionaryTest {
     }
   }
 
+  /**
+   * Byte strings of 0 to 40 bytes, where the lookup paths change (below 8 bytes one word, up to
+   * 32 four key words, longer the bytes): equal values share an index, values that differ only
+   * in a trailing zero byte or their length do not, values at the very end of a tightly sized
+   * batch (no word readable past them) are found, and a cleared builder does not match the
+   * words its former entries left behind.
+   */
+  @Test
+  void byteStringsOfEveryShortLengthAreTheirOwnEntries() {
+    Random random = new Random(63);
+    BinaryDictionaryBuilder builder =
+        (BinaryDictionaryBuilder) DictionaryBuilder.forType(PhysicalType.BYTE_ARRAY, 0);
+    for (int round = 0; round < 6; round++) {
+      byte[][] distinct = new byte[400][];
+      for (int i = 0; i < distinct.length; i++) {
+        int length = random.nextInt(41);
+        byte[] v = new byte[length];
+        for (int k = 0; k < length; k++) {
+          v[k] = (byte) (random.nextInt(4) == 0 ? 0 : random.nextInt(3) - 1);
+        }
+        distinct[i] = v;
+      }
+      int n = 5000;
+      byte[][] values = new byte[n][];
+      int bytes = 0;
+      for (int i = 0; i < n; i++) {
+        values[i] = distinct[random.nextInt(distinct.length)];
+        bytes += values[i].length;
+      }
+      BinaryBatch batch = new BinaryBatch(n, 0);
+      batch.ensureCapacity(n, bytes); // exactly: the last values end where the array ends
+      for (byte[] v : values) {
+        batch.add(v);
+      }
+      int[] indices = new int[n];
+      builder.clear();
+      builder.addBinaries(batch, 0, n, indices, 0);
+      Map<ByteBuffer, Integer> indexOfValue = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        int expected = indexOfValue.computeIfAbsent(ByteBuffer.wrap(values[i]),
+            v -> indexOfValue.size());
+        assertEquals(expected, indices[i], "round " + round + ", value " + i);
+      }
+      assertEquals(indexOfValue.size(), builder.dictionarySize());
+      dev.parquetconnect.format.encoding.Dictionary dictionary = builder.toDictionary();
+      for (int i = 0; i < n; i++) {
+        assertArrayEquals(values[i], dictionary.binaryAt(indices[i]),
+            "round " + round + ", value " + i);
+      }
+    }
+  }
+
   // ---- full round trips: builder -> pages -> Dictionary + DictionaryDecoder ----
 
   @Test

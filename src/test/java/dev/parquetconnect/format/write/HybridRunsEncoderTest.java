@@ -76,6 +76,91 @@ class HybridRunsEncoderTest {
     }
   }
 
+  /**
+   * The encoder finds long runs by probing values a stride apart; its bytes must be those of a
+   * scan that looks at every maximal run ({@link #referenceRuns}), on runs of every length
+   * around the threshold, runs that start anywhere relative to the probes, and periodic data
+   * whose values repeat exactly a stride apart.
+   */
+  @Test
+  void probingFindsTheSameRunsAsAValueByValueScan() {
+    Random random = new Random(21);
+    for (int trial = 0; trial < 3000; trial++) {
+      int width = 1 + random.nextInt(12);
+      boolean compressed = random.nextBoolean();
+      HybridRunsEncoder encoder = new HybridRunsEncoder(width, compressed, false);
+      int m = encoder.minRepeat();
+      int n = random.nextInt(2000);
+      int[] values = new int[n];
+      int shape = random.nextInt(4);
+      int period = 1 + random.nextInt(2 * m);
+      for (int i = 0; i < n; ) {
+        int run = switch (shape) {
+          case 0 -> m - 9 + random.nextInt(20); // around the threshold
+          case 1 -> 1 + random.nextInt(3 * m);
+          case 2 -> random.nextInt(6) == 0 ? m + random.nextInt(m) : 1 + random.nextInt(3);
+          default -> 1;
+        };
+        int v = shape == 3 ? (i % period == 0 ? 1 : 0) : random.nextInt(1 << Math.min(width, 3));
+        for (int k = 0; k < run && i < n; k++, i++) {
+          values[i] = v;
+        }
+      }
+      GrowableBuffer out = new GrowableBuffer();
+      encoder.encode(values, n, out);
+      GrowableBuffer expected = new GrowableBuffer();
+      referenceRuns(values, n, width, m, expected);
+      assertArrayEquals(expected.toByteArray(), out.toByteArray(),
+          "width " + width + ", threshold " + m + ", shape " + shape + ", " + n + " values");
+    }
+  }
+
+  /** Every maximal run in order; RLE where it is long enough after lending to the packing. */
+  private static void referenceRuns(int[] values, int count, int width, int minRepeat,
+      GrowableBuffer out) {
+    int packedFrom = 0;
+    int i = 0;
+    while (i < count) {
+      int run = 1;
+      while (i + run < count && values[i + run] == values[i]) {
+        run++;
+      }
+      int lend = (8 - ((i - packedFrom) & 7)) & 7;
+      if (run >= minRepeat && run - lend >= minRepeat) {
+        referencePacked(values, packedFrom, i + lend, width, out);
+        out.writeUnsignedVarInt((run - lend) << 1);
+        for (int k = 0; k < (width + 7) / 8; k++) {
+          out.writeByte(values[i] >>> (k << 3));
+        }
+        packedFrom = i + run;
+      }
+      i += run;
+    }
+    referencePacked(values, packedFrom, count, width, out);
+  }
+
+  /** Bit-packed groups of 8, LSB first, the last group padded with zeros. */
+  private static void referencePacked(int[] values, int from, int to, int width,
+      GrowableBuffer out) {
+    if (to <= from) {
+      return;
+    }
+    int groups = (to - from + 7) / 8;
+    out.writeUnsignedVarInt((groups << 1) | 1);
+    byte[] packed = new byte[groups * width];
+    for (int i = from; i < to; i++) {
+      for (int b = 0; b < width; b++) {
+        if ((values[i] >>> b & 1) != 0) {
+          int bit = (i - from) * width + b;
+          packed[bit >>> 3] |= (byte) (1 << (bit & 7));
+        }
+      }
+    }
+    for (byte p : packed) {
+      out.writeByte(p);
+    }
+  }
+
   @Test
   void shortRunsStayPackedWhenCompressedAndLongOnesBecomeRuns() {
     int[] values = new int[1000];
