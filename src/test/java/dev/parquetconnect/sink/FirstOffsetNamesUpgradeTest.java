@@ -13,12 +13,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and rewriting its intent to the old names, exactly what the old version would have left.
  */
 final class FirstOffsetNamesUpgradeTest {
-  static final TopicPartition TP = new TopicPartition(SinkTaskTest.TOPIC, 0);
+  static final TopicPartition TP = SinkTaskDriver.TP;
   static final long TIMEOUT_MS = 10_000;
   /** The end offset in a full name, which the old names did not have. */
   private static final Pattern END = Pattern.compile("\\+\\d{20}(?=(-\\d+)?\\.parquet$)");
@@ -54,55 +52,11 @@ final class FirstOffsetNamesUpgradeTest {
     store.close();
   }
 
-  /** One task instance and what it asked of Connect. */
-  final class Instance {
-    final ParquetSinkTask task;
-    final TestContext context = new TestContext(false);
-    long position;
-
-    Instance(CrashPoints crashPoints) {
-      task = new ParquetSinkTask(c -> format, c -> store, clock, crashPoints);
-      context.assignment.add(TP);
-      task.initialize(context);
-      Map<String, String> props = new HashMap<>();
-      props.put("name", "conn");
-      props.put(ParquetSinkConfig.STORE_URL_CONFIG, dir.toUri().toString());
-      props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
-      props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT_MS));
-      props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "header");
-      props.put(ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h");
-      task.start(props);
-      task.open(List.of(TP));
-      seek();
-    }
-
-    void deliverUpTo(long endExclusive) {
-      List<SinkRecord> batch = new ArrayList<>();
-      if (!context.paused.contains(TP)) {
-        for (long o = position; o < endExclusive; o++) {
-          batch.add(ZombieFencingTest.record(o));
-        }
-        position = Math.max(position, endExclusive);
-      }
-      task.put(batch);
-      seek();
-    }
-
-    private void seek() {
-      Long to = context.takeSeeks().get(TP);
-      if (to != null) {
-        position = to;
-      }
-    }
+  SinkTaskDriver instance(CrashPoints crashPoints) {
+    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS, Map.of(),
+        ZombieFencingTest::record);
   }
 
-  static CrashPoints crashAt(String name) {
-    return point -> {
-      if (point.equals(name)) {
-        throw new SinkTaskTest.SimulatedCrash(point);
-      }
-    };
-  }
 
   /** The name an earlier version gave a file: no end offset. */
   static String oldName(String key) {
@@ -163,12 +117,12 @@ final class FirstOffsetNamesUpgradeTest {
 
   @Test
   void aDoneCommitUnderOldNamesIsResumedAfter() throws IOException {
-    Instance before = new Instance(CrashPoints.NONE);
+    SinkTaskDriver before = instance(CrashPoints.NONE);
     before.deliverUpTo(15); // offsets 0-9 committed, 10-14 open and lost with the instance
     downgrade(0, 0);
     assertTrue(dataFiles().contains("orders+0+00000000000000000000.parquet"), dataFiles().toString());
 
-    Instance after = new Instance(CrashPoints.NONE);
+    SinkTaskDriver after = instance(CrashPoints.NONE);
     assertEquals(10L, after.position, "resumes after the old commit");
     after.deliverUpTo(20);
     assertEachOffsetOnce(20);
@@ -178,14 +132,14 @@ final class FirstOffsetNamesUpgradeTest {
 
   @Test
   void anUnfinishedCommitUnderOldNamesIsRolledForward() throws IOException {
-    Instance crashed = new Instance(crashAt("before-done"));
+    SinkTaskDriver crashed = instance(SinkTaskDriver.crashAt("before-done"));
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
       // intent and all files, no outcome
     }
     downgrade(0, 0);
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertFalse(owner.context.paused.contains(TP), "every old-named file exists: rolled forward");
     assertEquals(10L, owner.position);
     owner.deliverUpTo(20);
@@ -196,7 +150,7 @@ final class FirstOffsetNamesUpgradeTest {
 
   @Test
   void anUnfinishedCommitUnderOldNamesIsRolledBack() throws IOException {
-    Instance crashed = new Instance(crashAt("mid-commit"));
+    SinkTaskDriver crashed = instance(SinkTaskDriver.crashAt("mid-commit"));
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
@@ -204,7 +158,7 @@ final class FirstOffsetNamesUpgradeTest {
     }
     downgrade(0, 0);
     assertEquals(List.of("orders+0+00000000000000000000.parquet"), dataFiles());
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertTrue(owner.context.paused.contains(TP), "waits for the unfinished commit");
     clock.advance(TIMEOUT_MS);
     owner.deliverUpTo(10);

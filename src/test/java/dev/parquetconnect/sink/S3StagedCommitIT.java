@@ -10,9 +10,6 @@ import dev.parquetconnect.storage.StoreFile;
 import dev.parquetconnect.storage.Stores;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.TopicPartition;
@@ -31,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * staging object is ever listed.
  */
 final class S3StagedCommitIT {
-  static final TopicPartition TP = new TopicPartition(SinkTaskTest.TOPIC, 0);
+  static final TopicPartition TP = SinkTaskDriver.TP;
   static final long TIMEOUT_MS = 10_000;
   /** Records of 2 MiB: three or four of them make a file of more than one 5 MiB part. */
   static final String BIG = "x".repeat(2 << 20);
@@ -67,58 +64,16 @@ final class S3StagedCommitIT {
     store.close();
   }
 
-  /** One task instance and what it asked of Connect. */
-  final class Instance {
-    final ParquetSinkTask task;
-    final TestContext context = new TestContext(false);
-    long position;
-
-    Instance(CrashPoints crashPoints) {
-      task = new ParquetSinkTask(c -> format, c -> store, clock, crashPoints);
-      context.assignment.add(TP);
-      task.initialize(context);
-      Map<String, String> props = new HashMap<>();
-      props.put("name", "conn");
-      props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.url());
-      props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
-      props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT_MS));
-      props.put(ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(1L << 30));
-      props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "header");
-      props.put(ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h");
-      task.start(props);
-      task.open(List.of(TP));
-      seek();
-    }
-
-    void deliverUpTo(long endExclusive) {
-      List<SinkRecord> batch = new ArrayList<>();
-      if (!context.paused.contains(TP)) {
-        for (long o = position; o < endExclusive; o++) {
+  SinkTaskDriver instance(CrashPoints crashPoints) {
+    // 2 MiB records: a budget well above the few open files' buffers, so none is flushed early
+    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS,
+        Map.of(ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(1L << 30)), o -> {
           SinkRecord r = SinkTaskTest.record(0, o, BIG + o);
           r.headers().addString("h", "h" + (o % 3));
-          batch.add(r);
-        }
-        position = Math.max(position, endExclusive);
-      }
-      task.put(batch);
-      seek();
-    }
-
-    private void seek() {
-      Long to = context.takeSeeks().get(TP);
-      if (to != null) {
-        position = to;
-      }
-    }
+          return r;
+        });
   }
 
-  static CrashPoints crashAt(String name) {
-    return point -> {
-      if (point.equals(name)) {
-        throw new SinkTaskTest.SimulatedCrash(point);
-      }
-    };
-  }
 
   void assertEachOffsetOnceUnderFullNames(long endExclusive) throws IOException {
     Map<String, Integer> counts = SimulatedConnect.offsetCounts(store, "topics");
@@ -138,7 +93,7 @@ final class S3StagedCommitIT {
 
   @Test
   void filesLargerThanOnePartAreStagedAndCommittedUnderTheirFullNames() throws IOException {
-    Instance task = new Instance(CrashPoints.NONE);
+    SinkTaskDriver task = instance(CrashPoints.NONE);
     task.deliverUpTo(20);
     assertEachOffsetOnceUnderFullNames(20);
     assertTrue(store.exists(
@@ -150,14 +105,14 @@ final class S3StagedCommitIT {
 
   @Test
   void aCrashBetweenStagedFilesIsRolledBackAndRewrittenUnderNewNames() throws IOException {
-    Instance crashed = new Instance(crashAt("mid-commit"));
+    SinkTaskDriver crashed = instance(SinkTaskDriver.crashAt("mid-commit"));
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
       // one file of three copied to its full name, two uploads abandoned
     }
     assertEquals(1, SimulatedConnect.committedFiles(store, "topics").size());
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertTrue(owner.context.paused.contains(TP), "waits for the unfinished commit");
     clock.advance(TIMEOUT_MS);
     owner.deliverUpTo(10);
@@ -173,13 +128,13 @@ final class S3StagedCommitIT {
 
   @Test
   void aCrashBeforeTheOutcomeOfStagedFilesIsRolledForward() throws IOException {
-    Instance crashed = new Instance(crashAt("before-done"));
+    SinkTaskDriver crashed = instance(SinkTaskDriver.crashAt("before-done"));
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
       // every file copied, no outcome
     }
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertFalse(owner.context.paused.contains(TP), "all files exist: rolled forward");
     assertEquals(10L, owner.position);
     owner.deliverUpTo(20);

@@ -8,9 +8,6 @@ import dev.parquetconnect.storage.LocalStore;
 import dev.parquetconnect.storage.Store;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -25,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * owner inside the zombie's crash points. Whatever happens, every offset is committed once.
  */
 final class ZombieFencingTest {
-  static final TopicPartition TP = new TopicPartition(SinkTaskTest.TOPIC, 0);
+  static final TopicPartition TP = SinkTaskDriver.TP;
   static final long TIMEOUT_MS = 10_000;
 
   @TempDir Path dir;
@@ -43,47 +40,9 @@ final class ZombieFencingTest {
     store.close();
   }
 
-  /** One task instance and what it asked of Connect. */
-  final class Instance {
-    final ParquetSinkTask task;
-    final TestContext context = new TestContext(false);
-    long position;
-
-    Instance(CrashPoints crashPoints) {
-      task = new ParquetSinkTask(c -> format, c -> store, clock, crashPoints);
-      context.assignment.add(TP);
-      task.initialize(context);
-      Map<String, String> props = new HashMap<>();
-      props.put("name", "conn");
-      props.put(ParquetSinkConfig.STORE_URL_CONFIG, dir.toUri().toString());
-      props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
-      props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT_MS));
-      props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "header");
-      props.put(ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h");
-      task.start(props);
-      task.open(List.of(TP));
-      seek();
-    }
-
-    /** Delivers the records from the consumer position up to {@code endExclusive}. */
-    void deliverUpTo(long endExclusive) {
-      List<SinkRecord> batch = new ArrayList<>();
-      if (!context.paused.contains(TP)) {
-        for (long o = position; o < endExclusive; o++) {
-          batch.add(record(o));
-        }
-        position = Math.max(position, endExclusive);
-      }
-      task.put(batch);
-      seek();
-    }
-
-    private void seek() {
-      Long to = context.takeSeeks().get(TP);
-      if (to != null) {
-        position = to;
-      }
-    }
+  SinkTaskDriver instance(CrashPoints crashPoints) {
+    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS, Map.of(),
+        ZombieFencingTest::record);
   }
 
   static SinkRecord record(long offset) {
@@ -102,9 +61,9 @@ final class ZombieFencingTest {
 
   @Test
   void aZombieThatKeptWritingIsFencedByTheNewOwnersCommit() throws IOException {
-    Instance zombie = new Instance(CrashPoints.NONE);
+    SinkTaskDriver zombie = instance(CrashPoints.NONE);
     zombie.deliverUpTo(5);
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     owner.deliverUpTo(10);
     assertTrue(store.exists("topics/_markers/conn/orders/0/00000000000000000000-0.outcome"));
     zombie.deliverUpTo(10);
@@ -114,7 +73,7 @@ final class ZombieFencingTest {
 
   @Test
   void anUnfinishedCommitOfACrashedInstanceIsRolledBackAfterTheTimeout() throws IOException {
-    Instance crashed = new Instance(point -> {
+    SinkTaskDriver crashed = instance(point -> {
       if (point.equals("after-intent")) {
         throw new SinkTaskTest.SimulatedCrash(point);
       }
@@ -124,7 +83,7 @@ final class ZombieFencingTest {
     } catch (SinkTaskTest.SimulatedCrash expected) {
       // abandoned, temporary files and all
     }
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertTrue(owner.context.paused.contains(TP), "waits for the unfinished commit");
     owner.deliverUpTo(10);
     assertTrue(owner.context.paused.contains(TP));
@@ -142,7 +101,7 @@ final class ZombieFencingTest {
 
   @Test
   void anIntentOldByItsWritersClockIsRolledBackAtOnce() throws IOException {
-    Instance crashed = new Instance(point -> {
+    SinkTaskDriver crashed = instance(point -> {
       if (point.equals("mid-commit")) {
         throw new SinkTaskTest.SimulatedCrash(point);
       }
@@ -154,7 +113,7 @@ final class ZombieFencingTest {
     }
     assertEquals(1, SimulatedConnect.committedFiles(store, "topics").size());
     clock.advance(2 * TIMEOUT_MS);
-    Instance owner = new Instance(CrashPoints.NONE);
+    SinkTaskDriver owner = instance(CrashPoints.NONE);
     assertFalse(owner.context.paused.contains(TP));
     assertEquals(0, SimulatedConnect.committedFiles(store, "topics").size(), "rolled back");
     owner.deliverUpTo(12);
@@ -163,11 +122,11 @@ final class ZombieFencingTest {
 
   @Test
   void aZombieStalledMidCommitIsRolledBackAndCannotFinish() throws IOException {
-    Instance[] owner = new Instance[1];
-    Instance zombie = new Instance(point -> {
+    SinkTaskDriver[] owner = new SinkTaskDriver[1];
+    SinkTaskDriver zombie = instance(point -> {
       if (point.equals("mid-commit") && owner[0] == null) {
         // The zombie stalls here with one of three files visible; a new owner takes over.
-        owner[0] = new Instance(CrashPoints.NONE);
+        owner[0] = instance(CrashPoints.NONE);
         assertTrue(owner[0].context.paused.contains(TP), "waits for the zombie's commit");
         clock.advance(TIMEOUT_MS);
         owner[0].deliverUpTo(20);
@@ -184,10 +143,10 @@ final class ZombieFencingTest {
 
   @Test
   void aZombieStalledBeforeItsOutcomeIsRolledForward() throws IOException {
-    Instance[] owner = new Instance[1];
-    Instance zombie = new Instance(point -> {
+    SinkTaskDriver[] owner = new SinkTaskDriver[1];
+    SinkTaskDriver zombie = instance(point -> {
       if (point.equals("before-done") && owner[0] == null) {
-        owner[0] = new Instance(CrashPoints.NONE);
+        owner[0] = instance(CrashPoints.NONE);
         assertFalse(owner[0].context.paused.contains(TP), "all files exist: rolled forward");
         assertEquals(10L, owner[0].position);
         owner[0].deliverUpTo(20);
