@@ -18,18 +18,23 @@ public final class Utf8 {
    * written; {@code dst} must have {@link #maxBytes} bytes of room there.
    */
   public static int encode(String s, byte[] dst, int off) {
+    // ASCII, the common case, one byte per char. Kept small so that the JIT inlines it into
+    // the callers' per-value loops (the whole encoder is over its size limit for hot methods).
     int chars = s.length();
-    int p = off;
-    int i = 0;
-    // ASCII, the common case, one byte per char without branches on width.
-    while (i < chars) {
+    for (int i = 0; i < chars; i++) {
       char c = s.charAt(i);
       if (c >= 0x80) {
-        break;
+        return encodeFrom(s, i, dst, off);
       }
-      dst[p++] = (byte) c;
-      i++;
+      dst[off + i] = (byte) c;
     }
+    return chars;
+  }
+
+  /** Encodes {@code s} from char {@code i} on, its first {@code i} chars already copied. */
+  private static int encodeFrom(String s, int i, byte[] dst, int off) {
+    int chars = s.length();
+    int p = off + i;
     for (; i < chars; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {

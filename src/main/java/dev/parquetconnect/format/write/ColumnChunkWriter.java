@@ -186,23 +186,40 @@ public final class ColumnChunkWriter {
 
   private void checkValueLevel(int def) {
     if (def != maxDefinitionLevel) {
-      throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": a value has the maximum definition level "
-              + maxDefinitionLevel + ", got " + def);
+      throw notAValueLevel(def);
     }
+  }
+
+  // The messages are built out of line: the per-value methods stay small enough for the JIT
+  // to inline into the shredder's loops.
+  private IllegalArgumentException notAValueLevel(int def) {
+    return new IllegalArgumentException(
+        "column " + column.dottedPath() + ": a value has the maximum definition level "
+            + maxDefinitionLevel + ", got " + def);
   }
 
   /** Closes the page first when this entry starts a record and the page is full. */
   private void startEntry(int rep, int def) {
     if (closed) {
-      throw new IllegalStateException("the file of column " + column.dottedPath() + " is closed");
+      throw closedColumn();
     }
     if (rep == 0) {
       if (isPageFull(page.rows, page.entries,
           page.valueBytes() + page.levelBytes(page.entries))) {
         closePage();
       }
-    } else if (rep < 0 || rep > maxRepetitionLevel) {
+    } else {
+      checkContinuation(rep, def);
+    }
+  }
+
+  private IllegalStateException closedColumn() {
+    return new IllegalStateException("the file of column " + column.dottedPath() + " is closed");
+  }
+
+  /** Checks an entry that continues a record (repetition level above 0). */
+  private void checkContinuation(int rep, int def) {
+    if (rep < 0 || rep > maxRepetitionLevel) {
       throw new IllegalArgumentException(
           "column " + column.dottedPath() + ": repetition level " + rep + " outside 0.."
               + maxRepetitionLevel);

@@ -19,8 +19,14 @@ class Utf8Test {
     for (int round = 0; round < 5_000; round++) {
       char[] chars = new char[random.nextInt(60)];
       for (int i = 0; i < chars.length; i++) {
-        chars[i] = random.nextBoolean() ? alphabet[random.nextInt(alphabet.length)]
+        // A third of the strings ASCII with at most one other char, at any position: the
+        // encoder switches from its ASCII loop to the general one there.
+        chars[i] = round % 3 == 0 ? (char) random.nextInt(0x80)
+            : random.nextBoolean() ? alphabet[random.nextInt(alphabet.length)]
             : (char) random.nextInt(0x10000);
+      }
+      if (round % 3 == 0 && chars.length > 0 && random.nextBoolean()) {
+        chars[random.nextInt(chars.length)] = alphabet[random.nextInt(alphabet.length)];
       }
       String s = new String(chars);
       int off = random.nextInt(100);
