@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.results.BenchmarkResult;
@@ -93,9 +94,15 @@ public final class BenchMain {
               .warmupTime(TimeValue.seconds(1))
               .measurementIterations(measured)
               .measurementTime(TimeValue.seconds(full ? 2 : 1))
-              .mode(Mode.Throughput)
               .timeUnit(TimeUnit.SECONDS)
               .shouldFailOnError(true);
+      if (declaresMode(kernel.className)) {
+        // The class's own mode (the sink suite times whole files with single shots, each
+        // iteration a fixed number of calls), its time per operation logged in nanoseconds.
+        options = options.timeUnit(TimeUnit.NANOSECONDS);
+      } else {
+        options = options.mode(Mode.Throughput);
+      }
       kernel.params.forEach(options::param);
       results.addAll(new Runner(options.build()).run());
     }
@@ -119,6 +126,15 @@ public final class BenchMain {
     try {
       Warmup warmup = Class.forName(className).getAnnotation(Warmup.class);
       return warmup == null ? 0 : Math.max(0, warmup.iterations());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("benchmark class " + className + " is not on the class path", e);
+    }
+  }
+
+  /** Whether a benchmark class fixes its own mode with {@code @BenchmarkMode}. */
+  static boolean declaresMode(String className) {
+    try {
+      return Class.forName(className).isAnnotationPresent(BenchmarkMode.class);
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("benchmark class " + className + " is not on the class path", e);
     }
@@ -201,16 +217,21 @@ public final class BenchMain {
   }
 
   /**
-   * The best measured iteration's ops/s. Other work on a shared machine only ever slows an
+   * The best measured iteration's ops/s (for a single-shot kernel, the inverse of its shortest
+   * time per operation). Other work on a shared machine only ever slows an
    * iteration down, so the fastest one is the closest to the code's own speed, and taking it
    * on both sides keeps the ratio from tracking the neighbours' load. (JMH's mean and error
    * are in the run's log.)
    */
   static double best(RunResult result) {
+    // Single-shot scores are time per operation in the run's time unit: inverted into ops/s.
+    boolean timePerOp = result.getParams().getMode() == Mode.SingleShotTime;
+    double unitsPerSecond = result.getParams().getTimeUnit().convert(1, TimeUnit.SECONDS);
     double best = -1;
     for (BenchmarkResult run : result.getBenchmarkResults()) {
       for (IterationResult iteration : run.getIterationResults()) {
-        best = Math.max(best, iteration.getPrimaryResult().getScore());
+        double score = iteration.getPrimaryResult().getScore();
+        best = Math.max(best, timePerOp ? unitsPerSecond / score : score);
       }
     }
     return best;

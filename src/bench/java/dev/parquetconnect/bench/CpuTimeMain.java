@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -111,12 +113,21 @@ public final class CpuTimeMain {
           beforeEach, afterEach);
       Operation theirs = new Operation(
           cls.getMethod("parquetJava", parameters(cls, "parquetJava")), beforeEach, afterEach);
+      // A class that measures fixed batches of calls (@Measurement(batchSize), the sink suite's
+      // whole files) gets rounds of exactly that many calls, counted as one operation set, and
+      // its declared warm-up rounds.
+      Measurement fixed = cls.getAnnotation(Measurement.class);
+      int callsPerRound = fixed != null && fixed.batchSize() > 1 ? fixed.batchSize() : 0;
+      Warmup warmup = cls.getAnnotation(Warmup.class);
+      int warmupRounds = Math.max(WARMUP_ROUNDS, warmup == null ? 0 : warmup.iterations());
+      ours = ours.withCallsPerRound(callsPerRound);
+      theirs = theirs.withCallsPerRound(callsPerRound);
       double bestOurs = 0;
       double bestTheirs = 0;
-      for (int round = 0; round < rounds + WARMUP_ROUNDS; round++) {
+      for (int round = 0; round < rounds + warmupRounds; round++) {
         double o = rate(threads, state, ours, blackhole);
         double t = rate(threads, state, theirs, blackhole);
-        if (round >= WARMUP_ROUNDS) {
+        if (round >= warmupRounds) {
           bestOurs = Math.max(bestOurs, o);
           bestTheirs = Math.max(bestTheirs, t);
         }
@@ -176,7 +187,16 @@ public final class CpuTimeMain {
    * A benchmark method, the invocation-level set-ups and tear-downs around each call, and the
    * operations one call counts for ({@code @OperationsPerInvocation}).
    */
-  private record Operation(Method method, List<Method> beforeEach, List<Method> afterEach) {
+  private record Operation(
+      Method method, List<Method> beforeEach, List<Method> afterEach, int callsPerRound) {
+    Operation(Method method, List<Method> beforeEach, List<Method> afterEach) {
+      this(method, beforeEach, afterEach, 0);
+    }
+
+    Operation withCallsPerRound(int calls) {
+      return new Operation(method, beforeEach, afterEach, calls);
+    }
+
     long opsPerCall() {
       OperationsPerInvocation per = method.getAnnotation(OperationsPerInvocation.class);
       return per == null ? 1 : per.value();
@@ -193,6 +213,7 @@ public final class CpuTimeMain {
     boolean takesBlackhole = method.getParameterCount() == 1;
     long ops = 0;
     long spent = 0;
+    int calls = 0;
     try {
       do {
         for (Method before : op.beforeEach()) {
@@ -205,11 +226,15 @@ public final class CpuTimeMain {
           bh.consume(method.invoke(state));
         }
         spent += threads.getCurrentThreadCpuTime() - start;
-        ops += op.opsPerCall();
+        calls++;
+        // With fixed rounds, the operations count once per round (as JMH's single shot counts
+        // them per batch of calls).
+        ops += op.callsPerRound() > 0 ? (calls == op.callsPerRound() ? op.opsPerCall() : 0)
+            : op.opsPerCall();
         for (Method after : op.afterEach()) {
           after.invoke(state);
         }
-      } while (spent < ROUND_NANOS);
+      } while (op.callsPerRound() > 0 ? calls < op.callsPerRound() : spent < ROUND_NANOS);
     } catch (InvocationTargetException e) {
       throw new IOException(method + " failed", e.getCause());
     }

@@ -1,6 +1,7 @@
 package dev.parquetconnect.bench.sink;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -159,5 +161,83 @@ final class SinkData {
           time, TimestampType.CREATE_TIME));
     }
     return records;
+  }
+
+  /**
+   * New records equal to {@code batch}, every object of their keys and values built anew (new
+   * Structs, lists, maps, strings with their own bytes, boxes, decimals, dates), as a converter
+   * builds a batch from the consumer's bytes just before Connect hands it to {@code put}. So the
+   * sink reads records that were just written to memory, as in a worker, not ones built long
+   * before and long evicted from every cache.
+   */
+  static List<SinkRecord> fresh(List<SinkRecord> batch) {
+    List<SinkRecord> out = new ArrayList<>(batch.size());
+    for (SinkRecord r : batch) {
+      out.add(new SinkRecord(r.topic(), r.kafkaPartition(), r.keySchema(),
+          copy(r.keySchema(), r.key()), r.valueSchema(), copy(r.valueSchema(), r.value()),
+          r.kafkaOffset(), r.timestamp(), r.timestampType()));
+    }
+    return out;
+  }
+
+  private static Object copy(Schema schema, Object value) {
+    if (value == null) {
+      return null;
+    }
+    switch (schema.type()) {
+      case STRUCT: {
+        Struct from = (Struct) value;
+        Struct to = new Struct(schema);
+        for (Field field : schema.fields()) {
+          to.put(field, copy(field.schema(), from.get(field)));
+        }
+        return to;
+      }
+      case ARRAY: {
+        List<?> from = (List<?>) value;
+        List<Object> to = new ArrayList<>(from.size());
+        for (Object element : from) {
+          to.add(copy(schema.valueSchema(), element));
+        }
+        return to;
+      }
+      case MAP: {
+        Map<?, ?> from = (Map<?, ?>) value;
+        Map<Object, Object> to = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : from.entrySet()) {
+          to.put(copy(schema.keySchema(), e.getKey()), copy(schema.valueSchema(), e.getValue()));
+        }
+        return to;
+      }
+      case STRING:
+        return new String(((String) value).getBytes(StandardCharsets.UTF_8),
+            StandardCharsets.UTF_8);
+      case INT64:
+        return value instanceof Date date ? new Date(date.getTime()) : copyLong((Long) value);
+      case INT32:
+        return copyInt((Integer) value);
+      case FLOAT64:
+        return copyDouble((Double) value);
+      case BYTES:
+        if (value instanceof BigDecimal decimal) {
+          return new BigDecimal(decimal.unscaledValue(), decimal.scale());
+        }
+        return ((byte[]) value).clone();
+      default:
+        return value; // BOOLEAN: Boolean.TRUE/FALSE, as converters return them
+    }
+  }
+
+  // Boxed as converters box (valueOf: small values from the JDK's caches, the rest new).
+  private static Long copyLong(long v) {
+    return Long.valueOf(v);
+  }
+
+  private static Integer copyInt(int v) {
+    return Integer.valueOf(v);
+  }
+
+  private static Double copyDouble(double v) {
+    return Double.valueOf(v);
   }
 }

@@ -33,7 +33,9 @@ import org.apache.parquet.io.LocalOutputFile;
  * outcome markers, the committed offset checked through {@code preCommit}, stopped) on the local
  * store. The peers' path: the value converted to Avro ({@link ConnectToAvro}) and written by
  * parquet-java's {@code AvroParquetWriter} into a temporary file that is renamed into place at
- * the end, as Confluent's HDFS sink does. Both sides: the given codec, 128 MiB row groups, 1 MiB
+ * the end, as Confluent's HDFS sink does. Both can be fed batch by batch ({@link OursRun},
+ * {@link PeerRun}), so that a benchmark can hand each side every batch as Connect does: just
+ * built by the converter. Both sides: the given codec, 128 MiB row groups, 1 MiB
  * pages and dictionaries, v1 data pages.
  */
 final class SinkPaths {
@@ -48,81 +50,154 @@ final class SinkPaths {
   /** Our task writes {@code records} under {@code root}; returns the committed data file. */
   static Path ours(List<SinkRecord> records, Path root, String codec, boolean kafkaMetadata)
       throws IOException {
-    Map<String, String> props = new HashMap<>();
-    props.put("name", "sink-bench");
-    props.put("store.url", root.toUri().toString());
-    props.put("flush.size", Integer.toString(records.size()));
-    props.put("parquet.codec", codec.toLowerCase());
-    props.put("parquet.row.group.bytes", Long.toString(ROW_GROUP_BYTES));
-    props.put("parquet.page.bytes", Integer.toString(PAGE_BYTES));
-    props.put("parquet.dictionary.bytes", Integer.toString(DICTIONARY_BYTES));
-    props.put("parquet.page.version", "v1");
-    // Room for the whole file: the budget must not force early row groups the peer does not write.
-    props.put("buffer.max.bytes", Long.toString(2 * ROW_GROUP_BYTES));
-    props.put("store.kafka.metadata", Boolean.toString(kafkaMetadata));
-    TopicPartition partition = new TopicPartition(SinkData.TOPIC, 0);
-    ParquetSinkTask task = new ParquetSinkTask();
-    task.initialize(new BenchContext(props, partition));
-    task.start(props);
-    try {
-      task.open(List.of(partition));
-      for (int from = 0; from < records.size(); from += BATCH) {
-        task.put(records.subList(from, Math.min(records.size(), from + BATCH)));
-      }
-      Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(Map.of());
-      OffsetAndMetadata offset = committed.get(partition);
-      if (offset == null || offset.offset() != records.size()) {
-        throw new IllegalStateException("our task committed " + committed + ", expected offset "
-            + records.size());
-      }
-      task.close(List.of(partition));
-    } finally {
-      task.stop();
+    OursRun run = new OursRun(root, codec, kafkaMetadata, records.size());
+    for (int from = 0; from < records.size(); from += BATCH) {
+      run.put(records.subList(from, Math.min(records.size(), from + BATCH)));
     }
-    try (Stream<Path> files = Files.walk(root.resolve("topics"))) {
-      List<Path> data = files.filter(p -> p.toString().endsWith(".parquet")).toList();
-      if (data.size() != 1) {
-        throw new IllegalStateException("expected one data file, found " + data);
-      }
-      return data.get(0);
-    }
+    return run.finish();
   }
 
   /** The peers' path writes the values of {@code records} under {@code root}; returns the file. */
   static Path peer(List<SinkRecord> records, Path root, String codec) throws IOException {
-    Path dir = root.resolve("topics").resolve(SinkData.TOPIC).resolve("partition=0");
-    Files.createDirectories(dir);
-    Path temporary = dir.resolve(".orders+0+0.parquet.tmp");
-    ConnectToAvro converter = new ConnectToAvro();
-    ParquetWriter<GenericRecord> writer = null;
-    try {
-      for (SinkRecord record : records) {
-        if (writer == null) {
-          // Opened with the first record's schema, as the peers' sinks open a file.
-          writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(temporary))
-              .withSchema(converter.avroSchema(record.valueSchema()))
-              .withDataModel(GenericData.get())
-              .withConf(new Configuration(false))
-              .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-              .withCompressionCodec(CompressionCodecName.valueOf(codec))
-              .withRowGroupSize(ROW_GROUP_BYTES)
-              .withPageSize(PAGE_BYTES)
-              .withDictionaryPageSize(DICTIONARY_BYTES)
-              .withDictionaryEncoding(true)
-              .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-              .build();
+    PeerRun run = new PeerRun(root, codec, records.size());
+    for (int from = 0; from < records.size(); from += BATCH) {
+      run.write(records.subList(from, Math.min(records.size(), from + BATCH)));
+    }
+    return run.finish();
+  }
+
+  /**
+   * Our side, fed batch by batch: the task is started and its partition opened on creation,
+   * each batch is one {@code put}, and the put that reaches {@code total} records commits the
+   * file (flush.size); {@link #finish} checks the committed offset and stops the task.
+   */
+  static final class OursRun {
+    private final Path root;
+    private final long total;
+    private final TopicPartition partition = new TopicPartition(SinkData.TOPIC, 0);
+    private final ParquetSinkTask task = new ParquetSinkTask();
+
+    OursRun(Path root, String codec, boolean kafkaMetadata, int total) {
+      this.root = root;
+      this.total = total;
+      Map<String, String> props = new HashMap<>();
+      props.put("name", "sink-bench");
+      props.put("store.url", root.toUri().toString());
+      props.put("flush.size", Integer.toString(total));
+      props.put("parquet.codec", codec.toLowerCase());
+      props.put("parquet.row.group.bytes", Long.toString(ROW_GROUP_BYTES));
+      props.put("parquet.page.bytes", Integer.toString(PAGE_BYTES));
+      props.put("parquet.dictionary.bytes", Integer.toString(DICTIONARY_BYTES));
+      props.put("parquet.page.version", "v1");
+      // Room for the whole file: the budget must not force early row groups the peer does not
+      // write.
+      props.put("buffer.max.bytes", Long.toString(2 * ROW_GROUP_BYTES));
+      props.put("store.kafka.metadata", Boolean.toString(kafkaMetadata));
+      task.initialize(new BenchContext(props, partition));
+      task.start(props);
+      task.open(List.of(partition));
+    }
+
+    void put(List<SinkRecord> batch) {
+      task.put(batch);
+    }
+
+    /** Stops a task whose run will not be finished (the end of a benchmark trial). */
+    void abandon() {
+      task.stop();
+    }
+
+    /** Checks that the task committed every record, stops it; returns the committed file. */
+    Path finish() throws IOException {
+      try {
+        Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(Map.of());
+        OffsetAndMetadata offset = committed.get(partition);
+        if (offset == null || offset.offset() != total) {
+          throw new IllegalStateException("our task committed " + committed + ", expected offset "
+              + total);
         }
-        writer.write((GenericRecord) converter.toAvroValue(record.valueSchema(), record.value()));
+        task.close(List.of(partition));
+      } finally {
+        task.stop();
       }
-    } finally {
-      if (writer != null) {
-        writer.close();
+      try (Stream<Path> files = Files.walk(root.resolve("topics"))) {
+        List<Path> data = files.filter(p -> p.toString().endsWith(".parquet")).toList();
+        if (data.size() != 1) {
+          throw new IllegalStateException("expected one data file, found " + data);
+        }
+        return data.get(0);
       }
     }
-    Path committed = dir.resolve("orders+0+0000000000+" + String.format("%010d",
-        records.size() - 1) + ".parquet");
-    Files.move(temporary, committed, StandardCopyOption.ATOMIC_MOVE);
-    return committed;
+  }
+
+  /**
+   * The peers' side, fed batch by batch: the writer is opened with the first record's schema,
+   * as the peers' sinks open a file, into a temporary file that {@link #finish} closes and
+   * renames into place.
+   */
+  static final class PeerRun {
+    private final Path dir;
+    private final Path temporary;
+    private final String codec;
+    private final int total;
+    private final ConnectToAvro converter = new ConnectToAvro();
+    private ParquetWriter<GenericRecord> writer;
+
+    PeerRun(Path root, String codec, int total) throws IOException {
+      this.dir = root.resolve("topics").resolve(SinkData.TOPIC).resolve("partition=0");
+      Files.createDirectories(dir);
+      this.temporary = dir.resolve(".orders+0+0.parquet.tmp");
+      this.codec = codec;
+      this.total = total;
+    }
+
+    void write(List<SinkRecord> batch) throws IOException {
+      try {
+        for (SinkRecord record : batch) {
+          if (writer == null) {
+            writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(temporary))
+                .withSchema(converter.avroSchema(record.valueSchema()))
+                .withDataModel(GenericData.get())
+                .withConf(new Configuration(false))
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(CompressionCodecName.valueOf(codec))
+                .withRowGroupSize(ROW_GROUP_BYTES)
+                .withPageSize(PAGE_BYTES)
+                .withDictionaryPageSize(DICTIONARY_BYTES)
+                .withDictionaryEncoding(true)
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                .build();
+          }
+          writer.write(
+              (GenericRecord) converter.toAvroValue(record.valueSchema(), record.value()));
+        }
+      } catch (IOException | RuntimeException e) {
+        abandon();
+        throw e;
+      }
+    }
+
+    /** Closes the file and renames it into place; returns it. */
+    Path finish() throws IOException {
+      if (writer == null) {
+        throw new IllegalStateException("no record was written");
+      }
+      writer.close();
+      writer = null;
+      Path committed = dir.resolve("orders+0+0000000000+" + String.format("%010d", total - 1)
+          + ".parquet");
+      Files.move(temporary, committed, StandardCopyOption.ATOMIC_MOVE);
+      return committed;
+    }
+
+    /** Closes a file that will not be finished (a failed write, an abandoned run). */
+    void abandon() throws IOException {
+      if (writer != null) {
+        ParquetWriter<GenericRecord> open = writer;
+        writer = null;
+        open.close();
+      }
+    }
   }
 
   /** Deletes a directory tree (between operations, outside the measured time). */
