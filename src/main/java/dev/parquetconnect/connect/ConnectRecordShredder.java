@@ -34,13 +34,16 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * lists and maps and hands every leaf to its {@link ColumnChunkWriter} with its repetition and
  * definition levels.
  *
- * <p>A record is shredded in two passes over the same plan: the first checks everything that
- * can be wrong with it (a value of the wrong class, a null in a required field, a Struct of
- * another schema, a decimal that does not fit, a Date that is not midnight, a timestamp that
- * overflows in microseconds, a header value that does not match its schema) and throws a {@link
- * DataException} naming the record and the field; only then does the second write, and it
- * cannot fail on the data. So a bad record leaves the file writer untouched and the sink can send
- * it to the dead letter queue and go on with the same file.
+ * <p>A record is shredded in one pass that checks each value as it writes it (a value of the
+ * wrong class, a null in a required field, a Struct of another schema, a decimal that does not
+ * fit, a Date that is not midnight, a timestamp that overflows in microseconds); the record-level
+ * checks (the value's Struct and schema, topic and partition, the headers, which are encoded
+ * first) come before any column sees the record. When a value turns out bad part way through,
+ * the columns already written drop that record ({@link ParquetFileWriter#discardPartialRecord}),
+ * and a separate check pass over the record, which writes nothing, finds what is wrong and where
+ * for the {@link DataException}. So a bad record leaves the file as if it had never been offered
+ * and the sink can send it to the dead letter queue and go on with the same file, while a good
+ * record's objects are walked once (a second walk was about 15% of the sink's CPU time).
  *
  * <p>Per value, the hot path allocates nothing: numbers are unboxed from Connect's own boxes,
  * strings are encoded into a reused buffer, byte arrays are passed through. The exceptions are
@@ -54,6 +57,7 @@ public final class ConnectRecordShredder {
   private static final int MAX_CACHED_HEADER_SCHEMAS = 1024;
 
   private final FileLayout layout;
+  private final ParquetFileWriter fileWriter;
   private final Utf8Scratch utf8 = new Utf8Scratch();
   private final boolean microsTimestamps;
 
@@ -81,6 +85,7 @@ public final class ConnectRecordShredder {
   /** Compiles the plan of {@code layout} over {@code writer}'s columns. */
   public ConnectRecordShredder(FileLayout layout, ParquetFileWriter writer) {
     this.layout = layout;
+    this.fileWriter = writer;
     MessageType schema = layout.parquetSchema();
     if (!schema.equals(writer.schema())) {
       throw new IllegalArgumentException("the writer's schema is not the layout's");
@@ -155,19 +160,42 @@ public final class ConnectRecordShredder {
   }
 
   /**
-   * Checks, then writes, one record whose key and value are already of the layout's schemas
-   * (schemaless ones conformed). The caller ends the record on the file writer.
+   * Writes one record whose key and value are already of the layout's schemas (schemaless ones
+   * conformed), checking it on the way. The caller ends the record on the file writer.
    *
    * @throws DataException naming topic, partition, offset and field when the record cannot be
-   *     written; nothing has been written then
+   *     written; nothing of it is left in the file writer then
    */
   public void shred(SinkRecord record, Object keyValue, Object value) {
     try {
-      check(record, keyValue, value);
+      checkRecord(record, value);
     } catch (BadValue e) {
       throw new DataException(where(record) + ": " + e.describe(), e.getCause());
     }
-    write(record, keyValue, value);
+    try {
+      write(record, keyValue, value);
+    } catch (RuntimeException e) {
+      fileWriter.discardPartialRecord();
+      throw explain(record, keyValue, value, e);
+    }
+  }
+
+  /**
+   * What to throw for a record whose writing failed with {@code failure} (and was discarded):
+   * the check pass names the bad value and its field; a failure it does not explain is not the
+   * data's and goes on as it is.
+   */
+  private RuntimeException explain(
+      SinkRecord record, Object keyValue, Object value, RuntimeException failure) {
+    try {
+      check(record, keyValue, value);
+    } catch (BadValue e) {
+      return new DataException(where(record) + ": " + e.describe(), e.getCause());
+    }
+    if (failure instanceof BadValue bad) {
+      return new DataException(where(record) + ": " + bad.describe(), bad.getCause());
+    }
+    return failure;
   }
 
   static String where(SinkRecord record) {
@@ -175,9 +203,14 @@ public final class ConnectRecordShredder {
         + " offset " + record.originalKafkaOffset();
   }
 
-  // ---- pass 1: checks
+  // ---- checks: of the record before writing it; of every value after a failed write
 
-  private void check(SinkRecord record, Object keyValue, Object value) {
+  /**
+   * What must hold before any column sees the record: a value where the file needs one, a
+   * value Struct of the file's schema, topic and partition; stages the headers (whose values
+   * are encoded, and so checked, here).
+   */
+  private void checkRecord(SinkRecord record, Object value) {
     if (value == null) {
       boolean allowed = layout.valueSchema() == null || layout.options().tombstones()
           || valueColumn != null && layout.valueSchema().isOptional();
@@ -188,8 +221,24 @@ public final class ConnectRecordShredder {
     } else if (layout.valueSchema() == null) {
       throw new BadValue("the file has no value columns (all its values are null), got a value");
     } else if (valueFields != null) {
-      Struct struct = asStruct(value, layout.valueSchema());
-      checkValueSchema(struct.schema());
+      checkValueSchema(asStruct(value, layout.valueSchema()).schema());
+    }
+    if (topic != null && record.originalTopic() == null) {
+      throw new BadValue("the record has no topic").under(FileLayout.TOPIC_COLUMN);
+    }
+    if (partition != null && record.originalKafkaPartition() == null) {
+      throw new BadValue("the record has no partition").under(FileLayout.PARTITION_COLUMN);
+    }
+    if (headerKey != null) {
+      stageHeaders(record);
+    }
+  }
+
+  /** The whole record, every value: throws the first {@link BadValue}, writes nothing. */
+  private void check(SinkRecord record, Object keyValue, Object value) {
+    checkRecord(record, value);
+    if (value != null && valueFields != null) {
+      Struct struct = (Struct) value;
       for (int i = 0; i < valueConnectFields.length; i++) {
         Node field = valueFields[i];
         try {
@@ -198,18 +247,12 @@ public final class ConnectRecordShredder {
           throw e.under(field.name);
         }
       }
-    } else {
+    } else if (value != null) {
       try {
         valueColumn.check(value);
       } catch (BadValue e) {
         throw e.under(FileLayout.VALUE_COLUMN);
       }
-    }
-    if (topic != null && record.originalTopic() == null) {
-      throw new BadValue("the record has no topic").under(FileLayout.TOPIC_COLUMN);
-    }
-    if (partition != null && record.originalKafkaPartition() == null) {
-      throw new BadValue("the record has no partition").under(FileLayout.PARTITION_COLUMN);
     }
     if (key != null && keyValue != null) {
       try {
@@ -217,9 +260,6 @@ public final class ConnectRecordShredder {
       } catch (BadValue e) {
         throw e.under(FileLayout.KEY_COLUMN);
       }
-    }
-    if (headerKey != null) {
-      stageHeaders(record);
     }
   }
 
@@ -274,7 +314,7 @@ public final class ConnectRecordShredder {
     return json;
   }
 
-  // ---- pass 2: writes
+  // ---- the write, checking each value as it goes (see checkRecord for what comes first)
 
   private void write(SinkRecord record, Object keyValue, Object value) {
     if (value == null) {
@@ -457,7 +497,11 @@ public final class ConnectRecordShredder {
     /** Checks a non-null value. */
     abstract void check(Object value);
 
-    /** Writes a checked non-null value; {@code rep} is the repetition level of its first entry. */
+    /**
+     * Writes a non-null value, {@code rep} the repetition level of its first entry; throws (a
+     * {@link BadValue} or a {@link ClassCastException}) at a value that cannot be written, with
+     * what it has written of the record left for the caller to discard.
+     */
     abstract void write(Object value, int rep);
 
     /** Checks a field's value, which may be null (then its default applies, if any). */
@@ -475,6 +519,9 @@ public final class ConnectRecordShredder {
     final void writeField(Object value, int rep) {
       Object v = value != null ? value : defaultValue;
       if (v == null) {
+        if (!nullable) {
+          throw new BadValue("null in a required field");
+        }
         writeNulls(rep, def - 1);
       } else {
         write(v, rep);
@@ -511,20 +558,23 @@ public final class ConnectRecordShredder {
       this.children = children;
     }
 
-    @Override
-    void check(Object value) {
-      if (!(value instanceof Struct struct)) {
-        throw BadValue.wrongClass(value, schema);
-      }
-      Schema actual = struct.schema();
+    /** Struct.get(Field) reads by position: only a Struct of an equal schema is safe. */
+    private void checkSchema(Schema actual) {
       if (actual != schema && actual != lastEqualSchema) {
-        // Struct.get(Field) reads by position: only a Struct of an equal schema is safe.
         if (!actual.equals(schema)) {
           throw new BadValue("a Struct of schema " + ConnectTypes.describe(actual)
               + " where the file has " + ConnectTypes.describe(schema));
         }
         lastEqualSchema = actual;
       }
+    }
+
+    @Override
+    void check(Object value) {
+      if (!(value instanceof Struct struct)) {
+        throw BadValue.wrongClass(value, schema);
+      }
+      checkSchema(struct.schema());
       for (int i = 0; i < fields.length; i++) {
         Node child = children[i];
         try {
@@ -537,7 +587,10 @@ public final class ConnectRecordShredder {
 
     @Override
     void write(Object value, int rep) {
-      Struct struct = (Struct) value;
+      if (!(value instanceof Struct struct)) {
+        throw BadValue.wrongClass(value, schema);
+      }
+      checkSchema(struct.schema());
       if (fields.length == 0) {
         children[0].write(struct, rep);
         return;
@@ -735,6 +788,7 @@ public final class ConnectRecordShredder {
 
     @Override
     void write(Object v, int rep) {
+      check(v); // the less common kinds: decimals, dates, times, timestamps, bytes, small ints
       switch (kind) {
         case INT8 -> column.writeInt((Byte) v, rep, def);
         case INT16 -> column.writeInt((Short) v, rep, def);

@@ -85,7 +85,8 @@ public final class ParquetRecordWriter implements Closeable {
     try {
       writer.endRecord();
     } catch (IllegalStateException | IllegalArgumentException e) {
-      // The record was checked before any column saw it: this is a defect, not bad data.
+      // Every column has the record's entries (a bad value would have thrown in shred, and
+      // its record been discarded): this is a defect, not bad data.
       throw new ConnectException("the Parquet writer rejected a checked record at "
           + ConnectRecordShredder.where(record) + ": " + e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package dev.parquetconnect.connect;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,12 +43,22 @@ class BadRecordTest {
    */
   private void writeAlternating(FileLayout layout, Function<Long, SinkRecord> good,
       List<Function<Long, Bad>> bad) throws Exception {
+    writeAlternating(layout, good, bad, WriterOptions.defaults(), 1);
+  }
+
+  /**
+   * As above, {@code rounds} times over the bad cases; then writes the good records alone into a
+   * second file with the same options, which must be byte for byte the first: a refused record
+   * leaves nothing behind, not even in columns it had reached before its bad value.
+   */
+  private void writeAlternating(FileLayout layout, Function<Long, SinkRecord> good,
+      List<Function<Long, Bad>> bad, WriterOptions options, int rounds) throws Exception {
     Path file = dir.resolve("mixed-" + System.nanoTime() + ".parquet");
     List<SinkRecord> written = new ArrayList<>();
     long offset = 0;
     try (OutputStream out = Files.newOutputStream(file);
-        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout,
-            WriterOptions.defaults())) {
+        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
+      for (int round = 0; round < rounds; round++) {
       for (Function<Long, Bad> badCase : bad) {
         SinkRecord ok = good.apply(offset++);
         writer.write(ok);
@@ -61,11 +72,21 @@ class BadRecordTest {
         assertTrue(message.contains(b.expected()), message + " should name: " + b.expected());
         assertEquals(written.size(), writer.recordCount(), "the bad record left no row");
       }
+      }
       SinkRecord last = good.apply(offset);
       writer.write(last);
       written.add(last);
     }
     ConnectFiles.assertReadBackEqual(file, layout, written);
+    Path goodOnly = dir.resolve("good-" + System.nanoTime() + ".parquet");
+    try (OutputStream out = Files.newOutputStream(goodOnly);
+        ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
+      for (SinkRecord record : written) {
+        writer.write(record);
+      }
+    }
+    assertArrayEquals(Files.readAllBytes(goodOnly), Files.readAllBytes(file),
+        "the file with refused records is not the file of the good ones alone");
   }
 
   private static SinkRecord everyType(long offset, Struct value) {
@@ -76,6 +97,24 @@ class BadRecordTest {
   void structRecordsWithBadFieldsAreRefusedWithTheirPath() throws Exception {
     FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, ConnectTestData.EVERY_TYPE,
         MappingOptions.fullFidelity());
+    writeAlternating(layout, o -> everyType(o, ConnectTestData.full((int) (long) o)),
+        badEveryTypeRecords());
+  }
+
+  /**
+   * Small pages, so that pages close at the start of refused records too (in the columns the
+   * record reached before its bad value): the file is still that of the good records alone.
+   */
+  @Test
+  void refusedRecordsLeaveNothingBehindWhilePagesClose() throws Exception {
+    FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, ConnectTestData.EVERY_TYPE,
+        MappingOptions.fullFidelity());
+    WriterOptions smallPages = WriterOptions.builder().pageByteLimit(64).build();
+    writeAlternating(layout, o -> everyType(o, ConnectTestData.full((int) (long) o)),
+        badEveryTypeRecords(), smallPages, 7);
+  }
+
+  private static List<Function<Long, Bad>> badEveryTypeRecords() {
     List<Function<Long, Bad>> bad = new ArrayList<>();
     bad.add(o -> {
       // Struct.put refuses a null for a required field, but a field never set stays null.
@@ -137,7 +176,7 @@ class BadRecordTest {
     bad.add(o -> new Bad(ConnectTestData.record(null, 42L, ConnectTestData.EVERY_TYPE,
         ConnectTestData.full(3), o), "field __kafka_key: expected optional string, got a"
         + " java.lang.Long"));
-    writeAlternating(layout, o -> everyType(o, ConnectTestData.full((int) (long) o)), bad);
+    return bad;
   }
 
   @Test

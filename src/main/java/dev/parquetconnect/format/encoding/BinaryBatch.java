@@ -88,6 +88,14 @@ public final class BinaryBatch {
    * byteSize() + len)} after {@link #ensureCapacity(int, long)}: the zero-copy path for decoders
    * that build a value in place (DELTA_BYTE_ARRAY prefixes, BYTE_STREAM_SPLIT).
    */
+  /** Drops the values from {@code newCount} on (their bytes are overwritten by later adds). */
+  public void truncate(int newCount) {
+    if (newCount < 0 || newCount > count) {
+      throw new IndexOutOfBoundsException("truncate to " + newCount + " of " + count + " values");
+    }
+    count = newCount;
+  }
+
   public void commit(int len) {
     offsets[count + 1] = offsets[count] + len;
     count++;

@@ -491,6 +491,38 @@ public final class ColumnChunkWriter {
     return chunk.rows() + page.rows;
   }
 
+  /**
+   * Drops the entries of the record this column is in the middle of (it holds one record more
+   * than the row group has ended). That record's first entry is in the open page: a page only
+   * closes before a record's first entry. Nothing of it has been encoded yet.
+   */
+  void dropPartialRecord() {
+    int n = page.entries;
+    int from = n - 1;
+    if (from >= 0 && page.hasRepetitionLevels) {
+      int[] rep = page.repetitionLevels;
+      while (from > 0 && rep[from] != 0) {
+        from--;
+      }
+    }
+    if (from < 0 || page.rows == 0
+        || page.hasRepetitionLevels && page.repetitionLevels[from] != 0) {
+      throw new IllegalStateException("column " + column.dottedPath()
+          + " has no record in its open page to drop");
+    }
+    int valuesDropped = n - from;
+    if (page.hasDefinitionLevels) {
+      valuesDropped = 0;
+      int[] def = page.definitionLevels;
+      for (int i = from; i < n; i++) {
+        if (def[i] == maxDefinitionLevel) {
+          valuesDropped++;
+        }
+      }
+    }
+    page.dropLastRecord(from, page.values - valuesDropped);
+  }
+
   /** Whether anything was written since the last row group. */
   boolean isEmpty() {
     return page.isEmpty() && chunk.rows() == 0;

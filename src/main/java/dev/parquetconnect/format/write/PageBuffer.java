@@ -109,6 +109,29 @@ final class PageBuffer {
     }
   }
 
+  /**
+   * Drops the last record's entries, which start at entry {@code from} (a repetition level 0)
+   * and hold the values from {@code valueFrom} on: the page is as it was before that record.
+   */
+  void dropLastRecord(int from, int valueFrom) {
+    if (from < 0 || from >= entries || valueFrom < 0 || valueFrom > values) {
+      throw new IllegalStateException("no record at entry " + from + " of " + entries);
+    }
+    int dropped = values - valueFrom;
+    if (type == PhysicalType.BYTE_ARRAY) {
+      int[] offsets = binaries.offsets();
+      valueBytes -= 4L * dropped + (offsets[values] - offsets[valueFrom]);
+    } else {
+      valueBytes -= (long) plainWidth * dropped; // BOOLEAN: plainWidth 0, counted from values
+    }
+    if (binaries != null) {
+      binaries.truncate(valueFrom);
+    }
+    values = valueFrom;
+    entries = from;
+    rows--;
+  }
+
   // ---- levels
 
   /** Makes room for {@code n} more level entries. */

@@ -211,6 +211,26 @@ public final class ParquetFileWriter implements Closeable {
     }
   }
 
+  /**
+   * Drops whatever the columns hold of a record that was not ended: after a writer of records
+   * found, part way through one, that it cannot be written, the file is as if it had never
+   * been offered (columns it had not reached are untouched). Pages a full page closed at that
+   * record's start stay closed: they hold earlier records only, and the next record would have
+   * closed them the same way.
+   */
+  public void discardPartialRecord() {
+    ensureOpen();
+    for (ColumnChunkWriter column : columns) {
+      long rows = column.rows();
+      if (rows == rowGroupRecords + 1) {
+        column.dropPartialRecord();
+      } else if (rows != rowGroupRecords) {
+        throw new IllegalStateException("column " + column.descriptor().dottedPath() + " has "
+            + rows + " records in this row group, the file " + rowGroupRecords);
+      }
+    }
+  }
+
   /** Records written so far, all row groups. */
   public long recordCount() {
     return totalRecords;
