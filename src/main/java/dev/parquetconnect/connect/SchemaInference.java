@@ -29,7 +29,9 @@ import org.apache.kafka.connect.errors.DataException;
  *       {@code Float}, {@code BigDecimal}: FLOAT64; {@code Boolean}: BOOLEAN; {@code String}:
  *       STRING; {@code byte[]}, {@code ByteBuffer}: BYTES; {@code java.util.Date}: Timestamp;
  *   <li>a map with string keys: a STRUCT of its keys, fields sorted by name (so the schema does
- *       not depend on key order or on which record came first); any other map: a MAP;
+ *       not depend on key order or on which record came first); any other map: a MAP; a map
+ *       with an empty key {@code ""} (valid JSON, but no name for a Connect field): a type
+ *       conflict, so STRING (its JSON text) or, under {@link ConflictPolicy#FAIL}, an error;
  *   <li>a list: an ARRAY of the merge of its elements' types;
  *   <li>null, and the elements of an empty list: {@link #UNKNOWN}, resolved by the first real
  *       type merged into it. A file whose column is still unknown stores it as an all-null
@@ -151,6 +153,20 @@ public final class SchemaInference {
         stringKeys = false;
         break;
       }
+    }
+    if (stringKeys && map.containsKey("")) {
+      // JSON allows an empty key ({"": 1}), but a Connect struct field needs a name
+      // (SchemaBuilder.field refuses ""), so such an object cannot be a struct. It used to reach
+      // SchemaBuilder and fail there with "fieldName cannot be null." (the record a bad record
+      // under either policy, for a misleading reason). It is treated as a type conflict instead:
+      // under STRING the field becomes STRING and the object is stored as its JSON text, nothing
+      // lost; under FAIL the record is a bad record that says why.
+      if (conflicts == ConflictPolicy.FAIL) {
+        throw new DataException("field " + display(path) + ": an object with an empty key (\"\")"
+            + " cannot be a struct, Connect fields need a name (schemaless conflict policy FAIL;"
+            + " STRING would store the object as its JSON text)");
+      }
+      return STRING;
     }
     if (stringKeys) {
       TreeMap<String, Schema> fields = new TreeMap<>();

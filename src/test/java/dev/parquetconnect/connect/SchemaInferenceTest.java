@@ -215,4 +215,21 @@ class SchemaInferenceTest {
         () -> asString.infer(obj("x", new Object())));
     assertTrue(e.getMessage().contains("field x"), e.getMessage());
   }
+  @Test
+  void anObjectWithAnEmptyKeyIsAConflict() {
+    // {"": 1} is valid JSON but no Connect struct can hold it: text under STRING, a bad record
+    // that says why under FAIL (it used to fail in SchemaBuilder: "fieldName cannot be null.").
+    Schema s = asString.infer(obj("v", obj("", 1L, "b", true)));
+    assertEquals(Schema.OPTIONAL_STRING_SCHEMA, s.field("v").schema());
+    Struct value = (Struct) asString.conform(s, obj("v", obj("", 1L)));
+    assertEquals("{\"\":1}", value.get("v"));
+    Schema struct = asString.infer(obj("v", obj("b", true)));
+    assertFalse(asString.fits(struct, obj("v", obj("", 1L))));
+    assertEquals(Schema.OPTIONAL_STRING_SCHEMA,
+        asString.merge(struct, asString.infer(obj("v", obj("", 1L)))).field("v").schema());
+    DataException e = assertThrows(DataException.class,
+        () -> failing.infer(obj("v", List.of(obj("", 1L)))));
+    assertTrue(e.getMessage().contains("v[0]") && e.getMessage().contains("empty key"),
+        e.getMessage());
+  }
 }
