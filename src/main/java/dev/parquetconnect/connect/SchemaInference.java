@@ -500,11 +500,15 @@ public final class SchemaInference {
     if (value == null || value instanceof String || value instanceof Boolean) {
       return value;
     }
+    // A finite double is written as Double.toString spells it (always with a '.' or an exponent,
+    // valid JSON), not through BigDecimal: BigDecimal turned 9.007199254740992E15 into the
+    // integer text 9007199254740992 (and 1.2345678E7 into 12345678), so the text read back as
+    // an integer where the record had a fraction, and -0.0 into 0.0 (BigDecimal has no -0).
     if (value instanceof Double d) {
-      return Double.isFinite(d) ? new BigDecimal(d.toString()) : d.toString();
+      return Double.isFinite(d) ? d : d.toString();
     }
     if (value instanceof Float f) {
-      return Float.isFinite(f) ? new BigDecimal(f.toString()) : f.toString();
+      return Float.isFinite(f) ? f : f.toString();
     }
     if (value instanceof Number n) {
       return n;

@@ -232,4 +232,11 @@ class SchemaInferenceTest {
     assertTrue(e.getMessage().contains("v[0]") && e.getMessage().contains("empty key"),
         e.getMessage());
   }
+
+  @Test
+  void doublesStoredAsTextStayFractions() {
+    // BigDecimal's text made 9.007199254740992E15 an integer and lost the sign of -0.0.
+    assertEquals("[9.007199254740992E15,1.2345678E7,-0.0,1.0E300,2.5,1]",
+        SchemaInference.jsonText(List.of(9007199254740992.0, 12345678.0, -0.0, 1e300, 2.5, 1L)));
+  }
 }
