@@ -1,6 +1,5 @@
 package dev.parquetconnect.connect;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,9 +18,14 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -108,7 +112,7 @@ final class ConnectFiles {
     }
     if (options.kafkaKey()) {
       assertEquals(original.keySchema(), restored.keySchema(), at);
-      assertEquals(ConnectTestData.normalized(original.keySchema(), original.key()),
+      assertDeepEquals(ConnectTestData.normalized(original.keySchema(), original.key()),
           restored.key(), at);
     }
     if (original.value() != null || layout.hasTombstoneColumn()) {
@@ -135,17 +139,77 @@ final class ConnectFiles {
     assertFalse(a.hasNext(), at + ": an extra header");
   }
 
-  /** Equality that compares byte arrays by content, inside lists and maps too. */
+  /**
+   * Equality that compares byte arrays by content wherever they are: at the top, in lists, in
+   * map keys and values and in Structs at any depth. (Struct.equals and Map.equals compare a
+   * byte[] inside a map, or inside a list in a Struct, by identity, so a value holding a map of
+   * BYTES never equalled its copy read back.) Structs compare by schema and by their fields'
+   * values as set (a null is not its default); maps regardless of order, lists in order.
+   */
   static void assertDeepEquals(Object expected, Object actual, String at) {
-    if (expected instanceof byte[] x) {
-      assertArrayEquals(x, (byte[]) actual, at);
-    } else if (expected instanceof List<?> x && actual instanceof List<?> y) {
-      assertEquals(x.size(), y.size(), at);
-      for (int i = 0; i < x.size(); i++) {
-        assertDeepEquals(x.get(i), y.get(i), at + "[" + i + "]");
-      }
-    } else {
-      assertEquals(expected, actual, at);
+    assertEquals(canonical(expected), canonical(actual), at);
+  }
+
+  /** A byte[] with equality and hash by content. */
+  private record Bytes(byte[] bytes) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Bytes b && Arrays.equals(bytes, b.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(bytes);
     }
   }
+
+  /**
+   * A Struct as its schema and its fields' values (canonical, as set: no defaults). Hashed by
+   * its values only: Connect's schema hash takes a bytes default by identity while its equals
+   * compares it by content, so equal schemas may hash apart.
+   */
+  private record CanonicalStruct(Schema schema, List<Object> values) {
+    @Override
+    public int hashCode() {
+      return values.hashCode();
+    }
+  }
+
+  /** {@code value} with every byte[] a {@link Bytes} and every Struct a CanonicalStruct. */
+  private static Object canonical(Object value) {
+    if (value instanceof byte[] b) {
+      return new Bytes(b);
+    }
+    if (value instanceof Struct struct) {
+      List<Object> values = new ArrayList<>();
+      for (Field f : struct.schema().fields()) {
+        values.add(canonical(struct.getWithoutDefault(f.name())));
+      }
+      return new CanonicalStruct(struct.schema(), values);
+    }
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      for (Object e : list) {
+        out.add(canonical(e));
+      }
+      return out;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> out = new HashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.put(canonical(e.getKey()), canonical(e.getValue()));
+      }
+      if (out.size() != map.size()) {
+        throw new AssertionError("keys equal by content: " + map);
+      }
+      return out;
+    }
+    return value;
+  }
+
 }

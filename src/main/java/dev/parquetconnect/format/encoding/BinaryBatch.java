@@ -83,11 +83,6 @@ public final class BinaryBatch {
     add(value, 0, value.length);
   }
 
-  /**
-   * Appends a value whose bytes the caller has already written at {@code data()[byteSize(),
-   * byteSize() + len)} after {@link #ensureCapacity(int, long)}: the zero-copy path for decoders
-   * that build a value in place (DELTA_BYTE_ARRAY prefixes, BYTE_STREAM_SPLIT).
-   */
   /** Drops the values from {@code newCount} on (their bytes are overwritten by later adds). */
   public void truncate(int newCount) {
     if (newCount < 0 || newCount > count) {
@@ -96,6 +91,11 @@ public final class BinaryBatch {
     count = newCount;
   }
 
+  /**
+   * Appends a value whose bytes the caller has already written at {@code data()[byteSize(),
+   * byteSize() + len)} after {@link #ensureCapacity(int, long)}: the zero-copy path for decoders
+   * that build a value in place (DELTA_BYTE_ARRAY prefixes, BYTE_STREAM_SPLIT).
+   */
   public void commit(int len) {
     offsets[count + 1] = offsets[count] + len;
     count++;
