@@ -23,7 +23,10 @@ import java.util.List;
  *   <li>an encoded part longer than its cap keeps a prefix and ends in {@code ~} and 16 hex
  *       digits of the SHA-256 of the whole value, so long values stay distinct and every segment
  *       stays within the 255-byte name limit of file systems;
- *   <li>{@code null} and the empty string become {@code __HIVE_DEFAULT_PARTITION__}, as in Hive.
+ *   <li>{@code null} and the empty string become {@code __HIVE_DEFAULT_PARTITION__}, as in Hive;
+ *   <li>a value that is the word {@code null} in any case ({@code null}, {@code NULL}, {@code
+ *       Null}...) has its first letter escaped ({@code %6Eull}, {@code %4EULL}): DuckDB reads
+ *       such a directory value as SQL NULL before it decodes, so unescaped it would not read back.
  * </ul>
  *
  * Because {@code %} and {@code ~} are always escaped in the input, the encoding is injective up to
@@ -86,7 +89,26 @@ public final class HivePaths {
     if (value == null || value.isEmpty()) {
       return DEFAULT_PARTITION;
     }
+    if (isNullWord(value)) {
+      // DuckDB takes a directory value equal to "null" (ignoring case) for SQL NULL, and checks
+      // before it percent-decodes: escaped, the word reads back as itself there as everywhere.
+      return percent(value.charAt(0)) + value.substring(1);
+    }
     return encode(value, MAX_VALUE_BYTES);
+  }
+
+  /** Whether {@code value} is "null" in any mix of ASCII case. */
+  private static boolean isNullWord(String value) {
+    if (value.length() != 4) {
+      return false;
+    }
+    for (int i = 0; i < 4; i++) {
+      char c = value.charAt(i);
+      if (c != "null".charAt(i) && c != "NULL".charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
