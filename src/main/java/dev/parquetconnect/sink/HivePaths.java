@@ -16,7 +16,8 @@ import java.util.List;
  *   <li>the characters Hive escapes ({@code "#%'*\/:=?\{[]^}, U+0000-U+001F, U+007F) plus the C1
  *       controls U+0080-U+009F and {@code ~} (kept for the hash suffix below) are written as
  *       {@code %XX} of their UTF-8 bytes, so a separator or control character never reaches the
- *       store, and Hive, Spark, Trino and DuckDB decode the value back;
+ *       store, and engines decode the value back (DuckDB decodes every {@code %XX} of a value,
+ *       not of a name; what it reads is in docs/compatibility.md, Partition directories);
  *   <li>an unpaired surrogate (not encodable in UTF-8) becomes {@code %EF%BF%BD}, U+FFFD, and a
  *       name or value that had one ends in the hash suffix below, as if capped: U+FFFD alone
  *       would put all values that differ only in their unpaired surrogates in one directory;
