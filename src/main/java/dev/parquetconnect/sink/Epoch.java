@@ -23,6 +23,7 @@ final class Epoch {
   private final long scheduleDeadline;
   private final Map<Place, OpenFile> byPlace = new HashMap<>();
   private final Map<String, OpenFile> byKey = new LinkedHashMap<>();
+  private final Map<String, OpenFile> byDirectory = new HashMap<>();
   private final List<Future<Void>> deadLettered = new ArrayList<>();
   private long end = -1;
   private long offsetsRead;
@@ -105,14 +106,28 @@ final class Epoch {
   void add(Place place, OpenFile file) {
     byPlace.put(place, file);
     byKey.put(file.key(), file);
+    byDirectory.put(file.directory(), file);
+    lastPlace = null;
+    lastFile = null;
+  }
+
+  /** The open file in {@code directory}, or null. */
+  OpenFile fileIn(String directory) {
+    return byDirectory.get(directory);
+  }
+
+  /** Records of {@code place} go to {@code file}, which another place's columns opened. */
+  void alias(Place place, OpenFile file) {
+    byPlace.put(place, file);
     lastPlace = null;
     lastFile = null;
   }
 
   /** Drops a file that never received a record (its first record was refused). */
   void remove(Place place, OpenFile file) {
-    byPlace.remove(place);
+    byPlace.values().removeIf(f -> f == file);
     byKey.remove(file.key());
+    byDirectory.remove(file.directory());
     lastPlace = null;
     lastFile = null;
   }

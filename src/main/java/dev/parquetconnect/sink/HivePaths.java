@@ -16,19 +16,25 @@ import java.util.List;
  *   <li>the characters Hive escapes ({@code "#%'*\/:=?\{[]^}, U+0000-U+001F, U+007F) plus the C1
  *       controls U+0080-U+009F and {@code ~} (kept for the hash suffix below) are written as
  *       {@code %XX} of their UTF-8 bytes, so a separator or control character never reaches the
- *       store, and Hive, Spark, Trino and DuckDB decode the value back;
- *   <li>an unpaired surrogate (not encodable in UTF-8) becomes {@code %EF%BF%BD}, U+FFFD;
+ *       store, and engines decode the value back (DuckDB decodes every {@code %XX} of a value,
+ *       not of a name; what it reads is in docs/compatibility.md, Partition directories);
+ *   <li>an unpaired surrogate (not encodable in UTF-8) becomes {@code %EF%BF%BD}, U+FFFD, and a
+ *       name or value that had one ends in the hash suffix below, as if capped: U+FFFD alone
+ *       would put all values that differ only in their unpaired surrogates in one directory;
  *   <li>a leading {@code .} or {@code _} is escaped too: engines skip entries whose name starts
  *       with either, and {@code .tmp-pqc-} is the stores' temporary prefix;
  *   <li>an encoded part longer than its cap keeps a prefix and ends in {@code ~} and 16 hex
  *       digits of the SHA-256 of the whole value, so long values stay distinct and every segment
  *       stays within the 255-byte name limit of file systems;
- *   <li>{@code null} and the empty string become {@code __HIVE_DEFAULT_PARTITION__}, as in Hive.
+ *   <li>{@code null} and the empty string become {@code __HIVE_DEFAULT_PARTITION__}, as in Hive;
+ *   <li>a value that is the word {@code null} in any case ({@code null}, {@code NULL}, {@code
+ *       Null}...) has its first letter escaped ({@code %6Eull}, {@code %4EULL}): DuckDB reads
+ *       such a directory value as SQL NULL before it decodes, so unescaped it would not read back.
  * </ul>
  *
- * Because {@code %} and {@code ~} are always escaped in the input, the encoding is injective up to
- * the 64-bit hash of capped values. The stores refuse escaping keys as well; this is the first
- * line of defence, the store the last.
+ * Because {@code %} and {@code ~} are always escaped in the input, the encoding of values is
+ * injective but for null and "" (one partition) and up to the 64-bit hash of hashed values. The
+ * stores refuse escaping keys as well; this is the first line of defence, the store the last.
  */
 public final class HivePaths {
   /** Hive's name for the partition of null (and empty) values. */
@@ -78,7 +84,7 @@ public final class HivePaths {
     if (name == null || name.isEmpty()) {
       throw new IllegalArgumentException("a partition name must not be empty");
     }
-    return encode(name, MAX_NAME_BYTES);
+    return encode(name, MAX_NAME_BYTES, true);
   }
 
   /** A partition value: {@link #DEFAULT_PARTITION} for null or empty, else encoded and capped. */
@@ -86,27 +92,53 @@ public final class HivePaths {
     if (value == null || value.isEmpty()) {
       return DEFAULT_PARTITION;
     }
-    return encode(value, MAX_VALUE_BYTES);
+    if (isNullWord(value)) {
+      // DuckDB takes a directory value equal to "null" (ignoring case) for SQL NULL, and checks
+      // before it percent-decodes: escaped, the word reads back as itself there as everywhere.
+      return percent(value.charAt(0)) + value.substring(1);
+    }
+    return encode(value, MAX_VALUE_BYTES, true);
+  }
+
+  /** Whether {@code value} is "null" in any mix of ASCII case. */
+  private static boolean isNullWord(String value) {
+    if (value.length() != 4) {
+      return false;
+    }
+    for (int i = 0; i < 4; i++) {
+      char c = value.charAt(i);
+      if (c != "null".charAt(i) && c != "NULL".charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
-   * A whole segment of its own (a topic's directory, a topic in a file name): encoded like a
-   * value, capped at {@code maxBytes}.
+   * A whole segment of its own (a topic's directory, a topic in a file name, the connector in the
+   * markers' path): encoded like a value, capped at {@code maxBytes}, but without the hash
+   * suffix for unpaired surrogates (Kafka topic names cannot hold them, and a connector name's
+   * markers must stay where earlier versions put them).
    */
   public static String encodeSegment(String text, int maxBytes) {
     if (text == null || text.isEmpty()) {
       throw new IllegalArgumentException("a path segment must not be empty");
     }
-    return encode(text, maxBytes);
+    return encode(text, maxBytes, false);
   }
 
-  private static String encode(String text, int maxBytes) {
+  /**
+   * @param hashLossy whether a text with an unpaired surrogate gets the hash suffix (so that the
+   *     encoding stays injective although U+FFFD stands for every such surrogate)
+   */
+  private static String encode(String text, int maxBytes, boolean hashLossy) {
     StringBuilder out = new StringBuilder(Math.min(text.length() + 8, maxBytes + 32));
     // Byte length of the output so far and the end of the longest prefix that still leaves room
     // for the hash suffix: the cut never splits an escape or a surrogate pair.
     int bytes = 0;
     int cutAt = 0;
     int roomForPrefix = maxBytes - 1 - HASH_HEX_DIGITS;
+    boolean lossy = false;
     for (int i = 0; i < text.length(); ) {
       int cp = text.codePointAt(i);
       int width = Character.charCount(cp);
@@ -114,6 +146,7 @@ public final class HivePaths {
       String piece;
       if (Character.isSurrogate(text.charAt(i)) && width == 1) {
         piece = "%EF%BF%BD";
+        lossy |= hashLossy;
       } else if (cp < 128 && (ESCAPED[cp] || (first && (cp == '.' || cp == '_')))) {
         piece = percent(cp);
       } else if (cp >= 0x80 && cp <= 0x9f) {
@@ -133,7 +166,7 @@ public final class HivePaths {
         break;
       }
     }
-    if (bytes <= maxBytes) {
+    if (bytes <= maxBytes && !lossy) {
       return out.toString();
     }
     return out.substring(0, cutAt) + HASH_MARK + hash(text);

@@ -184,7 +184,9 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "partition.field.name), 'time' (the record time formatted by path.format), 'header' "
             + "(the values of partition.header.name), or the class name of an implementation of "
             + "dev.parquetconnect.sink.Partitioner. Values are percent-encoded and capped, so no "
-            + "value can place a file outside the topic's directory.",
+            + "value can place a file outside the topic's directory; null and empty values go to "
+            + "__HIVE_DEFAULT_PARTITION__. What engines read back: docs/compatibility.md, "
+            + "Partition directories.",
         GROUP_PARTITION, ++order, Width.MEDIUM, "Partitioner", new PartitionerRecommender());
     def.define(PARTITION_FIELDS_CONFIG, Type.LIST, "", Importance.MEDIUM,
         "For partitioner.class=field: the value fields to partition by, outermost first; nested "

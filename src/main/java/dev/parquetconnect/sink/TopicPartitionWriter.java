@@ -277,6 +277,9 @@ final class TopicPartitionWriter {
       return;
     }
     OpenFile file = epoch == null ? null : epoch.file(place);
+    if (file == null && epoch != null) {
+      file = fileInSameDirectory(epoch, place);
+    }
     RecordFileWriter predecessor = null;
     try {
       if (file != null && !file.writer().accepts(record)) {
@@ -331,6 +334,27 @@ final class TopicPartitionWriter {
     }
     lastPlace = new Place(topic, columns);
     return lastPlace;
+  }
+
+  /**
+   * The open file of another place whose columns name the same directory as {@code place}'s, or
+   * null. Different columns can: null and "" are both the default partition (and values past the
+   * cap share a directory when their hashes do). They must share its file: a second file of the
+   * commit would get the same key and replace the first, whose records would be lost although
+   * their offsets are committed.
+   */
+  private OpenFile fileInSameDirectory(Epoch current, Place place) {
+    String dir;
+    try {
+      dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
+    } catch (IllegalArgumentException e) {
+      return null; // startFile makes it the record's error
+    }
+    OpenFile file = current.fileIn(dir);
+    if (file != null) {
+      current.alias(place, file);
+    }
+    return file;
   }
 
   private Epoch openEpochIfNone(long offset) {

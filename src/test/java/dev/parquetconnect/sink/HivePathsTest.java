@@ -35,7 +35,8 @@ final class HivePathsTest {
         "/", "..", ".", "../../etc/passwd", "a/../../b", "/abs/path", "\\..\\windows", "a\\b",
         "..%2F..%2F", "%2e%2e", "x\u0000y", "tab\tnew\nline\rcr", "\u0085\u009f", "\u007f",
         "_hidden", ".tmp-pqc-00", ".hidden", "a=b", "k=v/w=x", "~", "a~0123456789abcdef",
-        "\ud800", "emoji \ud83d\ude00 \u00e9", "", " ", "__HIVE_DEFAULT_PARTITION__"));
+        "\ud800", "emoji \ud83d\ude00 \u00e9", "", " ", "__HIVE_DEFAULT_PARTITION__", "null",
+        "NULL", "nUlL", "%6Eull", "\udc00", "a\ud800", "a\udbff", "a\ufffd", "\ud83d"));
     values.add("x".repeat(10_000));
     values.add("/".repeat(10_000));
     values.add("..".repeat(5_000));
@@ -87,7 +88,15 @@ final class HivePathsTest {
     assertEquals("%2E.", HivePaths.encodeValue(".."), "a leading dot is enough to escape");
     assertEquals("caf\u00e9 ok", HivePaths.encodeValue("caf\u00e9 ok"));
     assertEquals("%C2%85", HivePaths.encodeValue("\u0085"));
-    assertEquals("%EF%BF%BD", HivePaths.encodeValue("\ud800"));
+    // Unpaired surrogates: U+FFFD and the hash, so that they stay apart.
+    assertTrue(HivePaths.encodeValue("a\ud800").startsWith("a%EF%BF%BD~"));
+    assertEquals(27, HivePaths.encodeValue("a\ud800").length());
+    assertNotEquals(HivePaths.encodeValue("a\ud800"), HivePaths.encodeValue("a\udc00"));
+    assertTrue(HivePaths.encodeName("\udfff").startsWith("%EF%BF%BD~"));
+    assertEquals("%EF%BF%BD", HivePaths.encodeSegment("\ud800", 200), "segments stay as they were");
+    assertEquals("%6Eull", HivePaths.encodeValue("null"), "DuckDB reads null as NULL");
+    assertEquals("%4EuLL", HivePaths.encodeValue("NuLL"));
+    assertEquals("nulls", HivePaths.encodeValue("nulls"));
   }
 
   @Test
@@ -122,7 +131,7 @@ final class HivePathsTest {
   @Test
   void duckDbDecodesTheValuesBack(@TempDir Path dir) throws Exception {
     List<String> values = List.of("a/b", "x=y", "50% off", "caf\u00e9", "#1 'q' \"d\"", "..",
-        "_u", "tab\there", "a~b", "sp ace", "plus+sign", "?*:[]{}^\\");
+        "_u", "tab\there", "a~b", "sp ace", "plus+sign", "?*:[]{}^\\", "null", "NULL", "Null");
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = db.createStatement()) {
       for (int i = 0; i < values.size(); i++) {

@@ -118,6 +118,28 @@ final class ParquetSinkTaskTest {
     assertEquals(4, count("city = 'Lyon/Rh\u00f4ne'"), "the encoded directory decodes back");
   }
 
+  /**
+   * A missing header and an empty one are both the default partition: one directory, so one file
+   * of the commit. Before, each had its own open file under the same key, and the second
+   * replaced the first, whose records were lost with their offsets committed.
+   */
+  @Test
+  void nullAndEmptyValuesShareTheDefaultPartitionsFile() throws Exception {
+    List<SinkRecord> records = new ArrayList<>();
+    for (long o = 0; o < 4; o++) {
+      SinkRecord r = person(o, "Paris");
+      if (o % 2 == 1) {
+        r.headers().addString("h", "");
+      }
+      records.add(r);
+    }
+    Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
+        props(ParquetSinkConfig.PARTITIONER_CONFIG, "header",
+            ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h"), records);
+    assertEquals(Map.of(new TopicPartition("people", 0), 4L), committed);
+    assertEquals(4, count("h = '" + HivePaths.DEFAULT_PARTITION + "'"), "every record is there");
+  }
+
   @Test
   void badRecordsGoToTheDeadLetterQueueAndNothingElseIsLost() throws Exception {
     List<SinkRecord> records = new ArrayList<>(List.of(
