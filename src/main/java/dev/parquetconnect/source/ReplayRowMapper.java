@@ -61,8 +61,17 @@ final class ReplayRowMapper {
   SourceRecord toRecord(ConnectRecordReader row, Map<String, ?> sourcePartition,
       Map<String, ?> sourceOffset) {
     String topic = row.topic() != null ? row.topic() : fallbackTopic;
+    Object key = row.key();
+    Object value = row.value();
+    // A null key or a tombstone goes out without a schema. A file has one key and one value
+    // schema, and a null fits any file, so a null's own schema is not stored: giving it the
+    // file's schema made JsonConverter fail (a required schema) or write the text null or an
+    // envelope (an optional one): no longer a null key or a tombstone. JsonConverter, Avro,
+    // Protobuf and JSON Schema converters read nulls without schema, and Kafka's converters
+    // write a null without schema as null; the optional schema a String, ByteArray or number
+    // converter gave a null is what is not restored (docs/source.md, Records).
     return new SourceRecord(sourcePartition, sourceOffset, topic,
-        partitions.choose(row.partition(), row.key()), restore.keySchema(), row.key(),
-        restore.valueSchema(), row.value(), row.timestamp(), row.headers());
+        partitions.choose(row.partition(), key), key == null ? null : restore.keySchema(), key,
+        value == null ? null : restore.valueSchema(), value, row.timestamp(), row.headers());
   }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.source.SinkArchive.Original;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +16,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -286,5 +295,53 @@ final class ReplayModeTest {
     assertEquals(120, perBatch.drain(2).size());
     perBatch.stop();
     assertEquals(List.of("batch", "batch", "batch"), perBatch.transactionCommits);
+  }
+
+  /**
+   * The minimal case behind the null rule: a partition whose first record has a key and a value
+   * with schemas, then a record with a null key and a tombstone as JsonConverter and the Avro,
+   * Protobuf and JSON Schema converters make them (no schemas). Replayed with the file's
+   * schemas (required STRING key, required struct value), the null key and the tombstone failed
+   * JsonConverter (null for a required schema), and with optional schemas would have become the
+   * text {@code null} or an envelope: no longer a null key, no longer a tombstone. They must
+   * come back as nulls without schema, which every converter writes as null.
+   */
+  @Test
+  void nullKeysAndTombstonesStayNullsOnTheWire() throws Exception {
+    Schema value = SchemaBuilder.struct().name("com.example.V").field("id", Schema.INT64_SCHEMA)
+        .build();
+    TopicPartition tp = new TopicPartition("orders", 0);
+    List<SinkRecord> records = List.of(
+        new SinkRecord("orders", 0, Schema.STRING_SCHEMA, "a", value,
+            new Struct(value).put("id", 1L), 0, 1L, TimestampType.CREATE_TIME),
+        new SinkRecord("orders", 0, null, null, null, null, 1, 2L, TimestampType.CREATE_TIME));
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "nulls");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.toUri().toString());
+    props.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
+    props.put(ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "write");
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "3600000");
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp))) {
+      sink.put(records);
+      sink.commitOpenFiles(3_600_001L);
+      assertEquals(Map.of(tp, 2L), sink.committed());
+    }
+    TaskDriver driver = new TaskDriver(ReplayModeTest.props(root)).start();
+    List<SourceRecord> replayed = driver.drain(3);
+    driver.stop();
+    assertEquals(2, replayed.size());
+    SourceRecord nulls = replayed.get(1);
+    for (boolean schemas : new boolean[] {true, false}) {
+      JsonConverter json = new JsonConverter();
+      json.configure(Map.of("schemas.enable", Boolean.toString(schemas)), false);
+      assertEquals(null, json.fromConnectData("orders", nulls.keySchema(), nulls.key()),
+          "a null key stays null, schemas.enable=" + schemas);
+      assertEquals(null, json.fromConnectData("orders", nulls.valueSchema(), nulls.value()),
+          "a tombstone stays a tombstone, schemas.enable=" + schemas);
+    }
+    assertEquals(null, nulls.keySchema());
+    assertEquals(null, nulls.valueSchema());
+    assertEquals(Schema.STRING_SCHEMA, replayed.get(0).keySchema());
+    assertEquals(value, replayed.get(0).valueSchema());
   }
 }

@@ -1,0 +1,72 @@
+package dev.parquetconnect.sink;
+
+import dev.parquetconnect.storage.Stores;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The production sink task (Parquet files through {@link ParquetFiles}, the store of its {@code
+ * store.url}) on a {@link ManualClock} and a {@link TestContext}, for tests of other packages
+ * that archive records with the real task. {@link #commitOpenFiles} moves the clock past {@code
+ * rotate.schedule.interval.ms} (which the properties must set), so every open file is committed
+ * and everything put is in the store, without waiting for the wall clock.
+ */
+public final class SinkTaskHarness implements AutoCloseable {
+  private final ManualClock clock = new ManualClock();
+  private final TestContext context = new TestContext(false);
+  private final ParquetSinkTask task;
+  private final List<TopicPartition> partitions;
+
+  /** Starts the task with {@code props} and opens {@code partitions}, as Connect does. */
+  public SinkTaskHarness(Map<String, String> props, Collection<TopicPartition> partitions) {
+    this.partitions = List.copyOf(partitions);
+    task = new ParquetSinkTask(ParquetFiles::writerFactory,
+        config -> Stores.open(config.storeUrl(), config.storeSettings()), clock,
+        CrashPoints.NONE);
+    context.assignment.addAll(this.partitions);
+    task.initialize(context);
+    task.start(props);
+    task.open(this.partitions);
+  }
+
+  public void put(Collection<SinkRecord> records) {
+    task.put(records);
+  }
+
+  /** Moves the clock by {@code ms} and calls {@code put} without records, as Connect does. */
+  public void commitOpenFiles(long ms) {
+    clock.advance(ms);
+    task.put(List.of());
+  }
+
+  /** The offsets the task reports as committed ({@code preCommit}). */
+  public Map<TopicPartition, Long> committed() {
+    Map<TopicPartition, Long> out = new HashMap<>();
+    task.preCommit(Map.of()).forEach((tp, o) -> out.put(tp, o.offset()));
+    return out;
+  }
+
+  /** The partitions the task paused (a recovery that could not settle). */
+  public Set<TopicPartition> paused() {
+    return Set.copyOf(context.paused);
+  }
+
+  /** Records sent to the dead letter queue (none: this context has no reporter). */
+  public List<SinkRecord> deadLettered() {
+    return List.copyOf(context.deadLettered);
+  }
+
+  @Override
+  public void close() {
+    try {
+      task.close(partitions);
+    } finally {
+      task.stop();
+    }
+  }
+}
