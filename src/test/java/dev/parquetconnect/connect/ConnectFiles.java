@@ -32,7 +32,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.parquet.io.LocalInputFile;
 
 /** Writing records to a file and checking what parquet-java and DuckDB read back. */
-final class ConnectFiles {
+public final class ConnectFiles {
   private ConnectFiles() {}
 
   static void write(Path file, FileLayout layout, List<SinkRecord> records,
@@ -146,7 +146,7 @@ final class ConnectFiles {
    * BYTES never equalled its copy read back.) Structs compare by schema and by their fields'
    * values as set (a null is not its default); maps regardless of order, lists in order.
    */
-  static void assertDeepEquals(Object expected, Object actual, String at) {
+  public static void assertDeepEquals(Object expected, Object actual, String at) {
     assertEquals(canonical(expected), canonical(actual), at);
   }
 

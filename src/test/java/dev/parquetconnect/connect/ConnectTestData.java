@@ -26,7 +26,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * nesting the mapping handles, with values at the edges (extreme numbers, NaN, -0.0, empty and
  * non-ASCII text, nulls at every level, empty lists and maps).
  */
-final class ConnectTestData {
+public final class ConnectTestData {
   static final String TOPIC = "orders";
   static final int PARTITION = 3;
 
@@ -131,7 +131,7 @@ final class ConnectTestData {
           .field("empty", EMPTY)
           .build();
 
-  static java.util.Date date(long days) {
+  public static java.util.Date date(long days) {
     return new java.util.Date(days * 86_400_000L);
   }
 
@@ -310,7 +310,7 @@ final class ConnectTestData {
    * value) holds the default, as Connect's converters serialise it too; a ByteBuffer is a
    * byte[]. Applied at every level.
    */
-  static Object normalized(Schema schema, Object value) {
+  public static Object normalized(Schema schema, Object value) {
     if (value == null) {
       return schema == null ? null : schema.defaultValue();
     }

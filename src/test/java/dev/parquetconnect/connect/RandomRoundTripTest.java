@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with nulls anywhere they are allowed: written by us, each file read back equal by parquet-java,
  * by our reader and by DuckDB, and converted back to the same records.
  */
-class RandomRoundTripTest {
+public class RandomRoundTripTest {
   private static final int SCHEMAS = 30;
   private static final int RECORDS = 40;
 
@@ -57,16 +57,16 @@ class RandomRoundTripTest {
     }
   }
 
-  /** Random schemas and values of them. */
-  static final class Generator {
+  /** Random schemas and values of them (public: source.RandomReplayRoundTripTest uses it too). */
+  public static final class Generator {
     private final Random random;
     private int names;
 
-    Generator(Random random) {
+    public Generator(Random random) {
       this.random = random;
     }
 
-    Schema schema(int depth, boolean asKey) {
+    public Schema schema(int depth, boolean asKey) {
       int choice = random.nextInt(depth >= 4 ? 13 : 17);
       SchemaBuilder b = switch (choice) {
         case 0 -> SchemaBuilder.int8();
@@ -120,7 +120,7 @@ class RandomRoundTripTest {
       return b;
     }
 
-    Schema struct(int depth, boolean optional, String name) {
+    public Schema struct(int depth, boolean optional, String name) {
       SchemaBuilder b = structBuilder(depth, name);
       if (optional) {
         b.optional();
@@ -138,7 +138,7 @@ class RandomRoundTripTest {
     }
 
     /** A value of {@code schema}, null in a tenth of optional places. */
-    Object value(Schema schema) {
+    public Object value(Schema schema) {
       if (schema.isOptional() && random.nextInt(10) == 0) {
         return null;
       }
