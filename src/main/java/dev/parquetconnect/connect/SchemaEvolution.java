@@ -24,7 +24,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *       older one is {@link Action#PROJECT projected} to the file's schema when Connect's {@code
  *       SchemaProjector} can (same names and parameters, numeric promotion, fields it lacks
  *       optional or defaulted). Without versions, a record is projected only when the file's
- *       schema is a superset (the projection drops nothing); otherwise it opens a new file;
+ *       schema is a superset (the projection drops nothing, and widens no number to a type that
+ *       would round it: int32 or int64 to float32, int64 to float64); otherwise it opens a new
+ *       file;
  *   <li>FORWARD: the file keeps the oldest schema: with versions, an older record opens a new
  *       file and a newer one is projected (dropping fields the file lacks); without versions,
  *       any record the projector can project is projected.
@@ -185,11 +187,17 @@ public final class SchemaEvolution {
 
   /**
    * Whether Connect's {@code SchemaProjector} projects values of {@code source} to {@code
-   * target}; with {@code allowDrop} false, also that every source struct field has a place in
-   * the target, so nothing is lost.
+   * target}; with {@code allowDrop} false, also that nothing is lost: every source struct field
+   * has a place in the target, and every number a value of the same number.
    */
   static boolean canProject(Schema source, Schema target, boolean allowDrop) {
     if (source.type() != target.type() && !isPromotable(source.type(), target.type())) {
+      return false;
+    }
+    // The projector widens int64 to a double (and int32 to a float) by rounding: 2^53 + 1
+    // becomes 2^53. Only a record whose version says its schema is the older one (or FORWARD)
+    // may be rounded so; without versions a lossless projection must keep every value.
+    if (!allowDrop && source.type() != target.type() && !isExact(source.type(), target.type())) {
       return false;
     }
     if (!Objects.equals(source.name(), target.name())
@@ -233,6 +241,15 @@ public final class SchemaEvolution {
     int f = numericOrder(from);
     int t = numericOrder(to);
     return f >= 0 && t >= f;
+  }
+
+  /** Whether every value of the (promotable) {@code from} is a value of {@code to}. */
+  private static boolean isExact(Schema.Type from, Schema.Type to) {
+    return switch (to) {
+      case FLOAT32 -> from == Schema.Type.INT8 || from == Schema.Type.INT16;
+      case FLOAT64 -> from != Schema.Type.INT64;
+      default -> true; // a wider integer
+    };
   }
 
   private static int numericOrder(Schema.Type type) {

@@ -325,8 +325,9 @@ public final class ParquetSinkConfig extends AbstractConfig {
         ConfigDef.CaseInsensitiveValidString.in("NONE", "BACKWARD", "FORWARD", "FULL"),
         Importance.MEDIUM,
         "When a record's value schema differs from its file's: NONE starts a new file (a commit "
-            + "of the Kafka partition); BACKWARD, FORWARD and FULL project records to the newest "
-            + "compatible schema in that sense, so interleaved schema versions share a file.",
+            + "of the Kafka partition); BACKWARD and FULL keep the newest schema in a file, FORWARD "
+            + "the oldest, and project records of other versions to it where they can, so "
+            + "interleaved schema versions share a file.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schema compatibility");
     def.define(SCHEMALESS_TYPE_CONFLICT_CONFIG, Type.STRING, "string",
         ConfigDef.CaseInsensitiveValidString.in("string", "fail"), Importance.MEDIUM,

@@ -68,6 +68,37 @@ class SchemaEvolutionTest {
     assertEquals(PROJECT, e.decide(v2(false), v1(false)));
   }
 
+  /**
+   * Without versions BACKWARD and FULL project only without loss: a widening that rounds
+   * (int64 to float64 or float32, int32 to float32) is a loss, exact ones are not.
+   */
+  @Test
+  void withoutVersionsNoNumberIsRoundedIntoTheFile() {
+    for (SchemaCompatibility c : List.of(SchemaCompatibility.BACKWARD, SchemaCompatibility.FULL)) {
+      SchemaEvolution e = evolution(c);
+      assertEquals(NEW_FILE, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA,
+          null)), c + ": 2^53 + 1 has no double");
+      assertEquals(NEW_FILE, e.decide(one(Schema.FLOAT32_SCHEMA, null), one(Schema.INT32_SCHEMA,
+          null)), c.toString());
+      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT32_SCHEMA,
+          null)), c.toString());
+      assertEquals(PROJECT, e.decide(one(Schema.INT64_SCHEMA, null), one(Schema.INT32_SCHEMA,
+          null)), c.toString());
+      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.FLOAT32_SCHEMA,
+          null)), c.toString());
+      // With versions the older record's rounding is the evolution its schemas declare.
+      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, 2), one(Schema.INT64_SCHEMA, 1)),
+          c.toString());
+    }
+    // FORWARD without versions projects whatever the projector can.
+    assertEquals(PROJECT, evolution(SchemaCompatibility.FORWARD).decide(
+        one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA, null)));
+  }
+
+  private static Schema one(Schema x, Integer version) {
+    return SchemaBuilder.struct().name("com.example.M").version(version).field("x", x).build();
+  }
+
   @Test
   void incompatibleChangesOpenAFile() {
     Schema changedType = SchemaBuilder.struct().name("com.example.User").version(3)
