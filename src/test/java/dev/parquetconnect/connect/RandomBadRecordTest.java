@@ -34,6 +34,8 @@ import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link BadRecordTest} generalised: random Connect schemas ({@link RandomRoundTripTest}'s
@@ -70,6 +72,8 @@ import org.junit.jupiter.api.io.TempDir;
  * replays one round.
  */
 class RandomBadRecordTest {
+  private static final Logger LOG = LoggerFactory.getLogger(RandomBadRecordTest.class);
+
   private static final int ROUNDS = Integer.getInteger("randombad.rounds", 150);
   private static final long SEED = Long.getLong("randombad.seed", 20261121L);
   private static final int GOOD_RECORDS = 20;
@@ -110,7 +114,7 @@ class RandomBadRecordTest {
             + " -Drandombad.rounds=1): " + e + "\n" + context, e);
       }
     }
-    System.out.println("RandomBadRecordTest: " + tally);
+    LOG.info("RandomBadRecordTest: {}", tally);
   }
 
   private void runRound(int round, long seed) throws Exception {

@@ -46,6 +46,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Seeded randomized test of {@code schema.compatibility} through the real {@link
@@ -82,6 +84,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * it, and every row as parquet-java and DuckDB read it and as our reader replays it.
  */
 final class RandomSchemaEvolutionTest {
+  private static final Logger LOG = LoggerFactory.getLogger(RandomSchemaEvolutionTest.class);
+
   private static final String TOPIC = "evo";
   private static final int PARTITIONS = 2;
   private static final int SEEDS = 6;
@@ -148,9 +152,9 @@ final class RandomSchemaEvolutionTest {
     runTask(mode, flushSize, random, records, nextOffset);
     checkFiles(model);
 
-    System.out.printf("schema-evolution %s seed %d: versioned %s, %d schemas, flush.size %d,"
-        + " %d files, %d projected, %d schema changes%n", mode, seed, versioned,
-        evolver.distinct(), flushSize, model.files.size(), model.projected, model.schemaChanges);
+    LOG.info("schema-evolution {} seed {}: versioned {}, {} schemas, flush.size {}, {} files,"
+        + " {} projected, {} schema changes", mode, seed, versioned, evolver.distinct(),
+        flushSize, model.files.size(), model.projected, model.schemaChanges);
     // The seed did what it is for.
     assertTrue(evolver.distinct() >= 3, "distinct schemas: " + evolver.distinct());
     // (Under FORWARD without versions every projectable record is projected, so a chain of
