@@ -2,11 +2,12 @@ package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.storage.StoreConfigDef;
 import dev.parquetconnect.storage.StoreKeys;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.parquetconnect.storage.StoreUrls;
 import java.time.DateTimeException;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -100,8 +101,6 @@ public final class ParquetSinkConfig extends AbstractConfig {
   private static final String GROUP_PARQUET = "Parquet";
   private static final String GROUP_CONTENT = "Record content";
   private static final String GROUP_DELIVERY = "Delivery and memory";
-  private static final String GROUP_S3 = "S3";
-  private static final String GROUP_HDFS = "HDFS";
 
   private static final long MIB = 1024L * 1024;
 
@@ -137,8 +136,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public ParquetSinkConfig(Map<String, String> props) {
     super(CONFIG_DEF, props);
     List<String> errors = new ArrayList<>();
-    crossFieldErrors().forEach((key, messages) ->
-        messages.forEach(message -> errors.add(key + ": " + message)));
+    Map<String, List<String>> problems = nullErrors(props);
+    if (problems.isEmpty()) {
+      problems = crossFieldErrors();
+      String scheme = StoreConfigDef.schemeProblem(props);
+      if (scheme != null) {
+        add(problems, STORE_URL_CONFIG, scheme);
+      }
+    }
+    // Every message names its key (see add).
+    problems.values().forEach(errors::addAll);
     if (!errors.isEmpty()) {
       throw new ConfigException(String.join("; ", errors));
     }
@@ -153,8 +160,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
     defineParquet(def);
     defineContent(def);
     defineDelivery(def);
-    defineS3(def);
-    defineHdfs(def);
+    StoreConfigDef.define(def);
     return def;
   }
 
@@ -377,100 +383,23 @@ public final class ParquetSinkConfig extends AbstractConfig {
         GROUP_DELIVERY, ++order, Width.SHORT, "Orphan minimum age");
   }
 
-  private static void defineS3(ConfigDef def) {
-    int order = 0;
-    Recommender s3 = new VisibleForScheme("s3");
-    defineStore(def, "s3.region", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "The bucket's region; default the SDK's region chain, us-east-1 when s3.endpoint is set.");
-    defineStore(def, "s3.endpoint", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "http(s)://host:port of an S3-compatible store (MinIO, Ceph RGW, R2, ...); default AWS.");
-    defineStore(def, "s3.path.style.access", Type.BOOLEAN, false, null, GROUP_S3, ++order, s3,
-        "Address buckets as http://host/bucket/key (most S3-compatible stores need it).");
-    defineStore(def, "aws.access.key.id", Type.PASSWORD, null, null, GROUP_S3, ++order, s3,
-        "Static credentials; default the SDK's chain (environment, profile, web identity, "
-            + "container and instance roles).");
-    defineStore(def, "aws.secret.access.key", Type.PASSWORD, null, null, GROUP_S3, ++order, s3,
-        "The secret of aws.access.key.id.");
-    defineStore(def, "aws.session.token", Type.PASSWORD, null, null, GROUP_S3, ++order, s3,
-        "A session token for temporary static credentials.");
-    defineStore(def, "aws.sts.role.arn", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "Assume this role (STS AssumeRole) with the credentials above; refreshed before expiry.");
-    defineStore(def, "aws.sts.role.session.name", Type.STRING, "kafka-connect-parquet", null,
-        GROUP_S3, ++order, s3, "The session name of the assumed role.");
-    defineStore(def, "aws.sts.external.id", Type.PASSWORD, null, null, GROUP_S3, ++order, s3,
-        "The external id the role's trust policy asks for.");
-    defineStore(def, "aws.sts.duration.seconds", Type.INT, 3600, Range.between(900, 43_200),
-        GROUP_S3, ++order, s3, "The lifetime of assumed-role sessions.");
-    defineStore(def, "aws.sts.region", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "STS region; default s3.region (else us-east-1).");
-    defineStore(def, "aws.sts.endpoint", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "STS endpoint; default AWS.");
-    defineStore(def, "s3.sse.type", Type.STRING, "none",
-        ConfigDef.CaseInsensitiveValidString.in("none", "sse-s3", "sse-kms", "sse-c"),
-        GROUP_S3, ++order, s3, "Server-side encryption: none, sse-s3, sse-kms or sse-c.");
-    defineStore(def, "s3.sse.kms.key.id", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "For sse-kms: the KMS key; default the account's S3 key.");
-    defineStore(def, "s3.sse.c.key", Type.PASSWORD, null, null, GROUP_S3, ++order, s3,
-        "For sse-c: base64 of a 256-bit key, sent with every object request.");
-    defineStore(def, "s3.tls.truststore.path", Type.STRING, null, null, GROUP_S3, ++order, s3,
-        "A trust store with the private CA of an https:// endpoint; default the JVM's.");
-    defineStore(def, "s3.tls.truststore.password", Type.PASSWORD, null, null, GROUP_S3, ++order,
-        s3, "The trust store's password.");
-    defineStore(def, "s3.tls.truststore.type", Type.STRING, "PKCS12", null, GROUP_S3, ++order, s3,
-        "The trust store's type.");
-    defineStore(def, "s3.part.size", Type.LONG, 8 * MIB, Range.between(5 * MIB, 512 * MIB),
-        GROUP_S3, ++order, s3,
-        "Multipart part size: the heap each open file holds for its upload (counted in "
-            + "buffer.max.bytes).");
-    defineStore(def, "s3.copy.part.size", Type.LONG, 512 * MIB, Range.between(5 * MIB, 5120 * MIB),
-        GROUP_S3, ++order, s3, "Part size of server-side copies.");
-    defineStore(def, "s3.conditional.writes", Type.BOOLEAN, true, null, GROUP_S3, ++order, s3,
-        "Send If-None-Match: * so that no commit replaces an object (the fencing of zombie "
-            + "writers); false only for stores that reject the header.");
-    defineStore(def, "s3.checksum.calculation", Type.STRING, "when_supported",
-        ConfigDef.CaseInsensitiveValidString.in("when_supported", "when_required"),
-        GROUP_S3, ++order, s3,
-        "The SDK's upload checksums; when_required for stores that do not understand its "
-            + "checksum trailers.");
-    defineStore(def, "s3.retry.max.attempts", Type.INT, 10, Range.atLeast(1), GROUP_S3, ++order,
-        s3, "Attempts per request (5xx, throttling and connection errors are retried).");
-    defineStore(def, "s3.retry.base.delay.ms", Type.LONG, 100L, Range.atLeast(1), GROUP_S3,
-        ++order, s3, "Base of the exponential backoff with full jitter.");
-    defineStore(def, "s3.retry.max.delay.ms", Type.LONG, 10_000L, Range.atLeast(1), GROUP_S3,
-        ++order, s3, "Cap of the backoff.");
-    defineStore(def, "s3.max.connections", Type.INT, 50, Range.atLeast(1), GROUP_S3, ++order, s3,
-        "HTTP connection pool size.");
-    defineStore(def, "s3.connect.timeout.ms", Type.LONG, 10_000L, Range.atLeast(1), GROUP_S3,
-        ++order, s3, "TCP connect timeout.");
-    defineStore(def, "s3.socket.timeout.ms", Type.LONG, 50_000L, Range.atLeast(1), GROUP_S3,
-        ++order, s3, "Socket read timeout.");
-  }
-
-  private static void defineHdfs(ConfigDef def) {
-    int order = 0;
-    Recommender hdfs = new VisibleForScheme("hadoop");
-    defineStore(def, "hadoop.conf.dir", Type.STRING, null, null, GROUP_HDFS, ++order, hdfs,
-        "A directory whose core-site.xml and hdfs-site.xml are loaded (HA nameservices, RPC "
-            + "protection, ...). Any Hadoop property can also be set as hadoop.config.<name>.");
-    defineStore(def, "hdfs.user", Type.STRING, null, null, GROUP_HDFS, ++order, hdfs,
-        "The user for simple (non-Kerberos) authentication; default the worker's OS user.");
-    defineStore(def, "hdfs.kerberos.principal", Type.STRING, null, null, GROUP_HDFS, ++order, hdfs,
-        "Kerberos principal (full, no _HOST); with the keytab, turns Kerberos on.");
-    defineStore(def, "hdfs.kerberos.keytab", Type.STRING, null, null, GROUP_HDFS, ++order, hdfs,
-        "Path of the keytab on every worker.");
-    defineStore(def, "hdfs.kerberos.relogin.check.ms", Type.LONG, 60_000L, Range.atLeast(1000),
-        GROUP_HDFS, ++order, hdfs, "How often the ticket is checked and renewed from the keytab.");
-  }
-
-  private static void defineStore(ConfigDef def, String name, Type type, Object defaultValue,
-      ConfigDef.Validator validator, String group, int order, Recommender recommender,
-      String doc) {
-    def.define(name, type, defaultValue, validator, Importance.LOW, doc + " See docs/storage.md.",
-        group, order, Width.MEDIUM, name, List.of(STORE_URL_CONFIG), recommender);
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Cross-field checks
+
+  /**
+   * Keys given as {@code null} (a JSON null in the REST call): ConfigDef accepts them for keys
+   * without a validator, and the getters would then fail with a NullPointerException when the
+   * connector or a task starts.
+   */
+  static Map<String, List<String>> nullErrors(Map<String, ?> props) {
+    Map<String, List<String>> errors = new LinkedHashMap<>();
+    props.forEach((key, value) -> {
+      if (value == null && CONFIG_DEF.configKeys().containsKey(key)) {
+        add(errors, key, "is null; leave it out for its default");
+      }
+    });
+    return errors;
+  }
 
   /**
    * Problems that involve more than one key, by the key to report them on. Empty when the
@@ -504,11 +433,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
           String format = text(parsed, PATH_FORMAT_CONFIG);
           String zone = text(parsed, TIMEZONE_CONFIG);
           String locale = text(parsed, LOCALE_CONFIG);
-          if (format != null && zone != null && locale != null) {
+          if (format != null) {
+            // An invalid timezone or locale has its own error; the pattern's shape (name=value
+            // segments) does not depend on them, so it is still checked, with UTC and ROOT.
             try {
-              TimePartitioner.parse(format, ZoneId.of(zone), Locale.forLanguageTag(locale));
+              TimePartitioner.parse(format, zone == null ? ZoneOffset.UTC : ZoneId.of(zone),
+                  locale == null ? Locale.ROOT : Locale.forLanguageTag(locale));
             } catch (IllegalArgumentException | DateTimeException e) {
-              add(errors, PATH_FORMAT_CONFIG, e.getMessage());
+              // The whole pattern too: the worker's answer to a PUT shows the message alone.
+              add(errors, PATH_FORMAT_CONFIG, PATH_FORMAT_CONFIG + " '" + format + "': "
+                  + e.getMessage());
             }
           }
           break;
@@ -533,7 +467,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
     }
     for (String key : List.of(ROTATE_INTERVAL_MS_CONFIG, ROTATE_SCHEDULE_INTERVAL_MS_CONFIG)) {
       if (Long.valueOf(0).equals(parsed.apply(key))) {
-        add(errors, key, "must be positive, or -1 to disable it");
+        add(errors, key, "must be positive, or -1 to disable it, not 0");
       }
     }
     for (String column : list(parsed, PARQUET_BLOOM_FILTER_COLUMNS_CONFIG)) {
@@ -548,16 +482,8 @@ public final class ParquetSinkConfig extends AbstractConfig {
         add(errors, PARQUET_CODEC_LEVEL_CONFIG, problem);
       }
     }
-    if ("sse-c".equalsIgnoreCase(text(parsed, "s3.sse.type"))
-        && parsed.apply("s3.sse.c.key") == null) {
-      add(errors, "s3.sse.c.key", "s3.sse.type=sse-c needs the key");
-    }
-    boolean hasId = parsed.apply("aws.access.key.id") != null;
-    boolean hasSecret = parsed.apply("aws.secret.access.key") != null;
-    if (hasId != hasSecret) {
-      add(errors, hasId ? "aws.secret.access.key" : "aws.access.key.id",
-          "aws.access.key.id and aws.secret.access.key go together");
-    }
+    StoreConfigDef.problems(parsed).forEach((key, messages) ->
+        messages.forEach(message -> add(errors, key, message)));
     return errors;
   }
 
@@ -575,13 +501,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
   private static String codecLevelProblem(String codec, int level) {
     switch (codec.toLowerCase(Locale.ROOT)) {
       case "zstd":
-        return level < 1 || level > 22 ? "zstd levels are 1 to 22" : null;
+        return level < 1 || level > 22 ? "zstd levels are 1 to 22, not " + level : null;
       case "gzip":
-        return level < 1 || level > 9 ? "gzip levels are 1 to 9" : null;
+        return level < 1 || level > 9 ? "gzip levels are 1 to 9, not " + level : null;
       case "brotli":
-        return level < 0 || level > 11 ? "brotli levels are 0 to 11" : null;
+        return level < 0 || level > 11 ? "brotli levels are 0 to 11, not " + level : null;
       default:
-        return codec + " has no level; leave parquet.codec.level empty";
+        return codec + " has no level; leave parquet.codec.level empty (not " + level + ")";
     }
   }
 
@@ -609,8 +535,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return out;
   }
 
+  /**
+   * Reports a message on a key. A message that does not name the key gets it as a prefix: the
+   * worker's answer to a refused PUT lists the messages without their keys.
+   */
   private static void add(Map<String, List<String>> errors, String key, String message) {
-    errors.computeIfAbsent(key, k -> new ArrayList<>()).add(message);
+    errors.computeIfAbsent(key, k -> new ArrayList<>())
+        .add(message.contains(key) ? message : key + ": " + message);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -626,8 +557,10 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   /** The connector's name (Connect passes it to every task), for the marker prefix and logs. */
   public String connectorName() {
-    String name = originalsStrings().get(CONNECTOR_NAME_CONFIG);
-    return name == null || name.isBlank() ? "parquet-sink" : name;
+    // originals(), not originalsStrings(): the latter throws a ClassCastException for any key
+    // given as null.
+    Object name = originals().get(CONNECTOR_NAME_CONFIG);
+    return name instanceof String s && !s.isBlank() ? s : "parquet-sink";
   }
 
   /**
@@ -638,12 +571,12 @@ public final class ParquetSinkConfig extends AbstractConfig {
     Map<String, Object> settings = new LinkedHashMap<>();
     for (String key : CONFIG_DEF.names()) {
       String group = CONFIG_DEF.configKeys().get(key).group;
-      if ((GROUP_S3.equals(group) || GROUP_HDFS.equals(group)) && get(key) != null) {
+      if (StoreConfigDef.GROUPS.contains(group) && get(key) != null) {
         settings.put(key, get(key));
       }
     }
-    originalsStrings().forEach((key, value) -> {
-      if (key.startsWith(HADOOP_CONFIG_PREFIX)) {
+    originals().forEach((key, value) -> {
+      if (key.startsWith(HADOOP_CONFIG_PREFIX) && value instanceof String) {
         settings.put(key, value);
       }
     });
@@ -782,8 +715,8 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   /** Whether Connect's {@code errors.tolerance} is {@code all} (bad records are skipped). */
   public boolean toleratesErrors() {
-    String tolerance = originalsStrings().get(ERRORS_TOLERANCE_CONFIG);
-    return tolerance != null && tolerance.trim().equalsIgnoreCase("all");
+    Object tolerance = originals().get(ERRORS_TOLERANCE_CONFIG); // may be null, see connectorName
+    return tolerance instanceof String s && s.trim().equalsIgnoreCase("all");
   }
 
   public long bufferMaxBytes() {
@@ -812,35 +745,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
   // ---------------------------------------------------------------------------------------------
   // Validators and recommenders
 
-  /** A URL with a scheme, without credentials; file URLs absolute and without host. */
+  /**
+   * A URL the stores can open, without credentials: {@link StoreUrls#problem}, shared with the
+   * source connector. The message never repeats a value that may hold a secret.
+   */
   static final class StoreUrlValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
-      if (value == null) {
-        throw new ConfigException(name, null, "the store URL is required");
-      }
-      URI uri;
-      try {
-        uri = new URI(((String) value).trim());
-      } catch (URISyntaxException e) {
-        // Only the reason: the value might carry a secret.
-        throw new ConfigException(name + " is not a valid URL: " + e.getReason());
-      }
-      if (uri.getRawUserInfo() != null) {
-        throw new ConfigException(name + " must not carry credentials; use the store settings");
-      }
-      String scheme = uri.getScheme();
-      if (scheme == null) {
-        throw new ConfigException(name + " needs a scheme: file:///path, hdfs://host/path or "
-            + "s3://bucket/prefix");
-      }
-      if (scheme.equalsIgnoreCase("file")
-          && ((uri.getAuthority() != null && !uri.getAuthority().isEmpty())
-              || uri.getPath() == null || !uri.getPath().startsWith("/"))) {
-        throw new ConfigException(name, value, "a file URL is file:///absolute/path");
-      }
-      if (scheme.equalsIgnoreCase("s3") && (uri.getHost() == null || uri.getHost().isEmpty())) {
-        throw new ConfigException(name, value, "an S3 URL names its bucket: s3://bucket/prefix");
+      String problem = StoreUrls.problem(value);
+      if (problem != null) {
+        throw new ConfigException(problem);
       }
     }
 
@@ -946,24 +860,4 @@ public final class ParquetSinkConfig extends AbstractConfig {
     }
   }
 
-  /** Visible for S3 URLs ({@code s3}) or for every other scheme ({@code hadoop}). */
-  static final class VisibleForScheme implements Recommender {
-    private final String family;
-
-    VisibleForScheme(String family) {
-      this.family = family;
-    }
-
-    @Override
-    public boolean visible(String name, Map<String, Object> parsedConfig) {
-      Object url = parsedConfig.get(STORE_URL_CONFIG);
-      if (url == null) {
-        return true;
-      }
-      String text = url.toString().trim().toLowerCase(Locale.ROOT);
-      boolean s3 = text.startsWith("s3:");
-      boolean local = text.startsWith("file:");
-      return family.equals("s3") ? s3 : !s3 && !local;
-    }
-  }
 }

@@ -1,8 +1,10 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
+import dev.parquetconnect.storage.StoreConfigDef;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -81,6 +83,19 @@ public final class ParquetSinkConnector extends SinkConnector {
     for (ConfigValue value : result.configValues()) {
       byName.put(value.name(), value);
     }
+    ParquetSinkConfig.nullErrors(connectorConfigs).forEach((key, messages) -> {
+      ConfigValue value = byName.get(key);
+      if (value != null && value.errorMessages().isEmpty()) {
+        messages.forEach(value::addErrorMessage);
+      }
+    });
+    ConfigValue url = byName.get(ParquetSinkConfig.STORE_URL_CONFIG);
+    if (url != null && url.errorMessages().isEmpty()) {
+      String problem = StoreConfigDef.schemeProblem(connectorConfigs);
+      if (problem != null) {
+        url.addErrorMessage(problem);
+      }
+    }
     Function<String, Object> parsed = key -> {
       ConfigValue value = byName.get(key);
       return value == null || !value.errorMessages().isEmpty() ? null : value.value();
@@ -91,6 +106,21 @@ public final class ParquetSinkConnector extends SinkConnector {
         messages.forEach(value::addErrorMessage);
       }
     });
-    return result;
+    return dropRepeatedMessages(result);
+  }
+
+  /**
+   * ConfigDef validates a key again for every key that lists it as a dependent (each S3 and HDFS
+   * key lists store.url), repeating its error once per dependent: the answer keeps one of each.
+   */
+  static Config dropRepeatedMessages(Config config) {
+    List<ConfigValue> values = new ArrayList<>();
+    for (ConfigValue v : config.configValues()) {
+      ConfigValue copy = new ConfigValue(v.name(), v.value(), v.recommendedValues(),
+          new ArrayList<>(new LinkedHashSet<>(v.errorMessages())));
+      copy.visible(v.visible());
+      values.add(copy);
+    }
+    return new Config(values);
   }
 }

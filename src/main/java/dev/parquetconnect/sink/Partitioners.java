@@ -1,7 +1,9 @@
 package dev.parquetconnect.sink;
 
 import java.lang.reflect.InvocationTargetException;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -23,7 +25,15 @@ final class Partitioners {
             recordTime(config, clock));
       default:
         Partitioner custom = instantiate(name);
-        custom.configure(config.originalsStrings());
+        // Not originalsStrings(): it throws a ClassCastException for a key given as null
+        // (possible for keys the ConfigDef does not define); such keys are left out.
+        Map<String, String> originals = new HashMap<>();
+        config.originals().forEach((key, value) -> {
+          if (value instanceof String text) {
+            originals.put(key, text);
+          }
+        });
+        custom.configure(originals);
         return custom;
     }
   }

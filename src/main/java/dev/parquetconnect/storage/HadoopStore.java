@@ -119,7 +119,8 @@ public final class HadoopStore implements Store {
         fs.getClass().getSimpleName());
   }
 
-  private static Configuration configuration(StoreSettings settings) throws IOException {
+  /** The Hadoop configuration of a store (also used by validate, see StoreConfigDef). */
+  static Configuration configuration(StoreSettings settings) throws IOException {
     Configuration conf = new Configuration();
     String dir = settings.string("hadoop.conf.dir", null);
     if (dir != null) {

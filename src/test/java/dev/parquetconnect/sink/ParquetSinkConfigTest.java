@@ -102,7 +102,7 @@ final class ParquetSinkConfigTest {
   @Test
   void crossFieldProblemsAreReportedOnTheKeyAtFault() {
     assertEquals(Map.of(ParquetSinkConfig.PARTITION_FIELDS_CONFIG,
-            List.of("partitioner.class=field needs at least one field")),
+            List.of("partition.field.name: partitioner.class=field needs at least one field")),
         validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "field")));
     assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "header"))
         .containsKey(ParquetSinkConfig.PARTITION_HEADERS_CONFIG));
