@@ -1,13 +1,18 @@
 package dev.parquetconnect.source;
 
+import dev.parquetconnect.storage.StoreConfigDef;
 import dev.parquetconnect.storage.StoreKeys;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.parquetconnect.storage.StoreUrls;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -21,8 +26,9 @@ import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * The configuration of {@link ParquetSourceConnector} and its tasks: one {@link ConfigDef} with
- * typed accessors. Keys that are not defined here (the store settings of docs/storage.md, such as
- * {@code s3.endpoint} or {@code hadoop.conf.dir}) are passed to {@code Stores.open} as they are.
+ * typed accessors. The store settings of docs/storage.md ({@link StoreConfigDef}, the sink's
+ * keys) are defined and checked here too, and passed to {@code Stores.open} with the other keys
+ * ({@code hadoop.config.*} included).
  * Cross-field rules live in {@link #validate(Map)}, which both the connector's {@code validate}
  * and the constructor apply.
  */
@@ -99,10 +105,24 @@ public final class ParquetSourceConfig extends AbstractConfig {
   private final Pattern fileNamePattern;
 
   public ParquetSourceConfig(Map<String, ?> originals) {
+    this(originals, true);
+  }
+
+  private ParquetSourceConfig(Map<String, ?> originals, boolean checkRules) {
     super(CONFIG_DEF, originals, false);
-    List<String> problems = crossFieldProblems(this);
-    if (!problems.isEmpty()) {
-      throw new ConfigException(String.join("; ", problems));
+    if (checkRules) {
+      List<Problem> problems = nullProblems(originals);
+      if (problems.isEmpty()) {
+        problems = crossFieldProblems(this);
+        String scheme = StoreConfigDef.schemeProblem(originals);
+        if (scheme != null) {
+          problems.add(new Problem(STORE_URL_CONFIG, scheme));
+        }
+      }
+      if (!problems.isEmpty()) {
+        throw new ConfigException(String.join("; ",
+            problems.stream().map(Problem::message).toList()));
+      }
     }
     this.fileNamePattern = Pattern.compile(getString(FILE_NAME_PATTERN_CONFIG));
   }
@@ -154,7 +174,8 @@ public final class ParquetSourceConfig extends AbstractConfig {
         GROUP_RECORDS, ++order, Width.MEDIUM, "Topic", new VisibleWhen(MODE_CONFIG, "generic"));
     def.define(PARTITION_MODE_CONFIG, Type.STRING, "", ConfigDef.LambdaValidator.with(
         (name, value) -> {
-          if (!value.toString().isEmpty()) {
+          // null (a JSON null) is reported by validate's null check, not as an exception here
+          if (value != null && !value.toString().isEmpty()) {
             enumValidator(PartitionMode.values()).ensureValid(name, value);
           }
         }, () -> "original, key.hash, default, or empty"), Importance.MEDIUM,
@@ -205,6 +226,9 @@ public final class ParquetSourceConfig extends AbstractConfig {
         GROUP_DELIVERY, ++order, Width.SHORT, "Transaction unit",
         enumRecommender(TransactionUnit.values()));
 
+    // The store settings, the sink's keys: checked by validate like every other key.
+    StoreConfigDef.define(def);
+
     def.defineInternal(TASK_INDEX_CONFIG, Type.INT, 0, Importance.LOW);
     def.defineInternal(TASK_COUNT_CONFIG, Type.INT, 1, Importance.LOW);
     return def;
@@ -212,81 +236,158 @@ public final class ParquetSourceConfig extends AbstractConfig {
 
   /**
    * Validates a proposed configuration: each key by its validator, then the rules between keys,
-   * whose failures are attached to the keys they concern.
+   * whose failures are attached to the keys they concern. A rule that involves a key whose own
+   * value is invalid is skipped (that key's error says enough), the others are still checked, so
+   * that one answer lists every problem. Never throws: the worker turns an exception into an
+   * HTTP 500 without guidance.
    */
   public static Config validate(Map<String, String> props) {
     List<ConfigValue> values = CONFIG_DEF.validate(props);
-    boolean singleFieldErrors = values.stream().anyMatch(v -> !v.errorMessages().isEmpty());
-    if (!singleFieldErrors) {
-      try {
-        new ParquetSourceConfig(props);
-      } catch (ConfigException e) {
-        attach(values, e.getMessage());
+    Map<String, ConfigValue> byName = new LinkedHashMap<>();
+    for (ConfigValue v : values) {
+      byName.put(v.name(), v);
+    }
+    for (Problem p : nullProblems(props)) {
+      ConfigValue value = byName.get(p.key());
+      if (value.errorMessages().isEmpty()) {
+        value.addErrorMessage(p.message());
       }
     }
-    return new Config(values);
+    ConfigValue url = byName.get(STORE_URL_CONFIG);
+    if (url.errorMessages().isEmpty()) {
+      String problem = StoreConfigDef.schemeProblem(props);
+      if (problem != null) {
+        url.addErrorMessage(problem);
+      }
+    }
+    Set<String> invalid = new HashSet<>();
+    Map<String, String> usable = new HashMap<>();
+    for (ConfigValue v : values) {
+      if (!v.errorMessages().isEmpty()) {
+        invalid.add(v.name());
+      }
+    }
+    props.forEach((key, value) -> {
+      if (!invalid.contains(key)) {
+        usable.put(key, value);
+      }
+    });
+    // Without the invalid keys (their defaults stand in) the rest parses; rules touching an
+    // invalid key are dropped below.
+    ParquetSourceConfig parsed;
+    try {
+      parsed = new ParquetSourceConfig(usable, false);
+    } catch (ConfigException e) {
+      // Only a key without a default (store.url) can still fail: its own error is reported.
+      return new Config(values);
+    }
+    for (Problem p : crossFieldProblems(parsed)) {
+      if (p.involved().stream().noneMatch(invalid::contains)) {
+        byName.get(p.key()).addErrorMessage(p.message());
+      }
+    }
+    // ConfigDef validates store.url again for each key that lists it as a dependent (every
+    // store setting), repeating its error: one of each is enough.
+    List<ConfigValue> unique = new ArrayList<>();
+    for (ConfigValue v : values) {
+      ConfigValue copy = new ConfigValue(v.name(), v.value(), v.recommendedValues(),
+          new ArrayList<>(new LinkedHashSet<>(v.errorMessages())));
+      copy.visible(v.visible());
+      unique.add(copy);
+    }
+    return new Config(unique);
   }
 
-  /** Puts each cross-field message on the key it starts with. */
-  private static void attach(List<ConfigValue> values, String messages) {
-    for (String message : messages.split("; ")) {
-      ConfigValue target = null;
-      for (ConfigValue v : values) {
-        if (message.startsWith(v.name() + " ")
-            && (target == null || v.name().length() > target.name().length())) {
-          target = v;
-        }
-      }
-      (target == null ? values.get(0) : target).addErrorMessage(message);
+  /** A rule between keys that fails: reported on {@code key}, concerning {@code involved}. */
+  private record Problem(String key, String message, Set<String> involved) {
+    Problem(String key, String message, String... others) {
+      this(key, message, with(key, others));
+    }
+
+    private static Set<String> with(String key, String... others) {
+      Set<String> all = new HashSet<>(Arrays.asList(others));
+      all.add(key);
+      return all;
     }
   }
 
-  private static List<String> crossFieldProblems(ParquetSourceConfig c) {
-    List<String> problems = new ArrayList<>();
+  /**
+   * Keys given as {@code null} (a JSON null in the REST call): ConfigDef accepts them for keys
+   * without a validator and the getters would then fail with a NullPointerException in a task.
+   */
+  private static List<Problem> nullProblems(Map<String, ?> props) {
+    List<Problem> problems = new ArrayList<>();
+    props.forEach((key, value) -> {
+      if (value == null && CONFIG_DEF.configKeys().containsKey(key)) {
+        problems.add(new Problem(key, key + " is null; leave it out for its default"));
+      }
+    });
+    return problems;
+  }
+
+  private static List<Problem> crossFieldProblems(ParquetSourceConfig c) {
+    List<Problem> problems = new ArrayList<>();
     Mode mode = c.mode();
     if (mode == Mode.GENERIC && c.topic().isEmpty()) {
-      problems.add(TOPIC_CONFIG + " is required in generic mode");
+      problems.add(new Problem(TOPIC_CONFIG, TOPIC_CONFIG + " is required in generic mode",
+          MODE_CONFIG));
     }
     if (mode == Mode.GENERIC && c.partitionMode() == PartitionMode.ORIGINAL) {
-      problems.add(PARTITION_MODE_CONFIG + " original needs replay mode (generic files have no "
-          + "original partition); use default or key.hash");
+      problems.add(new Problem(PARTITION_MODE_CONFIG, PARTITION_MODE_CONFIG + " original needs "
+          + "replay mode (generic files have no original partition): use default or key.hash",
+          MODE_CONFIG));
     }
     if (mode == Mode.REPLAY && !c.topic().isEmpty()) {
-      problems.add(TOPIC_CONFIG + " applies to generic mode only; rename replayed topics with "
-          + "the RegexRouter transform");
+      problems.add(new Problem(TOPIC_CONFIG, TOPIC_CONFIG + " '" + c.topic() + "' applies to "
+          + "generic mode only: rename replayed topics with the RegexRouter transform",
+          MODE_CONFIG));
     }
     if (mode == Mode.REPLAY && (!c.keyFields().isEmpty() || !c.timestampField().isEmpty())) {
-      problems.add(KEY_FIELDS_CONFIG + " and " + TIMESTAMP_FIELD_CONFIG + " apply to generic "
-          + "mode only: replay restores keys and timestamps from the __kafka_* columns");
+      problems.add(new Problem(c.keyFields().isEmpty() ? TIMESTAMP_FIELD_CONFIG
+          : KEY_FIELDS_CONFIG, KEY_FIELDS_CONFIG + " (" + c.keyFields() + ") and "
+          + TIMESTAMP_FIELD_CONFIG + " ('" + c.timestampField() + "') apply to generic mode only: "
+          + "replay restores keys and timestamps from the __kafka_* columns",
+          MODE_CONFIG, KEY_FIELDS_CONFIG, TIMESTAMP_FIELD_CONFIG));
     }
     if (c.partitionMode() == PartitionMode.KEY_HASH && c.partitionCount() == 0) {
-      problems.add(PARTITION_COUNT_CONFIG + " must be set (the target topic's partition count) "
-          + "with partition.mode key.hash");
+      problems.add(new Problem(PARTITION_COUNT_CONFIG, PARTITION_COUNT_CONFIG + " must be set "
+          + "(the target topic's partition count) with partition.mode key.hash",
+          PARTITION_MODE_CONFIG));
     }
     String topicsDir = c.topicsDir();
     if (c.afterReplay() == AfterReplay.MOVE) {
       String prefix = c.afterReplayMovePrefix();
       if (prefix.isEmpty()) {
-        problems.add(AFTER_REPLAY_MOVE_PREFIX_CONFIG + " is required with after.replay move");
+        problems.add(new Problem(AFTER_REPLAY_MOVE_PREFIX_CONFIG, AFTER_REPLAY_MOVE_PREFIX_CONFIG
+            + " is required with after.replay move", AFTER_REPLAY_CONFIG));
       } else if (isUnder(prefix, topicsDir)) {
-        problems.add(AFTER_REPLAY_MOVE_PREFIX_CONFIG + " must not lie under topics.dir '"
-            + topicsDir + "', or moved files would be found again");
+        problems.add(new Problem(AFTER_REPLAY_MOVE_PREFIX_CONFIG, AFTER_REPLAY_MOVE_PREFIX_CONFIG
+            + " '" + prefix + "' must not lie under topics.dir '" + topicsDir + "', or moved "
+            + "files would be found again", AFTER_REPLAY_CONFIG, TOPICS_DIR_CONFIG));
       }
     }
     String quarantine = c.quarantinePrefix();
     if (!quarantine.isEmpty() && c.onCorruptFile() != OnCorruptFile.SKIP) {
-      problems.add(ERRORS_QUARANTINE_PREFIX_CONFIG + " needs errors.on.corrupt.file skip");
+      problems.add(new Problem(ERRORS_QUARANTINE_PREFIX_CONFIG, ERRORS_QUARANTINE_PREFIX_CONFIG
+          + " '" + quarantine + "' needs errors.on.corrupt.file skip",
+          ERRORS_ON_CORRUPT_FILE_CONFIG));
     } else if (!quarantine.isEmpty() && isUnder(quarantine, topicsDir)) {
-      problems.add(ERRORS_QUARANTINE_PREFIX_CONFIG + " must not lie under topics.dir '"
-          + topicsDir + "', or quarantined files would be found again");
+      problems.add(new Problem(ERRORS_QUARANTINE_PREFIX_CONFIG, ERRORS_QUARANTINE_PREFIX_CONFIG
+          + " '" + quarantine + "' must not lie under topics.dir '" + topicsDir + "', or "
+          + "quarantined files would be found again", TOPICS_DIR_CONFIG,
+          ERRORS_ON_CORRUPT_FILE_CONFIG));
     }
     if (!c.errorsTopic().isEmpty() && c.onCorruptFile() != OnCorruptFile.SKIP) {
-      problems.add(ERRORS_TOPIC_CONFIG + " needs errors.on.corrupt.file skip");
+      problems.add(new Problem(ERRORS_TOPIC_CONFIG, ERRORS_TOPIC_CONFIG + " '" + c.errorsTopic()
+          + "' needs errors.on.corrupt.file skip", ERRORS_ON_CORRUPT_FILE_CONFIG));
     }
+    StoreConfigDef.problems(c::get).forEach((key, messages) -> messages.forEach(message ->
+        problems.add(new Problem(key, message, StoreConfigDef.involved(key)))));
     int count = c.getInt(TASK_COUNT_CONFIG);
     int index = c.getInt(TASK_INDEX_CONFIG);
     if (count < 1 || index < 0 || index >= count) {
-      problems.add(TASK_INDEX_CONFIG + " " + index + " is not a task of " + count);
+      problems.add(new Problem(TASK_INDEX_CONFIG, TASK_INDEX_CONFIG + " " + index
+          + " is not a task of " + count, TASK_COUNT_CONFIG));
     }
     return problems;
   }
@@ -421,25 +522,17 @@ public final class ParquetSourceConfig extends AbstractConfig {
     }
   }
 
-  /** A URL with a scheme and no credentials; the message never repeats the URL. */
+  /**
+   * A URL the stores can open, without credentials: the same checks as the sink's ({@link
+   * StoreUrls#problem}), so that validate refuses what a task could not open. The message never
+   * repeats a value that may hold a secret.
+   */
   private static final class StoreUrlValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
-      if (value == null || value.toString().isBlank()) {
-        throw new ConfigException(name + " is required");
-      }
-      URI uri;
-      try {
-        uri = new URI(value.toString());
-      } catch (URISyntaxException e) {
-        throw new ConfigException(name + " is not a valid URL: " + e.getReason());
-      }
-      if (uri.getScheme() == null) {
-        throw new ConfigException(name + " needs a scheme (file, hdfs, s3...)");
-      }
-      if (uri.getRawUserInfo() != null) {
-        throw new ConfigException(
-            name + " must not carry credentials; put them in the store settings");
+      String problem = StoreUrls.problem(value);
+      if (problem != null) {
+        throw new ConfigException(problem);
       }
     }
 
@@ -479,6 +572,9 @@ public final class ParquetSourceConfig extends AbstractConfig {
   private static final class RegexValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
+      if (value == null) {
+        return; // reported by the null check of validate and the constructor
+      }
       try {
         Pattern.compile(value.toString());
       } catch (PatternSyntaxException e) {
