@@ -751,7 +751,7 @@ public final class ParquetToConnect {
       this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
       this.connectScale =
           kind == ConnectTypes.Kind.DECIMAL
-              ? Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD).trim())
+              ? DecimalLayout.connectScale(schema) // the file's metadata: checked
               : 0;
       if (!fits(kind, physical)) {
         throw mismatch(path, leaf, schema);
