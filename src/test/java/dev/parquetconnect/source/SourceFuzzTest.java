@@ -424,6 +424,38 @@ final class SourceFuzzTest {
   }
 
   /**
+   * Reproducer of the second finding: a stored value schema whose Decimal scale parameter is not
+   * an integer ({@code "scale":"x"}, found by a byte damage of the footer) threw a
+   * NumberFormatException from {@code ParquetToConnect.of}, which the replay task did not catch
+   * as a corrupt file: poll threw it even with {@code errors.on.corrupt.file=skip}. Now a
+   * DataException, and the file is skipped and reported.
+   */
+  @Test
+  void aDecimalScaleThatIsNoNumberIsADataExceptionAndTheFileIsSkipped() throws Exception {
+    Sample s = SINK.stream().filter(x -> x.path.startsWith("fzd/")).findFirst().orElseThrow();
+    String text = new String(s.bytes, StandardCharsets.ISO_8859_1);
+    int at = text.lastIndexOf("\"scale\":\"2\"");
+    assertTrue(at > 0, "a stored decimal scale");
+    byte[] edited = s.bytes.clone();
+    edited[at + "\"scale\":\"".length()] = 'x';
+    for (boolean replay : new boolean[] {true, false}) {
+      ReadResult result = guardedRead(edited, s.fileName(), replay, FUZZ_OPTIONS, -1,
+          "scale x, " + (replay ? "replay" : "generic"));
+      assertEquals(replay, result.failure instanceof DataException, "replay: " + replay + ", "
+          + result.failure); // generic mode ignores the stored schemas
+    }
+    Path root = dir.resolve("scale");
+    String key = "topics/fzbad/" + SinkArchive.fileName("fzbad", 0, 0, 149, 0);
+    write(root.resolve(key), edited);
+    TaskDriver driver = new TaskDriver(ReplayModeTest.props(root, "errors.on.corrupt.file",
+        "skip", "errors.topic", "bad-files")).start();
+    List<SourceRecord> got = drainGuarded(driver, "scale x through the task");
+    assertEquals(List.of(key), got.stream().map(r -> (String) r.key()).toList());
+    assertTrue(((Struct) got.get(0).value()).getString("error").contains("scale"),
+        got.get(0).value().toString());
+  }
+
+  /**
    * Every schema element of the small sink files given every other repetition and (leaves)
    * every other physical type, read with both mappings: the lies a footer can tell about the
    * shape, tried exhaustively rather than by chance.
