@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -655,7 +654,7 @@ public final class ConnectRecordReader implements Closeable {
         path), path);
     reader.optional = optional;
     if (kind == ConnectTypes.Kind.DECIMAL) {
-      reader.connectScale = Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD).trim());
+      reader.connectScale = DecimalLayout.connectScale(schema); // the file's metadata: checked
     }
     return reader;
   }

@@ -38,11 +38,7 @@ record DecimalLayout(
 
   static DecimalLayout of(Schema schema) {
     Map<String, String> parameters = schema.parameters();
-    String scaleText = parameters == null ? null : parameters.get(Decimal.SCALE_FIELD);
-    if (scaleText == null) {
-      throw new DataException("Decimal schema without a scale parameter");
-    }
-    int connectScale = parse(scaleText, "scale");
+    int connectScale = connectScale(schema);
     String precisionText = parameters.get(ConnectTypes.DECIMAL_PRECISION);
     int precision =
         precisionText == null ? DEFAULT_PRECISION : parse(precisionText, "precision");
@@ -68,6 +64,20 @@ record DecimalLayout(
     }
     return new DecimalLayout(connectScale, scale, precision, PhysicalType.FIXED_LEN_BYTE_ARRAY,
         bytes);
+  }
+
+  /**
+   * The scale parameter of a Connect Decimal schema. A schema read back from a file's metadata
+   * is untrusted: a missing or non-integer scale is a DataException, never the
+   * NullPointerException or NumberFormatException that parsing it blindly throws.
+   */
+  static int connectScale(Schema schema) {
+    Map<String, String> parameters = schema.parameters();
+    String scaleText = parameters == null ? null : parameters.get(Decimal.SCALE_FIELD);
+    if (scaleText == null) {
+      throw new DataException("Decimal schema without a scale parameter");
+    }
+    return parse(scaleText, "scale");
   }
 
   private static int parse(String text, String what) {

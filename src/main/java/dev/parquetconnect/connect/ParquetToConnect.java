@@ -338,6 +338,14 @@ public final class ParquetToConnect {
   Header addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
       int schemaLen, byte[] bytes, int valueOff, int valueLen, Dictionary dictionary, int entry,
       Utf8Strings strings, Header previous) {
+    if (key == null) {
+      // The key column may be OPTIONAL in a file (our sink writes it REQUIRED, but the reader
+      // accepts either, and a damaged footer can say so), and Connect refuses a null header key
+      // with a NullPointerException: an unchecked exception out of the file's bytes. Refused
+      // here as a value the file's schema does not describe, like a null entry.
+      throw new DataException("a header without key in " + FileLayout.HEADERS_COLUMN
+          + ": Connect headers need one");
+    }
     Schema schema = schemaLen < 0 ? null : headerSchema(schemaJson, schemaOff, schemaLen, key);
     Object value = null;
     if (valueLen >= 0) {
@@ -743,7 +751,7 @@ public final class ParquetToConnect {
       this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
       this.connectScale =
           kind == ConnectTypes.Kind.DECIMAL
-              ? Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD).trim())
+              ? DecimalLayout.connectScale(schema) // the file's metadata: checked
               : 0;
       if (!fits(kind, physical)) {
         throw mismatch(path, leaf, schema);
