@@ -60,9 +60,12 @@ final class OpenFile {
     return (writer == null ? 0 : writer.bufferedBytes()) + output.heapBytes();
   }
 
-  /** The bytes of the file so far, written and buffered ({@code file.max.bytes}). */
+  /**
+   * The bytes of the file so far, written and buffered ({@code file.max.bytes}): not its heap,
+   * which also counts the writer's fixed overhead ({@link RecordFileWriter#unwrittenFileBytes}).
+   */
   long fileBytes() {
-    return writer == null ? 0 : writer.bytesWritten() + writer.bufferedBytes();
+    return writer == null ? 0 : writer.bytesWritten() + writer.unwrittenFileBytes();
   }
 
   long accountedBytes() {

@@ -153,6 +153,18 @@ final class ParquetFiles implements RecordWriterFactory {
       return buffered;
     }
 
+    /**
+     * The buffered rows without {@link #fixedBytes}: the column writers' own heap is counted in
+     * the memory budget but never written to the file. Counted in {@code file.max.bytes} it
+     * committed a file of a wide schema long before it reached the limit (16 columns: 120 KiB
+     * of overhead, so file.max.bytes=128 KiB committed files of 3.6 KB), and a file of 20
+     * columns under that limit after every record.
+     */
+    @Override
+    public long unwrittenFileBytes() {
+      return finished ? 0 : bufferedBytes() - fixedBytes;
+    }
+
     @Override
     public long bytesWritten() {
       return writer.bytesWritten();

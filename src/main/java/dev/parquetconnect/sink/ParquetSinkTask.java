@@ -136,6 +136,10 @@ public final class ParquetSinkTask extends SinkTask {
     for (TopicPartitionWriter writer : writers.values()) {
       writer.startBatch();
       writer.recover();
+      // A schedule boundary that passed since the last put commits the files opened before it
+      // now, before this batch is written: else the batch's records, read after the boundary,
+      // would go into those files and be committed with them at the end of this put.
+      writer.commitIfScheduled();
     }
     // The writer and topic of the previous record: a batch is runs of one partition's records,
     // so the lookups (and a TopicPartition per record) are made only when the run changes.

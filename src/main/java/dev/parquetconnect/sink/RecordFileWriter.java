@@ -40,6 +40,16 @@ interface RecordFileWriter {
   /** Heap bytes held for rows not yet written out (the open row group and its pages). */
   long bufferedBytes();
 
+  /**
+   * About the bytes the rows not yet written out will add to the file: what {@code
+   * file.max.bytes} counts besides {@link #bytesWritten()}. {@link #bufferedBytes()} unless the
+   * writer's heap includes more than its rows (fixed per-file overhead the memory budget must
+   * see, but that never reaches the file).
+   */
+  default long unwrittenFileBytes() {
+    return bufferedBytes();
+  }
+
   /** Bytes handed to the output stream so far. */
   long bytesWritten();
 

@@ -207,4 +207,49 @@ final class ParquetSinkTaskTest {
     assertEquals(1, count("extra = 'x'"));
     assertEquals(1, count("n = 2.5"));
   }
+
+  /**
+   * file.max.bytes counts the bytes of the file, not the writer's heap: 17 columns make about
+   * 127 KiB of fixed heap per open file (counted in buffer.max.bytes), which used to count as
+   * file bytes too, so with file.max.bytes=128 KiB a file of seven 150-byte records (3 KB) was
+   * committed as full. Now small records fill it, and it is committed once its rows reach the
+   * limit.
+   */
+  @Test
+  void fileMaxBytesCountsTheFileNotTheWritersHeap() throws Exception {
+    SchemaBuilder builder = SchemaBuilder.struct().name("Wide");
+    for (int i = 0; i < 12; i++) {
+      builder.field("c" + i, Schema.INT64_SCHEMA);
+    }
+    Schema wide = builder.field("blob", Schema.BYTES_SCHEMA).build();
+    java.util.Random random = new java.util.Random(5);
+    List<SinkRecord> records = new ArrayList<>();
+    for (int o = 0; o < 140; o++) {
+      Struct value = new Struct(wide);
+      for (int i = 0; i < 12; i++) {
+        value.put("c" + i, (long) o * i);
+      }
+      byte[] blob = new byte[o < 100 ? 0 : 8192];
+      random.nextBytes(blob);
+      records.add(raw(o, wide, value.put("blob", blob)));
+    }
+    Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
+        props(ParquetSinkConfig.FILE_MAX_BYTES_CONFIG, "131072",
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "1000000",
+            ParquetSinkConfig.PARTITIONER_CONFIG, "kafka"), records);
+    assertTrue(committed.get(new TopicPartition("people", 0)) > 110, "committed " + committed);
+    Path first;
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.list(dir.resolve("topics/people/partition=0"))) {
+      first = files.sorted().findFirst().orElseThrow();
+    }
+    // The 8 KiB records from offset 100 on fill it: 128 KiB after the 16th.
+    java.util.regex.Matcher name = java.util.regex.Pattern.compile(
+        "people\\+0\\+0{20}\\+(\\d{20})\\.parquet").matcher(first.getFileName().toString());
+    assertTrue(name.matches(), first.toString());
+    long end = Long.parseLong(name.group(1));
+    assertTrue(end >= 110 && end < 120, "the first file ends at " + end);
+    long size = java.nio.file.Files.size(first);
+    assertTrue(size >= 120_000 && size <= 131_072 + 8_192 + 16_384, "size " + size);
+  }
 }

@@ -281,6 +281,24 @@ final class SinkTaskTest {
   }
 
   @Test
+  void aScheduleBoundaryCommitsBeforeTheNextBatchIsWritten() throws IOException {
+    fill(1, 2);
+    connect.start(() -> newTask(CrashPoints.NONE), props(
+        ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"), false);
+    clock.advance(Math.floorMod(1000 - clock.wallMillis(), 60_000L));
+    connect.step(1);
+    clock.advance(60_000);
+    // Offset 1 is read after the boundary that commits offset 0's file: it is not in that file.
+    connect.step(1);
+    connect.commitOffsets();
+    assertEquals(Map.of("topics/orders/partition=0/"
+        + "orders+0+00000000000000000000+00000000000000000000.parquet", 1),
+        SimulatedConnect.committedFiles(store, "topics").entrySet().stream().collect(
+            java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size())));
+    assertEquals(1L, connect.committed().get(new TopicPartition(TOPIC, 0)));
+  }
+
+  @Test
   void rotateIntervalCommitsByRecordTime() throws IOException {
     fill(1, 10);
     connect.start(() -> newTask(CrashPoints.NONE), props(
