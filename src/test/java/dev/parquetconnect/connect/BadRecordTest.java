@@ -235,7 +235,7 @@ class BadRecordTest {
   }
 
   /** A header whose value does not match its schema (ConnectHeaders would refuse to add it). */
-  private static final class BadHeader implements Header {
+  static final class BadHeader implements Header {
     @Override
     public String key() {
       return "h";

@@ -412,7 +412,7 @@ class RandomBadRecordTest {
       List<Header> headers = new ArrayList<>();
       good.headers().forEach(headers::add);
       int at = random.nextInt(headers.size() + 1);
-      headers.add(at, new BadHeader());
+      headers.add(at, new BadRecordTest.BadHeader());
       tally.merge("bad header", 1, Integer::sum);
       SinkRecord record = new SinkRecord(good.topic(), good.kafkaPartition(), good.keySchema(),
           good.key(), good.valueSchema(), good.value(), offset, good.timestamp(),
@@ -746,33 +746,5 @@ class RandomBadRecordTest {
     List<T> out = new ArrayList<>(list);
     out.add(next);
     return List.copyOf(out);
-  }
-
-  /** A header whose value does not match its schema (ConnectHeaders would refuse to add it). */
-  private static final class BadHeader implements Header {
-    @Override
-    public String key() {
-      return "h";
-    }
-
-    @Override
-    public Schema schema() {
-      return Schema.INT32_SCHEMA;
-    }
-
-    @Override
-    public Object value() {
-      return "not an int";
-    }
-
-    @Override
-    public Header with(Schema schema, Object value) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Header rename(String key) {
-      throw new UnsupportedOperationException();
-    }
   }
 }

@@ -83,6 +83,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import static dev.parquetconnect.format.read.FooterSurgery.footer;
+import static dev.parquetconnect.format.read.FooterSurgery.withFooter;
+import dev.parquetconnect.format.read.MemoryInput;
 
 /**
  * Seeded fuzzing of the path the source connector really reads: files the production sink task
@@ -568,7 +571,7 @@ final class SourceFuzzTest {
       int startRowGroup, int[] rows) throws IOException, ParquetException {
     PartitionChooser partitions = new PartitionChooser(
         replay ? PartitionMode.ORIGINAL : PartitionMode.DEFAULT, 0);
-    try (ParquetFileReader file = ParquetFileReader.open(new BytesInput(bytes, name), options)) {
+    try (ParquetFileReader file = ParquetFileReader.open(new MemoryInput(bytes, name), options)) {
       ReplayRowMapper replayMapper = null;
       GenericRowMapper genericMapper = null;
       ParquetToConnect mapping;
@@ -605,31 +608,6 @@ final class SourceFuzzTest {
         }
       }
     }
-  }
-
-  /** A file in memory; reads outside it are the reader's bug (it checks ranges first). */
-  private record BytesInput(byte[] bytes, String name) implements SeekableInput {
-    @Override
-    public long length() {
-      return bytes.length;
-    }
-
-    @Override
-    public void readFully(long position, byte[] dst, int off, int len) throws IOException {
-      if (position < 0 || len < 0 || position > bytes.length - (long) len) {
-        throw new EOFException(name + ": read [" + position + ", +" + len + ") past "
-            + bytes.length + " bytes");
-      }
-      System.arraycopy(bytes, (int) position, dst, off, len);
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public void close() {}
   }
 
   // ---- (b): the real source task over a store of good and damaged files
@@ -1086,22 +1064,6 @@ final class SourceFuzzTest {
         yield new Mutated(b, "noise");
       }
     };
-  }
-
-  static FileMetaData footer(byte[] file) throws ParquetException {
-    int length = MetadataCodec.footerLength(file, file.length - 8, file.length);
-    return MetadataCodec.readFileMetaData(file, file.length - 8 - length, length);
-  }
-
-  static byte[] withFooter(byte[] file, FileMetaData metadata) throws ParquetException {
-    int length = MetadataCodec.footerLength(file, file.length - 8, file.length);
-    GrowableBuffer out = new GrowableBuffer(file.length + 1024);
-    out.write(file, 0, file.length - 8 - length);
-    int start = out.size();
-    MetadataCodec.write(metadata, out);
-    out.writeIntLE(out.size() - start);
-    out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-    return out.toByteArray();
   }
 
   /** A number near {@code v} or a lie: off by one, doubled, zero, negative, huge. */

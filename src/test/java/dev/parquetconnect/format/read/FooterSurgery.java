@@ -13,16 +13,16 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /** Rewrites the footer of a file in memory, to build files whose metadata lies. */
-final class FooterSurgery {
+public final class FooterSurgery {
   private FooterSurgery() {}
 
-  static FileMetaData footer(byte[] file) throws ParquetException {
+  public static FileMetaData footer(byte[] file) throws ParquetException {
     int length = MetadataCodec.footerLength(file, file.length - 8, file.length);
     return MetadataCodec.readFileMetaData(file, file.length - 8 - length, length);
   }
 
   /** The same data with {@code metadata} as its footer. */
-  static byte[] withFooter(byte[] file, FileMetaData metadata) throws ParquetException {
+  public static byte[] withFooter(byte[] file, FileMetaData metadata) throws ParquetException {
     int length = MetadataCodec.footerLength(file, file.length - 8, file.length);
     GrowableBuffer out = new GrowableBuffer(file.length);
     out.write(file, 0, file.length - 8 - length);

@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A file held in memory that records every positioned read, for tests of what is fetched. */
-final class MemoryInput implements SeekableInput {
+public final class MemoryInput implements SeekableInput {
   private final byte[] bytes;
   private final String name;
   final List<long[]> reads = new ArrayList<>();
 
-  MemoryInput(byte[] bytes, String name) {
+  public MemoryInput(byte[] bytes, String name) {
     this.bytes = bytes;
     this.name = name;
   }
