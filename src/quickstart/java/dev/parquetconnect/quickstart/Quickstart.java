@@ -193,6 +193,7 @@ public final class Quickstart {
         // ours, which stops the broker: a worker stopping after its broker waits for timeouts.
         // Ours stops both, in order.
         removeConnectShutdownHook(connect);
+        removeJettyShutdownHook();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         // GET /connectors answers 200 once the worker has joined its group and read the config
         // topic, i.e. when it accepts connector requests, not merely when Jetty listens.
@@ -245,6 +246,24 @@ public final class Quickstart {
         }
     }
 
+    /**
+     * Jetty's own shutdown hook (its {@code ShutdownThread}, registered when Connect's REST
+     * server starts) stopped the REST server concurrently with ours: once, on CI, Connect's
+     * {@code RestServer.stop} then never returned ("Unable to destroy ... STARTED" from Jetty's
+     * hook, no "REST server stopped"), and the quickstart did not exit. Our hook stops the worker,
+     * REST server included, so Jetty's is removed. By reflection: Kafka 3.x and 4.x ship different
+     * Jetty versions, both with this class.
+     */
+    private static void removeJettyShutdownHook() {
+        try {
+            Class<?> shutdownThread = Class.forName("org.eclipse.jetty.util.thread.ShutdownThread");
+            Runtime.getRuntime().removeShutdownHook(
+                    (Thread) shutdownThread.getMethod("getInstance").invoke(null));
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // No such Jetty: both hooks run, as before; the stop below is bounded all the same.
+        }
+    }
+
     /** The shutdown hook: the worker first, then the broker. */
     private void stopOnSignal() {
         out.println("quickstart: stopping the Connect worker and the broker...");
@@ -258,9 +277,18 @@ public final class Quickstart {
     private boolean stopQuietly() {
         boolean clean = true;
         if (connect != null) {
+            // Bounded: a worker whose stop hangs must not keep the broker running and the
+            // process alive (the user's Ctrl-C would seem to do nothing).
+            Thread stopper = new Thread(connect::stop, "quickstart-stop-connect");
+            stopper.setDaemon(true);
+            stopper.start();
             try {
-                connect.stop();
-                connect.herderTask().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                stopper.join(STOP_TIMEOUT.toMillis());
+                if (stopper.isAlive()) {
+                    clean = false;
+                } else {
+                    connect.herderTask().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                }
             } catch (Exception e) {
                 clean = false;
             }
