@@ -10,7 +10,6 @@ import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
-import dev.parquetconnect.storage.Stores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -235,15 +234,10 @@ final class RandomSchemaEvolutionTest {
 
   private void runTask(String mode, int flushSize, Random random, List<SinkRecord> records,
       long[] ends) {
-    ManualClock clock = new ManualClock();
-    ParquetSinkTask task = new ParquetSinkTask(ParquetFiles::writerFactory,
-        c -> Stores.open(c.storeUrl(), c.storeSettings()), clock, CrashPoints.NONE);
-    TestContext context = new TestContext(true);
     List<TopicPartition> tps = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
       tps.add(new TopicPartition(TOPIC, p));
     }
-    context.assignment.addAll(tps);
     Map<String, String> props = new HashMap<>();
     props.put("name", "evo-sink");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, dir.toUri().toString());
@@ -252,28 +246,21 @@ final class RandomSchemaEvolutionTest {
     props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
     props.put(ParquetSinkConfig.SCHEMA_COMPATIBILITY_CONFIG, mode.toLowerCase());
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
-    task.initialize(context);
-    task.start(props);
-    task.open(tps);
-    Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed;
-    try {
-      for (int i = 0; i < records.size(); ) {
-        int n = Math.min(records.size() - i, 1 + random.nextInt(40));
-        task.put(new ArrayList<>(records.subList(i, i + n)));
-        i += n;
-      }
-      clock.advance(120_000);
-      task.put(List.of());
-      committed = task.preCommit(Map.of());
-    } finally {
-      task.close(tps);
-      task.stop();
+    Map<TopicPartition, Long> committed;
+    List<SinkRecord> deadLettered;
+    List<Throwable> errors;
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, tps, true)) {
+      sink.putInRandomBatches(records, random, 40);
+      sink.commitOpenFiles(120_000);
+      committed = sink.committed();
+      deadLettered = sink.deadLettered();
+      errors = sink.deadLetterErrors();
     }
-    assertEquals(List.of(), context.deadLettered.stream().map(SinkRecord::kafkaOffset).toList(),
-        "bad records: " + context.deadLetterErrors);
+    assertEquals(List.of(), deadLettered.stream().map(SinkRecord::kafkaOffset).toList(),
+        "bad records: " + errors);
     for (int p = 0; p < PARTITIONS; p++) {
       if (ends[p] > 0) {
-        assertEquals(ends[p], committed.get(tps.get(p)).offset(), "committed offset of " + p);
+        assertEquals(ends[p], committed.get(tps.get(p)), "committed offset of " + p);
       }
     }
   }

@@ -20,7 +20,6 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
-import dev.parquetconnect.storage.Stores;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -134,12 +133,7 @@ final class RandomSchemalessTest {
     model.end();
 
     // The real task, every record of one batch-split sequence, then a scheduled commit.
-    ManualClock clock = new ManualClock();
-    ParquetSinkTask task = new ParquetSinkTask(ParquetFiles::writerFactory,
-        c -> Stores.open(c.storeUrl(), c.storeSettings()), clock, CrashPoints.NONE);
-    TestContext context = new TestContext(true);
     TopicPartition tp = new TopicPartition(TOPIC, 0);
-    context.assignment.add(tp);
     Map<String, String> props = new HashMap<>();
     props.put("name", "json-sink");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, dir.toUri().toString());
@@ -148,27 +142,18 @@ final class RandomSchemalessTest {
     props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
     props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
-    task.initialize(context);
-    task.start(props);
-    task.open(List.of(tp));
     long committed;
-    try {
-      for (int i = 0; i < records.size(); ) {
-        int n = Math.min(records.size() - i, 1 + random.nextInt(40));
-        task.put(new ArrayList<>(records.subList(i, i + n)));
-        i += n;
-      }
-      clock.advance(120_000);
-      task.put(List.of());
-      committed = task.preCommit(Map.of()).get(tp).offset();
-    } finally {
-      task.close(List.of(tp));
-      task.stop();
+    List<Long> deadLettered;
+    List<Throwable> errors;
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
+      sink.putInRandomBatches(records, random, 40);
+      sink.commitOpenFiles(120_000);
+      committed = sink.committed().get(tp);
+      deadLettered = sink.deadLettered().stream().map(SinkRecord::kafkaOffset).toList();
+      errors = sink.deadLetterErrors();
     }
     assertEquals(records.size(), committed, "every offset committed");
-
-    List<Long> deadLettered = context.deadLettered.stream().map(SinkRecord::kafkaOffset).toList();
-    assertEquals(model.bad, deadLettered, "bad records: " + context.deadLetterErrors);
+    assertEquals(model.bad, deadLettered, "bad records: " + errors);
 
     // The committed files, in offset order, against the model's files.
     List<Path> files;

@@ -1,10 +1,12 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.storage.Stores;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -18,12 +20,22 @@ import org.apache.kafka.connect.sink.SinkRecord;
  */
 public final class SinkTaskHarness implements AutoCloseable {
   private final ManualClock clock = new ManualClock();
-  private final TestContext context = new TestContext(false);
+  private final TestContext context;
   private final ParquetSinkTask task;
   private final List<TopicPartition> partitions;
 
   /** Starts the task with {@code props} and opens {@code partitions}, as Connect does. */
   public SinkTaskHarness(Map<String, String> props, Collection<TopicPartition> partitions) {
+    this(props, partitions, false);
+  }
+
+  /**
+   * As above; {@code withReporter}: the context offers an errant record reporter, so bad records
+   * go to {@link #deadLettered} (with {@code errors.tolerance=all}) instead of failing the task.
+   */
+  public SinkTaskHarness(Map<String, String> props, Collection<TopicPartition> partitions,
+      boolean withReporter) {
+    this.context = new TestContext(withReporter);
     this.partitions = List.copyOf(partitions);
     task = new ParquetSinkTask(ParquetFiles::writerFactory,
         config -> Stores.open(config.storeUrl(), config.storeSettings()), clock,
@@ -36,6 +48,15 @@ public final class SinkTaskHarness implements AutoCloseable {
 
   public void put(Collection<SinkRecord> records) {
     task.put(records);
+  }
+
+  /** Puts {@code records} in order, in batches of 1 to {@code maxBatch} records drawn by {@code random}. */
+  public void putInRandomBatches(List<SinkRecord> records, Random random, int maxBatch) {
+    for (int i = 0; i < records.size(); ) {
+      int n = Math.min(records.size() - i, 1 + random.nextInt(maxBatch));
+      task.put(new ArrayList<>(records.subList(i, i + n)));
+      i += n;
+    }
   }
 
   /** Moves the clock by {@code ms} and calls {@code put} without records, as Connect does. */
@@ -56,9 +77,14 @@ public final class SinkTaskHarness implements AutoCloseable {
     return Set.copyOf(context.paused);
   }
 
-  /** Records sent to the dead letter queue (none: this context has no reporter). */
+  /** Records sent to the dead letter queue (none without a reporter). */
   public List<SinkRecord> deadLettered() {
     return List.copyOf(context.deadLettered);
+  }
+
+  /** The errors the dead-lettered records were reported with, in the same order. */
+  public List<Throwable> deadLetterErrors() {
+    return List.copyOf(context.deadLetterErrors);
   }
 
   @Override
