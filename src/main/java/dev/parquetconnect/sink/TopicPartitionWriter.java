@@ -55,6 +55,8 @@ final class TopicPartitionWriter {
   private final Map<Long, Integer> lastAttempt = new HashMap<>();
   /** The markers as last listed, plus what this writer created since (for compaction). */
   private List<Attempt> knownAttempts = new ArrayList<>();
+  /** Rolled-back attempts whose files a late zombie may still make visible. */
+  private final RolledBackAttempts rolledBack = new RolledBackAttempts();
   /** When an unfinished commit of another writer was first seen (monotonic nanos). */
   private final Map<Attempt, Long> pendingSince = new HashMap<>();
   /** After a rewind, the rest of the current batch is stale: Connect seeks before the next. */
@@ -142,17 +144,16 @@ final class TopicPartitionWriter {
     for (Attempt a : attempts) {
       lastAttempt.merge(a.start(), a.attempt(), Math::max);
     }
+    rolledBack.retainAll(attempts);
     committedEnd = -1;
-    for (int i = attempts.size() - 1; i >= 0; i--) {
+    int i = attempts.size() - 1;
+    for (; i >= 0; i--) {
       Attempt a = attempts.get(i);
       Outcome outcome;
       if (a.hasOutcome()) {
-        outcome = markers.readOutcome(a.start(), a.attempt());
+        outcome = readOutcome(a);
         if (outcome == null) {
           continue;
-        }
-        if (!outcome.done()) {
-          sweep(a);
         }
       } else {
         outcome = settlePending(a);
@@ -162,11 +163,79 @@ final class TopicPartitionWriter {
       }
       if (outcome.done()) {
         committedEnd = outcome.end();
+        i--;
         break;
       }
     }
+    // Older than the newest done commit: only rolled-back attempts matter, however old, since a
+    // zombie may make one of their files visible at any time after the rollback.
+    for (; i >= 0; i--) {
+      settleOvertaken(attempts.get(i));
+    }
     pendingSince.keySet().retainAll(attempts);
+    sweepRolledBack();
     return true;
+  }
+
+  /** The outcome of an attempt that has one (remembering a rollback); null if it vanished. */
+  private Outcome readOutcome(Attempt a) throws IOException {
+    if (rolledBack.contains(a)) {
+      return new Outcome(false, a.start(), a.start(), a.attempt(), "");
+    }
+    Outcome outcome = markers.readOutcome(a.start(), a.attempt());
+    if (outcome != null && !outcome.done() && a.hasIntent()) {
+      Intent intent = markers.readIntent(a.start(), a.attempt());
+      if (intent != null) {
+        rolledBack.add(intent);
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * An attempt older than the newest done commit. With an outcome, a rollback is remembered.
+   * Without, it can never be completed (whoever made the later commit recovered past it: its
+   * writer is a zombie that claimed an attempt after the new owner moved on), so it is rolled
+   * back at once, never forward, whatever files exist: they would repeat committed offsets.
+   */
+  private void settleOvertaken(Attempt a) throws IOException {
+    if (a.hasOutcome()) {
+      readOutcome(a);
+      return;
+    }
+    Intent intent = markers.readIntent(a.start(), a.attempt());
+    if (intent == null) {
+      return;
+    }
+    Outcome outcome = markers.settle(aborted(intent));
+    if (!outcome.done()) {
+      rolledBack.add(intent);
+      LOG.warn("{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}: a later "
+          + "commit is done", log, intent.start(), intent.end(), intent.attempt(), intent.task());
+    }
+  }
+
+  /** Deletes the files of every rolled-back attempt again (a zombie may have made one visible). */
+  private void sweepRolledBack() throws IOException {
+    int deleted = rolledBack.sweep(rt.store(), rt.clock().nanos());
+    if (deleted > 0) {
+      LOG.warn("{} deleted {} files of rolled-back commits that appeared after their rollback "
+          + "(a task that had lost this partition made them visible late)", log, deleted);
+    }
+  }
+
+  /** While committing: sweeps rolled-back attempts at most once per commit timeout. */
+  private void sweepRolledBackIfDue() {
+    if (!rolledBack.sweepDue(rt.clock().nanos(),
+        TimeUnit.MILLISECONDS.toNanos(rt.commitTimeoutMs()))) {
+      return;
+    }
+    try {
+      sweepRolledBack();
+    } catch (IOException | RuntimeException e) {
+      // The next commit after another timeout, or the next recovery, tries again.
+      LOG.warn("{} cannot delete the files of rolled-back commits now: {}", log, e.toString());
+    }
   }
 
   /**
@@ -192,6 +261,7 @@ final class TopicPartitionWriter {
           + "all {} files exist; outcome {}", log, intent.start(), intent.end(), intent.attempt(),
           intent.task(), intent.files().size(), outcome.done() ? "done" : "aborted");
       if (!outcome.done()) {
+        rolledBack.add(intent);
         sweep(intent);
       }
       return outcome;
@@ -209,20 +279,12 @@ final class TopicPartitionWriter {
     }
     Outcome outcome = markers.settle(aborted(intent));
     if (!outcome.done()) {
+      rolledBack.add(intent);
       sweep(intent);
       LOG.warn("{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}", log,
           intent.start(), intent.end(), intent.attempt(), intent.task());
     }
     return outcome;
-  }
-
-  private void sweep(Attempt a) throws IOException {
-    if (a.hasIntent()) {
-      Intent intent = markers.readIntent(a.start(), a.attempt());
-      if (intent != null) {
-        sweep(intent);
-      }
-    }
   }
 
   /** Deletes whatever an aborted commit made visible (idempotent). */
@@ -491,6 +553,9 @@ final class TopicPartitionWriter {
           throw new IOException("the commit took longer than half of commit.timeout.ms ("
               + rt.commitTimeoutMs() + " ms): stopping so that a new owner may roll it back");
         }
+        // Between the deadline check and the file's appearance a stalled writer can outlive its
+        // commit: the window a later sweep of rolled-back attempts closes.
+        rt.faults().at("before-file");
         file.output().commitAs(file.finalKey());
         rt.budget().release(file);
         if (first) {
@@ -543,9 +608,13 @@ final class TopicPartitionWriter {
     knownAttempts = new ArrayList<>(listed);
     knownAttempts.add(new Attempt(e.start(), e.attempt(), true, true));
     compactMarkers();
+    sweepRolledBackIfDue();
   }
 
-  /** Deletes the markers of all but the newest {@link #RETAINED_ATTEMPTS} attempts. */
+  /**
+   * Deletes the markers of all but the newest {@link #RETAINED_ATTEMPTS} attempts, except those
+   * of rolled-back attempts: their intents say which files to sweep, however late they appear.
+   */
   private void compactMarkers() {
     int excess = knownAttempts.size() - RETAINED_ATTEMPTS;
     if (excess <= 0) {
@@ -554,6 +623,9 @@ final class TopicPartitionWriter {
     List<Attempt> old = new ArrayList<>(knownAttempts.subList(0, excess));
     try {
       for (Attempt a : old) {
+        if (rolledBack.contains(a)) {
+          continue;
+        }
         markers.delete(a);
         knownAttempts.remove(a);
         lastAttempt.remove(a.start());
@@ -621,6 +693,7 @@ final class TopicPartitionWriter {
                 e.start(), e.end());
             return;
           }
+          rolledBack.add(intent);
           sweep(intent);
         }
       } catch (IOException | RuntimeException settleFailure) {
