@@ -117,6 +117,11 @@ final class MarkerLog {
     store.delete(keys.outcomeKey(partition, attempt.start(), attempt.attempt()));
   }
 
+  /** Deletes the intent of an attempt that has no outcome (withdrawn by its own writer). */
+  void deleteIntent(long start, int attempt) throws IOException {
+    store.delete(keys.intentKey(partition, start, attempt));
+  }
+
   private boolean createIfAbsent(String key, byte[] content) throws IOException {
     try (StoreOutput out = store.create(key)) {
       out.write(content, 0, content.length);

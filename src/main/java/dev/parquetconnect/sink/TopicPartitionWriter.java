@@ -193,25 +193,15 @@ final class TopicPartitionWriter {
   }
 
   /**
-   * An attempt older than the newest done commit. With an outcome, a rollback is remembered.
-   * Without, it can never be completed (whoever made the later commit recovered past it: its
-   * writer is a zombie that claimed an attempt after the new owner moved on), so it is rolled
-   * back at once, never forward, whatever files exist: they would repeat committed offsets.
+   * An attempt older than the newest done commit: a rollback is remembered. An intent without
+   * outcome there is left alone: its writer was overtaken (another writer recovered past it) and
+   * sees that when it lists the markers again after its intent, before any file (commit step 3),
+   * so it never makes a file visible; its files' names may even be those of a done commit whose
+   * markers were compacted, so they must not be deleted.
    */
   private void settleOvertaken(Attempt a) throws IOException {
     if (a.hasOutcome()) {
       readOutcome(a);
-      return;
-    }
-    Intent intent = markers.readIntent(a.start(), a.attempt());
-    if (intent == null) {
-      return;
-    }
-    Outcome outcome = markers.settle(aborted(intent));
-    if (!outcome.done()) {
-      rolledBack.add(intent);
-      LOG.warn("{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}: a later "
-          + "commit is done", log, intent.start(), intent.end(), intent.attempt(), intent.task());
     }
   }
 
@@ -544,8 +534,20 @@ final class TopicPartitionWriter {
         throw new Fenced("another writer claimed offsets from " + e.start() + " (attempt "
             + e.attempt() + ")");
       }
-      claimed = true;
       rt.faults().at("after-intent");
+      // Listed again now that the intent holds the attempt: a writer that stalled between the
+      // check above and its intent may have been overtaken meanwhile, by enough commits that
+      // compaction deleted this attempt's markers (so the intent could be created again, and
+      // its names may be those of a done commit). It publishes nothing and withdraws the intent,
+      // without an outcome: no sweep may ever delete files under those names.
+      for (Attempt a : markers.list()) {
+        if (a.isAfter(e.start(), e.attempt())) {
+          markers.deleteIntent(e.start(), e.attempt());
+          throw new Fenced("the store has a commit of offset " + a.start() + " (attempt "
+              + a.attempt() + ") made after this task checked; withdrew its intent");
+        }
+      }
+      claimed = true;
       long halfTimeout = TimeUnit.MILLISECONDS.toNanos(rt.commitTimeoutMs()) / 2;
       boolean first = true;
       for (OpenFile file : e.files()) {

@@ -277,6 +277,29 @@ abstract class CrashWindowContract {
     assertEachOffsetOnce(30);
   }
 
+  /**
+   * A zombie that checked the markers (step 2) and stalled before its intent was written, while
+   * the new owner committed the same offsets and so many more that compaction deleted the
+   * markers of that attempt: the zombie's intent is created all the same, and it must not finish.
+   */
+  @Test
+  void aZombieClaimingAnAttemptWhoseMarkersWereCompactedPublishesNothing() throws IOException {
+    long ownerEnd = 10L * (TopicPartitionWriter.RETAINED_ATTEMPTS + 3);
+    storeHook = key -> {
+      if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
+        storeHook = k -> {};
+        SinkTaskDriver owner = takeOverAndCommit(false);
+        owner.deliverUpTo(ownerEnd);
+        assertFalse(storeExists(MARKERS + "00000000000000000000-0.outcome"), "compacted");
+      }
+    };
+    SinkTaskDriver zombie = instance(CrashPoints.NONE);
+    zombie.deliverUpTo(10);
+    assertEachOffsetOnce(ownerEnd);
+    zombie.deliverUpTo(10);
+    recoverAndAssertEachOffsetOnce(ownerEnd + 10);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Markers
 
@@ -318,6 +341,14 @@ abstract class CrashWindowContract {
     second.deliverUpTo(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 20);
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.outcome"), "compacted later");
     recoverAndAssertEachOffsetOnce(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 30);
+  }
+
+  private boolean storeExists(String key) {
+    try {
+      return store.exists(key);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
   }
 
   private List<String> dataFilesUnchecked() {
