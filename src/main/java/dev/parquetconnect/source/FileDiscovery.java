@@ -5,8 +5,10 @@ import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -18,12 +20,14 @@ import org.slf4j.LoggerFactory;
  * or {@code .} (the sink's {@code _markers}, temporary files, the hidden files of other engines),
  * nothing under the move or quarantine prefixes, and only the work {@link TaskAssignment} gives
  * this task. In replay mode a file must carry a sink file name (topic, partition, first
- * offset). The order is the store's: keys in UTF-8 byte order, the same on every listing.
+ * offset). A file the sink's markers show to belong to a rolled-back commit attempt is never
+ * listed, in either mode ({@link RolledBackCommits}). The order is the store's: keys in UTF-8
+ * byte order, the same on every listing.
  */
 final class FileDiscovery {
   private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
 
-  /** A file this task replays; {@code name} is null in generic mode. */
+  /** A file this task replays; {@code name} is null for a file not named like the sink's. */
   record Found(StoreFile file, SinkFileName name) {}
 
   private final Store store;
@@ -33,6 +37,8 @@ final class FileDiscovery {
   private final TaskAssignment assignment;
   private final List<String> excludedPrefixes = new ArrayList<>();
   private final Set<String> warnedNames = new HashSet<>();
+  private final RolledBackCommits rolledBack;
+  private final Set<String> skippedRolledBack = new HashSet<>();
   private final String logPrefix;
 
   FileDiscovery(Store store, ParquetSourceConfig config, String logPrefix) {
@@ -42,6 +48,7 @@ final class FileDiscovery {
     this.mode = config.mode();
     this.assignment = new TaskAssignment(config.taskIndex(), config.taskCount());
     this.logPrefix = logPrefix;
+    this.rolledBack = new RolledBackCommits(store, topicsDir);
     if (!config.afterReplayMovePrefix().isEmpty()) {
       excludedPrefixes.add(config.afterReplayMovePrefix());
     }
@@ -53,13 +60,21 @@ final class FileDiscovery {
   /** The files of this task, in key order. */
   List<Found> list() throws IOException {
     List<Found> found = new ArrayList<>();
+    Map<String, RolledBackCommits.Attempt> outcomes = new HashMap<>();
     for (StoreFile f : store.list(topicsDir, true)) {
+      if (rolledBack.isOutcome(f)) {
+        RolledBackCommits.Attempt a = rolledBack.parse(f.key());
+        if (mode == Mode.GENERIC || assignment.ownsPartition(a.topic(), a.partition())) {
+          outcomes.put(f.key(), a);
+        }
+        continue;
+      }
       if (f.directory() || !visible(f.key()) || !namePattern.matcher(f.name()).matches()) {
         continue;
       }
       if (mode == Mode.GENERIC) {
         if (assignment.ownsFile(f.key())) {
-          found.add(new Found(f, null));
+          found.add(new Found(f, SinkFileName.parse(f.name())));
         }
         continue;
       }
@@ -76,7 +91,28 @@ final class FileDiscovery {
         found.add(new Found(f, name));
       }
     }
-    return found;
+    if (outcomes.isEmpty()) {
+      return found;
+    }
+    Set<RolledBackCommits.Attempt> aborted = rolledBack.rolledBack(outcomes);
+    if (aborted.isEmpty()) {
+      return found;
+    }
+    List<Found> kept = new ArrayList<>(found.size());
+    for (Found f : found) {
+      SinkFileName n = f.name();
+      if (n != null && aborted.contains(new RolledBackCommits.Attempt(n.topic(), n.partition(),
+          n.firstOffset(), n.attempt()))) {
+        if (skippedRolledBack.add(f.file().key())) {
+          LOG.warn("{} skipping {}: its commit attempt was rolled back by the sink (a file a task "
+              + "made visible after losing its partition; the sink deletes it)", logPrefix,
+              f.file().key());
+        }
+        continue;
+      }
+      kept.add(f);
+    }
+    return kept;
   }
 
   /** Whether a key is outside hidden entries and the excluded prefixes. */

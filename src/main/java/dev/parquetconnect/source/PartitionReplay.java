@@ -22,9 +22,12 @@ import org.slf4j.LoggerFactory;
  * <p>Files are ordered by the first offset in their name (then attempt, then key). The files that
  * share a first offset are one commit of the sink spread over several directories (a field or
  * time partitioner), or an attempt that was rolled back and rewritten: they are read together
- * and merged by {@code __kafka_offset}. Every record whose offset is not above the last one sent
- * is dropped, so overlapping files (a rolled-back attempt not yet cleaned up) never send a record
- * twice, and a restart resumes exactly after the last record whose offset Connect committed.
+ * and merged by {@code __kafka_offset}. Of the files sharing a first offset only those of the
+ * highest attempt are read: a file of a lower attempt belongs to a commit that was rolled back
+ * (the sink retries a first offset with the next attempt only after rolling the previous one
+ * back), not yet deleted. Every record whose offset is not above the last one sent is dropped, so
+ * overlapping files never send a record twice, and a restart resumes exactly after the last
+ * record whose offset Connect committed.
  *
  * <p>Source partition {@code {topic, partition}}; offset {@code {offset, file, rowGroup, row}}.
  */
@@ -59,6 +62,8 @@ final class PartitionReplay implements ReplayUnit {
   private final Map<String, Object> sourcePartition;
   private final TreeSet<Pending> pending = new TreeSet<>(ORDER);
   private final Set<String> known = new HashSet<>();
+  /** The highest attempt of a file seen per first offset. */
+  private final Map<Long, Integer> highestAttempt = new HashMap<>();
   private final List<Member> group = new ArrayList<>();
   /** The Kafka offset of the last record sent (or committed before a restart); -1 for none. */
   private long lastOffset;
@@ -98,6 +103,24 @@ final class PartitionReplay implements ReplayUnit {
   void add(SinkFileName name, StoreFile file) {
     if (!known.add(file.key())) {
       return;
+    }
+    long first = name.firstOffset();
+    Integer highest = highestAttempt.get(first);
+    if (highest != null && name.attempt() < highest) {
+      LOG.info("{} skipping {}: a file of a later attempt at offset {} exists, so its commit "
+          + "was rolled back", rt.logPrefix, file.key(), first);
+      return;
+    }
+    if (highest == null || name.attempt() > highest) {
+      highestAttempt.put(first, name.attempt());
+      pending.removeIf(p -> {
+        boolean superseded = p.name().firstOffset() == first && p.name().attempt() < name.attempt();
+        if (superseded) {
+          LOG.info("{} skipping {}: {} is a later attempt at offset {}, so its commit was rolled "
+              + "back", rt.logPrefix, p.file().key(), file.key(), first);
+        }
+        return superseded;
+      });
     }
     if (name.firstOffset() < groupFirstOffset) {
       LOG.warn("{} file {} appeared after the files of {}-{} from offset {} were read; only its "

@@ -129,6 +129,53 @@ final class ReplayModeTest {
   }
 
   @Test
+  void aFileOfALowerAttemptAtTheSameFirstOffsetIsNeverRead() throws Exception {
+    // Attempt 0 was rolled back (it covered more offsets than attempt 1, which a wall-clock
+    // rotation can cause) but a zombie's file of it is still there.
+    Path rolledBack = SinkArchive.write(root.resolve("topics/t/a/"
+        + SinkArchive.fileName("t", 0, 0, 299, 0)), SinkArchive.records("t", 0, 0, 300), 100);
+    SinkArchive.write(root.resolve("topics/t/b/" + SinkArchive.fileName("t", 0, 0, 149, 1)),
+        SinkArchive.records("t", 0, 0, 150), 100);
+    SinkArchive.write(root.resolve("topics/t/a/" + SinkArchive.fileName("t", 0, 150, 349, 0)),
+        SinkArchive.records("t", 0, 150, 200), 100);
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertSameInOrder(SinkArchive.records("t", 0, 0, 350), got);
+    assertNoneFrom(rolledBack, got);
+  }
+
+  @Test
+  void aFileOfAnAttemptTheSinksMarkersSayWasRolledBackIsNeverRead() throws Exception {
+    // The sink rolled back attempt 0 at offset 0 and wrote offsets 0-49 again as attempt 1, all
+    // of them skipped (no file); a zombie then published its file of attempt 0. Only the
+    // markers tell.
+    Path rolledBack = SinkArchive.write(root.resolve("topics/t/"
+        + SinkArchive.fileName("t", 0, 0, 99, 0)), SinkArchive.records("t", 0, 0, 100), 100);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 50, 149, 0)),
+        SinkArchive.records("t", 0, 50, 100), 100);
+    Path markers = root.resolve("topics/_markers/conn/t/0");
+    Files.createDirectories(markers);
+    Files.writeString(markers.resolve("00000000000000000000-0.outcome"),
+        "version=1\nstart=0\nend=99\nattempt=0\noutcome=aborted\nwriter=w\n");
+    Files.writeString(markers.resolve("00000000000000000000-1.outcome"),
+        "version=1\nstart=0\nend=49\nattempt=1\noutcome=done\nwriter=w\n");
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertSameInOrder(SinkArchive.records("t", 0, 50, 100), got);
+    assertNoneFrom(rolledBack, got);
+  }
+
+  private void assertNoneFrom(Path file, List<SourceRecord> got) {
+    String key = root.relativize(file).toString();
+    for (SourceRecord r : got) {
+      assertFalse(key.equals(r.sourceOffset().get(SourcePositions.FILE)),
+          "a record of the rolled-back file was sent: " + r.sourceOffset());
+    }
+  }
+
+  @Test
   void namesWithTheLastOffsetAndFirstOffsetNamesOfEarlierVersionsReplayInOneOrder()
       throws Exception {
     // An upgraded sink: commits 0-99 and 100-249 (rolled back once, attempt 0 left behind by a
