@@ -50,12 +50,12 @@ final class RolledBackCommits {
     if (!m.matches()) {
       return null;
     }
-    SinkFileName topic = SinkFileName.parse(m.group(1) + "+0+0.parquet");
+    String topic = SinkFileName.percentDecode(m.group(1)); // encoded as in the file names
     if (topic == null) {
       return null;
     }
     try {
-      return new Attempt(topic.topic(), Integer.parseInt(m.group(2)),
+      return new Attempt(topic, Integer.parseInt(m.group(2)),
           Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)));
     } catch (NumberFormatException e) {
       return null;

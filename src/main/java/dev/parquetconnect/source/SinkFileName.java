@@ -38,7 +38,7 @@ record SinkFileName(String topic, int partition, long firstOffset, int attempt) 
   }
 
   /** {@code %XX} sequences back to UTF-8 bytes; null for a malformed escape. */
-  private static String percentDecode(String encoded) {
+  static String percentDecode(String encoded) {
     if (encoded.indexOf('%') < 0) {
       return encoded;
     }

@@ -51,6 +51,32 @@ final class FaultProxy implements Closeable {
   private final List<Map.Entry<java.util.function.Predicate<String>, Fault>> forced =
       java.util.Collections.synchronizedList(new ArrayList<>());
 
+  private final List<Map.Entry<java.util.function.Predicate<String>, Runnable>> stalls =
+      java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Runs {@code action} on the connection's thread when the next request whose start line
+   * matches arrives, once, and relays the request only after it returns: the client stalls right
+   * before that request reaches the store for as long as the action runs (until {@link #close}
+   * if it blocks for good: a writer frozen there).
+   */
+  void stallNext(java.util.function.Predicate<String> startLine, Runnable action) {
+    stalls.add(Map.entry(startLine, action));
+  }
+
+  private Runnable takeStall(String startLine) {
+    synchronized (stalls) {
+      for (var it = stalls.iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (e.getKey().test(startLine)) {
+          it.remove();
+          return e.getValue();
+        }
+      }
+    }
+    return null;
+  }
+
   /** Injects {@code fault} into the next request whose start line matches, once. */
   void failNext(java.util.function.Predicate<String> startLine, Fault fault) {
     forced.add(Map.entry(startLine, fault));
@@ -358,6 +384,13 @@ final class FaultProxy implements Closeable {
         requestLines.add(req.startLine);
         requestHeads.add(new String(req.bytes(null), StandardCharsets.ISO_8859_1)
             .toLowerCase(Locale.ROOT));
+        Runnable stall = takeStall(req.startLine);
+        if (stall != null) {
+          stall.run();
+          if (closed) {
+            break;
+          }
+        }
         Fault fault = decide(req.startLine);
         if (fault != null) {
           faults.get(fault).incrementAndGet();
