@@ -167,6 +167,50 @@ final class ReplayModeTest {
     assertNoneFrom(rolledBack, got);
   }
 
+  @Test
+  void rolledBackAttemptsAreFoundInTheMarkerLayoutTheSinkWrites() throws Exception {
+    // The real sink commits 0-9 and 10-19 (markers and all). Next to its markers an aborted
+    // outcome is added for attempt 1 at offset 10, with a file of that attempt: were the marker
+    // not found where the sink puts markers, that file would be read (it is the later attempt).
+    TopicPartition tp = new TopicPartition("orders", 0);
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "layout");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.toUri().toString());
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
+    List<SinkRecord> records = new ArrayList<>();
+    for (long o = 0; o < 20; o++) {
+      records.add(new SinkRecord("orders", 0, null, null, Schema.INT64_SCHEMA, o, o, o,
+          TimestampType.CREATE_TIME));
+    }
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp))) {
+      sink.put(records);
+      assertEquals(Map.of(tp, 20L), sink.committed());
+    }
+    Path markers = root.resolve("topics/_markers/layout/orders/0");
+    Path done = markers.resolve("00000000000000000010-0.outcome");
+    assertTrue(Files.exists(done), "the sink's marker layout changed: update this test");
+    Files.writeString(markers.resolve("00000000000000000010-1.outcome"),
+        Files.readString(done).replace("outcome=done", "outcome=aborted")
+            .replace("attempt=0", "attempt=1"));
+    Path committed;
+    try (var files = Files.walk(root.resolve("topics/orders"))) {
+      committed = files.filter(f -> f.getFileName().toString()
+          .equals("orders+0+00000000000000000010+00000000000000000019.parquet")).findFirst()
+          .orElseThrow();
+    }
+    Path rolledBack = committed.resolveSibling("orders+0+00000000000000000010"
+        + "+00000000000000000019-1.parquet");
+    Files.copy(committed, rolledBack);
+    TaskDriver driver = new TaskDriver(props(root)).start();
+    List<SourceRecord> got = driver.drain(3);
+    driver.stop();
+    assertEquals(20, got.size());
+    for (int i = 0; i < 20; i++) {
+      assertEquals((long) i, got.get(i).value());
+    }
+    assertNoneFrom(rolledBack, got);
+  }
+
   private void assertNoneFrom(Path file, List<SourceRecord> got) {
     String key = root.relativize(file).toString();
     for (SourceRecord r : got) {
