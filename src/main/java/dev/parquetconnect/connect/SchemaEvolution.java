@@ -158,6 +158,41 @@ public final class SchemaEvolution {
     return FileLayout.of(keySchema, keySchemaless, valueSchema, valueSchemaless, options);
   }
 
+  /**
+   * The wider of two layouts of one topic, for the layout new files start from: schemaless
+   * schemas {@link SchemaInference#merge merged}; schemas of records the one a value of the
+   * other is written to (projected) by {@link #decide(Schema, Schema)}, {@code candidate}'s when
+   * neither or both; a side one of them lacks (no key or value seen yet) taken from the other.
+   *
+   * @throws DataException when the schemaless schemas conflict under the failing policy
+   */
+  public FileLayout widest(FileLayout known, FileLayout candidate, MappingOptions options) {
+    Schema[] value = widerSide(known.valueSchema(), known.valueSchemaless(),
+        candidate.valueSchema(), candidate.valueSchemaless());
+    Schema[] key = widerSide(known.keySchema(), known.keySchemaless(),
+        candidate.keySchema(), candidate.keySchemaless());
+    return FileLayout.of(key[0], key[1] != null, value[0], value[1] != null, options);
+  }
+
+  /** {schema, non-null when schemaless}. */
+  private Schema[] widerSide(Schema known, boolean knownSchemaless, Schema candidate,
+      boolean candidateSchemaless) {
+    if (candidate == null) {
+      return new Schema[] {known, knownSchemaless ? known : null};
+    }
+    if (known == null || knownSchemaless != candidateSchemaless) {
+      return new Schema[] {candidate, candidateSchemaless ? candidate : null};
+    }
+    if (candidateSchemaless) {
+      Schema merged = inference.merge(known, candidate);
+      return new Schema[] {merged, merged};
+    }
+    if (decide(candidate, known) == Action.NEW_FILE && decide(known, candidate) != Action.NEW_FILE) {
+      return new Schema[] {known, null};
+    }
+    return new Schema[] {candidate, null};
+  }
+
   // ---- schemas
 
   /** What to do with a value of {@code recordSchema} in a file of {@code fileSchema}. */

@@ -290,7 +290,8 @@ public final class SchemaInference {
     };
   }
 
-  private static boolean isUnknown(Schema s) {
+  /** Whether {@code s} is {@link #UNKNOWN}: a field only ever null so far. */
+  public static boolean isUnknown(Schema s) {
     return s == UNKNOWN || UNKNOWN.name().equals(s.name());
   }
 

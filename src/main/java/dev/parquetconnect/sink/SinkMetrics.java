@@ -143,6 +143,10 @@ final class SinkMetrics implements AutoCloseable {
     bufferedBytes = bytes;
   }
 
+  long filesCommitted() {
+    return filesCommitted;
+  }
+
   long rotations(Rotation r) {
     return rotations[r.ordinal()];
   }

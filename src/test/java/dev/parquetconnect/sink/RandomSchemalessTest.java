@@ -75,9 +75,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       letter queue) and the file goes on; an object with an empty key counts as a conflict
  *       (no Connect field can be named ""); a document stored whole as text is the one column
  *       {@code value};
- *   <li>a record that does not fit its file's schema commits the open file; the next file gets
- *       the merge of both schemas. {@code flush.size} counts every record read, bad ones too, and
- *       the file after it starts from its first record alone;
+ *   <li>every file starts from the merge of all the types the task's files had so far and its
+ *       first record's; a record that does not fit its file's schema widens the file's schema in
+ *       place when that leaves the rows written so far as they are (a new top-level key, a key
+ *       that was only ever null, a type whose columns are stored alike, such as an unknown
+ *       element becoming STRING); otherwise (a real widening: a long column to DOUBLE, a conflict
+ *       turned into STRING, a new key inside a nested object) it commits the open file and the
+ *       next one starts from the merge of all learned. {@code flush.size} counts every record
+ *       read, bad ones too. Under {@code fail}, a record whose types conflict with what was learned
+ *       is a bad record when it would need a new file;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
  *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
  * </ul>
@@ -143,12 +149,14 @@ final class RandomSchemalessTest {
     props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
     long committed;
+    long schemaChanges;
     List<Long> deadLettered;
     List<Throwable> errors;
     try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
       sink.putInRandomBatches(records, random, 40);
       sink.commitOpenFiles(120_000);
       committed = sink.committed().get(tp);
+      schemaChanges = sink.rotations("schema change");
       deadLettered = sink.deadLettered().stream().map(SinkRecord::kafkaOffset).toList();
       errors = sink.deadLetterErrors();
     }
@@ -172,6 +180,14 @@ final class RandomSchemalessTest {
     int rows = model.files.stream().mapToInt(m -> m.offsets.size()).sum();
     assertEquals(records.size(), rows + model.bad.size(), "rows and bad records");
     assertTrue(model.files.size() > 3, "files: " + model.files.size());
+    // The bounds: only a real widening of written values commits for the schema, never twice
+    // for the same widening (files start from all that was learned), and the files are those
+    // flush.size makes plus one per such commit.
+    assertEquals(model.schemaChanges, schemaChanges, "schema change commits");
+    assertTrue(schemaChanges <= model.widenings(), schemaChanges + " schema change commits, "
+        + model.widenings() + " distinct widenings");
+    assertTrue(model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
+        model.files.size() + " files, flush.size " + flushSize);
     assertTrue(model.widened > 0, "no long stored in a DOUBLE column");
     if (failOnConflict) {
       assertTrue(!model.bad.isEmpty(), "no bad record");
@@ -568,12 +584,23 @@ final class RandomSchemalessTest {
       try {
         Type t = infer(doc);
         if (open == null) {
-          open = new ModelFile(t);
+          open = new ModelFile(start(t));
         } else {
           Type merged = merge(open.type, t);
           if (!merged.equals(open.type)) {
-            commit(); // a schema change commits, the next file takes the merge
-            open = new ModelFile(merged);
+            Type wider = start(merged);
+            if (inPlace(open.type, wider)) {
+              open.type = wider; // new columns, null in the rows so far
+            } else if (inPlace(open.type, merged)) {
+              open.type = merged;
+            } else {
+              // A real widening of what the file holds commits it; the next file starts from
+              // all that was learned.
+              commit();
+              schemaChanges++;
+              open = new ModelFile(wider);
+            }
+            learn(open.type);
           }
         }
         open.offsets.add(offset);
@@ -586,6 +613,73 @@ final class RandomSchemalessTest {
     }
 
     final Map<Long, Object> docs = new HashMap<>();
+    /** The merge of every file's type so far: where a new file starts. */
+    Type learned;
+    /** Commits because a record widened what its file held. */
+    int schemaChanges;
+    /** The learned types that were not an in-place change of the one before. */
+    private final List<Type> widenedTypes = new ArrayList<>();
+
+    /** How often what was learned widened in a way a file cannot take in place. */
+    int widenings() {
+      return widenedTypes.size();
+    }
+
+    /**
+     * The type of a new file for a record of type {@code t}: merged with what was learned; a
+     * conflict with what was learned is the record's.
+     */
+    private Type start(Type t) throws Conflict {
+      Type type = learned == null ? t : merge(learned, t);
+      learn(type);
+      return type;
+    }
+
+    private void learn(Type type) {
+      try {
+        Type before = learned;
+        learned = learned == null ? type : merge(learned, type);
+        if (before != null && !inPlace(before, learned)) {
+          widenedTypes.add(learned);
+        }
+      } catch (Conflict c) {
+        // Keeps what it learned before.
+      }
+    }
+
+    /**
+     * Whether a file of {@code from} becomes {@code to} in place: every top-level column stays
+     * as stored (an unknown type stores as a STRING column), or was only ever null.
+     */
+    static boolean inPlace(Type from, Type to) {
+      if (from instanceof Struct a && to instanceof Struct b) {
+        for (Map.Entry<String, Type> e : a.fields.entrySet()) {
+          Type then = b.fields.get(e.getKey());
+          if (then == null || e.getValue() != Prim.UNKNOWN
+              && !stored(e.getValue()).equals(stored(then))) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return !(from instanceof Struct) && !(to instanceof Struct) && stored(from).equals(stored(to));
+    }
+
+    /** The type as its Parquet columns store it: an unknown type is a STRING column. */
+    static Type stored(Type t) {
+      if (t == Prim.UNKNOWN) {
+        return Prim.STRING;
+      }
+      if (t instanceof ArrayOf a) {
+        return new ArrayOf(stored(a.element));
+      }
+      if (t instanceof Struct st) {
+        TreeMap<String, Type> fields = new TreeMap<>();
+        st.fields.forEach((k, v) -> fields.put(k, stored(v)));
+        return new Struct(fields);
+      }
+      return t;
+    }
 
     private void count(Object v, Type type) {
       if (v == null) {
@@ -683,7 +777,7 @@ final class RandomSchemalessTest {
   }
 
   private static final class ModelFile {
-    final Type type;
+    Type type;
     final List<Long> offsets = new ArrayList<>();
 
     ModelFile(Type type) {

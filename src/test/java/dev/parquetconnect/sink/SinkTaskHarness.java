@@ -87,6 +87,16 @@ public final class SinkTaskHarness implements AutoCloseable {
     return List.copyOf(context.deadLetterErrors);
   }
 
+  /** Commits the task started for {@code reason} (a {@code commit(reason)} string). */
+  public long rotations(String reason) {
+    return task.metrics().rotations(SinkMetrics.Rotation.of(reason));
+  }
+
+  /** Files the task committed. */
+  public long filesCommitted() {
+    return task.metrics().filesCommitted();
+  }
+
   @Override
   public void close() {
     try {

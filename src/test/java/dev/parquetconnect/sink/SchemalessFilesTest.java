@@ -1,0 +1,144 @@
+package dev.parquetconnect.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.connect.SchemaInference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.storage.StringConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Schemaless JSON of many shapes does not shatter into small files: the real task with the
+ * settings of {@code config/sink-local.json} (Kafka's own {@link JsonConverter} with {@code
+ * schemas.enable=false}, the field partitioner on 8 countries, flush.size 500, a 10 s schedule),
+ * 4 Kafka partitions and 20,000 {@link MessyJson} documents, writes about the files the same
+ * records with one fixed schema need: files start from the schema learned for the topic, new
+ * optional columns are added to the open file, and only a real widening of written values
+ * (here: the integer amount turning into a double) rolls the files.
+ */
+final class SchemalessFilesTest {
+  private static final Logger LOG = LoggerFactory.getLogger(SchemalessFilesTest.class);
+  private static final String TOPIC = "orders";
+  private static final int PARTITIONS = 4;
+  private static final int RECORDS = 20_000;
+  private static final long SEED = 0x5c4e_3a1eL;
+
+  @TempDir Path dir;
+
+  /** What one run of the task left. */
+  record Run(long files, long schemaChanges, long flushSize, long schedule, long committed,
+      double recordsPerSecond) {}
+
+  @Test
+  void schemalessRecordsNeedAboutTheFilesOfAFixedSchema() throws Exception {
+    LOG.info("seed {}", SEED);
+    List<SinkRecord> schemaless = records(SEED);
+    Run free = run(schemaless, dir.resolve("schemaless"));
+    Run fixed = run(withFixedSchema(schemaless), dir.resolve("fixed"));
+    LOG.info("schemaless: {}; the same records with a fixed schema: {}", free, fixed);
+    assertEquals(RECORDS, free.committed(), "every record committed");
+    assertEquals(RECORDS, fixed.committed(), "every record committed");
+    // One distinct widening in the data (amount: INT64 -> DOUBLE); each Kafka partition's open
+    // files hold the narrow type when it comes, so each rolls once.
+    long widenings = 1;
+    assertTrue(free.schemaChanges() <= widenings * PARTITIONS, free.toString());
+    assertTrue(free.files() <= fixed.files() + free.schemaChanges() * MessyJson.COUNTRIES.length,
+        free + " vs " + fixed);
+  }
+
+  /** The documents through JsonConverter and StringConverter, spread over the partitions. */
+  static List<SinkRecord> records(long seed) {
+    MessyJson gen = new MessyJson(seed);
+    Random partitions = new Random(seed + 1);
+    JsonConverter values = new JsonConverter();
+    values.configure(Map.of("schemas.enable", "false"), false);
+    StringConverter keys = new StringConverter();
+    keys.configure(Map.of(), true);
+    long[] next = new long[PARTITIONS];
+    List<SinkRecord> out = new ArrayList<>(RECORDS);
+    for (int id = 0; id < RECORDS; id++) {
+      String key = gen.key(id);
+      String doc = gen.document(id);
+      var k = keys.toConnectData(TOPIC, key == null ? null : key.getBytes(StandardCharsets.UTF_8));
+      var v = values.toConnectData(TOPIC, doc.getBytes(StandardCharsets.UTF_8));
+      int p = partitions.nextInt(PARTITIONS);
+      out.add(new SinkRecord(TOPIC, p, k.schema(), k.value(), v.schema(), v.value(), next[p]++,
+          1_700_000_000_000L + id, TimestampType.CREATE_TIME));
+    }
+    return out;
+  }
+
+  /** The same records with the values as Structs of one schema, the merge of all of them. */
+  static List<SinkRecord> withFixedSchema(List<SinkRecord> records) {
+    SchemaInference inference = new SchemaInference(SchemaInference.ConflictPolicy.STRING);
+    Schema schema = null;
+    for (SinkRecord r : records) {
+      schema = inference.merge(schema, inference.infer(r.value()));
+    }
+    List<SinkRecord> out = new ArrayList<>(records.size());
+    for (SinkRecord r : records) {
+      out.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), schema,
+          inference.conform(schema, r.value()), r.timestamp()));
+    }
+    return out;
+  }
+
+  /** The records through the task with sink-local.json's settings, 2 ms of clock per record. */
+  static Run run(List<SinkRecord> records, Path store) throws Exception {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "orders-sink");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.toUri().toString());
+    props.put("topics.dir", "topics");
+    props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "field");
+    props.put(ParquetSinkConfig.PARTITION_FIELDS_CONFIG, "country");
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "500");
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "10000");
+    props.put(ParquetSinkConfig.PARQUET_CODEC_CONFIG, "zstd");
+    props.put(ParquetSinkConfig.STORE_KAFKA_METADATA_CONFIG, "true");
+    props.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
+    props.put(ParquetSinkConfig.STORE_KAFKA_HEADERS_CONFIG, "true");
+    List<TopicPartition> tps = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      tps.add(new TopicPartition(TOPIC, p));
+    }
+    Random batches = new Random(SEED + 2);
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, tps)) {
+      long started = System.nanoTime();
+      for (int i = 0; i < records.size(); ) {
+        int n = Math.min(records.size() - i, 1 + batches.nextInt(500));
+        sink.put(new ArrayList<>(records.subList(i, i + n)));
+        sink.commitOpenFiles(2L * n);
+        i += n;
+      }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      sink.commitOpenFiles(10_000);
+      long committed = 0;
+      for (long offset : sink.committed().values()) {
+        committed += offset;
+      }
+      long files;
+      try (Stream<Path> walk = Files.walk(store.resolve("topics"))) {
+        files = walk.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
+      }
+      return new Run(files, sink.rotations("schema change"), sink.rotations("flush.size"),
+          sink.rotations("rotate.schedule.interval.ms"), committed, records.size() / seconds);
+    }
+  }
+}
