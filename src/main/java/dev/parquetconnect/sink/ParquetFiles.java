@@ -123,6 +123,14 @@ final class ParquetFiles implements RecordWriterFactory {
     }
   }
 
+  @Override
+  public void learnFromFooter(String topic, Map<String, String> keyValueMetadata) {
+    FileLayout layout = FileLayout.ofSchemalessFooter(keyValueMetadata, mapping);
+    if (layout != null) {
+      learn(topic, layout);
+    }
+  }
+
   /** The layout new files of {@code topic} start from (tests); null before any file. */
   FileLayout learnedLayout(String topic) {
     return learned.get(topic);

@@ -34,7 +34,7 @@ final class MessyJson {
     out.append("\"country\":\"").append(COUNTRIES[random.nextInt(COUNTRIES.length)]).append('"');
     out.append(",\"id\":").append(id);
     // An integer amount, until fractions turn up (a long column widened to double once).
-    if (id > 2000 && random.nextInt(4) == 0) {
+    if (id > 2600 && random.nextInt(4) == 0) {
       out.append(",\"amount\":").append(random.nextInt(10_000)).append('.').append(25);
     } else {
       out.append(",\"amount\":").append(random.nextInt(10_000));

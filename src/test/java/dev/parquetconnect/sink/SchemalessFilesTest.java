@@ -63,6 +63,62 @@ final class SchemalessFilesTest {
         free + " vs " + fixed);
   }
 
+  /**
+   * What a task learned survives its restart: the new task reads the footers of the last
+   * commit's files, so its files start from the widened schema, and the second half of the
+   * records (integer and fractional amounts alike) commits nothing for a schema change.
+   */
+  @Test
+  void aRestartedTaskStartsFromTheSchemasOfItsLastCommit() throws Exception {
+    List<SinkRecord> records = records(SEED);
+    int half = records.size() / 2;
+    Path store = dir.resolve("restart");
+    Run first = run(records.subList(0, half), store);
+    Run second = run(records.subList(half, records.size()), store);
+    LOG.info("before the restart: {}; after: {}", first, second);
+    assertTrue(first.schemaChanges() > 0, first.toString());
+    assertEquals(0, second.schemaChanges(), second.toString());
+    assertEquals(RECORDS, second.committed(), "every record committed");
+  }
+
+  /**
+   * Records with schemas under {@code schema.compatibility=BACKWARD}, two versions interleaved
+   * (as while producers upgrade) across the 8 directories: measured against one version alone.
+   */
+  @Test
+  void interleavedSchemaVersionsAcrossDirectories() throws Exception {
+    Schema v1 = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Order").version(1)
+        .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
+        .field("amount", Schema.INT64_SCHEMA).build();
+    Schema v2 = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Order").version(2)
+        .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
+        .field("amount", Schema.INT64_SCHEMA).field("note", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
+    List<SinkRecord> base = records(SEED);
+    List<SinkRecord> interleaved = new ArrayList<>();
+    List<SinkRecord> single = new ArrayList<>();
+    Random versions = new Random(SEED + 3);
+    for (SinkRecord r : base) {
+      Map<?, ?> doc = (Map<?, ?>) r.value();
+      boolean newer = versions.nextBoolean();
+      org.apache.kafka.connect.data.Struct value =
+          new org.apache.kafka.connect.data.Struct(newer ? v2 : v1)
+              .put("country", doc.get("country")).put("id", doc.get("id"))
+              .put("amount", ((Number) doc.get("amount")).longValue());
+      org.apache.kafka.connect.data.Struct only = new org.apache.kafka.connect.data.Struct(v2)
+          .put("country", doc.get("country")).put("id", doc.get("id"))
+          .put("amount", ((Number) doc.get("amount")).longValue());
+      interleaved.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(),
+          value.schema(), value, r.timestamp()));
+      single.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), v2, only,
+          r.timestamp()));
+    }
+    Run mixed = run(interleaved, dir.resolve("interleaved"), "BACKWARD");
+    Run one = run(single, dir.resolve("single"), "BACKWARD");
+    LOG.info("two schema versions interleaved (BACKWARD): {}; one version: {}", mixed, one);
+    assertEquals(RECORDS, mixed.committed(), "every record committed");
+  }
+
   /** The documents through JsonConverter and StringConverter, spread over the partitions. */
   static List<SinkRecord> records(long seed) {
     MessyJson gen = new MessyJson(seed);
@@ -102,7 +158,14 @@ final class SchemalessFilesTest {
 
   /** The records through the task with sink-local.json's settings, 2 ms of clock per record. */
   static Run run(List<SinkRecord> records, Path store) throws Exception {
+    return run(records, store, null);
+  }
+
+  static Run run(List<SinkRecord> records, Path store, String compatibility) throws Exception {
     Map<String, String> props = new HashMap<>();
+    if (compatibility != null) {
+      props.put(ParquetSinkConfig.SCHEMA_COMPATIBILITY_CONFIG, compatibility);
+    }
     props.put("name", "orders-sink");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.toUri().toString());
     props.put("topics.dir", "topics");
