@@ -38,8 +38,10 @@ final class ParquetFiles implements RecordWriterFactory {
   private final SchemaEvolution evolution;
   /**
    * Per topic, the widest layout this task's files took so far (schemaless: the merge of every
-   * inferred schema; with schemas: the one the others project to): a new file starts from it,
-   * so records of shapes seen before in any directory or Kafka partition fit it.
+   * inferred schema; with schemas: the one the others project to under {@code
+   * schema.compatibility}, e.g. the newest version under BACKWARD): a new file starts from it,
+   * so records of shapes or versions seen before in any directory or Kafka partition fit it.
+   * Under NONE it is the newest file's, which only a record of the same schema fits.
    */
   private final Map<String, FileLayout> learned = new HashMap<>();
 
@@ -104,16 +106,10 @@ final class ParquetFiles implements RecordWriterFactory {
   private FileLayout startingLayout(SinkRecord first, FileLayout current) {
     FileLayout own = evolution.layoutFor(first, current, mapping);
     FileLayout known = learned.get(first.topic());
-    if (known != null && first.valueSchema() == null && known.valueSchemaless()) {
-      return evolution.widest(known, own, mapping);
-    }
-    return own;
+    return known == null ? own : evolution.widest(known, own, mapping);
   }
 
   private void learn(String topic, FileLayout layout) {
-    if (!layout.valueSchemaless()) {
-      return; // files of records with schemas keep starting from their first record's schemas
-    }
     FileLayout known = learned.get(topic);
     try {
       learned.put(topic, known == null ? layout : evolution.widest(known, layout, mapping));

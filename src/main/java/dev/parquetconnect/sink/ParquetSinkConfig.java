@@ -333,7 +333,8 @@ public final class ParquetSinkConfig extends AbstractConfig {
         "When a record's value schema differs from its file's: NONE starts a new file (a commit "
             + "of the Kafka partition); BACKWARD and FULL keep the newest schema in a file, FORWARD "
             + "the oldest, and project records of other versions to it where they can, so "
-            + "interleaved schema versions share a file.",
+            + "interleaved schema versions share a file; new files start from the schema the task "
+            + "learned for the topic (the newest, or oldest, version seen), in every directory.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schema compatibility");
     def.define(SCHEMALESS_TYPE_CONFLICT_CONFIG, Type.STRING, "string",
         ConfigDef.CaseInsensitiveValidString.in("string", "fail"), Importance.MEDIUM,
