@@ -20,6 +20,8 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
+import dev.parquetconnect.source.ParquetSourceConfig;
+import dev.parquetconnect.source.TaskDriver;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +46,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,8 +58,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * schemas.enable=false}, as a worker runs it), go through the real {@link ParquetSinkTask} on a
  * local store until every offset is committed, and the committed files are read back by DuckDB
  * and by parquet-java and compared row by row with what the documented rules say each row must
- * hold; the files are also replayed with our {@link ConnectRecordReader} and compared with what
- * JsonConverter produced.
+ * hold; the files are also replayed with our {@link ConnectRecordReader} and through the real
+ * source task ({@code TaskDriver}: each offset once, in order) and compared with what
+ * JsonConverter produced. It also bounds the files: schema change commits equal the model's and
+ * at most its distinct widenings, and files at most flush.size's plus those.
  *
  * <p>The expectation is derived here from the JSON documents alone, from the rules as documented
  * (docs/configuration.md {@code schemaless.type.conflict}, docs/architecture.md, the javadoc of
@@ -176,6 +181,9 @@ final class RandomSchemalessTest {
         checkFile(files.get(f), model.files.get(f), docs, records, duck);
       }
     }
+    // Replay through the source task, as a worker runs it: each offset once, in order, with the
+    // value its file's schema gives.
+    replayThroughTheSource(model, records);
     // The seed exercised what it is for: files that widened, and conflicts of its policy.
     int rows = model.files.stream().mapToInt(m -> m.offsets.size()).sum();
     assertEquals(records.size(), rows + model.bad.size(), "rows and bad records");
@@ -194,6 +202,39 @@ final class RandomSchemalessTest {
     } else {
       assertTrue(model.bad.isEmpty(), "bad records under string: " + model.bad);
       assertTrue(model.asText > 0, "no value stored as JSON text");
+    }
+  }
+
+  private void replayThroughTheSource(Model model, List<SinkRecord> records) throws Exception {
+    Map<Long, Type> typeOf = new HashMap<>();
+    List<Long> offsets = new ArrayList<>();
+    for (ModelFile f : model.files) {
+      for (long offset : f.offsets) {
+        typeOf.put(offset, f.type);
+        offsets.add(offset);
+      }
+    }
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "json-replay");
+    props.put(ParquetSourceConfig.STORE_URL_CONFIG, dir.toUri().toString());
+    props.put(ParquetSourceConfig.DISCOVERY_INTERVAL_MS_CONFIG, "100");
+    TaskDriver source = new TaskDriver(props).start();
+    List<SourceRecord> replayed;
+    try {
+      replayed = source.drain(5);
+    } finally {
+      source.stop();
+    }
+    assertEquals(offsets, replayed.stream()
+        .map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList(),
+        "replayed offsets (source task)");
+    for (SourceRecord r : replayed) {
+      long offset = ((Number) r.sourceOffset().get("offset")).longValue();
+      String where = "offset " + offset + " (source task)";
+      assertEquals(TOPIC, r.topic(), where);
+      assertEquals(null, r.valueSchema(), where + ": schemaless");
+      assertSame(replayed(records.get((int) offset).value(), typeOf.get(offset)), r.value(),
+          where);
     }
   }
 
