@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
@@ -133,7 +134,7 @@ public final class ParquetRecordWriter implements Closeable {
     if (!to.valueSchemaless() && to.isStructValue()) {
       // Records projected to the wider schema get a field's default: rows already written
       // would have null where later rows of the same version have the default.
-      for (org.apache.kafka.connect.data.Field f : to.valueSchema().fields()) {
+      for (Field f : to.valueSchema().fields()) {
         if (f.schema().defaultValue() != null && (!from.isStructValue()
             || from.valueSchema().field(f.name()) == null)) {
           return false;
@@ -151,7 +152,7 @@ public final class ParquetRecordWriter implements Closeable {
       // Values without keys so far: their one column is the always-null placeholder.
       return column.equals(ConnectToParquet.EMPTY_STRUCT_FIELD);
     }
-    org.apache.kafka.connect.data.Field f = layout.valueSchema().field(column);
+    Field f = layout.valueSchema().field(column);
     return f != null && SchemaInference.isUnknown(f.schema());
   }
 

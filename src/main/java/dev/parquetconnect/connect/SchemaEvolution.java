@@ -36,8 +36,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * holds the newer (BACKWARD/FULL) or older (FORWARD) one, the other is projected to it.
  *
  * <p>Schemaless records (null schema, a map, list or primitive value): the record is written when
- * its value {@link SchemaInference#fits fits} the file's inferred schema; otherwise a new file
- * gets the {@link SchemaInference#merge merge} of both, which records of either shape then fit.
+ * its value {@link SchemaInference#fits fits} the file's inferred schema; otherwise the {@link
+ * SchemaInference#merge merge} of both, which records of either shape then fit, becomes the
+ * open file's layout when that leaves its rows as written ({@link ParquetRecordWriter#reshape}),
+ * else a new file's. {@link #widest} keeps what a topic's files learned, where new files start.
  * A record with a schema never shares a file with schemaless ones.
  *
  * <p>A null key or value (a tombstone) fits any file; whether it may be written is the writer's

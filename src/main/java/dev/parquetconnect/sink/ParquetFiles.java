@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -31,6 +32,13 @@ final class ParquetFiles implements RecordWriterFactory {
    */
   static final long FILE_BYTES = 8 * 1024;
   static final long COLUMN_BYTES = 7 * 1024;
+  /**
+   * Leaf columns past which new files no longer start from the learned layout: JSON whose keys
+   * are data (ids as object keys) would otherwise make every open file carry every column ever
+   * seen, at {@link #COLUMN_BYTES} of heap each. Past it, a file starts from its records' shapes
+   * as before, and may roll more often.
+   */
+  static final int MAX_LEARNED_COLUMNS = 1_000;
 
   private final WriterOptions options;
   private final MappingOptions mapping;
@@ -99,21 +107,24 @@ final class ParquetFiles implements RecordWriterFactory {
    * The layout of a new file for {@code first}: the topic's learned layout widened by it (and by
    * {@code current}, the layout of the file it did not fit, if any).
    *
-   * @throws org.apache.kafka.connect.errors.DataException when the record's types conflict with
+   * @throws DataException when the record's types conflict with
    *     what was learned under the failing conflict policy: it is a bad record, as it would be in
    *     a file that already held the other type
    */
   private FileLayout startingLayout(SinkRecord first, FileLayout current) {
     FileLayout own = evolution.layoutFor(first, current, mapping);
     FileLayout known = learned.get(first.topic());
-    return known == null ? own : evolution.widest(known, own, mapping);
+    if (known == null || known.parquetSchema().columns().size() > MAX_LEARNED_COLUMNS) {
+      return own;
+    }
+    return evolution.widest(known, own, mapping);
   }
 
   private void learn(String topic, FileLayout layout) {
     FileLayout known = learned.get(topic);
     try {
       learned.put(topic, known == null ? layout : evolution.widest(known, layout, mapping));
-    } catch (org.apache.kafka.connect.errors.DataException conflict) {
+    } catch (DataException conflict) {
       // A conflict between files of different partitions under the failing policy: the files
       // start from what was learned before; the record of the other type is a bad record there.
     }

@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.StringConverter;
@@ -59,7 +61,11 @@ final class SchemalessFilesTest {
     // files hold the narrow type when it comes, so each rolls once.
     long widenings = 1;
     assertTrue(free.schemaChanges() <= widenings * PARTITIONS, free.toString());
-    assertTrue(free.files() <= fixed.files() + free.schemaChanges() * MessyJson.COUNTRIES.length,
+    // Each schema change commit makes up to a file per directory more; the schedule's
+    // boundaries follow the wall clock the task starts at, which differs between the two runs
+    // by up to one scheduled commit per Kafka partition.
+    assertTrue(free.files() <= fixed.files()
+        + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
         free + " vs " + fixed);
   }
 
@@ -89,10 +95,10 @@ final class SchemalessFilesTest {
    */
   @Test
   void interleavedSchemaVersionsAcrossDirectories() throws Exception {
-    Schema v1 = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Order").version(1)
+    Schema v1 = SchemaBuilder.struct().name("Order").version(1)
         .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
         .field("amount", Schema.INT64_SCHEMA).build();
-    Schema v2 = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Order").version(2)
+    Schema v2 = SchemaBuilder.struct().name("Order").version(2)
         .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
         .field("amount", Schema.INT64_SCHEMA).field("note", Schema.OPTIONAL_STRING_SCHEMA)
         .build();
@@ -103,11 +109,11 @@ final class SchemalessFilesTest {
     for (SinkRecord r : base) {
       Map<?, ?> doc = (Map<?, ?>) r.value();
       boolean newer = versions.nextBoolean();
-      org.apache.kafka.connect.data.Struct value =
-          new org.apache.kafka.connect.data.Struct(newer ? v2 : v1)
+      Struct value =
+          new Struct(newer ? v2 : v1)
               .put("country", doc.get("country")).put("id", doc.get("id"))
               .put("amount", ((Number) doc.get("amount")).longValue());
-      org.apache.kafka.connect.data.Struct only = new org.apache.kafka.connect.data.Struct(v2)
+      Struct only = new Struct(v2)
           .put("country", doc.get("country")).put("id", doc.get("id"))
           .put("amount", ((Number) doc.get("amount")).longValue());
       interleaved.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(),
