@@ -189,7 +189,8 @@ public final class SchemaEvolution {
       Schema merged = inference.merge(known, candidate);
       return new Schema[] {merged, merged};
     }
-    if (decide(candidate, known) == Action.NEW_FILE && decide(known, candidate) != Action.NEW_FILE) {
+    if (decide(candidate, known) == Action.NEW_FILE
+        && decide(known, candidate) != Action.NEW_FILE) {
       return new Schema[] {known, null};
     }
     return new Schema[] {candidate, null};

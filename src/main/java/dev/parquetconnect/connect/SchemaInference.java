@@ -19,8 +19,8 @@ import org.apache.kafka.connect.errors.DataException;
 /**
  * Connect schemas for schemaless values (JsonConverter with {@code schemas.enable=false}:
  * {@code Map<String, Object>}, {@code List}, {@code Long}, {@code Double}, {@code Boolean},
- * {@code String}, null), inferred per file and learned per topic by the sink, and the conversion of such values to {@code Struct}s
- * of the inferred schema so they go through the same shredder as any other record.
+ * {@code String}, null), inferred per file and learned per topic by the sink, and the conversion
+ * of such values to {@code Struct}s of the inferred schema so they go through the same shredder as any other record.
  *
  * <p>Inference:
  *

@@ -107,9 +107,9 @@ final class ParquetFiles implements RecordWriterFactory {
    * The layout of a new file for {@code first}: the topic's learned layout widened by it (and by
    * {@code current}, the layout of the file it did not fit, if any).
    *
-   * @throws DataException when the record's types conflict with
-   *     what was learned under the failing conflict policy: it is a bad record, as it would be in
-   *     a file that already held the other type
+   * @throws DataException when the record's types conflict with what was learned under the
+   *     failing conflict policy: it is a bad record, as it would be in a file that already held
+   *     the other type
    */
   private FileLayout startingLayout(SinkRecord first, FileLayout current) {
     FileLayout own = evolution.layoutFor(first, current, mapping);
@@ -136,11 +136,6 @@ final class ParquetFiles implements RecordWriterFactory {
     if (layout != null) {
       learn(topic, layout);
     }
-  }
-
-  /** The layout new files of {@code topic} start from (tests); null before any file. */
-  FileLayout learnedLayout(String topic) {
-    return learned.get(topic);
   }
 
   /** One Parquet file and the schema decisions for its records. */

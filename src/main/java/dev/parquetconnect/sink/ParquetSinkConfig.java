@@ -342,10 +342,10 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "learned per topic (new files start from it), widening int to long to double and "
             + "adding a column per new key. A field whose type conflicts between records (a number "
             + "here, an object there): 'string' stores it as text (JSON text for non-strings), "
-            + "'fail' makes the record that brings the conflict (with its file, or with what the "
-            + "topic learned when it needs a new file) a bad record (dead letter queue, or a "
-            + "failed task). An object with an empty key (\"\") cannot be a struct and counts as "
-            + "such a conflict.",
+            + "'fail' makes the record that brings the conflict (with its file, or, when it does "
+            + "not fit its file, with what the topic learned) a bad record (dead letter queue, or "
+            + "a failed task). An object with an empty key (\"\") cannot be a struct and counts "
+            + "as such a conflict.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schemaless type conflicts");
     def.define(BEHAVIOR_ON_NULL_VALUES_CONFIG, Type.STRING, "fail",
         ConfigDef.CaseInsensitiveValidString.in("fail", "ignore", "write"), Importance.MEDIUM,

@@ -1,13 +1,13 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.connect.ParquetToConnect;
+import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.sink.CommitMarkers.Intent;
 import dev.parquetconnect.sink.CommitMarkers.Outcome;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.MarkerLog.Attempt;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
-import dev.parquetconnect.connect.ParquetToConnect;
-import dev.parquetconnect.format.ParquetException;
-import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.storage.StoreInput;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;

@@ -87,8 +87,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       element becoming STRING); otherwise (a real widening: a long column to DOUBLE, a conflict
  *       turned into STRING, a new key inside a nested object) it commits the open file and the
  *       next one starts from the merge of all learned. {@code flush.size} counts every record
- *       read, bad ones too. Under {@code fail}, a record whose types conflict with what was learned
- *       is a bad record when it would need a new file;
+ *       read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
+ *       types conflict with what was learned is a bad record;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
  *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
  * </ul>
@@ -703,7 +703,8 @@ final class RandomSchemalessTest {
         }
         return true;
       }
-      return !(from instanceof Struct) && !(to instanceof Struct) && stored(from).equals(stored(to));
+      return !(from instanceof Struct) && !(to instanceof Struct)
+          && stored(from).equals(stored(to));
     }
 
     /** The type as its Parquet columns store it: an unknown type is a STRING column. */

@@ -40,11 +40,11 @@ import org.slf4j.LoggerFactory;
  * config/sink-local.json} (only topic and store changed) on a KRaft broker and a Connect worker
  * (child JVMs on 127.0.0.1), 4 partitions, 20,000 {@link MessyJson} documents (optional fields
  * null or absent, absent keys, empty arrays, objects with null values, one long-to-double
- * widening) partitioned by a field of 8 values, produced at 1,000 a second. Alongside, a second connector writes the same
- * records with an embedded fixed schema. Checks: every offset once (DuckDB), all committed
- * within the rotation interval (plus polling slack) after the last record was produced, "schema
- * change" commits at most one per Kafka partition per distinct widening, and about the files of
- * the fixed schema.
+ * widening) partitioned by a field of 8 values, produced at 1,000 a second. Alongside, a second
+ * connector writes the same records with an embedded fixed schema. Checks: every offset once
+ * (DuckDB), all committed within the rotation interval (plus polling slack) after the last
+ * record was produced, "schema change" commits at most one per Kafka partition per distinct
+ * widening, and about the files of the fixed schema.
  */
 final class SchemalessFilesIT {
   private static final Logger LOG = LoggerFactory.getLogger(SchemalessFilesIT.class);
