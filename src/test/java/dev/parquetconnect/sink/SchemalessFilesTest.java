@@ -46,7 +46,7 @@ final class SchemalessFilesTest {
 
   /** What one run of the task left. */
   record Run(long files, long schemaChanges, long flushSize, long schedule, long committed,
-      double recordsPerSecond) {}
+      double recordsPerSecond, long inPlace, long filesMetric) {}
 
   @Test
   void schemalessRecordsNeedAboutTheFilesOfAFixedSchema() throws Exception {
@@ -61,6 +61,10 @@ final class SchemalessFilesTest {
     // files hold the narrow type when it comes, so each rolls once.
     long widenings = 1;
     assertTrue(free.schemaChanges() <= widenings * PARTITIONS, free.toString());
+    // New keys and first types went into the open files; the metrics count what the store has.
+    assertTrue(free.inPlace() > 0, free.toString());
+    assertEquals(0, fixed.inPlace(), fixed.toString());
+    assertEquals(free.files(), free.filesMetric(), "files-committed");
     // Each schema change commit makes up to a file per directory more; the schedule's
     // boundaries follow the wall clock the task starts at, which differs between the two runs
     // by up to one scheduled commit per Kafka partition.
@@ -214,7 +218,8 @@ final class SchemalessFilesTest {
         files = walk.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
       }
       return new Run(files, sink.rotations("schema change"), sink.rotations("flush.size"),
-          sink.rotations("rotate.schedule.interval.ms"), committed, records.size() / seconds);
+          sink.rotations("rotate.schedule.interval.ms"), committed, records.size() / seconds,
+          sink.schemaChangesInPlace(), sink.filesCommitted());
     }
   }
 }

@@ -92,6 +92,11 @@ public final class SinkTaskHarness implements AutoCloseable {
     return task.metrics().rotations(SinkMetrics.Rotation.of(reason));
   }
 
+  /** Schema changes the task's committed files took in place. */
+  public long schemaChangesInPlace() {
+    return task.metrics().schemaChangesInPlace();
+  }
+
   /** Files the task committed. */
   public long filesCommitted() {
     return task.metrics().filesCommitted();
