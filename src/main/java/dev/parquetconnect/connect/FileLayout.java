@@ -189,6 +189,27 @@ public final class FileLayout {
     return NestedTypes.list(HEADERS_COLUMN, FieldRepetitionType.REQUIRED, header);
   }
 
+  /**
+   * The layout of a file this sink wrote whose values were schemaless, from its footer's
+   * key/value metadata, for {@code options}; null for any other file (values with schemas, a
+   * foreign file, metadata that does not parse).
+   */
+  public static FileLayout ofSchemalessFooter(Map<String, String> metadata,
+      MappingOptions options) {
+    if (!"true".equals(metadata.get(VALUE_SCHEMALESS_KEY))
+        || metadata.get(VALUE_SCHEMA_KEY) == null) {
+      return null;
+    }
+    try {
+      Schema value = ConnectSchemaJson.read(metadata.get(VALUE_SCHEMA_KEY));
+      String keyJson = metadata.get(KEY_SCHEMA_KEY);
+      Schema key = keyJson == null ? null : ConnectSchemaJson.read(keyJson);
+      return of(key, "true".equals(metadata.get(KEY_SCHEMALESS_KEY)), value, true, options);
+    } catch (RuntimeException malformed) {
+      return null;
+    }
+  }
+
   /** The Connect schema of the keys ({@code __kafka_key}), or null when there is no such column. */
   public Schema keySchema() {
     return keySchema;

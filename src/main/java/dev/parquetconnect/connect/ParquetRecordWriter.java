@@ -1,6 +1,8 @@
 package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.io.Closeable;
@@ -8,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
@@ -28,10 +31,11 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * the writer then refuses further records. Not thread-safe.
  */
 public final class ParquetRecordWriter implements Closeable {
-  private final FileLayout layout;
+  private FileLayout layout;
   private final SchemaInference inference;
+  private final WriterOptions options;
   private final ParquetFileWriter writer;
-  private final ConnectRecordShredder shredder;
+  private ConnectRecordShredder shredder;
   private final boolean storesKeys;
   private Schema lastEqualValueSchema;
   private Schema lastEqualKeySchema;
@@ -49,12 +53,9 @@ public final class ParquetRecordWriter implements Closeable {
       throws IOException {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.inference = Objects.requireNonNull(inference, "inference");
-    WriterOptions.Builder withMetadata = options.toBuilder();
-    for (Map.Entry<String, String> e : layout.keyValueMetadata().entrySet()) {
-      withMetadata.keyValue(e.getKey(), e.getValue());
-    }
+    this.options = Objects.requireNonNull(options, "options");
     try {
-      this.writer = new ParquetFileWriter(out, layout.parquetSchema(), withMetadata.build());
+      this.writer = new ParquetFileWriter(out, layout.parquetSchema(), withMetadata(layout));
     } catch (UnsupportedFeatureException | IllegalArgumentException e) {
       throw new ConnectException("cannot write Parquet with these options: " + e.getMessage(), e);
     }
@@ -68,8 +69,91 @@ public final class ParquetRecordWriter implements Closeable {
     this(out, layout, options, new SchemaInference(SchemaInference.ConflictPolicy.STRING));
   }
 
+  private WriterOptions withMetadata(FileLayout of) {
+    WriterOptions.Builder builder = options.toBuilder();
+    for (Map.Entry<String, String> e : of.keyValueMetadata().entrySet()) {
+      builder.keyValue(e.getKey(), e.getValue());
+    }
+    return builder.build();
+  }
+
   public FileLayout layout() {
     return layout;
+  }
+
+  /**
+   * Makes {@code wider} the file's layout in place, when that changes nothing already written:
+   * every top-level column of the file is in {@code wider} as it is, except columns of a
+   * schemaless field whose type was unknown (only nulls so far), and {@code wider}'s other
+   * top-level columns are optional, without a default, and null in the records so far (a new
+   * optional field, a new key column, a first type). Only while no row group is written out: a
+   * written row group would lack the new columns' chunks, and is not changed.
+   *
+   * @return whether the layout is {@code wider} now; false (nothing changed) when the change
+   *     needs a new file
+   */
+  public boolean reshape(FileLayout wider) {
+    if (!extendsInPlace(layout, wider)) {
+      return false;
+    }
+    try {
+      if (!writer.reshape(wider.parquetSchema(), withMetadata(wider))) {
+        return false;
+      }
+    } catch (UnsupportedFeatureException | IllegalArgumentException e) {
+      // Checked above: optional top-level fields, the codec of the file's other columns.
+      throw new ConnectException("cannot add the columns of " + wider + ": " + e.getMessage(), e);
+    }
+    layout = wider;
+    shredder = new ConnectRecordShredder(wider, writer);
+    lastEqualValueSchema = null;
+    lastEqualKeySchema = null;
+    return true;
+  }
+
+  /** Whether going from {@code from} to {@code to} only adds columns null in earlier rows. */
+  static boolean extendsInPlace(FileLayout from, FileLayout to) {
+    if (!from.options().equals(to.options()) || from.hasTombstoneColumn() != to.hasTombstoneColumn()
+        || from.keySchemaless() != to.keySchemaless()
+        || from.valueSchemaless() != to.valueSchemaless() && from.valueSchema() != null
+        || from.keySchema() != null && !from.keySchema().equals(to.keySchema())
+        || from.isStructValue() != to.isStructValue() && from.valueSchema() != null) {
+      return false;
+    }
+    GroupNode now = from.parquetSchema().root();
+    GroupNode then = to.parquetSchema().root();
+    for (SchemaNode column : now.fields()) {
+      int at = then.fieldIndex(column.name());
+      if (at >= 0 && then.field(at).equals(column)) {
+        continue;
+      }
+      if (!unknownValueField(from, column.name())) {
+        return false;
+      }
+    }
+    if (!to.valueSchemaless() && to.isStructValue()) {
+      // Records projected to the wider schema get a field's default: rows already written
+      // would have null where later rows of the same version have the default.
+      for (Field f : to.valueSchema().fields()) {
+        if (f.schema().defaultValue() != null && (!from.isStructValue()
+            || from.valueSchema().field(f.name()) == null)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean unknownValueField(FileLayout layout, String column) {
+    if (!layout.valueSchemaless() || !layout.isStructValue()) {
+      return false;
+    }
+    if (layout.valueSchema().fields().isEmpty()) {
+      // Values without keys so far: their one column is the always-null placeholder.
+      return column.equals(ConnectToParquet.EMPTY_STRUCT_FIELD);
+    }
+    Field f = layout.valueSchema().field(column);
+    return f != null && SchemaInference.isUnknown(f.schema());
   }
 
   /**

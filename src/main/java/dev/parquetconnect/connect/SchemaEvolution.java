@@ -36,8 +36,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * holds the newer (BACKWARD/FULL) or older (FORWARD) one, the other is projected to it.
  *
  * <p>Schemaless records (null schema, a map, list or primitive value): the record is written when
- * its value {@link SchemaInference#fits fits} the file's inferred schema; otherwise a new file
- * gets the {@link SchemaInference#merge merge} of both, which records of either shape then fit.
+ * its value {@link SchemaInference#fits fits} the file's inferred schema; otherwise the {@link
+ * SchemaInference#merge merge} of both, which records of either shape then fit, becomes the
+ * open file's layout when that leaves its rows as written ({@link ParquetRecordWriter#reshape}),
+ * else a new file's. {@link #widest} keeps what a topic's files learned, where new files start.
  * A record with a schema never shares a file with schemaless ones.
  *
  * <p>A null key or value (a tombstone) fits any file; whether it may be written is the writer's
@@ -156,6 +158,42 @@ public final class SchemaEvolution {
       }
     }
     return FileLayout.of(keySchema, keySchemaless, valueSchema, valueSchemaless, options);
+  }
+
+  /**
+   * The wider of two layouts of one topic, for the layout new files start from: schemaless
+   * schemas {@link SchemaInference#merge merged}; schemas of records the one a value of the
+   * other is written to (projected) by {@link #decide(Schema, Schema)}, {@code candidate}'s when
+   * neither or both; a side one of them lacks (no key or value seen yet) taken from the other.
+   *
+   * @throws DataException when the schemaless schemas conflict under the failing policy
+   */
+  public FileLayout widest(FileLayout known, FileLayout candidate, MappingOptions options) {
+    Schema[] value = widerSide(known.valueSchema(), known.valueSchemaless(),
+        candidate.valueSchema(), candidate.valueSchemaless());
+    Schema[] key = widerSide(known.keySchema(), known.keySchemaless(),
+        candidate.keySchema(), candidate.keySchemaless());
+    return FileLayout.of(key[0], key[1] != null, value[0], value[1] != null, options);
+  }
+
+  /** {schema, non-null when schemaless}. */
+  private Schema[] widerSide(Schema known, boolean knownSchemaless, Schema candidate,
+      boolean candidateSchemaless) {
+    if (candidate == null) {
+      return new Schema[] {known, knownSchemaless ? known : null};
+    }
+    if (known == null || knownSchemaless != candidateSchemaless) {
+      return new Schema[] {candidate, candidateSchemaless ? candidate : null};
+    }
+    if (candidateSchemaless) {
+      Schema merged = inference.merge(known, candidate);
+      return new Schema[] {merged, merged};
+    }
+    if (decide(candidate, known) == Action.NEW_FILE
+        && decide(known, candidate) != Action.NEW_FILE) {
+      return new Schema[] {known, null};
+    }
+    return new Schema[] {candidate, null};
   }
 
   // ---- schemas

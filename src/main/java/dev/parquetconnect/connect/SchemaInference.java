@@ -19,8 +19,8 @@ import org.apache.kafka.connect.errors.DataException;
 /**
  * Connect schemas for schemaless values (JsonConverter with {@code schemas.enable=false}:
  * {@code Map<String, Object>}, {@code List}, {@code Long}, {@code Double}, {@code Boolean},
- * {@code String}, null), inferred per file, and the conversion of such values to {@code Struct}s
- * of the inferred schema so they go through the same shredder as any other record.
+ * {@code String}, null), inferred per file and learned per topic by the sink, and the conversion
+ * of such values to {@code Struct}s of the inferred schema so they go through the same shredder as any other record.
  *
  * <p>Inference:
  *
@@ -50,8 +50,9 @@ import org.apache.kafka.connect.errors.DataException;
  *
  * <p>Merge is commutative and associative, so a file's schema does not depend on record order,
  * and {@link #fits fits(s, v)} holds exactly when {@code merge(s, infer(v))} equals {@code s}: a
- * sink keeps writing a file as long as records fit its schema, and otherwise opens a new file
- * with the merged schema, which the following records of either shape fit.
+ * sink keeps writing a file as long as records fit its schema, and otherwise widens the open
+ * file to the merged schema in place (new optional columns) or opens a new file with it, which
+ * the following records of either shape fit; the merges only grow, a bounded number of times.
  */
 public final class SchemaInference {
   /** What a type conflict (a field that is a number in one record, a map in another) becomes. */
@@ -290,7 +291,8 @@ public final class SchemaInference {
     };
   }
 
-  private static boolean isUnknown(Schema s) {
+  /** Whether {@code s} is {@link #UNKNOWN}: a field only ever null so far. */
+  public static boolean isUnknown(Schema s) {
     return s == UNKNOWN || UNKNOWN.name().equals(s.name());
   }
 

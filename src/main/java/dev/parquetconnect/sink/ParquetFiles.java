@@ -13,6 +13,9 @@ import dev.parquetconnect.format.write.WriterOptions;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -29,11 +32,26 @@ final class ParquetFiles implements RecordWriterFactory {
    */
   static final long FILE_BYTES = 8 * 1024;
   static final long COLUMN_BYTES = 7 * 1024;
+  /**
+   * Leaf columns past which new files no longer start from the learned layout: JSON whose keys
+   * are data (ids as object keys) would otherwise make every open file carry every column ever
+   * seen, at {@link #COLUMN_BYTES} of heap each. Past it, a file starts from its records' shapes
+   * as before, and may roll more often.
+   */
+  static final int MAX_LEARNED_COLUMNS = 1_000;
 
   private final WriterOptions options;
   private final MappingOptions mapping;
   private final SchemaInference inference;
   private final SchemaEvolution evolution;
+  /**
+   * Per topic, the widest layout this task's files took so far (schemaless: the merge of every
+   * inferred schema; with schemas: the one the others project to under {@code
+   * schema.compatibility}, e.g. the newest version under BACKWARD): a new file starts from it,
+   * so records of shapes or versions seen before in any directory or Kafka partition fit it.
+   * Under NONE it is the newest file's, which only a record of the same schema fits.
+   */
+  private final Map<String, FileLayout> learned = new HashMap<>();
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
@@ -79,16 +97,55 @@ final class ParquetFiles implements RecordWriterFactory {
       RecordFileWriter predecessor) throws IOException {
     FileLayout layout = predecessor instanceof ParquetFile previous && previous.successor != null
         ? previous.successor
-        : evolution.layoutFor(first, null, mapping);
-    return new ParquetFile(
-        new ParquetRecordWriter(new KeepOpen(out), layout, options, inference), layout);
+        : startingLayout(first, null);
+    learn(first.topic(), layout);
+    return new ParquetFile(first.topic(),
+        new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
+  }
+
+  /**
+   * The layout of a new file for {@code first}: the topic's learned layout widened by it (and by
+   * {@code current}, the layout of the file it did not fit, if any).
+   *
+   * @throws DataException when the record's types conflict with what was learned under the
+   *     failing conflict policy: it is a bad record, as it would be in a file that already held
+   *     the other type
+   */
+  private FileLayout startingLayout(SinkRecord first, FileLayout current) {
+    FileLayout own = evolution.layoutFor(first, current, mapping);
+    FileLayout known = learned.get(first.topic());
+    if (known == null || known.parquetSchema().columns().size() > MAX_LEARNED_COLUMNS) {
+      return own;
+    }
+    return evolution.widest(known, own, mapping);
+  }
+
+  private void learn(String topic, FileLayout layout) {
+    FileLayout known = learned.get(topic);
+    try {
+      learned.put(topic, known == null ? layout : evolution.widest(known, layout, mapping));
+    } catch (DataException conflict) {
+      // A conflict between files of different partitions under the failing policy: the files
+      // start from what was learned before; the record of the other type is a bad record there.
+    }
+  }
+
+  @Override
+  public void learnFromFooter(String topic, Map<String, String> keyValueMetadata) {
+    FileLayout layout = FileLayout.ofSchemalessFooter(keyValueMetadata, mapping);
+    if (layout != null) {
+      learn(topic, layout);
+    }
   }
 
   /** One Parquet file and the schema decisions for its records. */
   private final class ParquetFile implements RecordFileWriter {
+    private final String topic;
     private final ParquetRecordWriter writer;
-    private final FileLayout layout;
-    private final long fixedBytes;
+    private FileLayout layout;
+    private long fixedBytes;
+    /** Changes of the layout made in this file ({@link ParquetRecordWriter#reshape}). */
+    private int reshapes;
     /** The layout of the next file, once a record did not fit this one. */
     private FileLayout successor;
     /** The last record {@link #accepts} decided on: {@link #write} reuses its decision. */
@@ -102,9 +159,10 @@ final class ParquetFiles implements RecordWriterFactory {
     private long buffered;
     private long bufferedAtRecords = -1;
 
-    ParquetFile(ParquetRecordWriter writer, FileLayout layout) {
+    ParquetFile(String topic, ParquetRecordWriter writer) {
+      this.topic = topic;
       this.writer = writer;
-      this.layout = layout;
+      this.layout = writer.layout();
       this.fixedBytes = FILE_BYTES + COLUMN_BYTES * layout.parquetSchema().columns().size();
     }
 
@@ -116,8 +174,30 @@ final class ParquetFiles implements RecordWriterFactory {
       }
       // Computed now, while this file is open: a schemaless type conflict under the failing
       // policy throws here, and the record is a bad record rather than a reason to commit.
-      successor = evolution.layoutFor(record, layout, mapping);
+      FileLayout widened = evolution.layoutFor(record, layout, mapping);
+      if (widened.valueSchemaless()) {
+        // What leaves the rows written so far as they are (new optional columns, a first type
+        // for a column that was only null) is done in this file.
+        FileLayout wider = startingLayout(record, layout);
+        if (!wider.equals(widened) && writer.reshape(wider) || writer.reshape(widened)) {
+          layout = writer.layout();
+          fixedBytes = FILE_BYTES + COLUMN_BYTES * layout.parquetSchema().columns().size();
+          bufferedAtRecords = -1;
+          learn(topic, layout);
+          decided = null;
+          reshapes++;
+          if (decide(record) != SchemaEvolution.Action.NEW_FILE) {
+            return true;
+          }
+        }
+      }
+      successor = startingLayout(record, widened);
       return false;
+    }
+
+    @Override
+    public int reshapes() {
+      return reshapes;
     }
 
     @Override

@@ -333,16 +333,19 @@ public final class ParquetSinkConfig extends AbstractConfig {
         "When a record's value schema differs from its file's: NONE starts a new file (a commit "
             + "of the Kafka partition); BACKWARD and FULL keep the newest schema in a file, FORWARD "
             + "the oldest, and project records of other versions to it where they can, so "
-            + "interleaved schema versions share a file.",
+            + "interleaved schema versions share a file; new files start from the schema the task "
+            + "learned for the topic (the newest, or oldest, version seen), in every directory.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schema compatibility");
     def.define(SCHEMALESS_TYPE_CONFLICT_CONFIG, Type.STRING, "string",
         ConfigDef.CaseInsensitiveValidString.in("string", "fail"), Importance.MEDIUM,
-        "Schemaless values (JsonConverter with schemas.enable=false) get a schema inferred per "
-            + "file, widening int to long to double and adding a column per new key. A field whose "
-            + "type conflicts between records (a number here, an object there): 'string' stores it "
-            + "as text (JSON text for non-strings), 'fail' makes the record that brings the "
-            + "conflict a bad record (dead letter queue, or a failed task). An object with an "
-            + "empty key (\"\") cannot be a struct and counts as such a conflict.",
+        "Schemaless values (JsonConverter with schemas.enable=false) get a schema inferred and "
+            + "learned per topic (new files start from it), widening int to long to double and "
+            + "adding a column per new key. A field whose type conflicts between records (a number "
+            + "here, an object there): 'string' stores it as text (JSON text for non-strings), "
+            + "'fail' makes the record that brings the conflict (with its file, or, when it does "
+            + "not fit its file, with what the topic learned) a bad record (dead letter queue, or "
+            + "a failed task). An object with an empty key (\"\") cannot be a struct and counts "
+            + "as such a conflict.",
         GROUP_CONTENT, ++order, Width.SHORT, "Schemaless type conflicts");
     def.define(BEHAVIOR_ON_NULL_VALUES_CONFIG, Type.STRING, "fail",
         ConfigDef.CaseInsensitiveValidString.in("fail", "ignore", "write"), Importance.MEDIUM,

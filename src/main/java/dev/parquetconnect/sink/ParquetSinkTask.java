@@ -224,6 +224,11 @@ public final class ParquetSinkTask extends SinkTask {
     LOG.info("[{}] stopped", taskName);
   }
 
+  /** The task's metrics (tests); null before {@code start}. */
+  SinkMetrics metrics() {
+    return runtime == null ? null : runtime.metrics();
+  }
+
   /** The heap the open files hold, as last accounted (tests, metrics). */
   long bufferedBytes() {
     return runtime.budget().total();

@@ -15,14 +15,24 @@ interface RecordFileWriter {
   /**
    * Whether {@code record} can go into this file: its schema is the file's, or one that {@code
    * schema.compatibility} lets the writer project to the file's schema, or (schemaless) its value
-   * fits the file's inferred schema. When not, the sink commits the file and starts a new one for
-   * the record, passing this writer as the new file's predecessor.
+   * fits the file's inferred schema, or the file's schema could be widened to take it without
+   * changing what is written (which this call then does). When not, the sink commits the file
+   * and starts a new one for the record, passing this writer as the new file's predecessor.
    *
    * @throws org.apache.kafka.connect.errors.DataException if no file can take the record (a type
    *     conflict of schemaless data under a failing conflict policy): a bad record, not a reason
    *     to start a new file
    */
   boolean accepts(SinkRecord record);
+
+  /**
+   * How often {@link #accepts} changed this file's schema in place to take a record (a new
+   * optional column, a first type for a column that was only null) instead of asking for a new
+   * file.
+   */
+  default int reshapes() {
+    return 0;
+  }
 
   /**
    * Converts and appends one record. A record that cannot be converted (a wrong type, a null in

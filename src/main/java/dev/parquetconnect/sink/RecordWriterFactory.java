@@ -2,6 +2,7 @@ package dev.parquetconnect.sink;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Map;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /** Starts files: the seam between the sink's bookkeeping and the record format. */
@@ -17,4 +18,10 @@ interface RecordWriterFactory {
    */
   RecordFileWriter create(OutputStream out, SinkRecord first, RecordFileWriter predecessor)
       throws IOException;
+
+  /**
+   * Learns from a committed file of {@code topic} (the task starts, or gets a partition): its
+   * footer's key/value metadata, so new files start from the schema its files had before.
+   */
+  default void learnFromFooter(String topic, Map<String, String> keyValueMetadata) {}
 }

@@ -50,6 +50,8 @@ final class SinkMetrics implements AutoCloseable {
 
   private volatile long recordsWritten;
   private volatile long filesCommitted;
+  private volatile long filesPerCommitMax;
+  private volatile long schemaChangesInPlace;
   private volatile long bytesWritten;
   private volatile long bufferedBytes;
   private volatile long commits;
@@ -77,6 +79,18 @@ final class SinkMetrics implements AutoCloseable {
         + "once: a file is visible only after its commit)", () -> recordsWritten));
     list.add(new Metric("files-committed", "Parquet files this task committed",
         () -> filesCommitted));
+    list.add(new Metric("files-per-commit-avg", "Files per successful commit, on average: "
+        + "about the directories a Kafka partition's records go to between two commits",
+        () -> {
+          long n = commits;
+          return n == 0 ? 0 : filesCommitted / n;
+        }));
+    list.add(new Metric("files-per-commit-max", "The most files one successful commit made "
+        + "visible", () -> filesPerCommitMax));
+    list.add(new Metric("schema-changes-in-place", "Schema changes made inside an open file "
+        + "without a commit, in committed files: a new optional column or a first type for a "
+        + "column that was only null (schemaless values); a widening of written values commits "
+        + "instead (rotations-schema-change)", () -> schemaChangesInPlace));
     list.add(new Metric("bytes-written", "Bytes of the Parquet files this task committed",
         () -> bytesWritten));
     list.add(new Metric("buffered-bytes", "Heap the open files hold now (rows not yet written "
@@ -109,11 +123,17 @@ final class SinkMetrics implements AutoCloseable {
   /** A commit made {@code files} visible, holding {@code records}, in {@code nanos}. */
   void committed(String reason, long records, Collection<OpenFile> files, long nanos) {
     long bytes = 0;
+    long reshapes = 0;
     for (OpenFile f : files) {
       bytes += f.fileBytes();
+      reshapes += f.writer() == null ? 0 : f.writer().reshapes();
     }
     recordsWritten += records;
     filesCommitted += files.size();
+    if (files.size() > filesPerCommitMax) {
+      filesPerCommitMax = files.size();
+    }
+    schemaChangesInPlace += reshapes;
     bytesWritten += bytes;
     commits++;
     commitNanosTotal += nanos;
@@ -141,6 +161,14 @@ final class SinkMetrics implements AutoCloseable {
 
   void bufferedBytes(long bytes) {
     bufferedBytes = bytes;
+  }
+
+  long filesCommitted() {
+    return filesCommitted;
+  }
+
+  long schemaChangesInPlace() {
+    return schemaChangesInPlace;
   }
 
   long rotations(Rotation r) {

@@ -1,10 +1,14 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.connect.ParquetToConnect;
+import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.sink.CommitMarkers.Intent;
 import dev.parquetconnect.sink.CommitMarkers.Outcome;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.MarkerLog.Attempt;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.storage.StoreInput;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
@@ -49,6 +53,8 @@ final class TopicPartitionWriter {
   private boolean paused;
   /** Last offset of the newest done commit, -1 when there is none. */
   private long committedEnd = -1;
+  /** The newest done commit as recovery found it, null when there is none. */
+  private Attempt lastDone;
   /** Where to resume after recovery when the store knows no later point (a failed commit). */
   private long rewindTo = -1;
   /** The highest attempt seen per start offset (a retry of that start uses the next one). */
@@ -122,6 +128,7 @@ final class TopicPartitionWriter {
       return;
     }
     recovering = false;
+    learnFromLastCommit();
     // After the newest done commit; with none, where the failed commit began (-1: nothing was
     // ever written, the consumer's own position is right).
     long resumeAt = committedEnd >= 0 ? committedEnd + 1 : rewindTo;
@@ -136,6 +143,41 @@ final class TopicPartitionWriter {
     resume();
   }
 
+  /**
+   * Gives the format the footers of the newest done commit's files, so the schemas learned
+   * before a restart or rebalance are where new files start again. Best effort: a file that
+   * cannot be read only means the schema is learned again from the records.
+   */
+  private void learnFromLastCommit() {
+    Attempt done = lastDone;
+    if (done == null || !done.hasIntent()) {
+      return;
+    }
+    try {
+      Intent intent = markers.readIntent(done.start(), done.attempt());
+      if (intent == null) {
+        return;
+      }
+      for (String file : intent.files()) {
+        StoreInput in = rt.store().open(file);
+        ParquetFileReader reader;
+        try {
+          reader = ParquetFileReader.open(in);
+        } catch (IOException | ParquetException | RuntimeException e) {
+          in.close(); // the reader owns its input only once open
+          throw e;
+        }
+        try (reader) {
+          rt.writers().learnFromFooter(source.topic(),
+              ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+        }
+      }
+    } catch (IOException | ParquetException | RuntimeException e) {
+      LOG.info("{} cannot read the schemas of the last commit's files ({}); new files learn "
+          + "them from the records", log, e.toString());
+    }
+  }
+
   /** Reads the markers; false while an unfinished commit must be waited for. */
   private boolean settleMarkers() throws IOException {
     List<Attempt> attempts = markers.list();
@@ -146,6 +188,7 @@ final class TopicPartitionWriter {
     }
     rolledBack.retainAll(attempts);
     committedEnd = -1;
+    lastDone = null;
     int i = attempts.size() - 1;
     for (; i >= 0; i--) {
       Attempt a = attempts.get(i);
@@ -163,6 +206,7 @@ final class TopicPartitionWriter {
       }
       if (outcome.done()) {
         committedEnd = outcome.end();
+        lastDone = a;
         i--;
         break;
       }
@@ -577,8 +621,8 @@ final class TopicPartitionWriter {
       long tookNanos = rt.clock().nanos() - claimedAt;
       rt.metrics().committed(reason, e.recordsWritten(), e.files(), tookNanos);
       long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
-      LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms", log, e.start(),
-          e.end(), e.recordsWritten(), e.files().size(), reason, tookMs);
+      LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms{}", log, e.start(),
+          e.end(), e.recordsWritten(), e.files().size(), reason, tookMs, inPlace(e));
       LOG.debug("{} committed files {}", log, finalKeys);
       if (tookMs > rt.commitTimeoutMs() / 4) {
         LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
@@ -600,6 +644,15 @@ final class TopicPartitionWriter {
           claimed);
       return false;
     }
+  }
+
+  /** For the commit's log line: the schema changes its files took in place, if any. */
+  private static String inPlace(Epoch e) {
+    int reshapes = 0;
+    for (OpenFile file : e.files()) {
+      reshapes += file.writer().reshapes();
+    }
+    return reshapes == 0 ? "" : "; " + reshapes + " schema changes made in place";
   }
 
   private void committed(Epoch e, List<Attempt> listed) {

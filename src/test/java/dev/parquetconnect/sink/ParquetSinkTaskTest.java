@@ -90,6 +90,12 @@ final class ParquetSinkTaskTest {
     }
   }
 
+  long files() throws Exception {
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir.resolve("topics"))) {
+      return walk.filter(f -> f.toString().endsWith(".parquet")).count();
+    }
+  }
+
   long count(String where) throws Exception {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = db.createStatement();
@@ -197,13 +203,16 @@ final class ParquetSinkTaskTest {
         raw(0, null, Map.of("address", Map.of("city", "Paris"), "n", 1L)),
         raw(1, null, Map.of("address", Map.of("city", "Paris"), "n", 2.5)),
         raw(2, null, Map.of("address", Map.of("city", "Paris"), "n", 3L, "extra", "x")),
-        raw(3, null, Map.of("address", Map.of("city", "Paris"), "n", 4L)));
-    // A record that does not fit its file's schema commits the open files; the next file has
-    // the merged schema.
+        raw(3, null, Map.of("address", Map.of("city", "Paris"), "n", 4L)),
+        raw(4, null, Map.of("address", Map.of("city", "Paris"), "n", 5L)));
+    // A value that widens what the file holds (n: a long, then 2.5) commits the open files; the
+    // next file has the merged schema. A new optional key ("extra") is a new column of the open
+    // file: flush.size commits offsets 1-2 and 3-4.
     Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
         props(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"), records);
-    assertEquals(4L, committed.get(new TopicPartition("people", 0)));
-    assertEquals(4, count("true"));
+    assertEquals(5L, committed.get(new TopicPartition("people", 0)));
+    assertEquals(5, count("true"));
+    assertEquals(3, files());
     assertEquals(1, count("extra = 'x'"));
     assertEquals(1, count("n = 2.5"));
   }

@@ -20,6 +20,8 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
+import dev.parquetconnect.source.ParquetSourceConfig;
+import dev.parquetconnect.source.TaskDriver;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +46,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,8 +58,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * schemas.enable=false}, as a worker runs it), go through the real {@link ParquetSinkTask} on a
  * local store until every offset is committed, and the committed files are read back by DuckDB
  * and by parquet-java and compared row by row with what the documented rules say each row must
- * hold; the files are also replayed with our {@link ConnectRecordReader} and compared with what
- * JsonConverter produced.
+ * hold; the files are also replayed with our {@link ConnectRecordReader} and through the real
+ * source task ({@code TaskDriver}: each offset once, in order) and compared with what
+ * JsonConverter produced. It also bounds the files: schema change commits equal the model's and
+ * at most its distinct widenings, and files at most flush.size's plus those.
  *
  * <p>The expectation is derived here from the JSON documents alone, from the rules as documented
  * (docs/configuration.md {@code schemaless.type.conflict}, docs/architecture.md, the javadoc of
@@ -75,9 +80,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       letter queue) and the file goes on; an object with an empty key counts as a conflict
  *       (no Connect field can be named ""); a document stored whole as text is the one column
  *       {@code value};
- *   <li>a record that does not fit its file's schema commits the open file; the next file gets
- *       the merge of both schemas. {@code flush.size} counts every record read, bad ones too, and
- *       the file after it starts from its first record alone;
+ *   <li>every file starts from the merge of all the types the task's files had so far and its
+ *       first record's; a record that does not fit its file's schema widens the file's schema in
+ *       place when that leaves the rows written so far as they are (a new top-level key, a key
+ *       that was only ever null, a type whose columns are stored alike, such as an unknown
+ *       element becoming STRING); otherwise (a real widening: a long column to DOUBLE, a conflict
+ *       turned into STRING, a new key inside a nested object) it commits the open file and the
+ *       next one starts from the merge of all learned. {@code flush.size} counts every record
+ *       read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
+ *       types conflict with what was learned is a bad record;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
  *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
  * </ul>
@@ -143,12 +154,14 @@ final class RandomSchemalessTest {
     props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
     long committed;
+    long schemaChanges;
     List<Long> deadLettered;
     List<Throwable> errors;
     try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
       sink.putInRandomBatches(records, random, 40);
       sink.commitOpenFiles(120_000);
       committed = sink.committed().get(tp);
+      schemaChanges = sink.rotations("schema change");
       deadLettered = sink.deadLettered().stream().map(SinkRecord::kafkaOffset).toList();
       errors = sink.deadLetterErrors();
     }
@@ -168,16 +181,60 @@ final class RandomSchemalessTest {
         checkFile(files.get(f), model.files.get(f), docs, records, duck);
       }
     }
+    // Replay through the source task, as a worker runs it: each offset once, in order, with the
+    // value its file's schema gives.
+    replayThroughTheSource(model, records);
     // The seed exercised what it is for: files that widened, and conflicts of its policy.
     int rows = model.files.stream().mapToInt(m -> m.offsets.size()).sum();
     assertEquals(records.size(), rows + model.bad.size(), "rows and bad records");
     assertTrue(model.files.size() > 3, "files: " + model.files.size());
+    // The bounds: only a real widening of written values commits for the schema, never twice
+    // for the same widening (files start from all that was learned), and the files are those
+    // flush.size makes plus one per such commit.
+    assertEquals(model.schemaChanges, schemaChanges, "schema change commits");
+    assertTrue(schemaChanges <= model.widenings(), schemaChanges + " schema change commits, "
+        + model.widenings() + " distinct widenings");
+    assertTrue(model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
+        model.files.size() + " files, flush.size " + flushSize);
     assertTrue(model.widened > 0, "no long stored in a DOUBLE column");
     if (failOnConflict) {
       assertTrue(!model.bad.isEmpty(), "no bad record");
     } else {
       assertTrue(model.bad.isEmpty(), "bad records under string: " + model.bad);
       assertTrue(model.asText > 0, "no value stored as JSON text");
+    }
+  }
+
+  private void replayThroughTheSource(Model model, List<SinkRecord> records) throws Exception {
+    Map<Long, Type> typeOf = new HashMap<>();
+    List<Long> offsets = new ArrayList<>();
+    for (ModelFile f : model.files) {
+      for (long offset : f.offsets) {
+        typeOf.put(offset, f.type);
+        offsets.add(offset);
+      }
+    }
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "json-replay");
+    props.put(ParquetSourceConfig.STORE_URL_CONFIG, dir.toUri().toString());
+    props.put(ParquetSourceConfig.DISCOVERY_INTERVAL_MS_CONFIG, "100");
+    TaskDriver source = new TaskDriver(props).start();
+    List<SourceRecord> replayed;
+    try {
+      replayed = source.drain(5);
+    } finally {
+      source.stop();
+    }
+    assertEquals(offsets, replayed.stream()
+        .map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList(),
+        "replayed offsets (source task)");
+    for (SourceRecord r : replayed) {
+      long offset = ((Number) r.sourceOffset().get("offset")).longValue();
+      String where = "offset " + offset + " (source task)";
+      assertEquals(TOPIC, r.topic(), where);
+      assertEquals(null, r.valueSchema(), where + ": schemaless");
+      assertSame(replayed(records.get((int) offset).value(), typeOf.get(offset)), r.value(),
+          where);
     }
   }
 
@@ -568,12 +625,23 @@ final class RandomSchemalessTest {
       try {
         Type t = infer(doc);
         if (open == null) {
-          open = new ModelFile(t);
+          open = new ModelFile(start(t));
         } else {
           Type merged = merge(open.type, t);
           if (!merged.equals(open.type)) {
-            commit(); // a schema change commits, the next file takes the merge
-            open = new ModelFile(merged);
+            Type wider = start(merged);
+            if (inPlace(open.type, wider)) {
+              open.type = wider; // new columns, null in the rows so far
+            } else if (inPlace(open.type, merged)) {
+              open.type = merged;
+            } else {
+              // A real widening of what the file holds commits it; the next file starts from
+              // all that was learned.
+              commit();
+              schemaChanges++;
+              open = new ModelFile(wider);
+            }
+            learn(open.type);
           }
         }
         open.offsets.add(offset);
@@ -586,6 +654,74 @@ final class RandomSchemalessTest {
     }
 
     final Map<Long, Object> docs = new HashMap<>();
+    /** The merge of every file's type so far: where a new file starts. */
+    Type learned;
+    /** Commits because a record widened what its file held. */
+    int schemaChanges;
+    /** The learned types that were not an in-place change of the one before. */
+    private final List<Type> widenedTypes = new ArrayList<>();
+
+    /** How often what was learned widened in a way a file cannot take in place. */
+    int widenings() {
+      return widenedTypes.size();
+    }
+
+    /**
+     * The type of a new file for a record of type {@code t}: merged with what was learned; a
+     * conflict with what was learned is the record's.
+     */
+    private Type start(Type t) throws Conflict {
+      Type type = learned == null ? t : merge(learned, t);
+      learn(type);
+      return type;
+    }
+
+    private void learn(Type type) {
+      try {
+        Type before = learned;
+        learned = learned == null ? type : merge(learned, type);
+        if (before != null && !inPlace(before, learned)) {
+          widenedTypes.add(learned);
+        }
+      } catch (Conflict c) {
+        // Keeps what it learned before.
+      }
+    }
+
+    /**
+     * Whether a file of {@code from} becomes {@code to} in place: every top-level column stays
+     * as stored (an unknown type stores as a STRING column), or was only ever null.
+     */
+    static boolean inPlace(Type from, Type to) {
+      if (from instanceof Struct a && to instanceof Struct b) {
+        for (Map.Entry<String, Type> e : a.fields.entrySet()) {
+          Type then = b.fields.get(e.getKey());
+          if (then == null || e.getValue() != Prim.UNKNOWN
+              && !stored(e.getValue()).equals(stored(then))) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return !(from instanceof Struct) && !(to instanceof Struct)
+          && stored(from).equals(stored(to));
+    }
+
+    /** The type as its Parquet columns store it: an unknown type is a STRING column. */
+    static Type stored(Type t) {
+      if (t == Prim.UNKNOWN) {
+        return Prim.STRING;
+      }
+      if (t instanceof ArrayOf a) {
+        return new ArrayOf(stored(a.element));
+      }
+      if (t instanceof Struct st) {
+        TreeMap<String, Type> fields = new TreeMap<>();
+        st.fields.forEach((k, v) -> fields.put(k, stored(v)));
+        return new Struct(fields);
+      }
+      return t;
+    }
 
     private void count(Object v, Type type) {
       if (v == null) {
@@ -683,7 +819,7 @@ final class RandomSchemalessTest {
   }
 
   private static final class ModelFile {
-    final Type type;
+    Type type;
     final List<Long> offsets = new ArrayList<>();
 
     ModelFile(Type type) {

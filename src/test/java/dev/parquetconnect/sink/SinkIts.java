@@ -243,6 +243,14 @@ final class SinkIts {
     }
   }
 
+  /** The one number {@code query} returns, in a fresh DuckDB. */
+  static long duckDbCount(String query) throws SQLException {
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = db.createStatement()) {
+      return single(sql, query);
+    }
+  }
+
   private static long single(Statement sql, String query) throws SQLException {
     try (ResultSet rs = sql.executeQuery(query)) {
       rs.next();

@@ -87,6 +87,21 @@ public final class SinkTaskHarness implements AutoCloseable {
     return List.copyOf(context.deadLetterErrors);
   }
 
+  /** Commits the task started for {@code reason} (a {@code commit(reason)} string). */
+  public long rotations(String reason) {
+    return task.metrics().rotations(SinkMetrics.Rotation.of(reason));
+  }
+
+  /** Schema changes the task's committed files took in place. */
+  public long schemaChangesInPlace() {
+    return task.metrics().schemaChangesInPlace();
+  }
+
+  /** Files the task committed. */
+  public long filesCommitted() {
+    return task.metrics().filesCommitted();
+  }
+
   @Override
   public void close() {
     try {

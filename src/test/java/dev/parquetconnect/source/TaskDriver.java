@@ -15,14 +15,14 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * record ({@code commitRecord}) and commits the offset of each source partition's last record,
  * which a restarted task reads back.
  */
-final class TaskDriver {
+public final class TaskDriver {
   final Map<Map<String, Object>, Map<String, Object>> committed = new HashMap<>();
   final List<String> transactionCommits = new ArrayList<>();
   private final Map<String, String> props;
   private final boolean connectorTransactions;
   private ParquetSourceTask task;
 
-  TaskDriver(Map<String, String> props) {
+  public TaskDriver(Map<String, String> props) {
     this(props, false);
   }
 
@@ -31,7 +31,7 @@ final class TaskDriver {
     this.connectorTransactions = connectorTransactions;
   }
 
-  TaskDriver start() {
+  public TaskDriver start() {
     task = new ParquetSourceTask();
     task.initialize(new Context());
     task.start(props);
@@ -62,7 +62,7 @@ final class TaskDriver {
   }
 
   /** Polls (committing) until {@code idlePolls} polls in a row return nothing. */
-  List<SourceRecord> drain(int idlePolls) throws InterruptedException {
+  public List<SourceRecord> drain(int idlePolls) throws InterruptedException {
     List<SourceRecord> all = new ArrayList<>();
     int idle = 0;
     while (idle < idlePolls) {
@@ -73,7 +73,7 @@ final class TaskDriver {
     return all;
   }
 
-  void stop() {
+  public void stop() {
     task.stop();
   }
 

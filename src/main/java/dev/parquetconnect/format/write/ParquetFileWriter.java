@@ -48,11 +48,14 @@ public final class ParquetFileWriter implements Closeable {
   private static final ThreadLocal<PageScratch> SCRATCH = ThreadLocal.withInitial(PageScratch::new);
 
   private final FileSink sink;
-  private final MessageType schema;
-  private final WriterOptions options;
-  private final ColumnChunkWriter[] columns;
+  private MessageType schema;
+  private WriterOptions options;
+  private ColumnChunkWriter[] columns;
   private final List<Compressor> compressors;
+  /** The compressors by codec and level, shared by the columns ({@link #reshape} adds some). */
+  private final Map<String, Compressor> compressorsByCodec = new HashMap<>();
   private RowShredder shredder;
+  private int rowGroupsWritten;
 
   private final FileTail tail = new FileTail();
 
@@ -74,29 +77,12 @@ public final class ParquetFileWriter implements Closeable {
     this.sink = new FileSink(Objects.requireNonNull(out, "out"));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.options = Objects.requireNonNull(options, "options");
-    Map<String, Compressor> byCodec = new HashMap<>();
     List<Compressor> created = new ArrayList<>();
-    PageScratch scratch = SCRATCH.get();
     List<ColumnDescriptor> descriptors = schema.columns();
     this.columns = new ColumnChunkWriter[descriptors.size()];
     try {
       for (int i = 0; i < columns.length; i++) {
-        ColumnDescriptor column = descriptors.get(i);
-        ColumnOptions overrides = options.column(column.dottedPath());
-        CompressionCodec codec = overrides.codec() != null ? overrides.codec() : options.codec();
-        int level = overrides.codec() != null ? overrides.codecLevel() : options.codecLevel();
-        // Columns with the same codec and level share one compressor: pages close one at a
-        // time, and a native context per column would multiply memory by the column count.
-        String key = codec + "/" + level;
-        Compressor compressor = byCodec.get(key);
-        if (compressor == null) {
-          compressor = Codecs.compressor(codec, level);
-          byCodec.put(key, compressor);
-          created.add(compressor);
-        }
-        columns[i] =
-            new ColumnChunkWriter(
-                column, repeatedFieldDefinitionLevels(schema, column), options, compressor, scratch);
+        columns[i] = newColumn(schema, options, descriptors.get(i), created);
       }
     } catch (UnsupportedFeatureException | RuntimeException e) {
       created.forEach(Compressor::close);
@@ -109,6 +95,95 @@ public final class ParquetFileWriter implements Closeable {
       created.forEach(Compressor::close);
       throw e;
     }
+  }
+
+  /** A writer for {@code column}, its compressor shared with the columns of the same codec. */
+  private ColumnChunkWriter newColumn(MessageType in, WriterOptions with, ColumnDescriptor column,
+      List<Compressor> created) throws UnsupportedFeatureException {
+    ColumnOptions overrides = with.column(column.dottedPath());
+    CompressionCodec codec = overrides.codec() != null ? overrides.codec() : with.codec();
+    int level = overrides.codec() != null ? overrides.codecLevel() : with.codecLevel();
+    // Columns with the same codec and level share one compressor: pages close one at a
+    // time, and a native context per column would multiply memory by the column count.
+    String key = codec + "/" + level;
+    Compressor compressor = compressorsByCodec.get(key);
+    if (compressor == null) {
+      compressor = Codecs.compressor(codec, level);
+      compressorsByCodec.put(key, compressor);
+      created.add(compressor);
+    }
+    return new ColumnChunkWriter(
+        column, repeatedFieldDefinitionLevels(in, column), with, compressor, SCRATCH.get());
+  }
+
+  /**
+   * Changes the schema of the file while none of its row groups is written yet (the footer,
+   * written last, carries the schema; the open row group is all the file has of its records).
+   * A column of {@code wider} that the current schema has (same path, type and levels) keeps its
+   * writer and what it holds. Any other column must be new at the top level: its top-level field
+   * is optional and was null in every record so far, so it gets one null entry (repetition and
+   * definition level 0) per record of the open row group. Columns of the current schema that
+   * {@code wider} lacks are dropped: the caller guarantees they held only such nulls (a column
+   * whose type was not known yet). {@code with} replaces the options (its key/value metadata
+   * goes into the footer).
+   *
+   * @return false, changing nothing, when a row group was written already: a column chunk of the
+   *     new column would be missing from it, so the caller must start a new file instead
+   * @throws IllegalArgumentException when a new column's top-level field is not optional
+   * @throws UnsupportedFeatureException when a new column's codec cannot run here
+   */
+  public boolean reshape(MessageType wider, WriterOptions with) throws UnsupportedFeatureException {
+    ensureOpen();
+    Objects.requireNonNull(wider, "wider");
+    Objects.requireNonNull(with, "with");
+    if (rowGroupsWritten > 0) {
+      return false;
+    }
+    Map<String, ColumnChunkWriter> current = new HashMap<>();
+    for (ColumnChunkWriter column : columns) {
+      current.put(column.descriptor().dottedPath(), column);
+    }
+    List<ColumnDescriptor> descriptors = wider.columns();
+    ColumnChunkWriter[] reshaped = new ColumnChunkWriter[descriptors.size()];
+    List<Compressor> created = new ArrayList<>();
+    try {
+      for (int i = 0; i < reshaped.length; i++) {
+        ColumnDescriptor column = descriptors.get(i);
+        ColumnChunkWriter kept = current.get(column.dottedPath());
+        if (kept != null && sameColumn(kept.descriptor(), column)) {
+          reshaped[i] = kept;
+          continue;
+        }
+        SchemaNode top = wider.root().field(wider.root().fieldIndex(column.path().get(0)));
+        if (top.repetition() != FieldRepetitionType.OPTIONAL) {
+          throw new IllegalArgumentException("column " + column.dottedPath() + " is new but its "
+              + "top-level field is " + top.repetition() + ": earlier records have no value");
+        }
+        ColumnChunkWriter added = newColumn(wider, with, column, created);
+        for (long r = 0; r < rowGroupRecords; r++) {
+          added.writeNull(0, 0);
+        }
+        reshaped[i] = added;
+      }
+    } catch (UnsupportedFeatureException | RuntimeException e) {
+      for (Compressor c : created) {
+        compressorsByCodec.values().remove(c);
+        c.close();
+      }
+      throw e;
+    }
+    compressors.addAll(created);
+    columns = reshaped;
+    schema = wider;
+    options = with;
+    shredder = null;
+    return true;
+  }
+
+  private static boolean sameColumn(ColumnDescriptor a, ColumnDescriptor b) {
+    return a.path().equals(b.path()) && a.primitive().equals(b.primitive())
+        && a.maxDefinitionLevel() == b.maxDefinitionLevel()
+        && a.maxRepetitionLevel() == b.maxRepetitionLevel();
   }
 
   /**
@@ -297,6 +372,7 @@ public final class ParquetFileWriter implements Closeable {
       }
     }
     tail.addRowGroup(chunks, rowGroupRecords, start);
+    rowGroupsWritten++;
   }
 
   /**
