@@ -61,6 +61,26 @@ public final class EngineCanonical {
     return out;
   }
 
+  /** parquet-java's rows of {@code file}, only the top-level {@code columns} (in the file's order). */
+  public static List<String> parquetJavaRows(Path file, java.util.Set<String> columns)
+      throws IOException {
+    MessageType schema = schemaOf(file);
+    List<String> out = new ArrayList<>();
+    for (Row row : ParquetJavaOracle.read(file, schema)) {
+      StringBuilder line = new StringBuilder("{");
+      GroupNode root = schema.root();
+      for (int i = 0; i < root.fieldCount(); i++) {
+        SchemaNode field = root.field(i);
+        if (columns.contains(field.name())) {
+          line.append(line.length() > 1 ? "," : "").append(field.name()).append(':');
+          occurrence(line, row.get(i), field);
+        }
+      }
+      out.add(line.append('}').toString());
+    }
+    return out;
+  }
+
   /** One row (a top-level record or a struct). */
   public static String row(Row row, GroupNode type) {
     StringBuilder out = new StringBuilder();

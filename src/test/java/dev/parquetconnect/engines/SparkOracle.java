@@ -137,6 +137,10 @@ public final class SparkOracle implements AutoCloseable {
     return oracle;
   }
 
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   public String version() {
     return version;
   }

@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.engines.SparkLakeCheck;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
@@ -239,7 +240,10 @@ final class SinkIts {
           throw new AssertionError(bad + " rows fail: " + extraCheck);
         }
       }
-      return new Found(rows, distinct, duplicated, min, max);
+      Found found = new Found(rows, distinct, duplicated, min, max);
+      // The same lake through Spark's default reader (docs/compatibility.md).
+      SparkLakeCheck.assertSparkReadsAsDuckDb(dir);
+      return found;
     }
   }
 

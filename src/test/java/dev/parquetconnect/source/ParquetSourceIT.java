@@ -3,6 +3,7 @@ package dev.parquetconnect.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.engines.SparkLakeCheck;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ItPaths;
@@ -79,6 +80,8 @@ final class ParquetSourceIT {
         all.addAll(file);
       }
     }
+    // The archive the source replays, as Spark's default reader and DuckDB see it.
+    SparkLakeCheck.assertSparkReadsAsDuckDb(storeRoot.resolve("topics/" + topic));
     return all;
   }
 
