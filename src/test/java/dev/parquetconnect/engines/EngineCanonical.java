@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * parquet-java's reading of a file rendered in the canonical text the engine oracles print
@@ -62,7 +63,7 @@ public final class EngineCanonical {
   }
 
   /** parquet-java's rows of {@code file}, only the top-level {@code columns} (in the file's order). */
-  public static List<String> parquetJavaRows(Path file, java.util.Set<String> columns)
+  public static List<String> parquetJavaRows(Path file, Set<String> columns)
       throws IOException {
     MessageType schema = schemaOf(file);
     List<String> out = new ArrayList<>();

@@ -240,11 +240,16 @@ final class SinkIts {
           throw new AssertionError(bad + " rows fail: " + extraCheck);
         }
       }
-      Found found = new Found(rows, distinct, duplicated, min, max);
-      // The same lake through Spark's default reader (docs/compatibility.md).
-      SparkLakeCheck.assertSparkReadsAsDuckDb(dir);
-      return found;
+      return new Found(rows, distinct, duplicated, min, max);
     }
+  }
+
+  /**
+   * The same lake through Spark's default reader (docs/compatibility.md): called after a test's
+   * own checks, so that what it tests is judged first.
+   */
+  static void sparkReadsAsDuckDb(Path dir) {
+    SparkLakeCheck.assertSparkReadsAsDuckDb(dir);
   }
 
   private static long single(Statement sql, String query) throws SQLException {
