@@ -137,6 +137,7 @@ final class SinkCrashIT {
       assertEquals(0, found.duplicated(), rounds);
       assertEquals(0, check.cleanupOrphans("", Instant.MAX), "temporary files left: " + rounds);
       assertTrue(log.stream().filter(s -> !s.startsWith("datanode")).count() >= crashes);
+      SinkIts.sparkReadsAsDuckDb(files);
     }
   }
 

@@ -122,6 +122,7 @@ final class SinkEndToEndIT {
             + (RECORDS % PARTITIONS == 0 ? -1 : 0)), found, storeName);
         assertEquals(0, check.cleanupOrphans("", Instant.MAX),
             "no temporary file or upload is left");
+        SinkIts.sparkReadsAsDuckDb(files);
       }
     }
   }
@@ -166,6 +167,7 @@ final class SinkEndToEndIT {
           workDir.resolve("bad/lake/" + SinkIts.TOPICS_DIR + "/" + topic), null);
       assertEquals(5, found.rows());
       assertEquals(5, found.distinctOffsets());
+      SinkIts.sparkReadsAsDuckDb(workDir.resolve("bad/lake/" + SinkIts.TOPICS_DIR + "/" + topic));
     }
   }
 

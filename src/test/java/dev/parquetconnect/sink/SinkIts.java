@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.engines.SparkLakeCheck;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
@@ -249,6 +250,14 @@ final class SinkIts {
         Statement sql = db.createStatement()) {
       return single(sql, query);
     }
+  }
+
+  /**
+   * The same lake through Spark's default reader (docs/compatibility.md): called after a test's
+   * own checks, so that what it tests is judged first.
+   */
+  static void sparkReadsAsDuckDb(Path dir) {
+    SparkLakeCheck.assertSparkReadsAsDuckDb(dir);
   }
 
   private static long single(Statement sql, String query) throws SQLException {

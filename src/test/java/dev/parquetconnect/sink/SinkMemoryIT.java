@@ -53,6 +53,7 @@ final class SinkMemoryIT {
     assertEquals(Long.toString(RECORDS), results.get("RECORDS_COMMITTED"), tail(output));
     SinkIts.Found found = SinkIts.duckDb(store.resolve("topics/" + MemoryHarness.TOPIC), null);
     assertEquals(new SinkIts.Found(RECORDS, RECORDS, 0, 0, RECORDS - 1), found);
+    SinkIts.sparkReadsAsDuckDb(store.resolve("topics/" + MemoryHarness.TOPIC));
   }
 
   private static Map<String, String> results(String output) {

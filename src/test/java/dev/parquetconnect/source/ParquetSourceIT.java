@@ -3,6 +3,7 @@ package dev.parquetconnect.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.engines.SparkLakeCheck;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ItPaths;
@@ -29,6 +30,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,6 +67,17 @@ final class ParquetSourceIT {
     }
   }
 
+  /** The archives the test wrote, checked with Spark after its own checks. */
+  private static final List<Path> ARCHIVES = new ArrayList<>();
+
+  /** The archives the source replayed, as Spark's default reader and DuckDB see them. */
+  @AfterEach
+  void sparkReadsTheArchive() {
+    List<Path> archives = List.copyOf(ARCHIVES);
+    ARCHIVES.clear();
+    archives.forEach(SparkLakeCheck::assertSparkReadsAsDuckDb);
+  }
+
   /** {@code total} records over the partitions, archived in files of {@code perFile}. */
   private static List<Original> archive(String topic, int total, int perFile, Path storeRoot)
       throws Exception {
@@ -79,6 +92,7 @@ final class ParquetSourceIT {
         all.addAll(file);
       }
     }
+    ARCHIVES.add(storeRoot.resolve("topics/" + topic));
     return all;
   }
 
