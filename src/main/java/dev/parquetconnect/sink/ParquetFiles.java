@@ -60,8 +60,7 @@ final class ParquetFiles implements RecordWriterFactory {
     WriterOptions.Builder builder = WriterOptions.builder()
         .codec(config.codec(), config.codecLevel())
         .pageVersion(config.pageVersion().equals("v2") ? PageVersion.V2 : PageVersion.V1)
-        .encodingPolicy(config.encodingPolicy().equals("compatible")
-            ? EncodingPolicy.COMPATIBLE : EncodingPolicy.ADAPTIVE)
+        .encodingPolicy(EncodingPolicy.parse(config.encodingPolicy()))
         .rowGroupByteTarget(config.rowGroupBytes())
         .pageByteLimit(config.pageBytes())
         .dictionaryByteLimit(config.dictionaryBytes());

@@ -275,9 +275,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
         "Data page format: v1 (read by every engine) or v2 (levels uncompressed, faster to skip).",
         GROUP_PARQUET, ++order, Width.SHORT, "Page version");
     def.define(PARQUET_ENCODING_POLICY_CONFIG, Type.STRING, "adaptive",
-        ConfigDef.CaseInsensitiveValidString.in("adaptive", "compatible"), Importance.LOW,
-        "adaptive: dictionary first, then per column the smallest of the delta, byte-stream-split "
-            + "and plain encodings; compatible: dictionary and plain only, for old readers.",
+        ConfigDef.CaseInsensitiveValidString.in("adaptive", "extended", "compatible"),
+        Importance.LOW,
+        "adaptive: dictionary first, then per column the smallest of the delta and plain "
+            + "encodings (read by Spark 3.3+, Trino, Arrow C++, DuckDB, parquet-java); extended: "
+            + "also byte-stream-split for floats, which Spark before 4.1 and Trino cannot read; "
+            + "compatible: dictionary and plain only, for readers older than the delta encodings "
+            + "(see docs/compatibility.md).",
         GROUP_PARQUET, ++order, Width.SHORT, "Encoding policy");
     def.define(PARQUET_ROW_GROUP_BYTES_CONFIG, Type.LONG, 64 * MIB, Range.atLeast(64 * 1024),
         Importance.MEDIUM,

@@ -14,6 +14,7 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,12 +49,16 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>"Filtered in Java" uses the comparator parquet-java's record filter uses for each column
  * type (for doubles {@link Double#compare}: NaN above +Infinity, -0.0 below +0.0; decimals on
  * bytes as signed integers). Seeded: the seed is printed; rerun one with {@code
- * -Dpushdown.seed=N}.
+ * -Dpushdown.seed=N}, and keep its files in a directory with {@code -Dpushdown.keep=DIR}.
  */
 class PushdownDifferentialTest {
   private static final long SEED = Long.getLong("pushdown.seed", System.nanoTime());
   private static final int LAYOUTS = 8;
   private static final int PREDICATES_PER_LAYOUT = 40;
+
+  private static final CompressionCodec[] CODECS = {
+    CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.ZSTD
+  };
 
   @TempDir Path dir;
 
@@ -178,8 +183,10 @@ class PushdownDifferentialTest {
     MessageType schema = schema();
     org.apache.parquet.schema.MessageType pjSchema = ParquetJavaOracle.toParquetJava(schema);
     Random random = new Random(SEED);
+    String keep = System.getProperty("pushdown.keep");
+    Path dir = keep != null ? Files.createDirectories(Path.of(keep)) : this.dir;
     for (int layout = 0; layout < LAYOUTS; layout++) {
-      int count = 600 + random.nextInt(2400);
+      int count = 600 + random.nextInt(3400);
       List<Row> rows = rows(schema, random, count);
       PageVersion version = random.nextBoolean() ? PageVersion.V1 : PageVersion.V2;
       boolean dictionary = random.nextInt(3) != 0;
@@ -190,18 +197,23 @@ class PushdownDifferentialTest {
           .dictionary(dictionary)
           .pageByteLimit(pageBytes)
           .rowGroupRowLimit(groupRows)
-          .codec(random.nextBoolean() ? CompressionCodec.SNAPPY : CompressionCodec.UNCOMPRESSED);
+          .codec(CODECS[random.nextInt(CODECS.length)]);
+      if (random.nextBoolean()) {
+        options.pageRowLimit(20 + random.nextInt(100));
+      }
       if (random.nextBoolean()) {
         options.dictionaryByteLimit(1024);
       }
       if (random.nextInt(3) == 0) {
         options.bloomFilter("i64", 1000, 0.01).bloomFilter("s", 1000, 0.01);
       }
+      WriterOptions built = options.build();
       String where = "seed " + SEED + ", layout " + layout + " (" + count + " rows, " + version
-          + ", dictionary " + dictionary + ", pages of " + pageBytes + " bytes, row groups of "
-          + groupRows + " rows)";
+          + ", dictionary " + dictionary + ", pages of " + pageBytes + " bytes and at most "
+          + built.pageRowLimit() + " rows, row groups of " + groupRows + " rows, "
+          + built.codec() + ")";
       Path ours = WriterMatrix.write(dir.resolve("ours-" + layout + ".parquet"), schema, rows,
-          options.build());
+          built);
       Path theirs = dir.resolve("parquet-java-" + layout + ".parquet");
       ParquetJavaOracle.write(theirs, schema, rows, new ParquetJavaOracle.WriteOptions(
           CompressionCodecName.UNCOMPRESSED, dictionary,
