@@ -51,6 +51,7 @@ public final class ParquetFileWriter implements Closeable {
   private final MessageType schema;
   private final WriterOptions options;
   private final ColumnChunkWriter[] columns;
+  private final boolean alignedPages;
   private final List<Compressor> compressors;
   private RowShredder shredder;
 
@@ -74,6 +75,7 @@ public final class ParquetFileWriter implements Closeable {
     this.sink = new FileSink(Objects.requireNonNull(out, "out"));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.options = Objects.requireNonNull(options, "options");
+    this.alignedPages = options.alignedPages();
     Map<String, Compressor> byCodec = new HashMap<>();
     List<Compressor> created = new ArrayList<>();
     PageScratch scratch = SCRATCH.get();
@@ -194,6 +196,9 @@ public final class ParquetFileWriter implements Closeable {
     }
     rowGroupRecords += count;
     totalRecords += count;
+    if (alignedPages) {
+      alignPages();
+    }
     if (rowGroupRecords >= options.rowGroupRowLimit()) {
       flushRowGroup();
     } else if (rowGroupRecords >= nextSizeCheck) {
@@ -207,6 +212,21 @@ public final class ParquetFileWriter implements Closeable {
         long ahead = (long) Math.max(1, Math.min(MAX_RECORDS_BETWEEN_CHECKS,
             (target - buffered) / perRecord / 2));
         nextSizeCheck = rowGroupRecords + ahead;
+      }
+    }
+  }
+
+  /**
+   * Closes every column's open page once any of them is full, so that the pages of all columns
+   * end at the same rows (WriterOptions.alignedPages says why).
+   */
+  private void alignPages() {
+    for (ColumnChunkWriter column : columns) {
+      if (column.isOpenPageFull()) {
+        for (ColumnChunkWriter c : columns) {
+          c.closeOpenPage();
+        }
+        return;
       }
     }
   }
