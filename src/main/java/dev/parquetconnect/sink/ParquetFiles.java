@@ -43,6 +43,7 @@ final class ParquetFiles implements RecordWriterFactory {
         .withKafkaHeaders(config.storeKafkaHeaders())
         .withTimestampUnit(config.timestampUnit().equals("micros") ? TimeUnit.MICROS
             : TimeUnit.MILLIS)
+        .withTimeLogicalType(config.timeLogicalType())
         .withTombstones(config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
     this.inference = new SchemaInference(config.schemalessConflictsAsText()
         ? SchemaInference.ConflictPolicy.STRING : SchemaInference.ConflictPolicy.FAIL);

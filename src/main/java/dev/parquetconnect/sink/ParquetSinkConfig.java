@@ -73,6 +73,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String PARQUET_BLOOM_FILTER_FPP_CONFIG = "parquet.bloom.filter.fpp";
   public static final String PARQUET_BLOOM_FILTER_NDV_CONFIG = "parquet.bloom.filter.ndv";
   public static final String PARQUET_TIMESTAMP_UNIT_CONFIG = "parquet.timestamp.unit";
+  public static final String PARQUET_TIME_TYPE_CONFIG = "parquet.time.type";
 
   // ---- record content
   public static final String STORE_KAFKA_METADATA_CONFIG = "store.kafka.metadata";
@@ -317,6 +318,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "precision) or micros (what Spark and older Hive expect). __kafka_timestamp is "
             + "always millis.",
         GROUP_PARQUET, ++order, Width.SHORT, "Timestamp unit");
+    def.define(PARQUET_TIME_TYPE_CONFIG, Type.STRING, "int32",
+        ConfigDef.CaseInsensitiveValidString.in("int32", "time-millis"), Importance.LOW,
+        "How Connect Time fields are stored: int32 (plain INT32 milliseconds of the day, read by "
+            + "every engine, Spark included) or time-millis (INT32 annotated TIME(MILLIS, UTC), "
+            + "which Spark 3.x and 4.0 refuse to read at all). The source replays both as "
+            + "Connect Time.",
+        GROUP_PARQUET, ++order, Width.SHORT, "Time type");
   }
 
   private static void defineContent(ConfigDef def) {
@@ -685,6 +693,11 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public long bloomFilterNdv() {
     return getLong(PARQUET_BLOOM_FILTER_NDV_CONFIG);
+  }
+
+  /** Whether Connect Time columns carry the TIME logical type ({@code parquet.time.type}). */
+  public boolean timeLogicalType() {
+    return getString(PARQUET_TIME_TYPE_CONFIG).trim().equalsIgnoreCase("time-millis");
   }
 
   /** {@code millis} or {@code micros}. */
