@@ -2,6 +2,8 @@ package dev.parquetconnect.format.write;
 
 import static dev.parquetconnect.format.meta.FieldRepetitionType.OPTIONAL;
 import static dev.parquetconnect.format.meta.FieldRepetitionType.REQUIRED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.LogicalType;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -25,12 +28,18 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.filter2.predicate.Operators;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveComparator;
 import org.junit.jupiter.api.Test;
@@ -44,7 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * decimals on INT32 and FIXED_LEN_BYTE_ARRAY, a struct and a list, values clustered in runs so
  * that pages and row groups really are pruned. Layouts: row groups of a few hundred rows, pages
  * of 64 bytes to 2 KiB, page v1 and v2, dictionary on and off. Predicates: =, <, <=, >, >=, IN,
- * IS [NOT] NULL and conjunctions and disjunctions over several columns.
+ * IS [NOT] NULL and conjunctions and disjunctions over several columns. And the footer's float
+ * and double statistics, which aggregate pushdown answers MIN, MAX and COUNT from, bound every
+ * value of their row group.
  *
  * <p>"Filtered in Java" uses the comparator parquet-java's record filter uses for each column
  * type (for doubles {@link Double#compare}: NaN above +Infinity, -0.0 below +0.0; decimals on
@@ -220,6 +231,7 @@ class PushdownDifferentialTest {
           version == PageVersion.V2 ? ParquetProperties.WriterVersion.PARQUET_2_0
               : ParquetProperties.WriterVersion.PARQUET_1_0,
           pageBytes, 16 * 1024));
+      assertFooterBoundsHoldEveryValue(ours, pjSchema, rows, where);
       Predicates predicates = new Predicates(pjSchema, rows, random);
       for (int p = 0; p < PREDICATES_PER_LAYOUT; p++) {
         Filter filter = predicates.next(2);
@@ -235,6 +247,53 @@ class PushdownDifferentialTest {
                   .useRecordFilter(true));
           WriterMatrix.assertRowsEqual(expected, actual,
               where + ", " + file.getFileName() + ", filter " + filter.predicate);
+        }
+      }
+    }
+  }
+
+  /**
+   * What aggregate pushdown (Spark's MIN/MAX/COUNT from the footer) relies on, as parquet-java
+   * reads our chunk statistics: where a float or double chunk has min/max, every value of the
+   * row group lies between them in parquet-java's order (so NaN, above every number there, is
+   * never left out) and both are values of the chunk (but for -0.0/+0.0, which stand for either
+   * zero); null counts are exact.
+   */
+  private static void assertFooterBoundsHoldEveryValue(Path file,
+      org.apache.parquet.schema.MessageType pjSchema, List<Row> rows, String where)
+      throws Exception {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
+        ParquetReadOptions.builder().build())) {
+      int first = 0;
+      for (BlockMetaData block : reader.getRowGroups()) {
+        List<Row> group = rows.subList(first, first + (int) block.getRowCount());
+        first += (int) block.getRowCount();
+        for (String column : List.of("f32", "f64")) {
+          ColumnChunkMetaData chunk = block.getColumns().get(pjSchema.getFieldIndex(column));
+          Statistics<?> stats = chunk.getStatistics();
+          List<Object> values = group.stream().map(r -> r.get(column)).toList();
+          long nulls = values.stream().filter(v -> v == null).count();
+          String at = where + ", " + column + " in row group at " + chunk.getStartingPos();
+          assertEquals(nulls, stats.getNumNulls(), at + ": null count");
+          if (!stats.hasNonNullValue()) {
+            continue;
+          }
+          @SuppressWarnings({"unchecked", "rawtypes"})
+          Comparator<Object> order = (Comparator) stats.comparator();
+          for (Object v : values) {
+            if (v != null) {
+              assertTrue(order.compare(v, stats.genericGetMin()) >= 0
+                  && order.compare(v, stats.genericGetMax()) <= 0,
+                  at + ": " + v + " outside [" + stats.genericGetMin() + ", "
+                      + stats.genericGetMax() + "]");
+            }
+          }
+          for (Object bound : List.of(stats.genericGetMin(), stats.genericGetMax())) {
+            double b = ((Number) bound).doubleValue();
+            assertTrue(b == 0 || values.stream().anyMatch(v -> v != null
+                    && order.compare(v, bound) == 0),
+                at + ": the bound " + bound + " is no value of the chunk");
+          }
         }
       }
     }
