@@ -30,11 +30,13 @@ final class WriterSettings {
         --dictionary on|off    try dictionary encoding first (default on)
         --row-group-rows N     at most N rows per row group (default: row groups of 128 MiB)
         --page-size BYTES      close a data page at about this many bytes (default 1 MiB)
-        --policy adaptive|compatible
+        --policy adaptive|extended|compatible
                                adaptive (default): where the dictionary is off or falls
-                               back, the smallest of the delta encodings, byte-stream-split
-                               and PLAIN per column; compatible: dictionary and PLAIN only,
-                               for readers older than the delta encodings
+                               back, the smallest of the delta encodings and PLAIN per
+                               column (read by Spark 3.3+, Trino, Arrow, DuckDB);
+                               extended: also byte-stream-split for floats (not read by
+                               Spark before 4.1 nor Trino); compatible: dictionary and
+                               PLAIN only, for readers older than the delta encodings
         --verify-checksums on|off
                                check the input's page CRCs (default on; off salvages the
                                values of a file whose CRCs are wrong, at your own risk)
@@ -71,10 +73,9 @@ final class WriterSettings {
     if (dictionary != null) {
       builder.dictionary(dictionary.equals("on"));
     }
-    String policy = args.choiceOption("policy", List.of("adaptive", "compatible"));
+    String policy = args.choiceOption("policy", List.of("adaptive", "extended", "compatible"));
     if (policy != null) {
-      builder.encodingPolicy(
-          policy.equals("compatible") ? EncodingPolicy.COMPATIBLE : EncodingPolicy.ADAPTIVE);
+      builder.encodingPolicy(EncodingPolicy.parse(policy));
     }
     long rowGroupRows = args.longOption("row-group-rows", 1, Long.MAX_VALUE, -1);
     if (rowGroupRows > 0) {

@@ -21,8 +21,9 @@ import org.apache.kafka.connect.data.Schema;
  *       FLOAT64 (DOUBLE), BOOLEAN: the same physical type; STRING: BYTE_ARRAY (STRING); BYTES:
  *       BYTE_ARRAY;
  *   <li>Decimal: DECIMAL on INT32, INT64 or FIXED_LEN_BYTE_ARRAY ({@link DecimalLayout});
- *       Date: INT32 (DATE); Time: INT32 (TIME(MILLIS, UTC)); Timestamp: INT64 (TIMESTAMP(unit,
- *       UTC)) in the configured unit;
+ *       Date: INT32 (DATE); Time: INT32 milliseconds of the day, plain (Spark 3.x and 4.0 refuse
+ *       TIME columns) or, when {@link MappingOptions#timeLogicalType()}, TIME(MILLIS, UTC);
+ *       Timestamp: INT64 (TIMESTAMP(unit, UTC)) in the configured unit;
  *   <li>ARRAY: the standard three-level LIST; MAP with primitive keys: the standard MAP (keys
  *       REQUIRED, so a null key is a bad record); MAP with struct, array or map keys, which
  *       Parquet MAP keys cannot be: a LIST of REQUIRED {@code element} groups {@code {key,
@@ -43,7 +44,7 @@ final class ConnectToParquet {
 
   /** {@code schema} as a field {@code name}: OPTIONAL if the schema is or {@code forceOptional}. */
   static SchemaNode node(
-      String name, Schema schema, boolean forceOptional, TimeUnit timestampUnit) {
+      String name, Schema schema, boolean forceOptional, MappingOptions options) {
     FieldRepetitionType repetition =
         schema.isOptional() || forceOptional
             ? FieldRepetitionType.OPTIONAL
@@ -82,21 +83,23 @@ final class ConnectToParquet {
         return PrimitiveNode.of(name, repetition, PhysicalType.INT32)
             .withLogicalType(LogicalType.DATE);
       case TIME:
-        return PrimitiveNode.of(name, repetition, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.TimeType(true, TimeUnit.MILLIS));
+        PrimitiveNode millisOfDay = PrimitiveNode.of(name, repetition, PhysicalType.INT32);
+        return options.timeLogicalType()
+            ? millisOfDay.withLogicalType(new LogicalType.TimeType(true, TimeUnit.MILLIS))
+            : millisOfDay;
       case TIMESTAMP:
         return PrimitiveNode.of(name, repetition, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.TimestampType(true, timestampUnit));
+            .withLogicalType(new LogicalType.TimestampType(true, options.timestampUnit()));
       case ARRAY:
         return NestedTypes.list(
-            name, repetition, node("element", schema.valueSchema(), false, timestampUnit));
+            name, repetition, node("element", schema.valueSchema(), false, options));
       case MAP:
         if (ConnectTypes.isPrimitiveKey(schema.keySchema())) {
           return NestedTypes.map(
               name,
               repetition,
-              node("key", schema.keySchema(), false, timestampUnit),
-              node("value", schema.valueSchema(), false, timestampUnit));
+              node("key", schema.keySchema(), false, options),
+              node("value", schema.valueSchema(), false, options));
         }
         return NestedTypes.list(
             name,
@@ -105,20 +108,21 @@ final class ConnectToParquet {
                 "element",
                 FieldRepetitionType.REQUIRED,
                 List.of(
-                    node("key", schema.keySchema(), false, timestampUnit),
-                    node("value", schema.valueSchema(), false, timestampUnit))));
+                    node("key", schema.keySchema(), false, options),
+                    node("value", schema.valueSchema(), false, options))));
       case STRUCT:
-        return GroupNode.of(name, repetition, structFields(schema, false, timestampUnit));
+        return GroupNode.of(name, repetition, structFields(schema, false, options));
       default:
         throw new IllegalStateException("unhandled Connect type " + schema.type());
     }
   }
 
   /** The fields of a struct's group (the placeholder when it has none). */
-  static List<SchemaNode> structFields(Schema struct, boolean forceOptional, TimeUnit unit) {
+  static List<SchemaNode> structFields(
+      Schema struct, boolean forceOptional, MappingOptions options) {
     List<SchemaNode> fields = new ArrayList<>(Math.max(1, struct.fields().size()));
     for (Field f : struct.fields()) {
-      fields.add(node(f.name(), f.schema(), forceOptional, unit));
+      fields.add(node(f.name(), f.schema(), forceOptional, options));
     }
     if (fields.isEmpty()) {
       fields.add(PrimitiveNode.of(EMPTY_STRUCT_FIELD, FieldRepetitionType.OPTIONAL,

@@ -125,12 +125,11 @@ public final class FileLayout {
 
   private MessageType buildSchema() {
     List<SchemaNode> fields = new ArrayList<>();
-    TimeUnit unit = options.timestampUnit();
     if (valueSchema != null) {
       if (isStructValue()) {
-        fields.addAll(ConnectToParquet.structFields(valueSchema, options.tombstones(), unit));
+        fields.addAll(ConnectToParquet.structFields(valueSchema, options.tombstones(), options));
       } else {
-        fields.add(ConnectToParquet.node(VALUE_COLUMN, valueSchema, options.tombstones(), unit));
+        fields.add(ConnectToParquet.node(VALUE_COLUMN, valueSchema, options.tombstones(), options));
       }
     }
     Set<String> names = new HashSet<>();
@@ -151,7 +150,7 @@ public final class FileLayout {
               .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)));
     }
     if (keySchema != null) {
-      metadata.add(ConnectToParquet.node(KEY_COLUMN, keySchema, true, unit));
+      metadata.add(ConnectToParquet.node(KEY_COLUMN, keySchema, true, options));
     }
     if (options.kafkaHeaders()) {
       metadata.add(headersNode());

@@ -15,13 +15,18 @@ import java.util.Objects;
  * @param tombstones whether records with a null value are written (as a row with only the
  *     metadata): the value's columns are then all OPTIONAL, and a struct value gets the column
  *     {@code __kafka_tombstone} so a null value and a struct of nulls stay apart
+ * @param timeLogicalType whether Connect Time columns carry Parquet's TIME(MILLIS, UTC) type;
+ *     by default they are plain INT32 milliseconds of the day, because Spark (3.x and 4.0)
+ *     refuses a file with a TIME column altogether. Either way the footer's Connect schema
+ *     makes the source replay them as Connect Time.
  */
 public record MappingOptions(
     boolean kafkaMetadata,
     boolean kafkaKey,
     boolean kafkaHeaders,
     TimeUnit timestampUnit,
-    boolean tombstones) {
+    boolean tombstones,
+    boolean timeLogicalType) {
 
   public MappingOptions {
     Objects.requireNonNull(timestampUnit, "timestampUnit");
@@ -29,6 +34,12 @@ public record MappingOptions(
       throw new IllegalArgumentException(
           "Connect timestamps are stored in MILLIS or MICROS, not " + timestampUnit);
     }
+  }
+
+  /** As the canonical constructor, with Time columns as plain INT32 (the default). */
+  public MappingOptions(boolean kafkaMetadata, boolean kafkaKey, boolean kafkaHeaders,
+      TimeUnit timestampUnit, boolean tombstones) {
+    this(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, false);
   }
 
   /** The sink's defaults: topic, partition, offset and timestamp; millisecond timestamps. */
@@ -42,22 +53,32 @@ public record MappingOptions(
   }
 
   public MappingOptions withKafkaMetadata(boolean enabled) {
-    return new MappingOptions(enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones);
+    return new MappingOptions(enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones,
+        timeLogicalType);
   }
 
   public MappingOptions withKafkaKey(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones);
+    return new MappingOptions(kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones,
+        timeLogicalType);
   }
 
   public MappingOptions withKafkaHeaders(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones);
+    return new MappingOptions(kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones,
+        timeLogicalType);
   }
 
   public MappingOptions withTimestampUnit(TimeUnit unit) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones);
+    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones,
+        timeLogicalType);
+  }
+
+  public MappingOptions withTimeLogicalType(boolean enabled) {
+    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones,
+        enabled);
   }
 
   public MappingOptions withTombstones(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled);
+    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled,
+        timeLogicalType);
   }
 }

@@ -61,6 +61,7 @@ final class ParquetFiles implements RecordWriterFactory {
         .withKafkaHeaders(config.storeKafkaHeaders())
         .withTimestampUnit(config.timestampUnit().equals("micros") ? TimeUnit.MICROS
             : TimeUnit.MILLIS)
+        .withTimeLogicalType(config.timeLogicalType())
         .withTombstones(config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
     this.inference = new SchemaInference(config.schemalessConflictsAsText()
         ? SchemaInference.ConflictPolicy.STRING : SchemaInference.ConflictPolicy.FAIL);
@@ -78,8 +79,7 @@ final class ParquetFiles implements RecordWriterFactory {
     WriterOptions.Builder builder = WriterOptions.builder()
         .codec(config.codec(), config.codecLevel())
         .pageVersion(config.pageVersion().equals("v2") ? PageVersion.V2 : PageVersion.V1)
-        .encodingPolicy(config.encodingPolicy().equals("compatible")
-            ? EncodingPolicy.COMPATIBLE : EncodingPolicy.ADAPTIVE)
+        .encodingPolicy(EncodingPolicy.parse(config.encodingPolicy()))
         .rowGroupByteTarget(config.rowGroupBytes())
         .pageByteLimit(config.pageBytes())
         .dictionaryByteLimit(config.dictionaryBytes());

@@ -73,6 +73,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String PARQUET_BLOOM_FILTER_FPP_CONFIG = "parquet.bloom.filter.fpp";
   public static final String PARQUET_BLOOM_FILTER_NDV_CONFIG = "parquet.bloom.filter.ndv";
   public static final String PARQUET_TIMESTAMP_UNIT_CONFIG = "parquet.timestamp.unit";
+  public static final String PARQUET_TIME_TYPE_CONFIG = "parquet.time.type";
 
   // ---- record content
   public static final String STORE_KAFKA_METADATA_CONFIG = "store.kafka.metadata";
@@ -275,9 +276,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
         "Data page format: v1 (read by every engine) or v2 (levels uncompressed, faster to skip).",
         GROUP_PARQUET, ++order, Width.SHORT, "Page version");
     def.define(PARQUET_ENCODING_POLICY_CONFIG, Type.STRING, "adaptive",
-        ConfigDef.CaseInsensitiveValidString.in("adaptive", "compatible"), Importance.LOW,
-        "adaptive: dictionary first, then per column the smallest of the delta, byte-stream-split "
-            + "and plain encodings; compatible: dictionary and plain only, for old readers.",
+        ConfigDef.CaseInsensitiveValidString.in("adaptive", "extended", "compatible"),
+        Importance.LOW,
+        "adaptive: dictionary first, then per column the smallest of the delta and plain "
+            + "encodings (read by Spark 3.3+, Trino, Arrow C++, DuckDB, parquet-java); extended: "
+            + "also byte-stream-split for floats, which Spark before 4.1 and Trino cannot read; "
+            + "compatible: dictionary and plain only, for readers older than the delta encodings "
+            + "(see docs/compatibility.md).",
         GROUP_PARQUET, ++order, Width.SHORT, "Encoding policy");
     def.define(PARQUET_ROW_GROUP_BYTES_CONFIG, Type.LONG, 64 * MIB, Range.atLeast(64 * 1024),
         Importance.MEDIUM,
@@ -313,6 +318,13 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "precision) or micros (what Spark and older Hive expect). __kafka_timestamp is "
             + "always millis.",
         GROUP_PARQUET, ++order, Width.SHORT, "Timestamp unit");
+    def.define(PARQUET_TIME_TYPE_CONFIG, Type.STRING, "int32",
+        ConfigDef.CaseInsensitiveValidString.in("int32", "time-millis"), Importance.LOW,
+        "How Connect Time fields are stored: int32 (plain INT32 milliseconds of the day, read by "
+            + "every engine, Spark included) or time-millis (INT32 annotated TIME(MILLIS, UTC), "
+            + "which Spark 3.x and 4.0 refuse to read at all). The source replays both as "
+            + "Connect Time.",
+        GROUP_PARQUET, ++order, Width.SHORT, "Time type");
   }
 
   private static void defineContent(ConfigDef def) {
@@ -684,6 +696,11 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public long bloomFilterNdv() {
     return getLong(PARQUET_BLOOM_FILTER_NDV_CONFIG);
+  }
+
+  /** Whether Connect Time columns carry the TIME logical type ({@code parquet.time.type}). */
+  public boolean timeLogicalType() {
+    return getString(PARQUET_TIME_TYPE_CONFIG).trim().equalsIgnoreCase("time-millis");
   }
 
   /** {@code millis} or {@code micros}. */

@@ -43,8 +43,13 @@ class FileLayoutTest {
     assertEquals("message kafka_record { required int32 i8 (INTEGER(8,true)); optional int32 i16"
         + " (INTEGER(16,true)); required int32 i32; required int64 i64; required float f32;"
         + " required double f64; required boolean b; required binary s (STRING); required binary"
-        + " y; required int32 d (DATE); required int32 t (TIME(MILLIS,true)); required int64 ts"
+        + " y; required int32 d (DATE); required int32 t; required int64 ts"
         + " (TIMESTAMP(MILLIS,true)); }", text(layout));
+    // Time is plain INT32 milliseconds of the day by default: Spark 3.x and 4.0 refuse a file
+    // with a TIME column. The TIME logical type is there for who asks.
+    FileLayout timeType = FileLayout.of(null, value,
+        MappingOptions.defaults().withKafkaMetadata(false).withTimeLogicalType(true));
+    assertTrue(text(timeType).contains("required int32 t (TIME(MILLIS,true));"));
     FileLayout micros = FileLayout.of(null, value,
         MappingOptions.defaults().withKafkaMetadata(false).withTimestampUnit(TimeUnit.MICROS));
     assertTrue(text(micros).contains("required int64 ts (TIMESTAMP(MICROS,true));"));

@@ -41,7 +41,7 @@ public class RandomRoundTripTest {
       Schema key = random.nextBoolean() ? g.schema(3, true) : null;
       MappingOptions options = new MappingOptions(random.nextBoolean(), key != null,
           random.nextBoolean(), random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
-          random.nextBoolean());
+          random.nextBoolean(), random.nextBoolean());
       FileLayout layout = FileLayout.of(key, value, options);
       List<SinkRecord> records = new ArrayList<>();
       for (int i = 0; i < RECORDS; i++) {

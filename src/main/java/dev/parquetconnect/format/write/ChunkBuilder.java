@@ -57,6 +57,7 @@ final class ChunkBuilder {
   private final boolean headerStatistics;
   private final boolean pageIndexEnabled;
   private final Encoding fixedFallback;
+  private final EncodingPolicy policy;
   private final int dictionaryByteLimit;
   private final Encoding dictionaryDataEncoding;
   private final Encoding dictionaryPageEncoding;
@@ -123,8 +124,8 @@ final class ChunkBuilder {
       throw new IllegalArgumentException(
           "column " + column.dottedPath() + ": " + override + " is not defined for " + type);
     }
-    this.fixedFallback =
-        FallbackEncodings.fixedChoice(type, override, options.encodingPolicy(), version);
+    this.policy = options.encodingPolicy();
+    this.fixedFallback = FallbackEncodings.fixedChoice(type, override, policy, version);
     this.dictionaryByteLimit = options.dictionaryByteLimit();
     // v1 pages name the dictionary encoding as parquet-java's v1 writer does, for old readers.
     this.dictionaryDataEncoding =
@@ -426,7 +427,7 @@ final class ChunkBuilder {
       fallbackEncoder =
           fixedFallback != null
               ? ValuesCodecs.encoder(fixedFallback, type, typeLength)
-              : FallbackEncodings.measure(column.primitive(), page, compressor, scratch);
+              : FallbackEncodings.measure(column.primitive(), policy, page, compressor, scratch);
       fallbackEncoding = fallbackEncoder.encoding();
     }
     return fallbackEncoder;

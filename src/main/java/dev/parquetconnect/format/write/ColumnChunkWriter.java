@@ -38,6 +38,8 @@ public final class ColumnChunkWriter {
   private final int maxRepetitionLevel;
   private final int pageByteLimit;
   private final int pageRowLimit;
+  /** Whether the file writer closes this column's pages (see WriterOptions.alignedPages). */
+  private final boolean aligned;
   /**
    * Entries the open page may hold: its level arrays (an int per level) and boolean values (a
    * byte each) take more heap than the page's size counts them at, so without a row cap a page
@@ -72,6 +74,7 @@ public final class ColumnChunkWriter {
     this.maxRepetitionLevel = column.maxRepetitionLevel();
     this.pageByteLimit = options.pageByteLimit();
     this.pageRowLimit = options.pageRowLimit();
+    this.aligned = options.alignedPages();
     int heapPerEntry = 4 * ((maxDefinitionLevel > 0 ? 1 : 0) + (maxRepetitionLevel > 0 ? 1 : 0))
         + (type == PhysicalType.BOOLEAN ? 1 : 0);
     this.pageEntryLimit =
@@ -204,8 +207,7 @@ public final class ColumnChunkWriter {
       throw closedColumn();
     }
     if (rep == 0) {
-      if (isPageFull(page.rows, page.entries,
-          page.valueBytes() + page.levelBytes(page.entries))) {
+      if (!aligned && isOpenPageFull()) {
         closePage();
       }
     } else {
@@ -237,6 +239,24 @@ public final class ColumnChunkWriter {
         "column " + column.dottedPath() + ": repetition level " + rep + " repeats a field"
             + " defined at level " + repeatedFieldDefinitionLevels[rep]
             + ", so the definition level cannot be " + def);
+  }
+
+  /** Whether the open page has reached a limit, so that it closes before the next record. */
+  boolean isOpenPageFull() {
+    return page.rows > 0
+        && isPageFull(page.rows, page.entries, page.valueBytes() + page.levelBytes(page.entries));
+  }
+
+  /** Whether a page of the open chunk was closed already. */
+  boolean hasClosedPages() {
+    return chunk.rows() > 0;
+  }
+
+  /** Closes the open page, if it holds anything: the file writer aligns pages this way. */
+  void closeOpenPage() {
+    if (!page.isEmpty()) {
+      closePage();
+    }
   }
 
   private boolean isPageFull(long rows, long entries, long bytes) {

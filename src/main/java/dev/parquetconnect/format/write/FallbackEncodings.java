@@ -42,12 +42,15 @@ final class FallbackEncodings {
   }
 
   /**
-   * The candidates for {@code column}, PLAIN first. The delta string encodings are offered only
+   * The candidates for {@code column} under {@code policy} (not COMPATIBLE, which has none to
+   * measure), PLAIN first. BYTE_STREAM_SPLIT only under EXTENDED: Spark's vectorized reader
+   * before 4.1 and Trino refuse it. The delta string encodings are offered only
    * for byte strings that are text or plain binary: readers such as DuckDB 1.4 refuse them for
    * DECIMAL, UUID and FLOAT16 columns (as they refuse BYTE_STREAM_SPLIT for anything but FLOAT
    * and DOUBLE).
    */
-  static Encoding[] candidates(PrimitiveNode column, CompressionCodec codec) {
+  static Encoding[] candidates(
+      PrimitiveNode column, CompressionCodec codec, EncodingPolicy policy) {
     PhysicalType type = column.type();
     boolean compressed = codec != CompressionCodec.UNCOMPRESSED;
     if ((type == PhysicalType.BYTE_ARRAY || type == PhysicalType.FIXED_LEN_BYTE_ARRAY)
@@ -56,7 +59,7 @@ final class FallbackEncodings {
     }
     return switch (type) {
       case INT32, INT64 -> new Encoding[] {Encoding.PLAIN, Encoding.DELTA_BINARY_PACKED};
-      case FLOAT, DOUBLE -> compressed
+      case FLOAT, DOUBLE -> compressed && policy == EncodingPolicy.EXTENDED
           ? new Encoding[] {Encoding.PLAIN, Encoding.BYTE_STREAM_SPLIT}
           : new Encoding[] {Encoding.PLAIN};
       case BYTE_ARRAY -> new Encoding[] {
@@ -87,13 +90,13 @@ final class FallbackEncodings {
    * The encoder (a fresh one, or the winner of the trials, reset) that stores {@code page}'s
    * values in the fewest bytes among the candidates for {@code column}.
    */
-  static ValuesEncoder measure(
-      PrimitiveNode column, PageBuffer page, Compressor compressor, PageScratch scratch) {
+  static ValuesEncoder measure(PrimitiveNode column, EncodingPolicy policy, PageBuffer page,
+      Compressor compressor, PageScratch scratch) {
     PhysicalType type = column.type();
     int typeLength = column.typeLength();
     ValuesEncoder best = null;
     long bestSize = Long.MAX_VALUE;
-    for (Encoding candidate : candidates(column, compressor.codec())) {
+    for (Encoding candidate : candidates(column, compressor.codec(), policy)) {
       for (ValuesEncoder encoder : encoders(candidate, type, typeLength)) {
         long size = measure(encoder, page, compressor, scratch);
         if (size < bestSize) {

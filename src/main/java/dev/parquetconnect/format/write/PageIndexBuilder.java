@@ -15,6 +15,9 @@ import java.util.List;
  *
  * <p>No column index is produced for a column without an order (nothing could be put in
  * min_values), nor when a page has values but no bounds (all NaN): parquet.thrift forbids both.
+ * Nor when any page holds a NaN: a column index has no way to say "and NaN" that readers
+ * without nan_count understand (parquet-java 1.16, so Spark, would skip the page for {@code x =
+ * NaN} and {@code x > 5}), so it is left out, as parquet-java's writer does when it meets one.
  */
 final class PageIndexBuilder {
   private final ValueStatistics order;
@@ -82,6 +85,7 @@ final class PageIndexBuilder {
     firstRows.add(firstRow);
     boolean nullPage = values == 0;
     nullPages.add(nullPage);
+    boundsMissing |= page.nanCount > 0;
     if (ordered && !nullPage && page.hasMinMax()) {
       byte[] lower = format.lowerBound(page.min());
       byte[] upper = format.upperBound(page.max());

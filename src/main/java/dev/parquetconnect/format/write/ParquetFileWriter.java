@@ -127,8 +127,9 @@ public final class ParquetFileWriter implements Closeable {
    * whose type was not known yet). {@code with} replaces the options (its key/value metadata
    * goes into the footer).
    *
-   * @return false, changing nothing, when a row group was written already: a column chunk of the
-   *     new column would be missing from it, so the caller must start a new file instead
+   * @return false, changing nothing, when a row group was written already (a column chunk of the
+   *     new column would be missing from it) or, with aligned pages, a page of the open row group
+   *     was closed; the caller must start a new file instead
    * @throws IllegalArgumentException when a new column's top-level field is not optional
    * @throws UnsupportedFeatureException when a new column's codec cannot run here
    */
@@ -136,7 +137,7 @@ public final class ParquetFileWriter implements Closeable {
     ensureOpen();
     Objects.requireNonNull(wider, "wider");
     Objects.requireNonNull(with, "with");
-    if (rowGroupsWritten > 0) {
+    if (rowGroupsWritten > 0 || (options.alignedPages() && anyPageClosed())) {
       return false;
     }
     Map<String, ColumnChunkWriter> current = new HashMap<>();
@@ -178,6 +179,19 @@ public final class ParquetFileWriter implements Closeable {
     options = with;
     shredder = null;
     return true;
+  }
+
+  /**
+   * Whether a column closed a page in the open row group: a new column's nulls would then sit in
+   * one page where the others have several, and aligned pages (see WriterOptions) would not be.
+   */
+  private boolean anyPageClosed() {
+    for (ColumnChunkWriter column : columns) {
+      if (column.hasClosedPages()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean sameColumn(ColumnDescriptor a, ColumnDescriptor b) {
@@ -269,6 +283,9 @@ public final class ParquetFileWriter implements Closeable {
     }
     rowGroupRecords += count;
     totalRecords += count;
+    if (options.alignedPages()) {
+      alignPages();
+    }
     if (rowGroupRecords >= options.rowGroupRowLimit()) {
       flushRowGroup();
     } else if (rowGroupRecords >= nextSizeCheck) {
@@ -282,6 +299,21 @@ public final class ParquetFileWriter implements Closeable {
         long ahead = (long) Math.max(1, Math.min(MAX_RECORDS_BETWEEN_CHECKS,
             (target - buffered) / perRecord / 2));
         nextSizeCheck = rowGroupRecords + ahead;
+      }
+    }
+  }
+
+  /**
+   * Closes every column's open page once any of them is full, so that the pages of all columns
+   * end at the same rows (WriterOptions.alignedPages says why).
+   */
+  private void alignPages() {
+    for (ColumnChunkWriter column : columns) {
+      if (column.isOpenPageFull()) {
+        for (ColumnChunkWriter c : columns) {
+          c.closeOpenPage();
+        }
+        return;
       }
     }
   }

@@ -22,6 +22,11 @@ import java.util.Arrays;
  *       the column's order is signed in parquet-java's view (integers, dates, times, floats,
  *       FLOAT16, booleans; not DECIMAL, which it leaves unordered), or when min equals max.
  *   <li>null_count always; nan_count always for FLOAT, DOUBLE and FLOAT16.
+ *   <li>No min/max at all for values that include a NaN, as parquet-java's reader treats a
+ *       NaN bound. Readers that know no nan_count (parquet-java up to 1.16, so Spark's filter
+ *       and aggregate pushdown) take min/max as covering every value, and order NaN above
+ *       every number: with NaN left out of the bounds, {@code x = NaN} and {@code x > 5} skip
+ *       chunks that hold NaN, and MAX(x) from the footer is a number where a scan gives NaN.
  * </ul>
  */
 final class StatisticsFormat {
@@ -55,7 +60,7 @@ final class StatisticsFormat {
   /** The statistics to store for {@code stats}. */
   Statistics toThrift(ValueStatistics stats) {
     Long nans = countsNans ? stats.nanCount : null;
-    if (!stats.hasMinMax()) {
+    if (!stats.hasMinMax() || stats.nanCount > 0) {
       return new Statistics(null, null, stats.nullCount, null, null, null, null, null, nans);
     }
     byte[] min = stats.min();

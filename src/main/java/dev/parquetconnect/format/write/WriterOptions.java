@@ -41,6 +41,7 @@ public final class WriterOptions {
   private final boolean pageChecksums;
   private final boolean pageHeaderStatistics;
   private final boolean pageIndex;
+  private final boolean alignedPages;
   private final int truncateLength;
   private final Map<String, ColumnOptions> columns;
   private final Map<String, BloomFilterOptions> bloomFilters;
@@ -61,6 +62,7 @@ public final class WriterOptions {
     this.pageChecksums = b.pageChecksums;
     this.pageHeaderStatistics = b.pageHeaderStatistics;
     this.pageIndex = b.pageIndex;
+    this.alignedPages = b.alignedPages;
     this.truncateLength = b.truncateLength;
     this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(b.columns));
     this.bloomFilters = Collections.unmodifiableMap(new LinkedHashMap<>(b.bloomFilters));
@@ -164,6 +166,27 @@ public final class WriterOptions {
     return pageIndex;
   }
 
+  /**
+   * Whether the data pages of a row group's columns end at the same rows (on by default): every
+   * column closes its page at the end of the record after which any column's page is full,
+   * rather than each column where its own page fills.
+   *
+   * <p>Readers that prune pages by the column index must skip, in each column, the rows of
+   * pages they did not select, and where page boundaries differ between columns that means
+   * skipping part of a page. parquet-java's record reader up to 1.16 (so Spark's with
+   * vectorization off, Hive and others) gets that wrong when the last selected row of a row
+   * group lies in a later page than the one it is skipping in: it returns a value of an earlier
+   * row (apache/parquet-java#3747). With aligned pages a selected row range is always whole
+   * pages of every column, so nothing is ever skipped inside a page. The cost: narrow columns
+   * get as many pages as the widest one (page headers and index entries, a few bytes each; see
+   * docs/performance.md). Pages cut this way only when records are written one at a time (the
+   * connectors, {@link ParquetFileWriter#write}); the batch methods of {@link ColumnChunkWriter}
+   * cut each column where it fills.
+   */
+  public boolean alignedPages() {
+    return alignedPages;
+  }
+
   /** Binary min/max in statistics and column indexes are truncated to this many bytes. */
   public int truncateLength() {
     return truncateLength;
@@ -210,6 +233,7 @@ public final class WriterOptions {
     private boolean pageChecksums = true;
     private boolean pageHeaderStatistics;
     private boolean pageIndex = true;
+    private boolean alignedPages = true;
     private int truncateLength = DEFAULT_TRUNCATE_LENGTH;
     private final Map<String, ColumnOptions> columns = new LinkedHashMap<>();
     private final Map<String, BloomFilterOptions> bloomFilters = new LinkedHashMap<>();
@@ -232,6 +256,7 @@ public final class WriterOptions {
       pageChecksums = o.pageChecksums;
       pageHeaderStatistics = o.pageHeaderStatistics;
       pageIndex = o.pageIndex;
+      alignedPages = o.alignedPages;
       truncateLength = o.truncateLength;
       columns.putAll(o.columns);
       bloomFilters.putAll(o.bloomFilters);
@@ -304,6 +329,11 @@ public final class WriterOptions {
 
     public Builder pageHeaderStatistics(boolean enabled) {
       this.pageHeaderStatistics = enabled;
+      return this;
+    }
+
+    public Builder alignedPages(boolean enabled) {
+      this.alignedPages = enabled;
       return this;
     }
 

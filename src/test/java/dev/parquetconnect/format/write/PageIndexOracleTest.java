@@ -213,7 +213,14 @@ class PageIndexOracleTest {
     OffsetIndex offsets = reader.readOffsetIndex(chunk);
     assertNotNull(offsets, where + ": offset index");
     ColumnIndex index = reader.readColumnIndex(chunk);
-    assertNotNull(index, where + ": column index");
+    boolean nan = ParquetJavaStatistics.hasNaN(
+        all.values, node.logicalType() instanceof LogicalType.Float16Type);
+    if (nan) {
+      // Readers without nan_count would skip NaN on a column index's bounds: none is written.
+      assertNull(index, where + ": a column index for a chunk holding NaN");
+    } else {
+      assertNotNull(index, where + ": column index");
+    }
     checkOffsetIndex(file, chunk, offsets, groupRows.size(), version, where);
 
     PageReader pageReader =
@@ -231,9 +238,11 @@ class PageIndexOracleTest {
       expectedPages.add(expected);
       String pageWhere = where + ", page " + p;
 
-      assertEquals(page.values.isEmpty(), index.getNullPages().get(p), pageWhere + ": null page");
-      assertEquals(page.nulls, index.getNullCounts().get(p), pageWhere + ": null count");
-      if (!page.values.isEmpty()) {
+      if (index != null) {
+        assertEquals(page.values.isEmpty(), index.getNullPages().get(p), pageWhere + ": null page");
+        assertEquals(page.nulls, index.getNullCounts().get(p), pageWhere + ": null count");
+      }
+      if (index != null && !page.values.isEmpty()) {
         assertArrayEquals(
             ParquetJavaStatistics.min(expected, node),
             bytes(index.getMinValues().get(p)),
@@ -261,7 +270,9 @@ class PageIndexOracleTest {
     }
     assertNull(pageReader.readPage(), where + ": parquet-java finds more pages than the index");
     assertEquals(all.nulls, pageNulls, where);
-    assertEquals(expectedBoundaryOrder(expectedPages), index.getBoundaryOrder(), where);
+    if (index != null) {
+      assertEquals(expectedBoundaryOrder(expectedPages), index.getBoundaryOrder(), where);
+    }
 
     if (node.type() == PhysicalType.BYTE_ARRAY) {
       long bytes = 0;
@@ -426,7 +437,7 @@ class PageIndexOracleTest {
   }
 
   @Test
-  void columnsWithoutAnOrderOrWithAnAllNanPageHaveNoColumnIndex() throws Exception {
+  void columnsWithoutAnOrderOrWithANanHaveNoColumnIndexAndNanChunksNoBounds() throws Exception {
     MessageType schema =
         new MessageType(
             "nan",
@@ -450,20 +461,15 @@ class PageIndexOracleTest {
       assertNull(reader.readColumnIndex(block.getColumns().get(1)), "INT96 has no order");
       ColumnIndex descending = reader.readColumnIndex(block.getColumns().get(2));
       assertEquals(BoundaryOrder.DESCENDING, descending.getBoundaryOrder());
+      // NaN and numbers in one chunk: no bounds (parquet-java's filters would take 10..29 as
+      // all there is and skip the chunk for f = NaN or f > 29).
       Statistics<?> f = block.getColumns().get(0).getStatistics();
-      assertArrayEquals(plainDouble(10), f.getMinBytes());
-      assertArrayEquals(plainDouble(29), f.getMaxBytes());
+      assertFalse(f.hasNonNullValue(), "min/max of a chunk holding NaN");
       assertFalse(block.getColumns().get(1).getStatistics().hasNonNullValue());
       for (int c = 0; c < 3; c++) {
         assertNotNull(reader.readOffsetIndex(block.getColumns().get(c)));
       }
     }
-  }
-
-  private static byte[] plainDouble(double v) {
-    byte[] b = new byte[8];
-    LittleEndian.putDouble(b, 0, v);
-    return b;
   }
 
   /** A schema node by name, for tests that build rows by hand. */

@@ -56,9 +56,10 @@ class PageLayoutTest {
     for (int i = 0; i < 10_000; i++) {
       rows.add(Row.of(KEY_AND_FLAG.root(), key(i), 7));
     }
-    // 50,000-byte pages: key (44 PLAIN bytes a row) gets nine, flag (4) one.
+    // 50,000-byte pages: key (44 PLAIN bytes a row) gets nine, flag (4) one, when each column's
+    // pages are cut on their own (aligned pages would give flag nine too).
     Path file = WriterMatrix.write(dir.resolve("f.parquet"), KEY_AND_FLAG, rows,
-        WriterOptions.builder().pageByteLimit(50_000).build());
+        WriterOptions.builder().pageByteLimit(50_000).alignedPages(false).build());
     List<ColumnChunk> chunks = FooterReader.read(file).rowGroups().get(0).columns();
     ColumnChunk key = chunks.get(0);
     ColumnChunk flag = chunks.get(1);

@@ -14,7 +14,9 @@ import org.apache.parquet.schema.PrimitiveType;
 /**
  * What parquet-java computes as the statistics of some values of a column, with the rules
  * parquet.thrift sets for TYPE_ORDER floats applied on top (parquet-java 1.16 still lets NaN
- * into its float bounds): NaN is left out, a zero minimum is -0 and a zero maximum +0.
+ * into its float bounds): a zero minimum is -0 and a zero maximum +0, and values that include a
+ * NaN have no min/max at all (which readers without nan_count, parquet-java's own among them,
+ * need so as not to skip NaN; see {@link StatisticsFormat}).
  */
 final class ParquetJavaStatistics {
   private ParquetJavaStatistics() {}
@@ -29,6 +31,10 @@ final class ParquetJavaStatistics {
   static Statistics<?> of(PrimitiveType type, PrimitiveNode node, List<Object> values, long nulls) {
     Statistics<?> stats = Statistics.createStats(type);
     boolean float16 = node.logicalType() instanceof LogicalType.Float16Type;
+    if (hasNaN(values, float16)) {
+      stats.incrementNumNulls(nulls);
+      return stats;
+    }
     for (Object v : values) {
       if (v instanceof Boolean b) {
         stats.updateStats(b);
@@ -53,6 +59,18 @@ final class ParquetJavaStatistics {
     }
     stats.incrementNumNulls(nulls);
     return stats;
+  }
+
+  /** Whether {@code values} hold a NaN (FLOAT, DOUBLE or, when {@code float16}, FLOAT16). */
+  static boolean hasNaN(List<Object> values, boolean float16) {
+    for (Object v : values) {
+      if (v instanceof Float f && f.isNaN()
+          || v instanceof Double d && d.isNaN()
+          || float16 && v instanceof byte[] b && isHalfNaN(b)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isHalfNaN(byte[] b) {

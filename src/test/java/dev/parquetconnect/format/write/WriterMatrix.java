@@ -64,7 +64,7 @@ final class WriterMatrix {
 
   /**
    * The configurations of one page version: each dictionary mode under every codec with the
-   * adaptive policy, and under ZSTD with the compatible one.
+   * adaptive policy, and under ZSTD with the compatible and the extended ones.
    */
   static Stream<Arguments> configurations(PageVersion version) {
     List<Arguments> all = new ArrayList<>();
@@ -75,6 +75,7 @@ final class WriterMatrix {
         }
       }
       all.add(Arguments.of(dictionary, CompressionCodec.ZSTD, EncodingPolicy.COMPATIBLE));
+      all.add(Arguments.of(dictionary, CompressionCodec.ZSTD, EncodingPolicy.EXTENDED));
     }
     return all.stream();
   }
@@ -164,7 +165,7 @@ final class WriterMatrix {
     if (dictionary == Dictionary.FALLBACK) {
       b.dictionaryByteLimit(64);
     }
-    if (policy == EncodingPolicy.ADAPTIVE) {
+    if (policy != EncodingPolicy.COMPATIBLE) {
       // Random values rarely make the byte-oriented encodings win on their own: name them for a
       // few columns, so every configuration has readers decode them too.
       b.columnEncoding("r_f32", Encoding.BYTE_STREAM_SPLIT)
