@@ -71,7 +71,7 @@ class Leaf extends FieldReader {
     init(scope, def, rep, rep - (leaf.isRepeated() ? 1 : 0), new ColumnCursor[] {column});
   }
 
-  /** The conversion of a leaf to a Connect kind, as ParquetToConnect's leaf converter does. */
+  /** The conversion of a leaf to a Connect kind (the shapes ParquetToConnect.fits allows). */
   static int conversion(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind,
       String path) {
     PhysicalType physical = leaf.type();
@@ -174,7 +174,7 @@ class Leaf extends FieldReader {
         if (c.offsets[e + 1] - off < 2) {
           throw new DataException("field " + path + ": a FLOAT16 value of fewer than 2 bytes");
         }
-        return ParquetToConnect.halfToFloat(c.data, off);
+        return ParquetValues.halfToFloat(c.data, off);
       }
       case DOUBLE:
         return c.doubles != null ? c.doubles[i] : (double) c.floats[i];
@@ -196,7 +196,7 @@ class Leaf extends FieldReader {
       case TIMESTAMP:
         return new java.util.Date(Math.floorDiv(c.longs[i], unitsPerMilli));
       case INT96_TIMESTAMP:
-        return new java.util.Date(ParquetToConnect.int96Millis(c.data, c.offsets[c.entry(i)]));
+        return new java.util.Date(ParquetValues.int96Millis(c.data, c.offsets[c.entry(i)]));
       default:
         return mismatchValue();
     }
@@ -226,7 +226,7 @@ class Leaf extends FieldReader {
     if (c.offsets[e + 1] - off < 16) {
       throw new DataException("field " + path + ": a UUID of fewer than 16 bytes");
     }
-    return ParquetToConnect.uuidText(c.data, off);
+    return ParquetValues.uuidText(c.data, off);
   }
 
   private Object mismatchValue() {
@@ -288,6 +288,6 @@ class Leaf extends FieldReader {
         value = new BigDecimal(new BigInteger(c.data, off, len), parquetScale);
       }
     }
-    return ParquetToConnect.toConnectScale(value, connectScale, path);
+    return ParquetValues.toConnectScale(value, connectScale, path);
   }
 }

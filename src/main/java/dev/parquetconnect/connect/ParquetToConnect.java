@@ -1,22 +1,16 @@
 package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.encoding.Dictionary;
-import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.KeyValue;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
-import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.LogicalTypes;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
-import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +18,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
@@ -39,9 +32,9 @@ import org.apache.kafka.connect.header.Header;
 
 /**
  * The mapping of Parquet rows back to Connect records, for the source. The source reads with
- * {@link ConnectRecordReader}, which compiles this mapping into readers of the column batches;
- * {@link #convert(Row)} applies it to the reader's generic {@link Row}s (tools, and the tests
- * that hold the fast path to it).
+ * {@link ConnectRecordReader}, which compiles this mapping into readers of the column batches
+ * (the tests hold it to an oracle that applies the same mapping to the generic {@code Row}s of
+ * the format layer's row reader).
  *
  * <p><b>Files our sink wrote</b> (key/value metadata {@code parquetconnect.layout}): the key and
  * value schemas are the ones the sink saw, rebuilt from {@code connect.key.schema} and {@code
@@ -86,10 +79,7 @@ import org.apache.kafka.connect.header.Header;
  * <p>One instance per file and thread: it caches the header schemas the file repeats.
  */
 public final class ParquetToConnect {
-  private static final long MILLIS_PER_DAY = 86_400_000L;
   private static final int MAX_CACHED_HEADER_SCHEMAS = 16;
-  /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
-  private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
   private final MessageType parquetSchema;
   private final boolean sinkFile;
@@ -97,10 +87,10 @@ public final class ParquetToConnect {
   private final boolean valueSchemaless;
   private final Schema keySchema;
   private final boolean keySchemaless;
-  private final Converter valueConverter;
   /** The top-level field of a non-struct value; -1 when the value is the root's fields. */
   private final int valueIndex;
-  private final Converter keyConverter;
+  /** Whether the records have a key to convert (of {@link #storedKeySchema()}). */
+  private final boolean keyConverted;
   private final int topicIndex;
   private final int partitionIndex;
   private final int offsetIndex;
@@ -125,11 +115,11 @@ public final class ParquetToConnect {
     if (!sinkFile) {
       this.valueSchema = foreignSchema(root, false);
       this.valueSchemaless = false;
-      this.valueConverter = compile(root, valueSchema, "");
+      checkShape(root, valueSchema, "");
       this.valueIndex = -1;
       this.keySchema = null;
       this.keySchemaless = false;
-      this.keyConverter = null;
+      this.keyConverted = false;
       this.topicIndex = this.partitionIndex = this.offsetIndex = this.timestampIndex = -1;
       this.keyIndex = this.headersIndex = this.tombstoneIndex = -1;
       return;
@@ -147,13 +137,14 @@ public final class ParquetToConnect {
     String keyJson = metadata.get(FileLayout.KEY_SCHEMA_KEY);
     this.keySchema = keyJson == null || keyIndex < 0 ? null : readSchema(keyJson, "key");
     this.keySchemaless = "true".equals(metadata.get(FileLayout.KEY_SCHEMALESS_KEY));
-    this.keyConverter =
-        keySchema == null ? null : compile(root.field(keyIndex), keySchema, FileLayout.KEY_COLUMN);
+    this.keyConverted = keySchema != null;
+    if (keyConverted) {
+      checkShape(root.field(keyIndex), keySchema, FileLayout.KEY_COLUMN);
+    }
     if (valueSchema == null) {
-      this.valueConverter = null;
       this.valueIndex = -1;
     } else if (valueSchema.type() == Schema.Type.STRUCT) {
-      this.valueConverter = compile(root, valueSchema, "");
+      checkShape(root, valueSchema, "");
       this.valueIndex = -1;
     } else {
       this.valueIndex = root.fieldIndex(FileLayout.VALUE_COLUMN);
@@ -161,7 +152,7 @@ public final class ParquetToConnect {
         throw new DataException("the file has a value schema but no column "
             + FileLayout.VALUE_COLUMN);
       }
-      this.valueConverter = compile(root.field(valueIndex), valueSchema, FileLayout.VALUE_COLUMN);
+      checkShape(root.field(valueIndex), valueSchema, FileLayout.VALUE_COLUMN);
     }
   }
 
@@ -256,7 +247,7 @@ public final class ParquetToConnect {
 
   /** Whether the records have a key to convert (of {@link #storedKeySchema()}). */
   boolean keyConverted() {
-    return keyConverter != null;
+    return keyConverted;
   }
 
   /** The schema the key's column was stored with. */
@@ -270,55 +261,6 @@ public final class ParquetToConnect {
 
   boolean valueSchemaless() {
     return valueSchemaless;
-  }
-
-  /** One row (of the whole file schema) as record parts. */
-  public RestoredRecord convert(Row row) {
-    Object value = null;
-    boolean tombstone = tombstoneIndex >= 0 && Boolean.TRUE.equals(row.get(tombstoneIndex));
-    if (valueConverter != null && !tombstone) {
-      Object raw = valueIndex < 0 ? row : row.get(valueIndex);
-      value = raw == null ? null : valueConverter.convert(raw);
-      if (valueSchemaless) {
-        value = toSchemaless(value);
-      }
-    }
-    Object key = null;
-    if (keyConverter != null) {
-      Object raw = row.get(keyIndex);
-      key = raw == null ? null : keyConverter.convert(raw);
-      if (keySchemaless) {
-        key = toSchemaless(key);
-      }
-    }
-    ConnectHeaders headers = new ConnectHeaders();
-    if (headersIndex >= 0) {
-      Object list = row.get(headersIndex);
-      if (list != null) {
-        for (Object h : (List<?>) list) {
-          addHeader(headers, (Row) h);
-        }
-      }
-    }
-    return new RestoredRecord(
-        topicIndex < 0 ? null : utf8(row.get(topicIndex)),
-        partitionIndex < 0 ? null : (Integer) row.get(partitionIndex),
-        offsetIndex < 0 ? null : (Long) row.get(offsetIndex),
-        timestampIndex < 0 ? null : (Long) row.get(timestampIndex),
-        keySchema(),
-        key,
-        valueSchema(),
-        value,
-        headers);
-  }
-
-  private void addHeader(ConnectHeaders headers, Row h) {
-    byte[] key = (byte[]) h.get(0);
-    byte[] schemaJson = (byte[]) h.get(1);
-    byte[] bytes = (byte[]) h.get(2);
-    addHeader(headers, key == null ? null : new String(key, StandardCharsets.UTF_8),
-        schemaJson, 0, schemaJson == null ? -1 : schemaJson.length,
-        bytes, 0, bytes == null ? -1 : bytes.length, null, 0, null, null);
   }
 
   /**
@@ -390,10 +332,6 @@ public final class ParquetToConnect {
       headerSchemaCache[cachedHeaderSchemas++] = schema;
     }
     return schema;
-  }
-
-  private static String utf8(Object bytes) {
-    return bytes == null ? null : new String((byte[]) bytes, StandardCharsets.UTF_8);
   }
 
   /** A value of an inferred schema as the plain Java a schemaless converter produced. */
@@ -537,26 +475,31 @@ public final class ParquetToConnect {
     }
   }
 
-  // ---- conversion plans
+  // ---- the shapes a mapping converts (the readers of ConnectRecordReader follow them)
 
-  /** Converts a non-null Parquet value (of the {@link Row} model) to a Connect value. */
-  private abstract static class Converter {
-    abstract Object convert(Object parquet);
-  }
-
-  /** A plan converting values of {@code node} to values of {@code schema}. */
-  private static Converter compile(SchemaNode node, Schema schema, String path) {
+  /**
+   * Checks that the values of {@code node} convert to values of {@code schema}: the metadata of
+   * a sink-written file must describe its columns, and a file whose metadata does not is refused
+   * when it is opened ({@link DataException} naming the field), not at its first record.
+   */
+  private static void checkShape(SchemaNode node, Schema schema, String path) {
     ConnectTypes.Kind kind = ConnectTypes.kind(schema);
     if (node.isRepeated()) {
       if (kind != ConnectTypes.Kind.ARRAY) {
         throw mismatch(path, node, schema);
       }
-      return new ListConverter(
-          compile(node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(),
-              path + "[]"));
+      checkShape(node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(),
+          path + "[]");
+      return;
     }
     if (node instanceof PrimitiveNode leaf) {
-      return new LeafConverter(leaf, schema, kind, path);
+      if (kind == ConnectTypes.Kind.DECIMAL) {
+        DecimalLayout.connectScale(schema); // the file's metadata: checked
+      }
+      if (!fits(kind, leaf.type())) {
+        throw mismatch(path, leaf, schema);
+      }
+      return;
     }
     GroupNode group = (GroupNode) node;
     NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
@@ -564,342 +507,74 @@ public final class ParquetToConnect {
     switch (kind) {
       case ARRAY:
         if (list != null) {
-          return new ListConverter(compile(listElement(list), schema.valueSchema(), path + "[]"));
+          checkShape(listElement(list), schema.valueSchema(), path + "[]");
+          return;
         }
         if (map != null && map.value() == null) {
-          return new KeySetConverter(compile(map.key(), schema.valueSchema(), path + "{}"));
+          checkShape(map.key(), schema.valueSchema(), path + "{}");
+          return;
         }
         throw mismatch(path, node, schema);
       case MAP:
         if (map != null && map.value() != null) {
-          return new MapConverter(
-              compile(map.key(), schema.keySchema(), path + "{key}"),
-              compile(map.value(), schema.valueSchema(), path + "{value}"));
+          checkShape(map.key(), schema.keySchema(), path + "{key}");
+          checkShape(map.value(), schema.valueSchema(), path + "{value}");
+          return;
         }
         if (list != null && listElement(list) instanceof GroupNode entry
             && entry.fieldCount() == 2) {
           // A map with struct, array or map keys, stored as a list of {key, value} entries.
-          return new EntryListConverter(
-              compile(entry.field(0), schema.keySchema(), path + "{key}"),
-              compile(entry.field(1), schema.valueSchema(), path + "{value}"));
+          checkShape(entry.field(0), schema.keySchema(), path + "{key}");
+          checkShape(entry.field(1), schema.valueSchema(), path + "{value}");
+          return;
         }
         throw mismatch(path, node, schema);
       case STRUCT:
-        return new StructConverter(group, schema, path);
+        for (Field f : schema.fields()) {
+          String at = path.isEmpty() ? f.name() : path + "." + f.name();
+          int index = group.fieldIndex(f.name());
+          if (index < 0) {
+            throw new DataException(
+                "field " + at + " of the metadata schema has no Parquet column");
+          }
+          checkShape(group.field(index), f.schema(), at);
+        }
+        return;
       default:
         throw mismatch(path, node, schema);
     }
   }
 
   /** The element of a LIST as a non-repeated node (a two-level list's repeated field). */
-  private static SchemaNode listElement(NestedTypes.ListShape list) {
+  static SchemaNode listElement(NestedTypes.ListShape list) {
     SchemaNode element = list.element();
     return list.twoLevel() ? element.withRepetition(FieldRepetitionType.REQUIRED) : element;
   }
 
-  private static DataException mismatch(String path, SchemaNode node, Schema schema) {
+  static DataException mismatch(String path, SchemaNode node, Schema schema) {
     return new DataException(
         "field " + (path.isEmpty() ? "(the value)" : path) + ": the Parquet field "
             + node.name() + " cannot hold the metadata's " + ConnectTypes.describe(schema));
   }
 
-  private static final class ListConverter extends Converter {
-    private final Converter element;
-
-    ListConverter(Converter element) {
-      this.element = element;
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      List<?> in = (List<?>) parquet;
-      List<Object> out = new ArrayList<>(in.size());
-      for (Object e : in) {
-        out.add(e == null ? null : element.convert(e));
-      }
-      return out;
-    }
-  }
-
-  private static final class KeySetConverter extends Converter {
-    private final Converter key;
-
-    KeySetConverter(Converter key) {
-      this.key = key;
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      Map<?, ?> in = (Map<?, ?>) parquet;
-      List<Object> out = new ArrayList<>(in.size());
-      for (Object k : in.keySet()) {
-        out.add(key.convert(k));
-      }
-      return out;
-    }
-  }
-
-  private static final class MapConverter extends Converter {
-    private final Converter key;
-    private final Converter value;
-
-    MapConverter(Converter key, Converter value) {
-      this.key = key;
-      this.value = value;
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      Map<?, ?> in = (Map<?, ?>) parquet;
-      Map<Object, Object> out = new LinkedHashMap<>(Math.max(4, in.size() * 2));
-      for (Map.Entry<?, ?> e : in.entrySet()) {
-        Object v = e.getValue();
-        out.put(key.convert(e.getKey()), v == null ? null : value.convert(v));
-      }
-      return out;
-    }
-  }
-
-  private static final class EntryListConverter extends Converter {
-    private final Converter key;
-    private final Converter value;
-
-    EntryListConverter(Converter key, Converter value) {
-      this.key = key;
-      this.value = value;
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      List<?> in = (List<?>) parquet;
-      Map<Object, Object> out = new LinkedHashMap<>(Math.max(4, in.size() * 2));
-      for (Object e : in) {
-        Row entry = (Row) e;
-        Object k = entry.get(0);
-        Object v = entry.get(1);
-        out.put(k == null ? null : key.convert(k), v == null ? null : value.convert(v));
-      }
-      return out;
-    }
-  }
-
-  private static final class StructConverter extends Converter {
-    private final Schema schema;
-    private final Field[] fields;
-    private final int[] indexes;
-    private final Converter[] converters;
-
-    StructConverter(GroupNode group, Schema schema, String path) {
-      this.schema = schema;
-      List<Field> connectFields = schema.fields();
-      this.fields = connectFields.toArray(new Field[0]);
-      this.indexes = new int[fields.length];
-      this.converters = new Converter[fields.length];
-      for (int i = 0; i < fields.length; i++) {
-        Field f = fields[i];
-        String at = path.isEmpty() ? f.name() : path + "." + f.name();
-        int index = group.fieldIndex(f.name());
-        if (index < 0) {
-          throw new DataException("field " + at + " of the metadata schema has no Parquet column");
-        }
-        indexes[i] = index;
-        converters[i] = compile(group.field(index), f.schema(), at);
-      }
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      Row row = (Row) parquet;
-      Struct struct = new Struct(schema);
-      for (int i = 0; i < fields.length; i++) {
-        Object v = row.get(indexes[i]);
-        if (v != null) {
-          struct.put(fields[i], converters[i].convert(v));
-        }
-      }
-      return struct;
-    }
-  }
-
-  /** A leaf: the Parquet physical value and annotation to the Connect class of the schema. */
-  private static final class LeafConverter extends Converter {
-    private final ConnectTypes.Kind kind;
-    private final PhysicalType physical;
-    private final boolean unsigned;
-    private final boolean uuid;
-    private final boolean float16;
-    /** For TIME and TIMESTAMP: Parquet units per millisecond. */
-    private final long unitsPerMilli;
-    private final int parquetScale;
-    private final int connectScale;
-    private final String path;
-
-    LeafConverter(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind, String path) {
-      this.kind = kind;
-      this.physical = leaf.type();
-      this.path = path;
-      LogicalType t = leaf.logicalType();
-      this.unsigned = t instanceof LogicalType.IntType i && !i.signed();
-      this.uuid = t instanceof LogicalType.UuidType;
-      this.float16 = t instanceof LogicalType.Float16Type;
-      TimeUnit unit =
-          t instanceof LogicalType.TimestampType ts ? ts.unit()
-              : t instanceof LogicalType.TimeType tt ? tt.unit()
-              : TimeUnit.MILLIS;
-      this.unitsPerMilli =
-          unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
-      this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
-      this.connectScale =
-          kind == ConnectTypes.Kind.DECIMAL
-              ? DecimalLayout.connectScale(schema) // the file's metadata: checked
-              : 0;
-      if (!fits(kind, physical)) {
-        throw mismatch(path, leaf, schema);
-      }
-    }
-
-    private static boolean fits(ConnectTypes.Kind kind, PhysicalType physical) {
-      boolean binary = physical == PhysicalType.BYTE_ARRAY
-          || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY || physical == PhysicalType.INT96;
-      return switch (kind) {
-        case BOOLEAN -> physical == PhysicalType.BOOLEAN;
-        case INT8, INT16, INT32, INT64 ->
-            physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
-        case FLOAT32 -> physical == PhysicalType.FLOAT
-            || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY;
-        case FLOAT64 -> physical == PhysicalType.DOUBLE || physical == PhysicalType.FLOAT;
-        case STRING, BYTES -> binary;
-        case DECIMAL -> physical != PhysicalType.BOOLEAN && physical != PhysicalType.FLOAT
-            && physical != PhysicalType.DOUBLE && physical != PhysicalType.INT96;
-        case DATE -> physical == PhysicalType.INT32;
-        case TIME -> physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
-        case TIMESTAMP -> physical == PhysicalType.INT64 || physical == PhysicalType.INT96;
-        default -> false;
-      };
-    }
-
-    @Override
-    Object convert(Object parquet) {
-      switch (kind) {
-        case BOOLEAN:
-          return parquet;
-        case INT8:
-          return (byte) integer(parquet);
-        case INT16:
-          return (short) integer(parquet);
-        case INT32:
-          return (int) integer(parquet);
-        case INT64:
-          return integer(parquet);
-        case FLOAT32:
-          return float16 ? halfToFloat((byte[]) parquet) : (Float) parquet;
-        case FLOAT64:
-          return parquet instanceof Float f ? (double) f : parquet;
-        case STRING:
-          return uuid ? uuidText((byte[]) parquet)
-              : new String((byte[]) parquet, StandardCharsets.UTF_8);
-        case BYTES:
-          return parquet;
-        case DECIMAL:
-          return decimal(parquet);
-        case DATE:
-          return new java.util.Date(integer(parquet) * MILLIS_PER_DAY);
-        case TIME:
-          return new java.util.Date(Math.floorDiv(integer(parquet), unitsPerMilli));
-        case TIMESTAMP:
-          if (physical == PhysicalType.INT96) {
-            return new java.util.Date(int96Millis((byte[]) parquet));
-          }
-          return new java.util.Date(Math.floorDiv((Long) parquet, unitsPerMilli));
-        default:
-          throw new IllegalStateException("no leaf kind " + kind);
-      }
-    }
-
-    private long integer(Object parquet) {
-      if (parquet instanceof Integer i) {
-        return unsigned ? Integer.toUnsignedLong(i) : i;
-      }
-      return (Long) parquet;
-    }
-
-    private BigDecimal decimal(Object parquet) {
-      BigInteger unscaled;
-      if (parquet instanceof Integer i) {
-        unscaled = BigInteger.valueOf(i);
-      } else if (parquet instanceof Long l) {
-        unscaled = unsigned ? new BigInteger(Long.toUnsignedString(l)) : BigInteger.valueOf(l);
-      } else {
-        byte[] bytes = (byte[]) parquet;
-        unscaled = bytes.length == 0 ? BigInteger.ZERO : new BigInteger(bytes);
-      }
-      return toConnectScale(new BigDecimal(unscaled, parquetScale), connectScale, path);
-    }
-  }
-
-  /**
-   * The decimal at the Connect schema's scale: the file may store more trailing zeros (or
-   * fewer) than the schema asks for, but never a value the schema's scale cannot hold.
-   */
-  static BigDecimal toConnectScale(BigDecimal value, int connectScale, Object path) {
-    if (value.scale() == connectScale) {
-      return value;
-    }
-    try {
-      return value.setScale(connectScale, RoundingMode.UNNECESSARY);
-    } catch (ArithmeticException e) {
-      throw new DataException("field " + path + ": decimal " + value + " does not have scale "
-          + connectScale, e);
-    }
-  }
-
-  /** The canonical text of a UUID stored big-endian in 16 bytes. */
-  static String uuidText(byte[] b) {
-    return uuidText(b, 0);
-  }
-
-  /** The canonical text of a UUID stored big-endian in {@code b[off, off + 16)}. */
-  static String uuidText(byte[] b, int off) {
-    long msb = 0;
-    long lsb = 0;
-    for (int i = off; i < off + 8; i++) {
-      msb = msb << 8 | (b[i] & 0xFF);
-      lsb = lsb << 8 | (b[i + 8] & 0xFF);
-    }
-    return new UUID(msb, lsb).toString();
-  }
-
-  /** An IEEE 754 half-precision value, stored little-endian in 2 bytes, as a float (exact). */
-  static float halfToFloat(byte[] b) {
-    return halfToFloat(b, 0);
-  }
-
-  /** As {@link #halfToFloat(byte[])}, the value at {@code b[off, off + 2)}. */
-  static float halfToFloat(byte[] b, int off) {
-    int bits = (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8;
-    int sign = (bits & 0x8000) << 16;
-    int exponent = (bits >>> 10) & 0x1F;
-    int mantissa = bits & 0x3FF;
-    if (exponent == 0x1F) {
-      return Float.intBitsToFloat(sign | 0x7F80_0000 | mantissa << 13);
-    }
-    if (exponent == 0) {
-      // zero or subnormal: mantissa * 2^-24, exact in a float
-      float magnitude = mantissa * 0x1p-24f;
-      return sign == 0 ? magnitude : -magnitude;
-    }
-    return Float.intBitsToFloat(sign | (exponent + 112) << 23 | mantissa << 13);
-  }
-
-  /** Epoch milliseconds of an INT96 timestamp: nanoseconds of the day, then the Julian day. */
-  static long int96Millis(byte[] b) {
-    return int96Millis(b, 0);
-  }
-
-  /** As {@link #int96Millis(byte[])}, the value at {@code b[off, off + 12)}. */
-  static long int96Millis(byte[] b, int off) {
-    long nanosOfDay = LittleEndian.getLong(b, off);
-    long julianDay = Integer.toUnsignedLong(LittleEndian.getInt(b, off + 8));
-    return (julianDay - JULIAN_EPOCH_DAY) * MILLIS_PER_DAY + Math.floorDiv(nanosOfDay, 1_000_000L);
+  /** Whether a leaf of {@code physical} type holds values of a Connect {@code kind}. */
+  static boolean fits(ConnectTypes.Kind kind, PhysicalType physical) {
+    boolean binary = physical == PhysicalType.BYTE_ARRAY
+        || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY || physical == PhysicalType.INT96;
+    return switch (kind) {
+      case BOOLEAN -> physical == PhysicalType.BOOLEAN;
+      case INT8, INT16, INT32, INT64 ->
+          physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
+      case FLOAT32 -> physical == PhysicalType.FLOAT
+          || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY;
+      case FLOAT64 -> physical == PhysicalType.DOUBLE || physical == PhysicalType.FLOAT;
+      case STRING, BYTES -> binary;
+      case DECIMAL -> physical != PhysicalType.BOOLEAN && physical != PhysicalType.FLOAT
+          && physical != PhysicalType.DOUBLE && physical != PhysicalType.INT96;
+      case DATE -> physical == PhysicalType.INT32;
+      case TIME -> physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
+      case TIMESTAMP -> physical == PhysicalType.INT64 || physical == PhysicalType.INT96;
+      default -> false;
+    };
   }
 }

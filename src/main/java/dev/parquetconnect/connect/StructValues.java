@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fills the Structs {@link ConnectRecordReader} builds. Connect's only setters, {@code
@@ -16,10 +18,13 @@ import org.apache.kafka.connect.data.Struct;
  * read through a {@link VarHandle} on its private {@code values} field (the same field in every
  * Connect version from 0.10 to 4.x). Where that field cannot be reached (a different Connect
  * implementation, a runtime that forbids deep reflection), values go through {@code put}, which
- * is slower but equal. Tests check that every Struct the reader builds passes {@code
- * Struct.validate()} and equals the one the validating path builds.
+ * is slower but equal, and says so once in the log. Tests check that every Struct the reader
+ * builds passes {@code Struct.validate()} and equals the one the validating path builds, and
+ * {@code StructValuesIT} that the direct path is taken on Connect 3.6 (the compile API), 3.9
+ * and 4.3. Its worth: docs/performance.md.
  */
 final class StructValues {
+  private static final Logger LOG = LoggerFactory.getLogger(StructValues.class);
   /** {@code Struct.values}, or null when it cannot be reached. */
   private static final VarHandle VALUES = valuesHandle();
 
@@ -34,8 +39,15 @@ final class StructValues {
           .struct().field("f", org.apache.kafka.connect.data.Schema.INT32_SCHEMA).build();
       Struct struct = new Struct(probe).put("f", 7);
       Object[] values = (Object[]) handle.get(struct);
-      return values.length == 1 && Integer.valueOf(7).equals(values[0]) ? handle : null;
+      if (values.length == 1 && Integer.valueOf(7).equals(values[0])) {
+        return handle;
+      }
+      LOG.warn("Connect's Struct keeps its values differently: the source fills Structs through "
+          + "Struct.put, which validates every value again (slower, same records)");
+      return null;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      LOG.warn("Connect's Struct.values cannot be reached ({}): the source fills Structs through "
+          + "Struct.put, which validates every value again (slower, same records)", e.toString());
       return null;
     }
   }

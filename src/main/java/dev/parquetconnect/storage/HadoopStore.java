@@ -458,35 +458,16 @@ public final class HadoopStore implements Store {
     }
   }
 
-  private final class HadoopOutput extends StoreOutput {
-    private final String key;
+  private final class HadoopOutput extends TrackedOutput {
     private final Path target;
     private final Path tmp;
     private final FSDataOutputStream out;
-    private long written;
-    private boolean closed;
-    private boolean committed;
 
     HadoopOutput(String key, Path target, Path tmp, FSDataOutputStream out) {
-      this.key = key;
+      super(key, url(key));
       this.target = target;
       this.tmp = tmp;
       this.out = out;
-    }
-
-    @Override
-    public String key() {
-      return key;
-    }
-
-    @Override
-    public long bytesWritten() {
-      return written;
-    }
-
-    @Override
-    public boolean committed() {
-      return committed;
     }
 
     @Override
@@ -496,25 +477,22 @@ public final class HadoopStore implements Store {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      if (closed) {
-        throw new IOException(url(key) + ": the output is already committed or aborted");
-      }
+      checkOpen();
       out.write(b, off, len);
-      written += len;
+      wrote(len);
     }
 
     @Override
     public void commitAs(String finalKey) throws IOException {
-      if (closed) {
-        throw new IOException(url(key) + ": the output is already committed or aborted");
-      }
+      checkOpen();
+      String key = key();
       Path target = this.target;
       if (!finalKey.equals(key)) {
         checkSameDirectory(key, finalKey);
         target = path(finalKey);
       }
       Path dst = target;
-      closed = true;
+      markClosed();
       try {
         as(() -> {
           if (out.hasCapability(StreamCapabilities.HSYNC)) {
@@ -524,7 +502,7 @@ public final class HadoopStore implements Store {
           renameNoReplace(tmp, dst, finalKey);
           return null;
         });
-        committed = true;
+        markCommitted();
       } catch (IOException | RuntimeException e) {
         discard();
         throw e;
@@ -532,15 +510,7 @@ public final class HadoopStore implements Store {
     }
 
     @Override
-    public void abort() throws IOException {
-      if (committed) {
-        return;
-      }
-      closed = true;
-      discard();
-    }
-
-    private void discard() {
+    void discard() {
       try {
         out.close();
       } catch (IOException | RuntimeException e) {

@@ -335,18 +335,14 @@ public final class LocalStore implements Store {
     return "LocalStore[" + url() + "]";
   }
 
-  private final class LocalOutput extends StoreOutput {
-    private final String key;
+  private final class LocalOutput extends TrackedOutput {
     private final Path target;
     private final Path tmp;
     private final FileChannel channel;
     private final OutputStream out;
-    private long written;
-    private boolean committed;
-    private boolean closed;
 
     LocalOutput(String key, Path target, Path tmp, FileChannel channel) {
-      this.key = key;
+      super(key, url(key));
       this.target = target;
       this.tmp = tmp;
       this.channel = channel;
@@ -354,45 +350,27 @@ public final class LocalStore implements Store {
     }
 
     @Override
-    public String key() {
-      return key;
-    }
-
-    @Override
-    public long bytesWritten() {
-      return written;
-    }
-
-    @Override
-    public boolean committed() {
-      return committed;
-    }
-
-    @Override
     public long heapBytes() {
-      return closed ? 0 : BUFFER;
+      return closed() ? 0 : BUFFER;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      if (closed) {
-        throw new IOException(url(key) + ": the output is already committed or aborted");
-      }
+      checkOpen();
       out.write(b, off, len);
-      written += len;
+      wrote(len);
     }
 
     @Override
     public void commitAs(String finalKey) throws IOException {
-      if (closed) {
-        throw new IOException(url(key) + ": the output is already committed or aborted");
-      }
+      checkOpen();
+      String key = key();
       Path target = this.target;
       if (!finalKey.equals(key)) {
         checkSameDirectory(key, finalKey);
         target = resolve(finalKey);
       }
-      closed = true;
+      markClosed();
       try {
         out.flush();
         channel.force(true);
@@ -402,7 +380,7 @@ public final class LocalStore implements Store {
               + "commit (a cleanup fenced this writer)");
         }
         publish(tmp, target, finalKey);
-        committed = true;
+        markCommitted();
       } catch (IOException | RuntimeException e) {
         discard();
         throw e;
@@ -415,15 +393,7 @@ public final class LocalStore implements Store {
     }
 
     @Override
-    public void abort() throws IOException {
-      if (committed) {
-        return;
-      }
-      closed = true;
-      discard();
-    }
-
-    private void discard() throws IOException {
+    void discard() throws IOException {
       try {
         channel.close();
       } finally {

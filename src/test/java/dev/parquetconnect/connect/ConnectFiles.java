@@ -77,15 +77,16 @@ public final class ConnectFiles {
     List<Row> rows = ParquetJavaOracle.read(file, schema);
     assertEquals(records.size(), rows.size());
     ParquetToConnect converter = ParquetToConnect.of(schema, footerMetadata(file));
+    RowToConnect oracle = new RowToConnect(converter);
     assertTrue(converter.sinkFile());
     for (int i = 0; i < rows.size(); i++) {
-      assertRestored(records.get(i), converter.convert(rows.get(i)), layout);
+      assertRestored(records.get(i), oracle.convert(rows.get(i)), layout);
     }
     List<Row> ours = readWithOurReader(file);
     assertEquals(rows, ours, "our reader reads what parquet-java reads");
-    ParquetToConnect ourConverter;
+    RowToConnect ourConverter;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
-      ourConverter = ParquetToConnect.of(reader.schema(),
+      ourConverter = RowToConnect.of(reader.schema(),
           ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
     }
     for (int i = 0; i < ours.size(); i++) {

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Differential test of the source's fast path: files read by {@link ConnectRecordReader} give
  * exactly the records the generic path gives (the {@code Row} reader, then {@link
- * ParquetToConnect#convert}), value class for value class, and every Struct it builds passes
+ * RowToConnect#convert}), value class for value class, and every Struct it builds passes
  * {@code validate()}. Seeded random Connect schemas and values written by our sink (nulls and
  * empty collections at every level, maps with struct keys, headers, tombstones), read in replay
  * and in generic mode; seeded random Parquet schemas of other writers'
@@ -299,10 +299,11 @@ class ConnectRecordReaderTest {
   private static Object readOld(Path file, boolean replay, ReadOptions options) {
     try (ParquetFileReader reader = ParquetFileReader.open(input(file), options)) {
       ParquetToConnect mapping = mapping(reader, replay);
+      RowToConnect oracle = new RowToConnect(mapping);
       List<RestoredRecord> out = new ArrayList<>();
       try (RowReader rows = reader.rowReader()) {
         while (rows.hasNext()) {
-          out.add(mapping.convert(rows.next()));
+          out.add(oracle.convert(rows.next()));
         }
       }
       return out;

@@ -220,6 +220,7 @@ class ConnectWriteTest {
     List<Row> rows = ParquetJavaOracle.read(file, layout.parquetSchema());
     ParquetToConnect converter =
         ParquetToConnect.of(layout.parquetSchema(), ConnectFiles.footerMetadata(file));
+    RowToConnect oracle = new RowToConnect(converter);
     assertNull(converter.valueSchema(), "replayed schemaless");
     List<Map<String, Object>> expected = List.of(
         Map.of("id", 1L, "price", 2.5, "tags", List.of("a", "b"),
@@ -228,7 +229,7 @@ class ConnectWriteTest {
         Map.of("id", 3L, "tags", List.of(), "mixed", "1"),
         Map.of("id", 4L, "mixed", "{\"deep\":true}"));
     for (int i = 0; i < rows.size(); i++) {
-      RestoredRecord r = converter.convert(rows.get(i));
+      RestoredRecord r = oracle.convert(rows.get(i));
       assertEquals(expected.get(i), r.value(), "record " + i);
       assertEquals("k" + i, r.key());
       assertEquals((long) (i + 1), r.offset());

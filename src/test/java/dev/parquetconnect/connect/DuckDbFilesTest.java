@@ -76,7 +76,7 @@ class DuckDbFilesTest {
     assertEquals("optional struct", types.get("st"));
     assertEquals("optional map", types.get("m"));
 
-    Struct v = (Struct) converter.convert(rows.get(0)).value();
+    Struct v = (Struct) new RowToConnect(converter).convert(rows.get(0)).value();
     v.validate();
     assertEquals(true, v.get("b"));
     assertEquals((byte) -8, v.get("i8"));

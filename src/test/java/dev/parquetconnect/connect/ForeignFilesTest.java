@@ -159,6 +159,7 @@ class ForeignFilesTest {
     List<Row> rows = ParquetJavaOracle.read(file, SCHEMA);
     assertEquals(rows, ConnectFiles.readWithOurReader(file), "our reader agrees");
     ParquetToConnect converter = ParquetToConnect.of(SCHEMA, Map.of());
+    RowToConnect oracle = new RowToConnect(converter);
     assertFalse(converter.sinkFile());
     Schema s = converter.valueSchema();
     Map<String, String> expectedTypes = new LinkedHashMap<>();
@@ -187,7 +188,7 @@ class ForeignFilesTest {
     assertTrue(s.field("list").schema().valueSchema().isOptional());
     assertFalse(s.field("legacy_list").schema().valueSchema().isOptional());
 
-    RestoredRecord record = converter.convert(rows.get(0));
+    RestoredRecord record = oracle.convert(rows.get(0));
     assertNull(record.topic());
     assertNull(record.key());
     assertTrue(record.headers().isEmpty());
@@ -235,7 +236,7 @@ class ForeignFilesTest {
     assertEquals("y", group.getStruct("inner").get("y"));
     v.validate();
 
-    Struct nulls = (Struct) converter.convert(rows.get(1)).value();
+    Struct nulls = (Struct) oracle.convert(rows.get(1)).value();
     nulls.validate();
     assertNull(nulls.get("b"));
     assertEquals(List.of(), nulls.get("repeated_plain"));
@@ -244,16 +245,16 @@ class ForeignFilesTest {
 
   @Test
   void halfPrecisionFloatsConvertExactly() {
-    assertEquals(0f, ParquetToConnect.halfToFloat(half(0x0000)));
-    assertEquals(-0f, ParquetToConnect.halfToFloat(half(0x8000)));
-    assertEquals(0x1p-24f, ParquetToConnect.halfToFloat(half(0x0001)), "smallest subnormal");
-    assertEquals(65504f, ParquetToConnect.halfToFloat(half(0x7BFF)), "largest normal");
-    assertEquals(Float.POSITIVE_INFINITY, ParquetToConnect.halfToFloat(half(0x7C00)));
-    assertTrue(Float.isNaN(ParquetToConnect.halfToFloat(half(0x7E00))));
-    assertEquals(-2f, ParquetToConnect.halfToFloat(half(0xC000)));
+    assertEquals(0f, ParquetValues.halfToFloat(half(0x0000), 0));
+    assertEquals(-0f, ParquetValues.halfToFloat(half(0x8000), 0));
+    assertEquals(0x1p-24f, ParquetValues.halfToFloat(half(0x0001), 0), "smallest subnormal");
+    assertEquals(65504f, ParquetValues.halfToFloat(half(0x7BFF), 0), "largest normal");
+    assertEquals(Float.POSITIVE_INFINITY, ParquetValues.halfToFloat(half(0x7C00), 0));
+    assertTrue(Float.isNaN(ParquetValues.halfToFloat(half(0x7E00), 0)));
+    assertEquals(-2f, ParquetValues.halfToFloat(half(0xC000), 0));
     List<Float> all = new ArrayList<>();
     for (int bits = 0; bits < 0x10000; bits++) {
-      float f = ParquetToConnect.halfToFloat(half(bits));
+      float f = ParquetValues.halfToFloat(half(bits), 0);
       if (!Float.isNaN(f)) {
         all.add(f);
       }

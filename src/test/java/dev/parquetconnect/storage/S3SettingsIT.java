@@ -94,7 +94,7 @@ class S3SettingsIT {
   void sseCustomerKeyTravelsOnEveryObjectRequest() throws Exception {
     byte[] key = data(3, 32);
     String keyB64 = Base64.getEncoder().encodeToString(key);
-    String md5 = Base64.getEncoder().encodeToString(S3Store.md5(key)).toLowerCase();
+    String md5 = Base64.getEncoder().encodeToString(S3Sse.md5(key)).toLowerCase();
     Map<String, Object> s = S3ProxyServer.settings(proxy.endpoint());
     s.put("s3.sse.type", "sse-c");
     s.put("s3.sse.c.key", Secret.of(keyB64));
