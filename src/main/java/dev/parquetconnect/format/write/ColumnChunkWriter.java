@@ -247,11 +247,6 @@ public final class ColumnChunkWriter {
         && isPageFull(page.rows, page.entries, page.valueBytes() + page.levelBytes(page.entries));
   }
 
-  /** Whether a page of the open chunk was closed already. */
-  boolean hasClosedPages() {
-    return chunk.rows() > 0;
-  }
-
   /** Closes the open page, if it holds anything: the file writer aligns pages this way. */
   void closeOpenPage() {
     if (!page.isEmpty()) {

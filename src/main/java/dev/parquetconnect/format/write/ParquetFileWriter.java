@@ -15,6 +15,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,9 @@ public final class ParquetFileWriter implements Closeable {
   private final FileTail tail = new FileTail();
 
   private long rowGroupRecords;
+  /** With aligned pages: the records of the open row group before each page break, in order. */
+  private long[] pageBreaks = new long[16];
+  private int pageBreakCount;
   private long totalRecords;
   private long nextSizeCheck = 1;
   private boolean closed;
@@ -127,9 +131,8 @@ public final class ParquetFileWriter implements Closeable {
    * whose type was not known yet). {@code with} replaces the options (its key/value metadata
    * goes into the footer).
    *
-   * @return false, changing nothing, when a row group was written already (a column chunk of the
-   *     new column would be missing from it) or, with aligned pages, a page of the open row group
-   *     was closed; the caller must start a new file instead
+   * @return false, changing nothing, when a row group was written already: a column chunk of the
+   *     new column would be missing from it, so the caller must start a new file instead
    * @throws IllegalArgumentException when a new column's top-level field is not optional
    * @throws UnsupportedFeatureException when a new column's codec cannot run here
    */
@@ -137,7 +140,7 @@ public final class ParquetFileWriter implements Closeable {
     ensureOpen();
     Objects.requireNonNull(wider, "wider");
     Objects.requireNonNull(with, "with");
-    if (rowGroupsWritten > 0 || (options.alignedPages() && anyPageClosed())) {
+    if (rowGroupsWritten > 0) {
       return false;
     }
     Map<String, ColumnChunkWriter> current = new HashMap<>();
@@ -161,9 +164,7 @@ public final class ParquetFileWriter implements Closeable {
               + "top-level field is " + top.repetition() + ": earlier records have no value");
         }
         ColumnChunkWriter added = newColumn(wider, with, column, created);
-        for (long r = 0; r < rowGroupRecords; r++) {
-          added.writeNull(0, 0);
-        }
+        writeNullsAlongPageBreaks(added);
         reshaped[i] = added;
       }
     } catch (UnsupportedFeatureException | RuntimeException e) {
@@ -182,16 +183,21 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * Whether a column closed a page in the open row group: a new column's nulls would then sit in
-   * one page where the others have several, and aligned pages (see WriterOptions) would not be.
+   * One null per record of the open row group, its pages closed at the rows where the other
+   * columns' pages were closed, so that aligned pages stay aligned.
    */
-  private boolean anyPageClosed() {
-    for (ColumnChunkWriter column : columns) {
-      if (column.hasClosedPages()) {
-        return true;
+  private void writeNullsAlongPageBreaks(ColumnChunkWriter added) {
+    int nextBreak = 0;
+    for (long r = 0; r < rowGroupRecords; r++) {
+      if (nextBreak < pageBreakCount && pageBreaks[nextBreak] == r) {
+        added.closeOpenPage();
+        nextBreak++;
       }
+      added.writeNull(0, 0);
     }
-    return false;
+    if (nextBreak < pageBreakCount && pageBreaks[nextBreak] == rowGroupRecords) {
+      added.closeOpenPage();
+    }
   }
 
   private static boolean sameColumn(ColumnDescriptor a, ColumnDescriptor b) {
@@ -313,6 +319,10 @@ public final class ParquetFileWriter implements Closeable {
         for (ColumnChunkWriter c : columns) {
           c.closeOpenPage();
         }
+        if (pageBreakCount == pageBreaks.length) {
+          pageBreaks = Arrays.copyOf(pageBreaks, pageBreakCount * 2);
+        }
+        pageBreaks[pageBreakCount++] = rowGroupRecords;
         return;
       }
     }
@@ -382,6 +392,7 @@ public final class ParquetFileWriter implements Closeable {
       throw e;
     }
     rowGroupRecords = 0;
+    pageBreakCount = 0;
     nextSizeCheck = 1;
   }
 

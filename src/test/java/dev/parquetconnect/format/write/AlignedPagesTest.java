@@ -13,7 +13,10 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaNode;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +101,46 @@ class AlignedPagesTest {
       }
     }
     assertEquals(expectedIds(), filteredIds(file));
+  }
+
+  /**
+   * A column added to the open row group (a schemaless record with a new key) gets its earlier
+   * nulls in pages that end where the other columns' pages ended.
+   */
+  @Test
+  void aColumnAddedInPlaceKeepsThePagesAligned() throws Exception {
+    List<Row> rows = rows();
+    MessageType narrow = SCHEMA;
+    List<SchemaNode> widerFields = new ArrayList<>(SCHEMA.fields());
+    widerFields.add(PrimitiveNode.of("late", OPTIONAL, PhysicalType.INT64));
+    MessageType wider = new MessageType("aligned", widerFields);
+    Path file = dir.resolve("reshaped.parquet");
+    try (OutputStream out = Files.newOutputStream(file);
+        ParquetFileWriter writer = new ParquetFileWriter(out, narrow,
+            WriterOptions.builder().pageByteLimit(64).rowGroupRowLimit(500).build())) {
+      for (Row row : rows.subList(0, 150)) {
+        writer.write(row);
+      }
+      assertTrue(writer.reshape(wider, writer.options()));
+      for (Row row : rows.subList(150, rows.size())) {
+        Object[] values = new Object[row.size() + 1];
+        for (int i = 0; i < row.size(); i++) {
+          values[i] = row.get(i);
+        }
+        values[row.size()] = row.get("id");
+        writer.write(Row.of(wider.root(), values));
+      }
+    }
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
+      BlockMetaData block = reader.getRowGroups().get(0);
+      List<Long> first = firstRows(reader.readOffsetIndex(block.getColumns().get(0)));
+      assertTrue(first.size() > 2, "several pages before the new column came: " + first);
+      for (int c = 1; c < block.getColumns().size(); c++) {
+        assertEquals(first, firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
+            "pages of " + block.getColumns().get(c).getPath());
+      }
+    }
   }
 
   @Test
