@@ -33,7 +33,8 @@ final class SinkOutputFiles {
   /** Runs the sink with its defaults into {@code lake} (a local store) over the three topics. */
   static void writeLake(Path lake, long seed) {
     runSink(lake, seed, EngineTestRecords.everyType("every_type", 2, 3000, false, seed));
-    runSink(lake, seed, EngineTestRecords.everyType("every_type_with_time", 1, 300, true, seed + 1));
+    runSink(lake, seed,
+        EngineTestRecords.everyType("every_type_with_time", 1, 300, true, seed + 1));
     runSink(lake, seed, EngineTestRecords.manyDistinctFloats("distinct_floats", 140_000, seed + 2));
   }
 

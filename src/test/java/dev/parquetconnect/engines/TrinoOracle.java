@@ -65,7 +65,8 @@ public final class TrinoOracle implements AutoCloseable {
     if (!Files.isRegularFile(runtime.resolve("dependencies.txt"))) {
       throw new IllegalStateException("Trino " + version + " is not resolved in " + runtime
           + ": run `JAVA_HOME=" + javaHome + " mvn -f src/it/trino-runtime/pom.xml"
-          + " -Dtrino.version=" + version + " clean package` (the pre-integration-test phase does it)");
+          + " -Dtrino.version=" + version + " clean package`"
+          + " (the pre-integration-test phase does it)");
     }
     Path java = javaHome.resolve("bin/java");
     if (!Files.isExecutable(java)) {

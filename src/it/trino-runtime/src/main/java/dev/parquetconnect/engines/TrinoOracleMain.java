@@ -95,12 +95,14 @@ public final class TrinoOracleMain {
     answers.println("ready trino-parquet "
         + Optional.ofNullable(ParquetReader.class.getPackage().getImplementationVersion())
             .orElse("?"));
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       String[] parts = line.split("\t", -1);
       try {
         if (parts.length != 2) {
-          throw new IllegalArgumentException("expected 2 tab-separated fields, got " + parts.length);
+          throw new IllegalArgumentException(
+              "expected 2 tab-separated fields, got " + parts.length);
         }
         answer(Path.of(parts[0]), Path.of(parts[1]));
         answers.println("ok");
@@ -191,10 +193,12 @@ public final class TrinoOracleMain {
    * type's. Timestamps adjusted to UTC become TIMESTAMP WITH TIME ZONE at their precision.
    */
   static Type trinoType(org.apache.parquet.schema.Type field) {
-    Type type = field.isPrimitive() ? primitive(field.asPrimitiveType()) : group(field.asGroupType());
+    Type type =
+        field.isPrimitive() ? primitive(field.asPrimitiveType()) : group(field.asGroupType());
     // A bare repeated field is a list of its occurrences.
     return field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)
-        && !(field.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation)
+        && !(field.getLogicalTypeAnnotation()
+            instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation)
         ? new ArrayType(type) : type;
   }
 
