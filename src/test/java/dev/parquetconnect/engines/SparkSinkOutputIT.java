@@ -3,22 +3,15 @@ package dev.parquetconnect.engines;
 import static dev.parquetconnect.engines.EngineAssertions.assertSameRows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.parquetconnect.cli.PqInProcess;
-import dev.parquetconnect.sink.ParquetSinkConfig;
-import dev.parquetconnect.sink.SinkTaskHarness;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -32,18 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * (vectorized) and with its row-by-row reader, in each Spark version the build resolves
  * ({@code spark.it.versions}). One Spark JVM per version for the whole class.
  *
- * <p>The data: every Connect type (EngineTestRecords), once without and once with Connect
- * {@code Time} fields, so a type Spark refuses fails its own files only; and a topic of many
- * distinct floating-point values, whose FLOAT64 dictionary overflows the default 1 MiB so the
- * writer's fallback encoding is what Spark reads.
+ * <p>The files: {@link SinkOutputFiles}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkSinkOutputIT {
   private static final long SEED = 20_261_126L;
   private static final List<Map<String, String>> READERS =
       List.of(SparkOracle.DEFAULTS, SparkOracle.NOT_VECTORIZED);
-  /** pq rewrite's settings that docs/pq.md marks for other readers: the compatible policy. */
-  private static final List<String> CODECS = List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw");
 
   @TempDir static Path dir;
   private final Map<String, SparkOracle> sparks = new LinkedHashMap<>();
@@ -64,9 +52,7 @@ class SparkSinkOutputIT {
       }));
     }
     lake = dir.resolve("lake");
-    runSink(EngineTestRecords.everyType("every_type", 2, 3000, false, SEED));
-    runSink(EngineTestRecords.everyType("every_type_with_time", 1, 300, true, SEED + 1));
-    runSink(EngineTestRecords.manyDistinctFloats("distinct_floats", 140_000, SEED + 2));
+    SinkOutputFiles.writeLake(lake, SEED);
     for (CompletableFuture<SparkOracle> s : starting) {
       SparkOracle spark = s.join();
       sparks.put(spark.version(), spark);
@@ -76,20 +62,6 @@ class SparkSinkOutputIT {
   @AfterAll
   void stopSpark() {
     sparks.values().forEach(SparkOracle::close);
-  }
-
-  private void runSink(List<SinkRecord> records) {
-    Map<String, String> props = new HashMap<>();
-    props.put("name", "engine-sink");
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, lake.toUri().toString());
-    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "1000000");
-    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000");
-    List<TopicPartition> tps = records.stream()
-        .map(r -> new TopicPartition(r.topic(), r.kafkaPartition())).distinct().toList();
-    try (SinkTaskHarness sink = new SinkTaskHarness(props, tps)) {
-      sink.putInRandomBatches(records, new Random(SEED), 500);
-      sink.commitOpenFiles(120_000);
-    }
   }
 
   @TestFactory
@@ -102,24 +74,7 @@ class SparkSinkOutputIT {
   @TestFactory
   Stream<DynamicTest> sparkReadsEveryCompatibleRewriteAsParquetJavaDoes() throws IOException {
     Path source = EngineAssertions.parquetFiles(lake.resolve("topics/every_type")).get(0);
-    Path out = Files.createDirectories(dir.resolve("rewrites"));
-    List<Path> rewrites = new ArrayList<>();
-    // Each codec with v1 pages and the dictionary, and with v2 pages without it; the other two
-    // page/dictionary pairs once: readers decode pages the same whatever the codec.
-    List<String[]> settings = new ArrayList<>();
-    for (String codec : CODECS) {
-      settings.add(new String[] {codec, "1", "on"});
-      settings.add(new String[] {codec, "2", "off"});
-    }
-    settings.add(new String[] {"zstd", "1", "off"});
-    settings.add(new String[] {"zstd", "2", "on"});
-    for (String[] s : settings) {
-      Path file = out.resolve(s[0] + "-v" + s[1] + "-dictionary-" + s[2] + ".parquet");
-      PqInProcess.runOrFail("rewrite", source.toString(), file.toString(),
-          "--policy", "compatible", "--codec", s[0], "--page-version", s[1],
-          "--dictionary", s[2], "--page-size", "4096", "--row-group-rows", "700");
-      rewrites.add(file);
-    }
+    List<Path> rewrites = SinkOutputFiles.compatibleRewrites(source, dir.resolve("rewrites"));
     return sameRows(rewrites, "pq rewrite --policy compatible");
   }
 

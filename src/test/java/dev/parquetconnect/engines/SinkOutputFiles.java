@@ -1,0 +1,79 @@
+package dev.parquetconnect.engines;
+
+import dev.parquetconnect.cli.PqInProcess;
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.SinkTaskHarness;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The files the engine oracles are asked to read: the sink's default output and {@code pq
+ * rewrite}'s compatible settings. The same seed gives the same files to every engine.
+ *
+ * <p>The lake: every Connect type (EngineTestRecords), once without and once with Connect
+ * {@code Time} fields, so a type an engine refuses fails its own files only; and a topic of
+ * many distinct floating-point values, whose FLOAT64 dictionary overflows the default 1 MiB so
+ * the writer's fallback encoding is what the engine reads.
+ */
+final class SinkOutputFiles {
+  /** pq rewrite's codecs that docs/pq.md marks for other readers: the compatible policy. */
+  private static final List<String> CODECS =
+      List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw");
+
+  private SinkOutputFiles() {}
+
+  /** Runs the sink with its defaults into {@code lake} (a local store) over the three topics. */
+  static void writeLake(Path lake, long seed) {
+    runSink(lake, seed, EngineTestRecords.everyType("every_type", 2, 3000, false, seed));
+    runSink(lake, seed,
+        EngineTestRecords.everyType("every_type_with_time", 1, 300, true, seed + 1));
+    runSink(lake, seed, EngineTestRecords.manyDistinctFloats("distinct_floats", 140_000, seed + 2));
+  }
+
+  private static void runSink(Path lake, long seed, List<SinkRecord> records) {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "engine-sink");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, lake.toUri().toString());
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "1000000");
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000");
+    List<TopicPartition> tps = records.stream()
+        .map(r -> new TopicPartition(r.topic(), r.kafkaPartition())).distinct().toList();
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, tps)) {
+      sink.putInRandomBatches(records, new Random(seed), 500);
+      sink.commitOpenFiles(120_000);
+    }
+  }
+
+  /**
+   * {@code source} rewritten by {@code pq rewrite --policy compatible} into {@code out}: each
+   * codec with v1 pages and the dictionary, and with v2 pages without it; the other two
+   * page/dictionary pairs once (readers decode pages the same whatever the codec).
+   */
+  static List<Path> compatibleRewrites(Path source, Path out) throws IOException {
+    Files.createDirectories(out);
+    List<String[]> settings = new ArrayList<>();
+    for (String codec : CODECS) {
+      settings.add(new String[] {codec, "1", "on"});
+      settings.add(new String[] {codec, "2", "off"});
+    }
+    settings.add(new String[] {"zstd", "1", "off"});
+    settings.add(new String[] {"zstd", "2", "on"});
+    List<Path> rewrites = new ArrayList<>();
+    for (String[] s : settings) {
+      Path file = out.resolve(s[0] + "-v" + s[1] + "-dictionary-" + s[2] + ".parquet");
+      PqInProcess.runOrFail("rewrite", source.toString(), file.toString(),
+          "--policy", "compatible", "--codec", s[0], "--page-version", s[1],
+          "--dictionary", s[2], "--page-size", "4096", "--row-group-rows", "700");
+      rewrites.add(file);
+    }
+    return rewrites;
+  }
+}
