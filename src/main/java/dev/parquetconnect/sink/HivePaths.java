@@ -13,11 +13,14 @@ import java.util.List;
  * characters, 10,000 characters. Each one becomes exactly one path segment:
  *
  * <ul>
- *   <li>the characters Hive escapes ({@code "#%'*\/:=?\{[]^}, U+0000-U+001F, U+007F) plus the C1
- *       controls U+0080-U+009F and {@code ~} (kept for the hash suffix below) are written as
- *       {@code %XX} of their UTF-8 bytes, so a separator or control character never reaches the
- *       store, and engines decode the value back (DuckDB decodes every {@code %XX} of a value,
- *       not of a name; what it reads is in docs/compatibility.md, Partition directories);
+ *   <li>the characters Hive escapes ({@code "#%'*\/:=?\{[]^}, U+0000-U+001F, U+007F) and {@code ~}
+ *       (kept for the hash suffix below) are written as {@code %XX}, so a separator or control
+ *       character never reaches the store, and engines decode the value back (DuckDB decodes
+ *       every {@code %XX} of a value, not of a name; what it reads is in
+ *       docs/compatibility.md, Partition directories);
+ *   <li>the C1 controls U+0080-U+009F stay as they are, like every other non-ASCII character:
+ *       Spark and Hive decode {@code %XX} as the one character XX, DuckDB as one UTF-8 byte, so
+ *       no escape of them reads back the same in both;
  *   <li>an unpaired surrogate (not encodable in UTF-8) becomes {@code %EF%BF%BD}, U+FFFD, and a
  *       name or value that had one ends in the hash suffix below, as if capped: U+FFFD alone
  *       would put all values that differ only in their unpaired surrogates in one directory;
@@ -149,8 +152,6 @@ public final class HivePaths {
         lossy |= hashLossy;
       } else if (cp < 128 && (ESCAPED[cp] || (first && (cp == '.' || cp == '_')))) {
         piece = percent(cp);
-      } else if (cp >= 0x80 && cp <= 0x9f) {
-        piece = percentUtf8(cp);
       } else {
         piece = new String(Character.toChars(cp));
       }
@@ -174,14 +175,6 @@ public final class HivePaths {
 
   private static String percent(int asciiChar) {
     return String.format("%%%02X", asciiChar);
-  }
-
-  private static String percentUtf8(int cp) {
-    StringBuilder sb = new StringBuilder();
-    for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {
-      sb.append(String.format("%%%02X", b & 0xff));
-    }
-    return sb.toString();
   }
 
   private static String hash(String text) {

@@ -53,7 +53,10 @@ public final class StoreKeys {
     }
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
-      if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      // The C1 controls U+0080-U+009F are allowed: partition values keep them raw, the only
+      // form that Spark and Hive (which decode %XX as one character) and DuckDB (which decodes
+      // %XX as a UTF-8 byte) both read back; every store takes them as any other character.
+      if (c < 0x20 || c == 0x7f) {
         throw refuse(key, what, "contains a control character at " + i);
       }
       if (c == '\\') {

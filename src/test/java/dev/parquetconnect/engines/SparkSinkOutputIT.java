@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,10 +54,16 @@ class SparkSinkOutputIT {
     }
     lake = dir.resolve("lake");
     SinkOutputFiles.writeLake(lake, SEED);
+    SinkOutputFiles.writeOddPartitionsLake(dir.resolve("odd-lake"), SEED);
     for (CompletableFuture<SparkOracle> s : starting) {
       SparkOracle spark = s.join();
       sparks.put(spark.version(), spark);
     }
+  }
+
+  @Test
+  void sparkReadsOddPartitionValuesAsDuckDbDoes() {
+    SparkLakeCheck.assertSparkReadsAsDuckDb(dir.resolve("odd-lake/topics/odd_partitions"));
   }
 
   @AfterAll

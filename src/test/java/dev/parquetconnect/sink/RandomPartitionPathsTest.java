@@ -442,8 +442,7 @@ final class RandomPartitionPathsTest {
   }
 
   /**
-   * Hive's special characters, the controls U+0000-U+001F, U+007F-U+009F and '~' as %XX of their
-   * UTF-8 bytes, a leading '.' or '_' too, an unpaired surrogate as %EF%BF%BD (U+FFFD), anything
+   * Hive's special characters, the controls U+0000-U+001F and U+007F, and '~' as %XX, a leading '.' or '_' too, an unpaired surrogate as %EF%BF%BD (U+FFFD), anything
    * else as it is; over {@code cap} bytes, or with an unpaired surrogate: the longest prefix of
    * whole pieces that leaves room in the cap for '~' and 16 hex digits of the SHA-256 of the
    * value's UTF-16 code units.
@@ -457,7 +456,7 @@ final class RandomPartitionPathsTest {
       if (Character.isSurrogate(text.charAt(i)) && width == 1) {
         pieces.add("%EF%BF%BD");
         lossy = true;
-      } else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == '~'
+      } else if (cp < 0x20 || cp == 0x7f || cp == '~'
           || HIVE_SPECIALS.indexOf(cp) >= 0 || (i == 0 && (cp == '.' || cp == '_'))) {
         StringBuilder p = new StringBuilder();
         for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {

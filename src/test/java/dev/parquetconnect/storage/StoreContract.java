@@ -223,7 +223,7 @@ abstract class StoreContract {
   @Test
   void listingIsSortedByUtf8BytesAndSeparatesDirectories() throws IOException {
     String[] keys = {"b", "a/x", "a/y/z", "a-b", "A", "\u00e9t\u00e9", "\uffee", "\ud834\udd1e",
-        "a/\u00e9", "c d+e=f%g", "a/x2"};
+        "a/\u00e9", "c d+e=f%g", "a/x2", "k=\u0080\u0085\u009f"};
     for (String k : keys) {
       put(k, k.getBytes(StandardCharsets.UTF_8));
     }
@@ -235,7 +235,7 @@ abstract class StoreContract {
     List<StoreFile> top = store.list("", false);
     List<String> topKeys = keys(top);
     List<String> expectedTop = new ArrayList<>(List.of("b", "a", "a-b", "A", "\u00e9t\u00e9",
-        "\uffee", "\ud834\udd1e", "c d+e=f%g"));
+        "\uffee", "\ud834\udd1e", "c d+e=f%g", "k=\u0080\u0085\u009f"));
     expectedTop.sort((p, q) -> compareBytes(p.getBytes(StandardCharsets.UTF_8),
         q.getBytes(StandardCharsets.UTF_8)));
     assertEquals(expectedTop, topKeys);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,16 @@ class StoreKeysTest {
       assertEquals(k, StoreKeys.checkKey(k));
     }
     assertEquals("", StoreKeys.checkPrefix(""));
+  }
+
+  @Test
+  void c0ControlsAndDeleteAreRefusedC1ControlsAreNot() {
+    for (String bad : List.of("a\u0000", "a\u001fb", "\u007f", "a/\tb")) {
+      assertThrows(IllegalArgumentException.class, () -> StoreKeys.checkKey(bad), bad);
+    }
+    for (String good : List.of("\u0080", "a/\u0085b", "k=\u009f")) {
+      assertEquals(good, StoreKeys.checkKey(good));
+    }
   }
 
   @Test
