@@ -330,7 +330,7 @@ abstract class StoreContract {
   void keysThatEscapeTheRootAreRefused() throws IOException {
     put("inside", bytes(17, 10));
     String[] bad = {"../x", "/abs", "a/../../b", "a/..", "..", ".", "a/./b", "a//b", "a/",
-        "", "a\u0000b", "a\nb", "a\rb", "\u007f", "a\\b", "..\\x", "a/\u0085",
+        "", "a\u0000b", "a\nb", "a\rb", "\u007f", "a\\b", "..\\x", "a/\u001f",
         StoreKeys.TEMP_PREFIX + "x", "a/" + StoreKeys.TEMP_PREFIX + "y", "x".repeat(256),
         ("y/").repeat(600) + "z", "a/\ud800"};
     for (String k : bad) {
