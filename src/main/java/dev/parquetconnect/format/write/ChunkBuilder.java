@@ -104,7 +104,8 @@ final class ChunkBuilder {
     this.version = options.pageVersion();
     this.compressor = compressor;
     this.compressed = compressor.codec() != CompressionCodec.UNCOMPRESSED;
-    this.splitsByIndexWidth = switch (compressor.codec()) {
+    // A split is a page boundary of this column alone: with aligned pages it would undo them.
+    this.splitsByIndexWidth = !options.alignedPages() && switch (compressor.codec()) {
       case UNCOMPRESSED, SNAPPY, LZ4, LZ4_RAW, LZO -> true;
       default -> false;
     };

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
@@ -139,6 +140,37 @@ class AlignedPagesTest {
       for (int c = 1; c < block.getColumns().size(); c++) {
         assertEquals(first, firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
             "pages of " + block.getColumns().get(c).getPath());
+      }
+    }
+  }
+
+  /**
+   * Under codecs without an entropy coder a dictionary-encoded page may close early where its
+   * index width grows; a boundary of one column alone, so aligned pages never split that way.
+   */
+  @Test
+  void aGrowingDictionaryDoesNotSplitAlignedPages() throws Exception {
+    MessageType schema = new MessageType("growing", List.of(
+        PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
+        PrimitiveNode.of("s", REQUIRED, PhysicalType.BYTE_ARRAY)
+            .withLogicalType(LogicalType.STRING)));
+    List<Row> rows = new ArrayList<>();
+    for (long i = 0; i < 30_000; i++) {
+      rows.add(Row.of(schema.root(), i, ("value-" + i / 4).getBytes(StandardCharsets.UTF_8)));
+    }
+    for (boolean aligned : new boolean[] {true, false}) {
+      Path file = WriterMatrix.write(dir.resolve("growing-" + aligned + ".parquet"), schema, rows,
+          WriterOptions.builder().codec(CompressionCodec.SNAPPY).alignedPages(aligned).build());
+      try (ParquetFileReader reader = ParquetFileReader.open(
+          new LocalInputFile(file), ParquetReadOptions.builder().build())) {
+        BlockMetaData block = reader.getRowGroups().get(0);
+        List<Long> ids = firstRows(reader.readOffsetIndex(block.getColumns().get(0)));
+        List<Long> strings = firstRows(reader.readOffsetIndex(block.getColumns().get(1)));
+        if (aligned) {
+          assertEquals(ids, strings, "aligned pages");
+        } else {
+          assertNotEquals(ids, strings, "the split this test is about no longer happens");
+        }
       }
     }
   }
