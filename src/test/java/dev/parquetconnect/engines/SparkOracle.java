@@ -1,13 +1,7 @@
 package dev.parquetconnect.engines;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,11 +9,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -74,26 +63,11 @@ public final class SparkOracle implements AutoCloseable {
       "spark.sql.sources.useV1SourceList", "avro,csv,json,kafka,orc,text");
 
   private final String version;
-  private final Process process;
-  private final Writer requests;
-  private final BufferedReader answers;
-  private final Path logFile;
-  private final Path scratch;
-  private final ExecutorService waiter = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "spark-oracle-answers");
-    t.setDaemon(true);
-    return t;
-  });
-  private int requestCount;
+  private final OracleProcess process;
 
-  private SparkOracle(String version, Process process, Path logFile, Path scratch) {
+  private SparkOracle(String version, OracleProcess process) {
     this.version = version;
     this.process = process;
-    this.logFile = logFile;
-    this.scratch = scratch;
-    this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    this.answers = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** The Spark versions the build resolved ({@code spark.it.versions}, newest first). */
@@ -123,18 +97,8 @@ public final class SparkOracle implements AutoCloseable {
     command.add("-cp");
     command.add(runtime.resolve("lib") + "/*");
     command.add("dev.parquetconnect.engines.SparkOracleMain");
-    Process process = new ProcessBuilder(command)
-        .directory(work.toFile())
-        .redirectError(Redirect.appendTo(logFile.toFile()))
-        .start();
-    SparkOracle oracle = new SparkOracle(version, process, logFile, scratch);
-    String ready = oracle.awaitLine();
-    if (ready == null || !ready.startsWith("ready ")) {
-      oracle.close();
-      throw new IllegalStateException("Spark " + version + " did not start (" + ready + "); log "
-          + logFile);
-    }
-    return oracle;
+    return new SparkOracle(version, OracleProcess.start("Spark " + version, command, work,
+        logFile, scratch, ANSWER_TIMEOUT_SECONDS));
   }
 
   public boolean isAlive() {
@@ -155,59 +119,19 @@ public final class SparkOracle implements AutoCloseable {
     return ask(path, settings, sql);
   }
 
-  private synchronized Answer ask(Path path, Map<String, String> settings, String sql)
-      throws IOException {
+  private Answer ask(Path path, Map<String, String> settings, String sql) throws IOException {
     if (sql.indexOf('\t') >= 0 || sql.indexOf('\n') >= 0) {
       throw new IllegalArgumentException("a query is one line without tabs: " + sql);
     }
-    Path out = scratch.resolve("answer-" + (requestCount++ % 4) + ".txt");
-    Files.deleteIfExists(out);
     String conf = settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(";"));
-    requests.write(out + "\t" + conf + "\t" + path.toAbsolutePath() + "\t" + sql + "\n");
-    requests.flush();
-    String status = awaitLine();
-    if (status == null) {
-      throw new IllegalStateException("Spark " + version + " ended; log " + logFile);
-    }
-    if (status.startsWith("error ")) {
-      return Answer.failed(status.substring("error ".length()));
-    }
-    List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
-    return new Answer(lines.get(0), lines.subList(1, lines.size()), null);
-  }
-
-  private String awaitLine() throws IOException {
-    Future<String> line = waiter.submit(answers::readLine);
-    try {
-      return line.get(ANSWER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      process.destroyForcibly();
-      throw new IllegalStateException("Spark " + version + " gave no answer within "
-          + ANSWER_TIMEOUT_SECONDS + " s and was killed; log " + logFile);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted waiting for Spark", e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IOException("reading Spark's answer", e.getCause());
-    }
+    OracleProcess.Reply reply = process.ask(conf + "\t" + path.toAbsolutePath() + "\t" + sql);
+    return new Answer(reply.schema(), reply.rows(), reply.error());
   }
 
   @Override
   public void close() {
-    try {
-      requests.close();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (IOException e) {
-      process.destroyForcibly();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    } finally {
-      waiter.shutdownNow();
-    }
+    process.close();
   }
 
   /**
@@ -215,10 +139,6 @@ public final class SparkOracle implements AutoCloseable {
    * EngineCanonical}), or the error it threw.
    */
   public record Answer(String schema, List<String> rows, String error) {
-    static Answer failed(String error) {
-      return new Answer(null, List.of(), error);
-    }
-
     public boolean failed() {
       return error != null;
     }

@@ -1,21 +1,9 @@
 package dev.parquetconnect.engines;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Trino's Parquet reader in a child JVM, started once and asked many questions: the reader
@@ -27,27 +15,10 @@ import java.util.concurrent.TimeoutException;
 public final class TrinoOracle implements AutoCloseable {
   private static final long ANSWER_TIMEOUT_SECONDS = 120;
 
-  private final String version;
-  private final Process process;
-  private final Writer requests;
-  private final BufferedReader answers;
-  private final Path logFile;
-  private final Path scratch;
-  private final ExecutorService waiter = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "trino-oracle-answers");
-    t.setDaemon(true);
-    return t;
-  });
-  private int requestCount;
+  private final OracleProcess process;
 
-  private TrinoOracle(String version, Process process, Path logFile, Path scratch) {
-    this.version = version;
+  private TrinoOracle(OracleProcess process) {
     this.process = process;
-    this.logFile = logFile;
-    this.scratch = scratch;
-    this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    this.answers = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** The trino-parquet version the build resolved ({@code trino.it.version}). */
@@ -82,68 +53,19 @@ public final class TrinoOracle implements AutoCloseable {
         "--add-modules=jdk.incubator.vector", "-Djdk.attach.allowAttachSelf=true",
         "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("trino-tmp")),
         "-cp", runtime.resolve("lib") + "/*", "dev.parquetconnect.engines.TrinoOracleMain");
-    Process process = new ProcessBuilder(command)
-        .directory(work.toFile())
-        .redirectError(Redirect.appendTo(logFile.toFile()))
-        .start();
-    TrinoOracle oracle = new TrinoOracle(version, process, logFile, scratch);
-    String ready = oracle.awaitLine();
-    if (ready == null || !ready.startsWith("ready ")) {
-      oracle.close();
-      throw new IllegalStateException("Trino " + version + " did not start (" + ready + "); log "
-          + logFile);
-    }
-    return oracle;
+    return new TrinoOracle(OracleProcess.start("Trino " + version, command, work, logFile,
+        scratch, ANSWER_TIMEOUT_SECONDS));
   }
 
   /** Every row of the Parquet file {@code file} as Trino's reader reads it. */
-  public synchronized Answer read(Path file) throws IOException {
-    Path out = scratch.resolve("answer-" + (requestCount++ % 4) + ".txt");
-    Files.deleteIfExists(out);
-    requests.write(out + "\t" + file.toAbsolutePath() + "\n");
-    requests.flush();
-    String status = awaitLine();
-    if (status == null) {
-      throw new IllegalStateException("Trino " + version + " ended; log " + logFile);
-    }
-    if (status.startsWith("error ")) {
-      return new Answer(null, List.of(), status.substring("error ".length()));
-    }
-    List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
-    return new Answer(lines.get(0), lines.subList(1, lines.size()), null);
-  }
-
-  private String awaitLine() throws IOException {
-    Future<String> line = waiter.submit(answers::readLine);
-    try {
-      return line.get(ANSWER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      process.destroyForcibly();
-      throw new IllegalStateException("Trino " + version + " gave no answer within "
-          + ANSWER_TIMEOUT_SECONDS + " s and was killed; log " + logFile);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted waiting for Trino", e);
-    } catch (ExecutionException e) {
-      throw new IOException("reading Trino's answer", e.getCause());
-    }
+  public Answer read(Path file) throws IOException {
+    OracleProcess.Reply reply = process.ask(file.toAbsolutePath().toString());
+    return new Answer(reply.schema(), reply.rows(), reply.error());
   }
 
   @Override
   public void close() {
-    try {
-      requests.close();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (IOException e) {
-      process.destroyForcibly();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    } finally {
-      waiter.shutdownNow();
-    }
+    process.close();
   }
 
   /**
