@@ -25,6 +25,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Spark's filter and aggregate pushdown over our files and parquet-java's files of the same
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkPushdownIT {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkPushdownIT.class);
   private static final long SEED = Long.getLong("engines.seed", 7_357_211L);
   private static final int LAYOUTS = 4;
   private static final int ROWS = 2000;
@@ -65,7 +68,7 @@ class SparkPushdownIT {
 
   @BeforeAll
   void writeFilesAndStartSpark() throws Exception {
-    System.out.println("SparkPushdownIT seed " + SEED + " (-Dengines.seed=" + SEED + " replays it)");
+    LOG.info("seed {} (-Dengines.seed={} replays it)", SEED, SEED);
     List<String> versions = SparkOracle.versions();
     if (!Boolean.getBoolean("engines.pushdown.allVersions")) {
       versions = versions.subList(0, 1);
@@ -235,8 +238,8 @@ class SparkPushdownIT {
             + SparkOracle.describe(reader);
         SparkOracle.Answer answer = spark.query(file, reader, sql.toString());
         if (answer.failed() && answer.error().contains("No min/max found")) {
-          System.out.println(layout.name() + ", " + what + ", " + columns
-              + ": Spark refuses aggregate pushdown: " + answer.error());
+          LOG.info("{}, {}, {}: Spark refuses aggregate pushdown: {}", layout.name(), what,
+              columns, answer.error());
         } else if (answer.failed()) {
           failures.add(what + ": Spark failed: " + answer.error());
         } else if (!answer.sortedRows().equals(sorted(expected))) {

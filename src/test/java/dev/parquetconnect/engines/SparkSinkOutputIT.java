@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a lake user's Spark reads of the sink's default output and of {@code pq rewrite}'s
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkSinkOutputIT {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkSinkOutputIT.class);
   private static final long SEED = 20_261_126L;
   private static final List<Map<String, String>> READERS =
       List.of(SparkOracle.DEFAULTS, SparkOracle.NOT_VECTORIZED);
@@ -41,7 +44,7 @@ class SparkSinkOutputIT {
 
   @BeforeAll
   void writeLakeAndStartSpark() throws Exception {
-    System.out.println("SparkSinkOutputIT seed " + SEED);
+    LOG.info("seed {}", SEED);
     List<CompletableFuture<SparkOracle>> starting = new ArrayList<>();
     for (String version : SparkOracle.versions()) {
       starting.add(CompletableFuture.supplyAsync(() -> {

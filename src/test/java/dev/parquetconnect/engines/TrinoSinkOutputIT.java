@@ -17,6 +17,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What Trino's Parquet reader (trino-parquet, the reader its Hive, Iceberg and Delta
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TrinoSinkOutputIT {
+  private static final Logger LOG = LoggerFactory.getLogger(TrinoSinkOutputIT.class);
   private static final long SEED = 20_261_126L;
   /** What Trino says of a file whose chunks are LZ4_RAW. */
   private static final String NO_LZ4_RAW = "Codec not supported in Parquet: LZ4_RAW";
@@ -41,7 +44,7 @@ class TrinoSinkOutputIT {
 
   @BeforeAll
   void writeLakeAndStartTrino() throws Exception {
-    System.out.println("TrinoSinkOutputIT seed " + SEED);
+    LOG.info("seed {}", SEED);
     CompletableFuture<TrinoOracle> starting = CompletableFuture.supplyAsync(() -> {
       try {
         return TrinoOracle.start();

@@ -44,6 +44,8 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveComparator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * parquet-java's filtering reader, with every pruning it has on (row group statistics,
@@ -63,6 +65,7 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dpushdown.seed=N}, and keep its files in a directory with {@code -Dpushdown.keep=DIR}.
  */
 class PushdownDifferentialTest {
+  private static final Logger LOG = LoggerFactory.getLogger(PushdownDifferentialTest.class);
   private static final long SEED = Long.getLong("pushdown.seed", System.nanoTime());
   private static final int LAYOUTS = 8;
   private static final int PREDICATES_PER_LAYOUT = 40;
@@ -190,7 +193,7 @@ class PushdownDifferentialTest {
 
   @Test
   void filteredReadsEqualAFullScanFilteredInJava() throws Exception {
-    System.out.println("PushdownDifferentialTest seed " + SEED + " (-Dpushdown.seed=" + SEED + ")");
+    LOG.info("seed {} (-Dpushdown.seed={} replays it)", SEED, SEED);
     MessageType schema = schema();
     org.apache.parquet.schema.MessageType pjSchema = ParquetJavaOracle.toParquetJava(schema);
     Random random = new Random(SEED);
