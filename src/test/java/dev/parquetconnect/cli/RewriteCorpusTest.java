@@ -40,7 +40,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, item 4: {@code pq rewrite} of every corpus file, under every codec and both page
+ * {@code pq rewrite} of every corpus file, under every codec and both page
  * versions, gives a file that DuckDB and parquet-java see with the same schema and the same rows
  * as the original (and pq too). Every corpus file is either rewritten here or refused by pq
  * with the reason below; nothing is skipped silently.

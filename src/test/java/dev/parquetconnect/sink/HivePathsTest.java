@@ -26,7 +26,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 4 item 6: no partition value can place a file outside the configured prefix. */
+/** No partition value can place a file outside the configured prefix. */
 final class HivePathsTest {
 
   /** Values an attacker or a careless producer might send. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The production task, Parquet files and all, on a local store: what DuckDB reads back, and
- * issue 4 item 5 at the task (bad records to the dead letter queue with their reason, or a
+ * the handling of bad records at the task (to the dead letter queue with their reason, or a
  * failed task naming topic, partition, offset and field; nothing else lost).
  */
 final class ParquetSinkTaskTest {

@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 4 item 3: while 200,000 records flow through a field partitioner, the sink is crashed
+ * Exactly once through crashes: while 200,000 records flow through a field partitioner, the sink is crashed
  * again and again at random points: the worker JVM halted at a named point of the commit
  * protocol (like a SIGKILL there: {@link FaultInjector}), the task failed there, or the worker
  * killed with SIGKILL at a random moment; each time the worker or the task is restarted.

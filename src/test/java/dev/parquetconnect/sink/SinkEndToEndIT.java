@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 4 item 2 (and issue 5 items 1-2 for the stores): a real KRaft broker and a real Connect
+ * Every record exactly once through a real worker, on every store: a real KRaft broker and a real Connect
  * worker (child JVMs on 127.0.0.1), the connector created over the REST API with a JSON config,
  * 100,000 records of a nested schema through JsonConverter ({@code schemas.enable=true}), and
  * DuckDB finding each (partition, offset) exactly once, on local disk, HDFS (MiniDFSCluster),
@@ -128,7 +128,7 @@ final class SinkEndToEndIT {
   }
 
   /**
-   * Issue 4 item 5 through a real worker: schemaless records the sink cannot write (no partition
+   * Bad records through a real worker: schemaless records the sink cannot write (no partition
    * field, a type conflict under {@code schemaless.type.conflict=fail}, a tombstone under {@code
    * behavior.on.null.values=fail}) go to the dead letter queue with Connect's error context
    * headers naming the reason; every other record is written once.

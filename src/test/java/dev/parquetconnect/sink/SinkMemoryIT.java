@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 4 item 4: in a JVM with {@code -Xmx256m}, the production task writes 1,000,000 records of
+ * The sink in bounded memory: in a JVM with {@code -Xmx256m}, the production task writes 1,000,000 records of
  * a nested schema through a field partitioner with 1,000 distinct values (so 1,000 files open at
  * once) to a local store, without OutOfMemoryError; the peak heap is reported. The task is
  * driven directly ({@link MemoryHarness}): a Connect worker would add its own heap to the

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6, item 3: generic mode replays files that DuckDB and parquet-java wrote (nested types,
+ * Generic mode replays files that DuckDB and parquet-java wrote (nested types,
  * decimals on every physical type, timestamps and dates, every codec each engine writes) with
  * values equal to what those engines read.
  */

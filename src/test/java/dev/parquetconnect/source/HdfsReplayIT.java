@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6: the source with HDFS as its store (a MiniDFSCluster on 127.0.0.1). The archive is
+ * The source with HDFS as its store (a MiniDFSCluster on 127.0.0.1). The archive is
  * written by the production sink task itself (commit markers, atomic renames, several commits
  * per partition), then replayed by the source task: every record comes back once,
  * in offset order per partition, with its key, value, headers, timestamp and partition; the

@@ -32,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 6, item 4: a 1 GiB file replays through the task in a JVM limited to a 256 MiB heap,
+ * Replay in bounded memory: a 1 GiB file replays through the task in a JVM limited to a 256 MiB heap,
  * every record checked. The file (an id and 8 random strings of 60-180 characters per row, so it
  * does not compress) is written once under target/ by our writer and reused by later runs.
  */

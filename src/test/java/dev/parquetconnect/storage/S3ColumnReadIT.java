@@ -35,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 5, item 3: one column of a 200 MB, 16-column file on S3 (S3Proxy on 127.0.0.1) is read
+ * Reading one column from S3 fetches that column only: one column of a 200 MB, 16-column file on S3 (S3Proxy on 127.0.0.1) is read
  * through a projection, and the bytes the S3 endpoint sends back, counted at a proxy in front of
  * it (HTTP heads and the footer's tail read included), stay under twice that column's compressed
  * size from the footer. The file is written by our writer streaming straight into a multipart

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sink throughput (issue 4, item 7): the same 200,000 {@code SinkRecord}s (built once per fork
+ * Sink throughput against the peers' path: the same 200,000 {@code SinkRecord}s (built once per fork
  * from a fixed seed, so both sides get identical records) written into one committed Parquet
  * file in a local directory by our {@code ParquetSinkTask} and by the peers' path, Connect to
  * Avro to parquet-java's {@code AvroParquetWriter} ({@link SinkPaths}). Same codec, row group,

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3, item 2, bloom filters: parquet-java's BloomFilterReader finds every value we inserted,
+ * Bloom filters: parquet-java's BloomFilterReader finds every value we inserted,
  * rejects absent values at about the configured rate, and its reader prunes row groups with
  * them without losing a row.
  */

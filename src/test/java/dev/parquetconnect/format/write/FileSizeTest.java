@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3, item 5, sizes, on realistic datasets (sorted ids, event timestamps, low-cardinality
+ * File sizes at least as small as the other writers', on realistic datasets (sorted ids, event timestamps, low-cardinality
  * strings, measurements as doubles and floats, lists of tags and scores, all of them together)
  * under UNCOMPRESSED, SNAPPY and ZSTD. Prints every size; fails when
  *

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3, item 2, page CRCs: parquet-java verifying checksums reads our v1 and v2 pages and
+ * Page CRCs: parquet-java verifying checksums reads our v1 and v2 pages and
  * dictionary pages, and rejects them once a byte of a page changes, so the CRCs are both right
  * and really checked.
  */

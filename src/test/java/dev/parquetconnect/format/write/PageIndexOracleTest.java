@@ -60,7 +60,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 3, item 2, statistics and page indexes, judged by parquet-java: its ParquetFileReader
+ * Statistics and page indexes, judged by parquet-java: its ParquetFileReader
  * reads our column and offset indexes, chunk statistics, page header statistics and size
  * statistics, and they must equal what parquet-java computes from the values of each page
  * (found independently by {@link LeafValues}, pages located through the offset index). Its

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 3, item 4: the writer streams. 300 MB go through a sink that keeps only a count and the
+ * The writer streams. 300 MB go through a sink that keeps only a count and the
  * last 4 MiB (from which the footer is checked), in a JVM limited to a 64 MiB heap, with 8 MiB
  * row groups: memory is bounded by the row group, not by the file. The sink is a plain
  * OutputStream: nothing can seek back.

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
- * The writer matrix of issue 3, item 1 (run by {@link WriterMatrixV1Test} and {@link
+ * The writer matrix (run by {@link WriterMatrixV1Test} and {@link
  * WriterMatrixV2Test}, one page version each, to keep each class short): every physical and logical type, required, optional and repeated, at the top
  * level and nested (struct, list of structs, map of lists, three levels of lists, legacy
  * two-level lists, repeated groups), written by us under every page version, dictionary mode
