@@ -73,7 +73,7 @@ final class ArchitectureMapTest {
     String doc = String.join("\n",
         "A record goes from `ParquetSinkTask.put` to `TopicPartitionWriter#commit`, whose",
         "`Epoch` holds `OpenFile`s (`Epoch.files()`, `ParquetFiles.MAX_LEARNED_COLUMNS`) in",
-        "`format/write`, `sink/ParquetFiles` and `connect.ParquetToConnect`; see",
+        "`format/write`, `sink/ParquetSinkTask` and `connect.ParquetToConnect`; see",
         "`docs/exactly-once.md`, [the storage doc](storage.md), `bin/bench sink --cpu`; Kafka",
         "hands over a `SinkRecord` and `java.nio.file.NoSuchFileException` is the JDK's.",
         "```",
@@ -82,13 +82,14 @@ final class ArchitectureMapTest {
         "Made up: `MadeUpRouter`, `Epoch.madeUpMethod`, `TopicPartitionWriter#madeUp(intent)`,",
         "`sink/commit/MadeUpProtocol`, `connect.MadeUpConverter`, `format/madeup`,",
         "`docs/made-up.md`, `src/main/java/dev/parquetconnect/sink/MadeUp.java`,",
-        "`bin/made-up --all`, `java.nio.file.MadeUpException`, [made up](made-up.md).");
+        "`bin/made-up --all`, `java.nio.file.MadeUpException`, [made up](made-up.md), and",
+        "`TopicPartitionWriter.overtaken`, a word only its comments use.");
     List<Problem> problems = references.check("docs/made-up-doc.md", doc);
     assertEquals(List.of("MadeUpRouter", "Epoch.madeUpMethod",
         "TopicPartitionWriter#madeUp(intent)", "sink/commit/MadeUpProtocol",
         "connect.MadeUpConverter", "format/madeup", "docs/made-up.md",
         "src/main/java/dev/parquetconnect/sink/MadeUp.java", "bin/made-up --all",
-        "java.nio.file.MadeUpException", "made-up.md"),
+        "java.nio.file.MadeUpException", "TopicPartitionWriter.overtaken", "made-up.md"),
         problems.stream().map(Problem::span).toList(), () -> describe(problems));
     assertEquals(9, problems.get(0).line(), problems.get(0).toString());
   }
