@@ -45,7 +45,8 @@ final class DocReferences {
           "IOException", "IllegalArgumentException", "Instant", "Math", "OutOfMemoryError",
           "OutputStream", "RandomAccess", "Runtime", "String", "VarHandle"),
       "Kafka and Kafka Connect (and Confluent's Avro converter)", List.of("AvroData",
-          "ConnectDistributed", "DataException", "ErrantRecordReporter", "Header",
+          "ConnectDistributed", "DataException", "EnvVarConfigProvider", "ErrantRecordReporter",
+          "Header",
           "KafkaRaftServer", "Password", "RegexRouter", "SinkRecord", "SinkTaskContext",
           "SourceRecord", "Struct", "Time", "TopicPartition", "WorkerSinkTask"),
       "parquet-java, Avro and Thrift (the peers of the benchmarks and the oracles)", List.of(
@@ -230,6 +231,10 @@ final class DocReferences {
       String program = span.substring(0, space);
       return program.contains("/") && rootEntries.contains(firstFolder(program))
           ? checkPath(program) : null;
+    }
+    if (span.contains("/") && paths.contains(span.endsWith("/")
+        ? span.substring(0, span.length() - 1) : span)) {
+      return null; // a path from the root, even one that looks like a class (docker/Dockerfile)
     }
     Matcher type = TYPE_REFERENCE.matcher(span);
     if (type.matches() && !isFileName(type)) {
