@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,6 +68,20 @@ final class ArchitectureMapTest {
   @MethodSource("otherDocs")
   void everyOtherDocNamesOnlyWhatExists(String doc) throws IOException {
     assertNoProblems(doc);
+  }
+
+  /** The allow-list of other projects' names holds only names some doc uses. */
+  @Test
+  void everyNameOfOtherProjectsIsUsedByADoc() throws IOException {
+    DocReferences fresh = DocReferences.index(root);
+    for (String doc : Stream.concat(Stream.of("docs/architecture.md"), otherDocs()).toList()) {
+      fresh.check(doc, Files.readString(root.resolve(doc), StandardCharsets.UTF_8));
+    }
+    Set<String> unused = new TreeSet<>();
+    DocReferences.OTHER_PROJECTS.values().forEach(unused::addAll);
+    unused.removeAll(fresh.otherProjectsUsed());
+    assertTrue(unused.isEmpty(), "no doc names " + unused
+        + ": drop them from DocReferences.OTHER_PROJECTS");
   }
 
   /** Fail first: names made up for this test are each caught, and only they. */

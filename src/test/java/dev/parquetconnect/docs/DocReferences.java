@@ -46,8 +46,7 @@ final class DocReferences {
           "OutputStream", "RandomAccess", "Runtime", "String", "VarHandle"),
       "Kafka and Kafka Connect (and Confluent's Avro converter)", List.of("AvroData",
           "ConnectDistributed", "DataException", "EnvVarConfigProvider", "ErrantRecordReporter",
-          "Header",
-          "KafkaRaftServer", "Password", "RegexRouter", "SinkRecord", "SinkTaskContext",
+          "Header", "KafkaRaftServer", "Password", "RegexRouter", "SinkRecord", "SinkTaskContext",
           "SourceRecord", "Struct", "Time", "TopicPartition", "WorkerSinkTask"),
       "parquet-java, Avro and Thrift (the peers of the benchmarks and the oracles)", List.of(
           "AvroParquetReader", "AvroParquetWriter", "Binary", "BinaryPlainValuesReader",
@@ -119,6 +118,8 @@ final class DocReferences {
   /** The names of all folders, wherever they are. */
   private final Set<String> folderNames = new HashSet<>();
   private final Set<String> otherProjects = new HashSet<>();
+  /** The names of {@link #OTHER_PROJECTS} that the docs checked so far use. */
+  private final Set<String> otherProjectsUsed = new HashSet<>();
   private final Map<Path, String> sourceText = new HashMap<>();
   private final Map<Path, String> code = new HashMap<>();
 
@@ -223,15 +224,13 @@ final class DocReferences {
     return problems;
   }
 
+  /** The names of {@link #OTHER_PROJECTS} that the docs checked so far use. */
+  Set<String> otherProjectsUsed() {
+    return Set.copyOf(otherProjectsUsed);
+  }
+
   /** Why {@code span} names something that does not exist, or null. */
   private String checkSpan(String span) {
-    int space = span.indexOf(' ');
-    if (space >= 0) {
-      // A command: only its program, when it is one of ours (bin/bench sink --cpu).
-      String program = span.substring(0, space);
-      return program.contains("/") && rootEntries.contains(firstFolder(program))
-          ? checkPath(program) : null;
-    }
     if (span.contains("/") && paths.contains(span.endsWith("/")
         ? span.substring(0, span.length() - 1) : span)) {
       return null; // a path from the root, even one that looks like a class (docker/Dockerfile)
@@ -240,6 +239,13 @@ final class DocReferences {
     if (type.matches() && !isFileName(type)) {
       return checkType(type.group(1) + type.group(2).replace('.', '/'), type.group(3),
           type.group(4));
+    }
+    int space = span.indexOf(' ');
+    if (space >= 0) {
+      // A command: only its program, when it is one of ours (bin/bench sink --cpu).
+      String program = span.substring(0, space);
+      return program.contains("/") && rootEntries.contains(firstFolder(program))
+          ? checkPath(program) : null;
     }
     if (PATH.matcher(span).matches() && (span.contains("/") || span.endsWith(".java"))) {
       return checkPath(span);
@@ -267,6 +273,9 @@ final class DocReferences {
       if (paths.stream().noneMatch(p -> p.endsWith(file))) {
         return "no " + folders + name + ".java in the repository";
       }
+    }
+    if (otherProjects.contains(name)) {
+      otherProjectsUsed.add(name);
     }
     List<Path> sources = typeSources.get(name);
     if (sources == null) {
