@@ -20,9 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The map does not lie: every class, member, package folder and file that docs/architecture.md
- * (and README.md and every other doc in docs/) names exists in the repository, wherever its sources live, and
- * every relative link leads somewhere. A name that is not ours must be one of the other
- * projects' names in {@link DocReferences#OTHER_PROJECTS}.
+ * (and README.md and every other doc in docs/) names exists in the repository, wherever its
+ * sources live, and every relative link leads somewhere. A name that is not ours must be one of
+ * the other projects' names in {@link DocReferences#OTHER_PROJECTS}.
  *
  * <p>When a class moves or is renamed, this test names each doc line that still says the old
  * name.

@@ -84,8 +84,8 @@ final class DocReferences {
    * A type reference: optional folders ({@code sink/}) or packages ({@code sink.}), the type,
    * optional members ({@code .member}, {@code #member}) and an optional argument list.
    */
-  private static final Pattern TYPE_REFERENCE = Pattern.compile(
-      "((?:[a-z][\\w-]*/)*)((?:[a-z][a-z0-9_]*\\.)*)([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(\\(.*\\))?");
+  private static final Pattern TYPE_REFERENCE = Pattern.compile("((?:[a-z][\\w-]*/)*)"
+      + "((?:[a-z][a-z0-9_]*\\.)*)([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(\\(.*\\))?");
   private static final Pattern PATH = Pattern.compile("[\\w.+-]+(?:/[\\w.+-]+)*/?");
   private static final Pattern MEMBER = Pattern.compile("[.#]([A-Za-z_]\\w*)");
   /** A type declaration at the start of a line (not a word "class" in a comment). */
