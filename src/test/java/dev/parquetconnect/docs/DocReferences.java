@@ -96,9 +96,8 @@ final class DocReferences {
       "md", "java", "xml", "json", "thrift", "sh", "properties", "yml", "yaml", "txt");
   /** First folders of paths to what a build or a run makes, or to what lies beside the project. */
   private static final Set<String> NOT_SOURCES = Set.of("target", "data", "..", ".");
-  /** Folders never indexed: build output, Git, runtime data. */
-  private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "data",
-      "node_modules");
+  /** Folders never indexed: build output and Git; and the root's data/, the quickstart's state. */
+  private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "node_modules");
 
   /** One thing a doc names that does not exist. */
   record Problem(String doc, int line, String span, String reason) {
@@ -158,7 +157,7 @@ final class DocReferences {
       String name = child.getFileName().toString();
       String relative = root.relativize(child).toString().replace('\\', '/');
       if (Files.isDirectory(child)) {
-        if (SKIPPED_FOLDERS.contains(name)) {
+        if (SKIPPED_FOLDERS.contains(name) || dir.equals(root) && name.equals("data")) {
           continue;
         }
         paths.add(relative);
