@@ -22,9 +22,8 @@ import org.apache.kafka.common.config.types.Password;
  * opened the store.
  */
 public final class StoreConfigDef {
-  public static final String GROUP_S3 = "S3";
-  public static final String GROUP_HDFS = "HDFS";
-  public static final Set<String> GROUPS = Set.of(GROUP_S3, GROUP_HDFS);
+  private static final String GROUP_S3 = "S3";
+  private static final String GROUP_HDFS = "HDFS";
   /** Any Hadoop property, passed to a Hadoop store with this prefix removed. */
   public static final String HADOOP_CONFIG_PREFIX = "hadoop.config.";
   /** Every key {@link #define} adds. */
