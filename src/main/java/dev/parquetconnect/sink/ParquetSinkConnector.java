@@ -1,17 +1,14 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.format.write.ProjectVersion;
-import dev.parquetconnect.storage.StoreConfigDef;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkConnector;
@@ -74,53 +71,12 @@ public final class ParquetSinkConnector extends SinkConnector {
 
   /**
    * Validates each key on its own (types, ranges, formats) and then the rules that tie keys
-   * together, reporting those on the key at fault, so the REST validate call lists them.
+   * together ({@link SinkConfigRules}), reporting those on the key at fault, so the REST validate
+   * call lists them.
    */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    Config result = super.validate(connectorConfigs);
-    Map<String, ConfigValue> byName = new HashMap<>();
-    for (ConfigValue value : result.configValues()) {
-      byName.put(value.name(), value);
-    }
-    ParquetSinkConfig.nullErrors(connectorConfigs).forEach((key, messages) -> {
-      ConfigValue value = byName.get(key);
-      if (value != null && value.errorMessages().isEmpty()) {
-        messages.forEach(value::addErrorMessage);
-      }
-    });
-    ConfigValue url = byName.get(ParquetSinkConfig.STORE_URL_CONFIG);
-    if (url != null && url.errorMessages().isEmpty()) {
-      String problem = StoreConfigDef.schemeProblem(connectorConfigs);
-      if (problem != null) {
-        url.addErrorMessage(problem);
-      }
-    }
-    Function<String, Object> parsed = key -> {
-      ConfigValue value = byName.get(key);
-      return value == null || !value.errorMessages().isEmpty() ? null : value.value();
-    };
-    ParquetSinkConfig.crossFieldErrors(parsed).forEach((key, messages) -> {
-      ConfigValue value = byName.get(key);
-      if (value != null) {
-        messages.forEach(value::addErrorMessage);
-      }
-    });
-    return dropRepeatedMessages(result);
-  }
-
-  /**
-   * ConfigDef validates a key again for every key that lists it as a dependent (each S3 and HDFS
-   * key lists store.url), repeating its error once per dependent: the answer keeps one of each.
-   */
-  static Config dropRepeatedMessages(Config config) {
-    List<ConfigValue> values = new ArrayList<>();
-    for (ConfigValue v : config.configValues()) {
-      ConfigValue copy = new ConfigValue(v.name(), v.value(), v.recommendedValues(),
-          new ArrayList<>(new LinkedHashSet<>(v.errorMessages())));
-      copy.visible(v.visible());
-      values.add(copy);
-    }
-    return new Config(values);
+    return ConnectorValidation.validate(config(), connectorConfigs,
+        validated -> SinkConfigRules.problems(validated::parsed));
   }
 }

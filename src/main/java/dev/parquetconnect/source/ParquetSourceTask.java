@@ -60,7 +60,7 @@ public final class ParquetSourceTask extends SourceTask {
     String taskName = connector + "-" + config.taskIndex();
     logPrefix = "[" + taskName + "]";
     try {
-      store = Stores.open(config.storeUrl(), props);
+      store = Stores.open(config.storeUrl(), config.storeSettings());
     } catch (IOException e) {
       throw new ConnectException(logPrefix + " cannot open store " + redacted() + ": " + e, e);
     }

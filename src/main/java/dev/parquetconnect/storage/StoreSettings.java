@@ -1,6 +1,5 @@
 package dev.parquetconnect.storage;
 
-import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -8,9 +7,9 @@ import java.util.TreeMap;
 
 /**
  * Typed access to the settings a store is opened with. Values may be strings, numbers,
- * booleans, {@link Secret}s or Kafka's {@code Password} (unwrapped through its {@code value()}
- * method, so the connector can pass its parsed config as is). Keys this layer does not know are
- * ignored: the map may be a whole connector config.
+ * booleans, {@link Secret}s or {@code char[]}s: the connectors turn Kafka's {@code Password}
+ * into a {@link Secret} ({@code config.ConnectorStoreSettings}), so storage knows nothing of
+ * Kafka. Keys this layer does not know are ignored: the map may be a whole connector config.
  *
  * <p>{@link #toString()} shows only the names of the settings, never a value.
  */
@@ -30,9 +29,11 @@ public final class StoreSettings {
     this.values = Map.copyOf(Objects.requireNonNull(values, "settings"));
   }
 
+  /** Whether a setting has a value: not blank, and for a secret not empty (as {@link #secret}). */
   public boolean has(String key) {
     Object v = values.get(key);
-    return v != null && !(v instanceof String s && s.isBlank());
+    return v != null && !(v instanceof String s && s.isBlank())
+        && !(v instanceof Secret s && s.value().isEmpty());
   }
 
   /** A plain setting as a string, or {@code def} when absent. */
@@ -126,14 +127,6 @@ public final class StoreSettings {
     }
     if (v instanceof Number || v instanceof Boolean) {
       return v.toString();
-    }
-    if (v.getClass().getName().equals("org.apache.kafka.common.config.types.Password")) {
-      try {
-        Method m = v.getClass().getMethod("value");
-        return (String) m.invoke(v);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalArgumentException("setting " + key + ": cannot read its Password value");
-      }
     }
     if (v instanceof Class<?> c) {
       return c.getName();

@@ -1,8 +1,12 @@
 package dev.parquetconnect.storage;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The checks of a {@code store.url} that need no connection, shared by both connectors'
@@ -75,6 +79,48 @@ public final class StoreUrls {
       return KEY + " " + quoted + " needs an absolute path: hdfs://host/path";
     }
     return null;
+  }
+
+  /**
+   * What is wrong with the scheme of a valid {@code store.url}, naming the key, or {@code null}:
+   * a scheme other than file and s3 must be one Hadoop has a FileSystem for (asked without any
+   * connection, with the configuration the store would get: {@code hadoop.conf.dir} and {@code
+   * hadoop.config.*}). Else validate accepted the URL and every task failed with "No FileSystem
+   * for scheme".
+   *
+   * @param props the connector configuration as given (null values allowed)
+   */
+  public static String schemeProblem(Map<String, ?> props) {
+    Object url = props.get(KEY);
+    if (!(url instanceof String text) || problem(text) != null) {
+      return null; // the URL's own error is reported
+    }
+    String scheme;
+    try {
+      scheme = new URI(text.trim()).getScheme().toLowerCase(Locale.ROOT);
+    } catch (URISyntaxException e) {
+      return null;
+    }
+    if (scheme.equals("file") || scheme.equals("s3")) {
+      return null;
+    }
+    Map<String, Object> given = new LinkedHashMap<>();
+    props.forEach((key, value) -> {
+      if (value instanceof String && (key.startsWith("hadoop.config.")
+          || key.equals("hadoop.conf.dir"))) {
+        given.put(key, value);
+      }
+    });
+    try {
+      FileSystem.getFileSystemClass(scheme, HadoopStore.configuration(new StoreSettings(given)));
+      return null;
+    } catch (IOException e) {
+      return KEY + ": Hadoop has no file system for the scheme '" + scheme + "' (file, "
+          + "s3, hdfs and the schemes of Hadoop jars installed with the plugin; or set "
+          + "hadoop.config.fs." + scheme + ".impl)";
+    } catch (RuntimeException | LinkageError e) {
+      return null; // e.g. hadoop.conf.dir is not a directory: the store reports it
+    }
   }
 
   /** The URL in quotes when it cannot hold a credential, else a placeholder. */

@@ -6,6 +6,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /** Opens the {@link Store} a store URL names. */
 public final class Stores {
@@ -28,6 +29,12 @@ public final class Stores {
    *     a credential)
    */
   public static Store open(String storeUrl, Map<String, ?> settings) throws IOException {
+    return open(storeUrl, new StoreSettings(settings));
+  }
+
+  /** Opens a store, as {@link #open(String, Map)}, with settings already gathered. */
+  public static Store open(String storeUrl, StoreSettings settings) throws IOException {
+    Objects.requireNonNull(settings, "settings");
     URI uri;
     try {
       uri = new URI(storeUrl);
@@ -42,7 +49,6 @@ public final class Stores {
       throw new IllegalArgumentException(
           "store.url must not carry credentials; put them in the store settings");
     }
-    StoreSettings s = new StoreSettings(settings);
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     return switch (scheme) {
       case "file" -> {
@@ -51,8 +57,8 @@ public final class Stores {
         }
         yield new LocalStore(Path.of(uri));
       }
-      case "s3" -> new S3Store(uri, s);
-      default -> new HadoopStore(uri, s);
+      case "s3" -> new S3Store(uri, settings);
+      default -> new HadoopStore(uri, settings);
     };
   }
 }

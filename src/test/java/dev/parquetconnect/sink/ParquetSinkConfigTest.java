@@ -2,7 +2,6 @@ package dev.parquetconnect.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.write.WriterOptions;
+import dev.parquetconnect.storage.Secret;
+import dev.parquetconnect.storage.StoreSettings;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
-import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.Test;
 
 final class ParquetSinkConfigTest {
@@ -131,7 +131,7 @@ final class ParquetSinkConfigTest {
   }
 
   @Test
-  void storeSettingsCarryStorageKeysSecretsAsPasswordsAndHadoopPassThrough() {
+  void storeSettingsCarryStorageKeysSecretsAsSecretsAndHadoopPassThrough() {
     ParquetSinkConfig config = new ParquetSinkConfig(props(
         ParquetSinkConfig.STORE_URL_CONFIG, "s3://lake/raw",
         "aws.access.key.id", "AKIAEXAMPLE",
@@ -139,14 +139,14 @@ final class ParquetSinkConfigTest {
         "s3.endpoint", "http://127.0.0.1:9000",
         "hadoop.config.dfs.replication", "2",
         ParquetSinkConfig.FLUSH_SIZE_CONFIG, "5"));
-    Map<String, Object> settings = config.storeSettings();
-    assertInstanceOf(Password.class, settings.get("aws.secret.access.key"));
-    assertEquals("s3cr3t", ((Password) settings.get("aws.secret.access.key")).value());
-    assertEquals("http://127.0.0.1:9000", settings.get("s3.endpoint"));
-    assertEquals(8L * 1024 * 1024, settings.get("s3.part.size"));
-    assertEquals("2", settings.get("hadoop.config.dfs.replication"));
-    assertFalse(settings.containsKey(ParquetSinkConfig.FLUSH_SIZE_CONFIG));
+    StoreSettings settings = config.storeSettings();
+    assertEquals(Secret.of("s3cr3t"), settings.secret("aws.secret.access.key"));
+    assertEquals("http://127.0.0.1:9000", settings.string("s3.endpoint", null));
+    assertEquals(8L * 1024 * 1024, settings.longValue("s3.part.size", 0));
+    assertEquals(Map.of("dfs.replication", "2"), settings.withPrefix("hadoop.config."));
+    assertFalse(settings.has(ParquetSinkConfig.FLUSH_SIZE_CONFIG));
     assertFalse(config.toString().contains("s3cr3t"));
+    assertFalse(settings.toString().contains("s3cr3t"));
   }
 
   @Test

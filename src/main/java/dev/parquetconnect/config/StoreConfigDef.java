@@ -1,22 +1,17 @@
-package dev.parquetconnect.storage;
+package dev.parquetconnect.config;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.parquetconnect.storage.StoreSettings;
+import dev.parquetconnect.storage.StoreUrls;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -27,9 +22,12 @@ import org.apache.kafka.common.config.types.Password;
  * opened the store.
  */
 public final class StoreConfigDef {
-  public static final String GROUP_S3 = "S3";
-  public static final String GROUP_HDFS = "HDFS";
-  public static final Set<String> GROUPS = Set.of(GROUP_S3, GROUP_HDFS);
+  private static final String GROUP_S3 = "S3";
+  private static final String GROUP_HDFS = "HDFS";
+  /** Any Hadoop property, passed to a Hadoop store with this prefix removed. */
+  public static final String HADOOP_CONFIG_PREFIX = "hadoop.config.";
+  /** Every key {@link #define} adds. */
+  public static final Set<String> KEYS = Set.copyOf(defined(new ConfigDef()).names());
 
   private static final long MIB = 1024L * 1024;
 
@@ -37,92 +35,45 @@ public final class StoreConfigDef {
 
   /** Adds the S3 and HDFS keys to {@code def}. */
   public static void define(ConfigDef def) {
+    defined(def);
+  }
+
+  private static ConfigDef defined(ConfigDef def) {
     defineS3(def);
     defineHdfs(def);
+    return def;
   }
 
   /**
-   * The rules between store settings that fail, by the key to report them on. Blank counts as
-   * absent, as {@link StoreSettings} reads it: an empty secret next to an access key is refused
-   * here, not when a task builds its S3 client.
+   * The rules between store settings that fail, each reported on one key and moot when one of
+   * the keys it involves has an error of its own. Blank counts as absent, as {@link
+   * StoreSettings} reads it: an empty secret next to an access key is refused here, not when a
+   * task builds its S3 client.
    *
    * @param parsed the parsed value of a key, {@code null} when absent or invalid
    */
-  public static Map<String, List<String>> problems(Function<String, Object> parsed) {
-    Map<String, List<String>> errors = new LinkedHashMap<>();
+  public static List<ConfigProblem> problems(Function<String, Object> parsed) {
+    List<ConfigProblem> problems = new ArrayList<>();
     Object sse = parsed.apply("s3.sse.type");
     if (sse != null && "sse-c".equalsIgnoreCase(sse.toString().trim())
         && !given(parsed, "s3.sse.c.key")) {
-      errors.computeIfAbsent("s3.sse.c.key", k -> new ArrayList<>())
-          .add("s3.sse.c.key: s3.sse.type=sse-c needs the key");
+      problems.add(ConfigProblem.about("s3.sse.c.key",
+          "s3.sse.c.key: s3.sse.type=sse-c needs the key", "s3.sse.type"));
     }
-    checkPair(parsed, errors, "aws.access.key.id", "aws.secret.access.key");
+    checkPair(parsed, problems, "aws.access.key.id", "aws.secret.access.key");
     // The HDFS store refuses one without the other when a task opens it.
-    checkPair(parsed, errors, "hdfs.kerberos.principal", "hdfs.kerberos.keytab");
-    return errors;
-  }
-
-  /**
-   * What is wrong with the scheme of a valid {@code store.url}, naming the key, or {@code null}:
-   * a scheme other than file and s3 must be one Hadoop has a FileSystem for (asked without any
-   * connection, with the configuration the store would get: {@code hadoop.conf.dir} and {@code
-   * hadoop.config.*}). Else validate accepted the URL and every task failed with "No FileSystem
-   * for scheme".
-   *
-   * @param props the connector configuration as given (null values allowed)
-   */
-  public static String schemeProblem(Map<String, ?> props) {
-    Object url = props.get(StoreUrls.KEY);
-    if (!(url instanceof String text) || StoreUrls.problem(text) != null) {
-      return null; // the URL's own error is reported
-    }
-    String scheme;
-    try {
-      scheme = new URI(text.trim()).getScheme().toLowerCase(Locale.ROOT);
-    } catch (URISyntaxException e) {
-      return null;
-    }
-    if (scheme.equals("file") || scheme.equals("s3")) {
-      return null;
-    }
-    Map<String, Object> given = new LinkedHashMap<>();
-    props.forEach((key, value) -> {
-      if (value instanceof String && (key.startsWith("hadoop.config.")
-          || key.equals("hadoop.conf.dir"))) {
-        given.put(key, value);
-      }
-    });
-    try {
-      FileSystem.getFileSystemClass(scheme, HadoopStore.configuration(new StoreSettings(given)));
-      return null;
-    } catch (IOException e) {
-      return StoreUrls.KEY + ": Hadoop has no file system for the scheme '" + scheme + "' (file, "
-          + "s3, hdfs and the schemes of Hadoop jars installed with the plugin; or set "
-          + "hadoop.config.fs." + scheme + ".impl)";
-    } catch (RuntimeException | LinkageError e) {
-      return null; // e.g. hadoop.conf.dir is not a directory: the store reports it
-    }
-  }
-
-  /** The keys a problem {@link #problems} reports on {@code key} depends on. */
-  public static Set<String> involved(String key) {
-    return switch (key) {
-      case "s3.sse.c.key" -> Set.of("s3.sse.type", "s3.sse.c.key");
-      case "aws.access.key.id", "aws.secret.access.key" ->
-          Set.of("aws.access.key.id", "aws.secret.access.key");
-      case "hdfs.kerberos.principal", "hdfs.kerberos.keytab" ->
-          Set.of("hdfs.kerberos.principal", "hdfs.kerberos.keytab");
-      default -> Set.of(key);
-    };
+    checkPair(parsed, problems, "hdfs.kerberos.principal", "hdfs.kerberos.keytab");
+    return problems;
   }
 
   /** Both keys or neither; the error goes on the missing one. */
-  private static void checkPair(Function<String, Object> parsed,
-      Map<String, List<String>> errors, String first, String second) {
+  private static void checkPair(Function<String, Object> parsed, List<ConfigProblem> problems,
+      String first, String second) {
     boolean hasFirst = given(parsed, first);
     if (hasFirst != given(parsed, second)) {
-      errors.computeIfAbsent(hasFirst ? second : first, k -> new ArrayList<>())
-          .add(first + " and " + second + " go together");
+      String missing = hasFirst ? second : first;
+      problems.add(ConfigProblem.about(missing, first + " and " + second + " go together",
+          hasFirst ? first : second));
     }
   }
 
@@ -135,7 +86,7 @@ public final class StoreConfigDef {
 
   private static void defineS3(ConfigDef def) {
     int order = 0;
-    ConfigDef.Recommender s3 = new VisibleForScheme("s3");
+    ConfigDef.Recommender s3 = VisibleWhen.matching(StoreUrls.KEY, StoreConfigDef::isS3Url);
     defineStore(def, "s3.region", Type.STRING, null, null, GROUP_S3, ++order, s3,
         "The bucket's region; default the SDK's region chain, us-east-1 when s3.endpoint is set.");
     defineStore(def, "s3.endpoint", Type.STRING, null, new EndpointValidator(), GROUP_S3, ++order,
@@ -206,7 +157,7 @@ public final class StoreConfigDef {
 
   private static void defineHdfs(ConfigDef def) {
     int order = 0;
-    ConfigDef.Recommender hdfs = new VisibleForScheme("hadoop");
+    ConfigDef.Recommender hdfs = VisibleWhen.matching(StoreUrls.KEY, StoreConfigDef::isHadoopUrl);
     defineStore(def, "hadoop.conf.dir", Type.STRING, null, null, GROUP_HDFS, ++order, hdfs,
         "A directory whose core-site.xml and hdfs-site.xml are loaded (HA nameservices, RPC "
             + "protection, ...). Any Hadoop property can also be set as hadoop.config.<name>.");
@@ -227,62 +178,17 @@ public final class StoreConfigDef {
         group, order, Width.MEDIUM, name, List.of(StoreUrls.KEY), recommender);
   }
 
-  /**
-   * An http(s) endpoint URL without credentials, or nothing (blank: the default). The S3 store
-   * refuses anything else only when a task builds its client.
-   */
-  static final class EndpointValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      String text = value == null ? "" : value.toString().trim();
-      if (text.isEmpty()) {
-        return;
-      }
-      String shown = text.contains("@") ? "(value not shown)" : "'" + text + "'";
-      if (text.contains("@")) {
-        throw new ConfigException(name + " must not carry credentials (nor any '@')");
-      }
-      URI uri;
-      try {
-        uri = new URI(text);
-      } catch (URISyntaxException e) {
-        throw new ConfigException(name + " " + shown + " is not a valid URL: " + e.getReason());
-      }
-      if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
-          || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
-        throw new ConfigException(name + " " + shown + " is not http(s)://host[:port]");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "http(s)://host[:port], or empty";
-    }
+  /** Whether the S3 keys apply: an s3 URL, or none given yet. */
+  private static boolean isS3Url(Object url) {
+    return url == null || url.toString().trim().toLowerCase(Locale.ROOT).startsWith("s3:");
   }
 
-  /** Visible for S3 URLs ({@code s3}) or for every other scheme ({@code hadoop}). */
-  static final class VisibleForScheme implements ConfigDef.Recommender {
-    private final String family;
-
-    VisibleForScheme(String family) {
-      this.family = family;
+  /** Whether the Hadoop keys apply: any scheme but s3 and file, or none given yet. */
+  private static boolean isHadoopUrl(Object url) {
+    if (url == null) {
+      return true;
     }
-
-    @Override
-    public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-      return List.of();
-    }
-
-    @Override
-    public boolean visible(String name, Map<String, Object> parsedConfig) {
-      Object url = parsedConfig.get(StoreUrls.KEY);
-      if (url == null) {
-        return true;
-      }
-      String text = url.toString().trim().toLowerCase(Locale.ROOT);
-      boolean s3 = text.startsWith("s3:");
-      boolean local = text.startsWith("file:");
-      return family.equals("s3") ? s3 : !s3 && !local;
-    }
+    String text = url.toString().trim().toLowerCase(Locale.ROOT);
+    return !text.startsWith("s3:") && !text.startsWith("file:");
   }
 }
