@@ -4,13 +4,16 @@ import dev.parquetconnect.cli.PqInProcess;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -31,7 +34,41 @@ final class SinkOutputFiles {
   private static final List<String> CODECS =
       List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw");
 
+  private static final Map<Long, Path> SHARED_LAKES = new HashMap<>();
+
   private SinkOutputFiles() {}
+
+  /**
+   * The lake of {@link #writeLake} for {@code seed}, written once per JVM: the engine ITs run
+   * in one failsafe JVM and read the same files, which take the sink about half a minute to
+   * write. In a temporary directory removed when the JVM exits; nobody writes to it after.
+   */
+  static synchronized Path sharedLake(long seed) throws IOException {
+    Path lake = SHARED_LAKES.get(seed);
+    if (lake == null) {
+      Path root = Files.createTempDirectory("engine-lake-");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root),
+          "delete-" + root.getFileName()));
+      lake = root.resolve("lake");
+      writeLake(lake, seed);
+      SHARED_LAKES.put(seed, lake);
+    }
+    return lake;
+  }
+
+  /** A file's name in test names: {@code lake/...} in the shared lake, else from {@code dir}. */
+  static String displayName(Path dir, Path lake, Path file) {
+    return file.startsWith(lake) ? "lake/" + lake.relativize(file)
+        : dir.relativize(file).toString();
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // A temporary directory: what is left is the system's to clean.
+    }
+  }
 
   /** Runs the sink with its defaults into {@code lake} (a local store) over the three topics. */
   static void writeLake(Path lake, long seed) {
@@ -39,6 +76,37 @@ final class SinkOutputFiles {
     runSink(lake, seed,
         EngineTestRecords.everyType("every_type_with_time", 1, 300, true, seed + 1));
     runSink(lake, seed, EngineTestRecords.manyDistinctFloats("distinct_floats", 140_000, seed + 2));
+  }
+
+  /**
+   * The every-type topic with Connect {@code Time} as {@code TIME(MILLIS, true)}
+   * ({@code parquet.time.type=time-millis}): a setting docs/compatibility.md marks not
+   * compatible (Spark refuses it), for the engines that read it.
+   */
+  static void writeTimeMillisLake(Path lake, long seed) {
+    runSink(lake, seed, EngineTestRecords.everyType("time_millis", 1, 300, true, seed + 3),
+        Map.of(ParquetSinkConfig.PARQUET_TIME_TYPE_CONFIG, "time-millis"));
+  }
+
+  /**
+   * {@code pq rewrite}'s settings beyond the compatible ones, each into {@code out}: the
+   * extended policy without the dictionary (BYTE_STREAM_SPLIT for floating point) over {@code
+   * floats}, the Hadoop-framed LZ4 and Brotli codecs over {@code source}.
+   */
+  static List<Path> incompatibleRewrites(Path source, Path floats, Path out) throws IOException {
+    Files.createDirectories(out);
+    List<Path> rewrites = new ArrayList<>();
+    Path extended = out.resolve("extended-zstd-dictionary-off.parquet");
+    PqInProcess.runOrFail("rewrite", floats.toString(), extended.toString(), "--policy",
+        "extended", "--codec", "zstd", "--dictionary", "off");
+    rewrites.add(extended);
+    for (String codec : List.of("lz4", "brotli")) {
+      Path file = out.resolve(codec + "-v1-dictionary-on.parquet");
+      PqInProcess.runOrFail("rewrite", source.toString(), file.toString(), "--codec", codec,
+          "--page-size", "4096", "--row-group-rows", "700");
+      rewrites.add(file);
+    }
+    return rewrites;
   }
 
   /**

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ public final class SparkLakeCheck {
 
   private SparkLakeCheck() {}
 
-  private static synchronized SparkOracle spark() throws IOException {
+  static synchronized SparkOracle spark() throws IOException {
     if (shared == null || !shared.isAlive()) {
       SparkOracle started = SparkOracle.start(SparkOracle.versions().get(0));
       Runtime.getRuntime().addShutdownHook(new Thread(started::close, "stop-spark-lake-check"));
@@ -57,6 +58,90 @@ public final class SparkLakeCheck {
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (SQLException e) {
+      throw new IllegalStateException("DuckDB on " + topicDir, e);
+    }
+  }
+
+  /**
+   * Fails unless {@code spark} (its default reader, {@code mergeSchema} on, as a lake user reads
+   * a schemaless topic whose files add columns as keys turn up) reads the directory {@code
+   * topicDir} as DuckDB's {@code union_by_name} does: every column of every file and every
+   * partition column, row for row ({@link SchemalessLakeCheck}). For lakes in which no column
+   * changed its type between files: the check fails on one that has such a column.
+   */
+  static void assertSparkMergesSchemalessLakeAsDuckDb(SparkOracle spark, Path topicDir)
+      throws IOException {
+    Map<Map<List<String>, String>, List<Path>> groups =
+        SchemalessLakeCheck.filesByChangedTypes(topicDir);
+    if (groups.size() > 1) {
+      throw new AssertionError(topicDir + " has columns whose type differs between files "
+          + groups.keySet() + ": Spark cannot merge them (see assertSparkReadsChangedTypesAsDuckDb)");
+    }
+    List<List<String>> columns = SchemalessLakeCheck.columns(topicDir);
+    Map<String, String> settings = new HashMap<>(SparkOracle.DEFAULTS);
+    settings.put("mergeSchema", "true");
+    SparkOracle.Answer answer =
+        spark.query(topicDir, Map.copyOf(settings), SchemalessLakeCheck.sparkSql(columns));
+    String what = "Spark " + spark.version() + " (defaults, mergeSchema) reading the "
+        + "schemaless lake " + topicDir;
+    if (answer.failed()) {
+      throw new AssertionError(what + " failed: " + answer.error());
+    }
+    EngineAssertions.assertSameRows(duckDbRows(topicDir, columns), answer.rows(),
+        what + ", columns " + columns + " against DuckDB's union_by_name reading [schema "
+            + answer.schema() + "]");
+  }
+
+  /**
+   * For a schemaless topic whose files disagree on a column's type (INT64 files, then DOUBLE
+   * ones after a widening; or a column turned into text): fails unless Spark's default reader
+   * with {@code mergeSchema} refuses the directory with {@code mergeError} in its error, and
+   * the workaround docs/compatibility.md gives (the files read by groups of one type, the
+   * changed columns cast to the wider type, the groups' rows together:
+   * {@link SchemalessLakeCheck#sparkRowsByTypeGroups}) reads every row DuckDB's {@code
+   * union_by_name} reads.
+   */
+  public static void assertSparkReadsChangedTypesAsDuckDb(Path topicDir, String mergeError) {
+    if (!Boolean.parseBoolean(System.getProperty("engines.lake.check", "true"))) {
+      return;
+    }
+    try {
+      assertSparkReadsChangedTypesAsDuckDb(spark(), topicDir, mergeError);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static void assertSparkReadsChangedTypesAsDuckDb(SparkOracle spark, Path topicDir,
+      String mergeError) throws IOException {
+    Map<Map<List<String>, String>, List<Path>> groups =
+        SchemalessLakeCheck.filesByChangedTypes(topicDir);
+    if (groups.size() < 2) {
+      throw new AssertionError("no column of " + topicDir + " changed its type between files");
+    }
+    List<List<String>> columns = SchemalessLakeCheck.columns(topicDir);
+    Map<String, String> settings = new HashMap<>(SparkOracle.DEFAULTS);
+    settings.put("mergeSchema", "true");
+    SparkOracle.Answer merged =
+        spark.query(topicDir, Map.copyOf(settings), SchemalessLakeCheck.sparkSql(columns));
+    String what = "Spark " + spark.version() + " (defaults, mergeSchema) reading the "
+        + "schemaless lake " + topicDir + " whose files' types differ " + groups.keySet();
+    if (!merged.failed() || !merged.error().contains(mergeError)) {
+      throw new AssertionError(what + " was expected to fail with " + mergeError + ", but "
+          + (merged.failed() ? "failed otherwise: " + merged.error()
+              : "read it: compare its rows with DuckDB's and update docs/compatibility.md"));
+    }
+    EngineAssertions.assertSameRows(duckDbRows(topicDir, columns),
+        SchemalessLakeCheck.sparkRowsByTypeGroups(spark, topicDir, columns,
+            SparkOracle.DEFAULTS),
+        "Spark " + spark.version() + " reading " + topicDir + " by groups of files of one type "
+            + groups.keySet() + ", columns " + columns + ", against DuckDB's union_by_name");
+  }
+
+  private static List<String> duckDbRows(Path topicDir, List<List<String>> columns) {
+    try {
+      return SchemalessLakeCheck.duckDbRows(topicDir, columns);
     } catch (SQLException e) {
       throw new IllegalStateException("DuckDB on " + topicDir, e);
     }

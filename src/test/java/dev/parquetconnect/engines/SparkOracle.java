@@ -119,13 +119,27 @@ public final class SparkOracle implements AutoCloseable {
     return ask(path, settings, sql);
   }
 
+  /**
+   * The rows of {@code sql} over the view {@code t} of the files or directories {@code paths}
+   * read together (with a {@code basePath} setting, partition discovery still on).
+   */
+  public Answer query(List<Path> paths, Map<String, String> settings, String sql)
+      throws IOException {
+    return ask(paths.stream().map(p -> p.toAbsolutePath().toString())
+        .collect(Collectors.joining("\u001f")), settings, sql);
+  }
+
   private Answer ask(Path path, Map<String, String> settings, String sql) throws IOException {
+    return ask(path.toAbsolutePath().toString(), settings, sql);
+  }
+
+  private Answer ask(String path, Map<String, String> settings, String sql) throws IOException {
     if (sql.indexOf('\t') >= 0 || sql.indexOf('\n') >= 0) {
       throw new IllegalArgumentException("a query is one line without tabs: " + sql);
     }
     String conf = settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(";"));
-    OracleProcess.Reply reply = process.ask(conf + "\t" + path.toAbsolutePath() + "\t" + sql);
+    OracleProcess.Reply reply = process.ask(conf + "\t" + path + "\t" + sql);
     return new Answer(reply.schema(), reply.rows(), reply.error());
   }
 

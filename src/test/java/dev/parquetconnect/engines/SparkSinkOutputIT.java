@@ -55,8 +55,7 @@ class SparkSinkOutputIT {
         }
       }));
     }
-    lake = dir.resolve("lake");
-    SinkOutputFiles.writeLake(lake, SEED);
+    lake = SinkOutputFiles.sharedLake(SEED);
     SinkOutputFiles.writeOddPartitionsLake(dir.resolve("odd-lake"), SEED);
     for (CompletableFuture<SparkOracle> s : starting) {
       SparkOracle spark = s.join();
@@ -100,7 +99,7 @@ class SparkSinkOutputIT {
   private Stream<DynamicTest> sameRows(List<Path> files, String what) {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : files) {
-      String name = lake.getParent().relativize(file).toString();
+      String name = SinkOutputFiles.displayName(dir, lake, file);
       for (SparkOracle spark : sparks.values()) {
         for (Map<String, String> reader : READERS) {
           tests.add(DynamicTest.dynamicTest(

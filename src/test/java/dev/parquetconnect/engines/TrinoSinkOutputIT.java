@@ -52,8 +52,7 @@ class TrinoSinkOutputIT {
         throw new UncheckedIOException(e);
       }
     });
-    lake = dir.resolve("lake");
-    SinkOutputFiles.writeLake(lake, SEED);
+    lake = SinkOutputFiles.sharedLake(SEED);
     trino = starting.join();
   }
 
@@ -81,7 +80,7 @@ class TrinoSinkOutputIT {
   private Stream<DynamicTest> sameRows(List<Path> files, String what) {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : files) {
-      String name = dir.relativize(file).toString();
+      String name = SinkOutputFiles.displayName(dir, lake, file);
       String reader = "Trino " + TrinoOracle.version();
       boolean lz4Raw = file.getFileName().toString().startsWith("lz4_raw-");
       tests.add(DynamicTest.dynamicTest(reader + ": " + name, () -> {

@@ -33,9 +33,12 @@ import org.apache.spark.sql.types.StructType;
  * <pre>  OUT_FILE  SETTINGS  PATH  SQL</pre>
  *
  * SETTINGS are {@code key=value} pairs joined by {@code ;}: keys starting with {@code spark.}
- * are session settings (vectorized reader, pushdown, ...), any other key a reader option
- * ({@code mergeSchema}, {@code basePath}, ...). PATH is a Parquet file or directory (partition
- * discovery on). SQL is empty to read every row, or a query over the view {@code t} of PATH.
+ * are session settings (vectorized reader, pushdown, ...), {@code schema} a schema to read with
+ * (DDL, as {@code DataFrameReader.schema}), any other key a reader option ({@code mergeSchema},
+ * {@code basePath}, ...). PATH is a Parquet file or directory (partition
+ * discovery on), or several joined by U+001F (which no path of our lakes holds: the sink
+ * escapes the controls). SQL is empty to read every row, or a query over the view {@code t}
+ * of PATH.
  * The answer goes to OUT_FILE: the schema Spark sees on the first line, then one canonical
  * line per row (the form the tests' EngineCanonical writes: see there). Then one line on
  * stdout: {@code ok} or {@code error <message>} (the stack trace goes to stderr). Everything
@@ -107,11 +110,14 @@ public final class SparkOracleMain {
       String value = setting.substring(eq + 1);
       if (key.startsWith("spark.")) {
         spark.conf().set(key, value);
+      } else if (key.equals("schema")) {
+        // A schema the user gives (DDL), as a lake user does when the files' schemas differ.
+        reader = reader.schema(value);
       } else {
         reader = reader.option(key, value);
       }
     }
-    Dataset<Row> data = reader.parquet(path);
+    Dataset<Row> data = reader.parquet(path.split("\u001f"));
     if (!sql.isEmpty()) {
       data.createOrReplaceTempView("t");
       data = spark.sql(sql);
