@@ -630,13 +630,14 @@ final class RandomSchemalessTest {
           Type merged = merge(open.type, t);
           if (!merged.equals(open.type)) {
             Type wider = start(merged);
-            if (inPlace(open.type, wider)) {
-              open.type = wider; // new columns, null in the rows so far
-            } else if (inPlace(open.type, merged)) {
+            List<Object> held = open.values(docs);
+            if (inPlace(open.type, wider, held)) {
+              open.type = wider; // new columns, null in the rows so far; widened values
+            } else if (inPlace(open.type, merged, held)) {
               open.type = merged;
             } else {
-              // A real widening of what the file holds commits it; the next file starts from
-              // all that was learned.
+              // A widening of values the file holds that has no in-place form commits it;
+              // the next file starts from all that was learned.
               commit();
               schemaChanges++;
               open = new ModelFile(wider);
@@ -680,7 +681,7 @@ final class RandomSchemalessTest {
       try {
         Type before = learned;
         learned = learned == null ? type : merge(learned, type);
-        if (before != null && !inPlace(before, learned)) {
+        if (before != null && !inPlace(before, learned, null)) {
           widenedTypes.add(learned);
         }
       } catch (Conflict c) {
@@ -689,22 +690,63 @@ final class RandomSchemalessTest {
     }
 
     /**
-     * Whether a file of {@code from} becomes {@code to} in place: every top-level column stays
-     * as stored (an unknown type stores as a STRING column), or was only ever null.
+     * Whether a file of {@code from} whose rows hold {@code values} at this place (null: assume
+     * values everywhere) becomes {@code to} in place: every value it holds has the same or a
+     * documented wider form (an integer as a DOUBLE, an integer or boolean as its JSON text), a
+     * place that holds no value takes any type, and new keys at any depth are new columns. A
+     * struct or array never turns into text in place, nor a fraction (whose text the double
+     * stored cannot tell: 5 and 5.0 are the same double).
      */
-    static boolean inPlace(Type from, Type to) {
-      if (from instanceof Struct a && to instanceof Struct b) {
+    static boolean inPlace(Type from, Type to, List<Object> values) {
+      if (from == Prim.UNKNOWN || stored(from).equals(stored(to))) {
+        return true;
+      }
+      if (from instanceof Struct a) {
+        if (!(to instanceof Struct b)) {
+          return false;
+        }
         for (Map.Entry<String, Type> e : a.fields.entrySet()) {
           Type then = b.fields.get(e.getKey());
-          if (then == null || e.getValue() != Prim.UNKNOWN
-              && !stored(e.getValue()).equals(stored(then))) {
+          if (then == null || !inPlace(e.getValue(), then, field(values, e.getKey()))) {
             return false;
           }
         }
         return true;
       }
-      return !(from instanceof Struct) && !(to instanceof Struct)
-          && stored(from).equals(stored(to));
+      if (from instanceof ArrayOf a) {
+        return to instanceof ArrayOf b && inPlace(a.element, b.element, elements(values));
+      }
+      if (values != null && values.stream().allMatch(Objects::isNull)) {
+        return true; // a column of nulls takes any type
+      }
+      return from == Prim.INT64 && (to == Prim.DOUBLE || to == Prim.STRING)
+          || from == Prim.BOOLEAN && to == Prim.STRING;
+    }
+
+    private static List<Object> field(List<Object> values, String key) {
+      if (values == null) {
+        return null;
+      }
+      List<Object> out = new ArrayList<>();
+      for (Object v : values) {
+        if (v instanceof Map<?, ?> m) {
+          out.add(m.get(key));
+        }
+      }
+      return out;
+    }
+
+    private static List<Object> elements(List<Object> values) {
+      if (values == null) {
+        return null;
+      }
+      List<Object> out = new ArrayList<>();
+      for (Object v : values) {
+        if (v instanceof List<?> l) {
+          out.addAll(l);
+        }
+      }
+      return out;
     }
 
     /** The type as its Parquet columns store it: an unknown type is a STRING column. */
@@ -824,6 +866,15 @@ final class RandomSchemalessTest {
 
     ModelFile(Type type) {
       this.type = type;
+    }
+
+    /** The documents of the file's rows. */
+    List<Object> values(Map<Long, Object> docs) {
+      List<Object> out = new ArrayList<>(offsets.size());
+      for (long offset : offsets) {
+        out.add(docs.get(offset));
+      }
+      return out;
     }
 
     @Override

@@ -57,10 +57,10 @@ final class SchemalessFilesTest {
     LOG.info("schemaless: {}; the same records with a fixed schema: {}", free, fixed);
     assertEquals(RECORDS, free.committed(), "every record committed");
     assertEquals(RECORDS, fixed.committed(), "every record committed");
-    // One distinct widening in the data (amount: INT64 -> DOUBLE); each Kafka partition's open
-    // files hold the narrow type when it comes, so each rolls once.
+    // One distinct widening in the data (amount: INT64 -> DOUBLE): the open files take it in
+    // place (their longs re-encoded as doubles), so at most it commits, not once per partition.
     long widenings = 1;
-    assertTrue(free.schemaChanges() <= widenings * PARTITIONS, free.toString());
+    assertTrue(free.schemaChanges() <= widenings, free.toString());
     // New keys and first types went into the open files; the metrics count what the store has.
     assertTrue(free.inPlace() > 0, free.toString());
     assertEquals(0, fixed.inPlace(), fixed.toString());
@@ -76,7 +76,8 @@ final class SchemalessFilesTest {
   /**
    * What a task learned survives its restart: the new task reads the footers of the last
    * commit's files, so its files start from the widened schema, and the second half of the
-   * records (integer and fractional amounts alike) commits nothing for a schema change.
+   * records (integer and fractional amounts alike) commits nothing for a schema change (nor
+   * does the first: the widening is taken in the open files).
    */
   @Test
   void aRestartedTaskStartsFromTheSchemasOfItsLastCommit() throws Exception {
@@ -86,7 +87,7 @@ final class SchemalessFilesTest {
     Run first = run(records.subList(0, half), store);
     Run second = run(records.subList(half, records.size()), store);
     LOG.info("before the restart: {}; after: {}", first, second);
-    assertTrue(first.schemaChanges() > 0, first.toString());
+    assertTrue(first.schemaChanges() <= 1, first.toString());
     assertEquals(0, second.schemaChanges(), second.toString());
     assertEquals(RECORDS, second.committed(), "every record committed");
   }
