@@ -82,11 +82,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       {@code value};
  *   <li>every file starts from the merge of all the types the task's files had so far and its
  *       first record's; a record that does not fit its file's schema widens the file's schema in
- *       place when that leaves the rows written so far as they are (a new top-level key, a key
- *       that was only ever null, a type whose columns are stored alike, such as an unknown
- *       element becoming STRING); otherwise (a real widening: a long column to DOUBLE, a conflict
- *       turned into STRING, a new key inside a nested object) it commits the open file and the
- *       next one starts from the merge of all learned. {@code flush.size} counts every record
+ *       place when every value the file holds has a form in the wider type: a new key at any
+ *       depth, a key that was only ever null or an empty array's element getting a type, a
+ *       column without values taking any type, a long becoming DOUBLE, a long or boolean its
+ *       JSON text; otherwise (a fraction, an object or an array turned into STRING) it commits
+ *       the open file and the next one starts from the merge of all learned. {@code flush.size} counts every record
  *       read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
  *       types conflict with what was learned is a bad record;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
@@ -153,6 +153,7 @@ final class RandomSchemalessTest {
     props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
     props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
+    props.put(ParquetSinkConfig.PARQUET_PAGE_VERSION_CONFIG, random.nextBoolean() ? "v1" : "v2");
     long committed;
     long schemaChanges;
     List<Long> deadLettered;
@@ -197,6 +198,9 @@ final class RandomSchemalessTest {
     assertTrue(model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
         model.files.size() + " files, flush.size " + flushSize);
     assertTrue(model.widened > 0, "no long stored in a DOUBLE column");
+    // Changes inside nested objects and lists, and retyped columns, were made in open files.
+    assertTrue(model.nestedInPlace > 0, "no nested change in place");
+    assertTrue(model.retypedInPlace > 0, "no column retyped in place");
     if (failOnConflict) {
       assertTrue(!model.bad.isEmpty(), "no bad record");
     } else {
@@ -632,8 +636,10 @@ final class RandomSchemalessTest {
             Type wider = start(merged);
             List<Object> held = open.values(docs);
             if (inPlace(open.type, wider, held)) {
+              countInPlace(open.type, wider, 0);
               open.type = wider; // new columns, null in the rows so far; widened values
             } else if (inPlace(open.type, merged, held)) {
+              countInPlace(open.type, merged, 0);
               open.type = merged;
             } else {
               // A widening of values the file holds that has no in-place form commits it;
@@ -721,6 +727,29 @@ final class RandomSchemalessTest {
       }
       return from == Prim.INT64 && (to == Prim.DOUBLE || to == Prim.STRING)
           || from == Prim.BOOLEAN && to == Prim.STRING;
+    }
+
+    /** In-place changes below the top level (inside an object or a list's element). */
+    int nestedInPlace;
+    /** In-place changes of a column's stored type (its values re-encoded, or its first type). */
+    int retypedInPlace;
+
+    private void countInPlace(Type from, Type to, int depth) {
+      if (from instanceof Struct a && to instanceof Struct b) {
+        for (Map.Entry<String, Type> e : b.fields.entrySet()) {
+          Type was = a.fields.get(e.getKey());
+          if (was == null) {
+            nestedInPlace += depth > 0 ? 1 : 0;
+          } else {
+            countInPlace(was, e.getValue(), depth + 1);
+          }
+        }
+      } else if (from instanceof ArrayOf a && to instanceof ArrayOf b) {
+        countInPlace(a.element, b.element, depth + 1);
+      } else if (!stored(from).equals(stored(to))) {
+        retypedInPlace++;
+        nestedInPlace += depth > 1 ? 1 : 0;
+      }
     }
 
     private static List<Object> field(List<Object> values, String key) {
