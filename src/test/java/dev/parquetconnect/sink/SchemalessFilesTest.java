@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -71,6 +72,47 @@ final class SchemalessFilesTest {
     assertTrue(free.files() <= fixed.files()
         + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
         free + " vs " + fixed);
+  }
+
+  /**
+   * The same documents nested: all but country and id moved into an object and into a list's
+   * element, so new keys (the rare ones), first types (discount) and the widening (amount) happen
+   * inside nested objects and lists. They are taken in the open files as at the top level.
+   */
+  @Test
+  void nestedSchemalessRecordsNeedAboutTheFilesOfAFixedSchema() throws Exception {
+    List<SinkRecord> nested = nested(records(SEED));
+    Run free = run(nested, dir.resolve("nested"));
+    Run fixed = run(withFixedSchema(nested), dir.resolve("nested-fixed"));
+    LOG.info("nested schemaless: {}; the same records with a fixed schema: {}", free, fixed);
+    assertEquals(RECORDS, free.committed(), "every record committed");
+    long widenings = 1; // order.amount and lines[].amount: INT64 -> DOUBLE, learned together
+    assertTrue(free.schemaChanges() <= widenings, free.toString());
+    assertTrue(free.inPlace() > 0, free.toString());
+    assertTrue(free.files() <= fixed.files()
+        + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
+        free + " vs " + fixed);
+  }
+
+  /** {@code {country, id, order: {the rest}, lines: [{the rest}]}} of each document. */
+  static List<SinkRecord> nested(List<SinkRecord> records) {
+    List<SinkRecord> out = new ArrayList<>(records.size());
+    for (SinkRecord r : records) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      Map<String, Object> rest = new LinkedHashMap<>();
+      ((Map<?, ?>) r.value()).forEach((k, v) -> {
+        if (k.equals("country") || k.equals("id")) {
+          doc.put((String) k, v);
+        } else {
+          rest.put((String) k, v);
+        }
+      });
+      doc.put("order", rest);
+      doc.put("lines", List.of(rest));
+      out.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), null, doc,
+          r.timestamp()));
+    }
+    return out;
   }
 
   /**
