@@ -205,9 +205,9 @@ final class ParquetSinkTaskTest {
         raw(2, null, Map.of("address", Map.of("city", "Paris"), "n", 3L, "extra", "x")),
         raw(3, null, Map.of("address", Map.of("city", "Paris"), "n", 4L)),
         raw(4, null, Map.of("address", Map.of("city", "Paris"), "n", 5L)));
-    // A value that widens what the file holds (n: a long, then 2.5) commits the open files; the
-    // next file has the merged schema. A new optional key ("extra") is a new column of the open
-    // file: flush.size commits offsets 1-2 and 3-4.
+    // A value that widens what the file holds (n: a long, then 2.5) turns the open file's longs
+    // into doubles in place, and a new optional key ("extra") is a new column of the open file:
+    // only flush.size commits, offsets 0-1, 2-3 and 4.
     Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
         props(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"), records);
     assertEquals(5L, committed.get(new TopicPartition("people", 0)));
