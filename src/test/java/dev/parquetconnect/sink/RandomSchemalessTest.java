@@ -86,8 +86,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       depth, a key that was only ever null or an empty array's element getting a type, a
  *       column without values taking any type, a long becoming DOUBLE, a long or boolean its
  *       JSON text; otherwise (a fraction, an object or an array turned into STRING) it commits
- *       the open file and the next one starts from the merge of all learned. {@code flush.size} counts every record
- *       read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
+ *       the open file and the next one starts from the merge of all learned (no row group is
+ *       written out in these small files, which would also make it commit). {@code flush.size}
+ *       counts every record read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
  *       types conflict with what was learned is a bad record;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
  *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
