@@ -1,9 +1,9 @@
 package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.UnsupportedFeatureException;
-import dev.parquetconnect.format.schema.GroupNode;
-import dev.parquetconnect.format.schema.SchemaNode;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.write.ParquetFileWriter;
+import dev.parquetconnect.format.write.ValueText;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.io.Closeable;
 import java.io.IOException;
@@ -82,12 +82,16 @@ public final class ParquetRecordWriter implements Closeable {
   }
 
   /**
-   * Makes {@code wider} the file's layout in place, when that changes nothing already written:
-   * every top-level column of the file is in {@code wider} as it is, except columns of a
-   * schemaless field whose type was unknown (only nulls so far), and {@code wider}'s other
-   * top-level columns are optional, without a default, and null in the records so far (a new
-   * optional field, a new key column, a first type). Only while no row group is written out: a
-   * written row group would lack the new columns' chunks, and is not changed.
+   * Makes {@code wider} the file's layout in place, when that keeps every value already written
+   * (see {@link ParquetFileWriter#reshape(dev.parquetconnect.format.schema.MessageType,
+   * WriterOptions, ValueText)}): new optional fields at any depth (struct in struct, in a list
+   * element or a map value), a first type for a field that was only null so far (an empty
+   * list's element included), and widenings of the values written: an integer to a long or a
+   * double, an integer or boolean to its JSON text after a type conflict (as {@link
+   * SchemaInference#conform} renders later values). Only while no row group is written out: a
+   * written row group would lack the new columns' chunks, and is not changed. A double turned
+   * into text is not done in place: {@code 5} and {@code 5.0} are both stored as the double 5.0,
+   * whose text would have to be one of them; nor a struct or list turned into text.
    *
    * @return whether the layout is {@code wider} now; false (nothing changed) when the change
    *     needs a new file
@@ -97,11 +101,11 @@ public final class ParquetRecordWriter implements Closeable {
       return false;
     }
     try {
-      if (!writer.reshape(wider.parquetSchema(), withMetadata(wider))) {
+      if (!writer.reshape(wider.parquetSchema(), withMetadata(wider), JSON_TEXT)) {
         return false;
       }
     } catch (UnsupportedFeatureException | IllegalArgumentException e) {
-      // Checked above: optional top-level fields, the codec of the file's other columns.
+      // Checked above: optional fields, the codec of the file's other columns.
       throw new ConnectException("cannot add the columns of " + wider + ": " + e.getMessage(), e);
     }
     layout = wider;
@@ -111,7 +115,33 @@ public final class ParquetRecordWriter implements Closeable {
     return true;
   }
 
-  /** Whether going from {@code from} to {@code to} only adds columns null in earlier rows. */
+  /**
+   * The text of a value stored before its column became a string (the format layer asks only
+   * for integers and booleans): the JSON text {@link SchemaInference#conform} gives such a value
+   * in a string field.
+   */
+  private static final ValueText JSON_TEXT = new ValueText() {
+    @Override
+    public boolean renders(ColumnDescriptor from) {
+      return true;
+    }
+
+    @Override
+    public String integerText(ColumnDescriptor from, long value) {
+      return SchemaInference.jsonText(value);
+    }
+
+    @Override
+    public String booleanText(ColumnDescriptor from, boolean value) {
+      return SchemaInference.jsonText(value);
+    }
+  };
+
+  /**
+   * Whether going from {@code from} to {@code to} can be done in the open file as far as the
+   * Connect side goes: same options, key and value kinds, the key schema unchanged; whether the
+   * columns allow it is the Parquet writer's decision.
+   */
   static boolean extendsInPlace(FileLayout from, FileLayout to) {
     if (!from.options().equals(to.options()) || from.hasTombstoneColumn() != to.hasTombstoneColumn()
         || from.keySchemaless() != to.keySchemaless()
@@ -119,17 +149,6 @@ public final class ParquetRecordWriter implements Closeable {
         || from.keySchema() != null && !from.keySchema().equals(to.keySchema())
         || from.isStructValue() != to.isStructValue() && from.valueSchema() != null) {
       return false;
-    }
-    GroupNode now = from.parquetSchema().root();
-    GroupNode then = to.parquetSchema().root();
-    for (SchemaNode column : now.fields()) {
-      int at = then.fieldIndex(column.name());
-      if (at >= 0 && then.field(at).equals(column)) {
-        continue;
-      }
-      if (!unknownValueField(from, column.name())) {
-        return false;
-      }
     }
     if (!to.valueSchemaless() && to.isStructValue()) {
       // Records projected to the wider schema get a field's default: rows already written
@@ -142,18 +161,6 @@ public final class ParquetRecordWriter implements Closeable {
       }
     }
     return true;
-  }
-
-  private static boolean unknownValueField(FileLayout layout, String column) {
-    if (!layout.valueSchemaless() || !layout.isStructValue()) {
-      return false;
-    }
-    if (layout.valueSchema().fields().isEmpty()) {
-      // Values without keys so far: their one column is the always-null placeholder.
-      return column.equals(ConnectToParquet.EMPTY_STRUCT_FIELD);
-    }
-    Field f = layout.valueSchema().field(column);
-    return f != null && SchemaInference.isUnknown(f.schema());
   }
 
   /**

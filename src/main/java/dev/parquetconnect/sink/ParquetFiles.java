@@ -176,8 +176,8 @@ final class ParquetFiles implements RecordWriterFactory {
       // policy throws here, and the record is a bad record rather than a reason to commit.
       FileLayout widened = evolution.layoutFor(record, layout, mapping);
       if (widened.valueSchemaless()) {
-        // What leaves the rows written so far as they are (new optional columns, a first type
-        // for a column that was only null) is done in this file.
+        // What keeps every value written so far (new optional columns at any depth, a first
+        // type for a column that was only null, an integer widened) is done in this file.
         FileLayout wider = startingLayout(record, layout);
         if (!wider.equals(widened) && writer.reshape(wider) || writer.reshape(widened)) {
           layout = writer.layout();

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A schemaless file takes new optional columns in place ({@link ParquetRecordWriter#reshape}):
- * the rows written before read back null in them, in parquet-java and DuckDB alike; a widening
- * of written values, or a row group already written out, is refused (the sink starts a new
- * file then).
+ * the rows written before read back null in them, in parquet-java and DuckDB alike; a list or
+ * struct turned into text, or a row group already written out, is refused (the sink starts a
+ * new file then). Nested changes and widenings: {@code NestedReshapeTest}.
  */
 final class ReshapeTest {
   private final SchemaInference inference =
@@ -56,7 +56,8 @@ final class ReshapeTest {
       assertTrue(writer.reshape(wider), "a new key (b), a first type (c)");
       assertEquals(wider, writer.layout());
       writer.write(record(2, third));
-      assertFalse(writer.reshape(layoutOf(first, doc("a", 2.5))), "a: INT64 to DOUBLE");
+      assertFalse(writer.reshape(layoutOf(first, second, third, doc("c", "text"))),
+          "c: a list turned into text");
     }
     MessageType schema;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {

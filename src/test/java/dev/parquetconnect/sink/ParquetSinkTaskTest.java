@@ -204,14 +204,16 @@ final class ParquetSinkTaskTest {
         raw(1, null, Map.of("address", Map.of("city", "Paris"), "n", 2.5)),
         raw(2, null, Map.of("address", Map.of("city", "Paris"), "n", 3L, "extra", "x")),
         raw(3, null, Map.of("address", Map.of("city", "Paris"), "n", 4L)),
-        raw(4, null, Map.of("address", Map.of("city", "Paris"), "n", 5L)));
-    // A value that widens what the file holds (n: a long, then 2.5) commits the open files; the
-    // next file has the merged schema. A new optional key ("extra") is a new column of the open
-    // file: flush.size commits offsets 1-2 and 3-4.
+        raw(4, null, Map.of("address", Map.of("city", "Paris"), "n", 5L)),
+        raw(5, null, Map.of("address", Map.of("city", "Paris"), "n", 6L)));
+    // A value that widens what the file holds (n: a long, then 2.5) turns the open file's longs
+    // into doubles in place, and a new optional key ("extra") is a new column of the open file:
+    // only flush.size commits, offsets 0-1, 2-3 and 4-5.
     Map<TopicPartition, Long> committed = run(new ParquetSinkTask(), new TestContext(false),
         props(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"), records);
-    assertEquals(5L, committed.get(new TopicPartition("people", 0)));
-    assertEquals(5, count("true"));
+    assertEquals(6L, committed.get(new TopicPartition("people", 0)));
+    assertEquals(6, count("true"));
+    assertEquals(2, count("__kafka_offset < 2 AND n IN (1.0, 2.5)"));
     assertEquals(3, files());
     assertEquals(1, count("extra = 'x'"));
     assertEquals(1, count("n = 2.5"));

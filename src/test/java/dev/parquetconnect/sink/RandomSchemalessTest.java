@@ -82,12 +82,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       {@code value};
  *   <li>every file starts from the merge of all the types the task's files had so far and its
  *       first record's; a record that does not fit its file's schema widens the file's schema in
- *       place when that leaves the rows written so far as they are (a new top-level key, a key
- *       that was only ever null, a type whose columns are stored alike, such as an unknown
- *       element becoming STRING); otherwise (a real widening: a long column to DOUBLE, a conflict
- *       turned into STRING, a new key inside a nested object) it commits the open file and the
- *       next one starts from the merge of all learned. {@code flush.size} counts every record
- *       read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
+ *       place when every value the file holds has a form in the wider type: a new key at any
+ *       depth, a key that was only ever null or an empty array's element getting a type, a
+ *       column without values taking any type, a long becoming DOUBLE, a long or boolean its
+ *       JSON text; otherwise (a fraction, an object or an array turned into STRING) it commits
+ *       the open file and the next one starts from the merge of all learned (no row group is
+ *       written out in these small files, which would also make it commit). {@code flush.size}
+ *       counts every record read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
  *       types conflict with what was learned is a bad record;
  *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
  *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
@@ -153,6 +154,7 @@ final class RandomSchemalessTest {
     props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
     props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
     props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(8)));
+    props.put(ParquetSinkConfig.PARQUET_PAGE_VERSION_CONFIG, random.nextBoolean() ? "v1" : "v2");
     long committed;
     long schemaChanges;
     List<Long> deadLettered;
@@ -197,6 +199,9 @@ final class RandomSchemalessTest {
     assertTrue(model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
         model.files.size() + " files, flush.size " + flushSize);
     assertTrue(model.widened > 0, "no long stored in a DOUBLE column");
+    // Changes inside nested objects and lists, and retyped columns, were made in open files.
+    assertTrue(model.nestedInPlace > 0, "no nested change in place");
+    assertTrue(model.retypedInPlace > 0, "no column retyped in place");
     if (failOnConflict) {
       assertTrue(!model.bad.isEmpty(), "no bad record");
     } else {
@@ -630,13 +635,16 @@ final class RandomSchemalessTest {
           Type merged = merge(open.type, t);
           if (!merged.equals(open.type)) {
             Type wider = start(merged);
-            if (inPlace(open.type, wider)) {
-              open.type = wider; // new columns, null in the rows so far
-            } else if (inPlace(open.type, merged)) {
+            List<Object> held = open.values(docs);
+            if (inPlace(open.type, wider, held)) {
+              countInPlace(open.type, wider, 0);
+              open.type = wider; // new columns, null in the rows so far; widened values
+            } else if (inPlace(open.type, merged, held)) {
+              countInPlace(open.type, merged, 0);
               open.type = merged;
             } else {
-              // A real widening of what the file holds commits it; the next file starts from
-              // all that was learned.
+              // A widening of values the file holds that has no in-place form commits it;
+              // the next file starts from all that was learned.
               commit();
               schemaChanges++;
               open = new ModelFile(wider);
@@ -680,7 +688,7 @@ final class RandomSchemalessTest {
       try {
         Type before = learned;
         learned = learned == null ? type : merge(learned, type);
-        if (before != null && !inPlace(before, learned)) {
+        if (before != null && !inPlace(before, learned, null)) {
           widenedTypes.add(learned);
         }
       } catch (Conflict c) {
@@ -689,22 +697,86 @@ final class RandomSchemalessTest {
     }
 
     /**
-     * Whether a file of {@code from} becomes {@code to} in place: every top-level column stays
-     * as stored (an unknown type stores as a STRING column), or was only ever null.
+     * Whether a file of {@code from} whose rows hold {@code values} at this place (null: assume
+     * values everywhere) becomes {@code to} in place: every value it holds has the same or a
+     * documented wider form (an integer as a DOUBLE, an integer or boolean as its JSON text), a
+     * place that holds no value takes any type, and new keys at any depth are new columns. A
+     * struct or array never turns into text in place, nor a fraction (whose text the double
+     * stored cannot tell: 5 and 5.0 are the same double).
      */
-    static boolean inPlace(Type from, Type to) {
-      if (from instanceof Struct a && to instanceof Struct b) {
+    static boolean inPlace(Type from, Type to, List<Object> values) {
+      if (from == Prim.UNKNOWN || stored(from).equals(stored(to))) {
+        return true;
+      }
+      if (from instanceof Struct a) {
+        if (!(to instanceof Struct b)) {
+          return false;
+        }
         for (Map.Entry<String, Type> e : a.fields.entrySet()) {
           Type then = b.fields.get(e.getKey());
-          if (then == null || e.getValue() != Prim.UNKNOWN
-              && !stored(e.getValue()).equals(stored(then))) {
+          if (then == null || !inPlace(e.getValue(), then, field(values, e.getKey()))) {
             return false;
           }
         }
         return true;
       }
-      return !(from instanceof Struct) && !(to instanceof Struct)
-          && stored(from).equals(stored(to));
+      if (from instanceof ArrayOf a) {
+        return to instanceof ArrayOf b && inPlace(a.element, b.element, elements(values));
+      }
+      if (values != null && values.stream().allMatch(Objects::isNull)) {
+        return true; // a column of nulls takes any type
+      }
+      return from == Prim.INT64 && (to == Prim.DOUBLE || to == Prim.STRING)
+          || from == Prim.BOOLEAN && to == Prim.STRING;
+    }
+
+    /** In-place changes below the top level (inside an object or a list's element). */
+    int nestedInPlace;
+    /** In-place changes of a column's stored type (its values re-encoded, or its first type). */
+    int retypedInPlace;
+
+    private void countInPlace(Type from, Type to, int depth) {
+      if (from instanceof Struct a && to instanceof Struct b) {
+        for (Map.Entry<String, Type> e : b.fields.entrySet()) {
+          Type was = a.fields.get(e.getKey());
+          if (was == null) {
+            nestedInPlace += depth > 0 ? 1 : 0;
+          } else {
+            countInPlace(was, e.getValue(), depth + 1);
+          }
+        }
+      } else if (from instanceof ArrayOf a && to instanceof ArrayOf b) {
+        countInPlace(a.element, b.element, depth + 1);
+      } else if (!stored(from).equals(stored(to))) {
+        retypedInPlace++;
+        nestedInPlace += depth > 1 ? 1 : 0;
+      }
+    }
+
+    private static List<Object> field(List<Object> values, String key) {
+      if (values == null) {
+        return null;
+      }
+      List<Object> out = new ArrayList<>();
+      for (Object v : values) {
+        if (v instanceof Map<?, ?> m) {
+          out.add(m.get(key));
+        }
+      }
+      return out;
+    }
+
+    private static List<Object> elements(List<Object> values) {
+      if (values == null) {
+        return null;
+      }
+      List<Object> out = new ArrayList<>();
+      for (Object v : values) {
+        if (v instanceof List<?> l) {
+          out.addAll(l);
+        }
+      }
+      return out;
     }
 
     /** The type as its Parquet columns store it: an unknown type is a STRING column. */
@@ -824,6 +896,15 @@ final class RandomSchemalessTest {
 
     ModelFile(Type type) {
       this.type = type;
+    }
+
+    /** The documents of the file's rows. */
+    List<Object> values(Map<Long, Object> docs) {
+      List<Object> out = new ArrayList<>(offsets.size());
+      for (long offset : offsets) {
+        out.add(docs.get(offset));
+      }
+      return out;
     }
 
     @Override

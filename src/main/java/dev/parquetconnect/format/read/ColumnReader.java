@@ -6,11 +6,16 @@ import dev.parquetconnect.format.encoding.DictionaryDecoder;
 import dev.parquetconnect.format.encoding.LevelsDecoder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesDecoder;
+import dev.parquetconnect.format.io.SeekableInput;
+import dev.parquetconnect.format.meta.ColumnMetaData;
+import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.PrimitiveNode;
+import java.io.EOFException;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Decodes one column chunk into {@link ColumnBatch}es: levels and values of its data pages, page
@@ -59,6 +64,56 @@ public final class ColumnReader implements AutoCloseable {
 
   public ColumnDescriptor column() {
     return column;
+  }
+
+  /**
+   * A reader of a column chunk held in memory, {@code bytes[0, length)}: its dictionary page (if
+   * any) and data pages, as a writer keeps them before the row group is written out. A writer
+   * that changes a column in place (ParquetFileWriter.reshape) reads its buffered pages back
+   * with this, through the same checks as any file.
+   */
+  public static ColumnReader ofBufferedChunk(byte[] bytes, int length, ColumnDescriptor column,
+      CompressionCodec codec, long numValues, long rows) {
+    ColumnMetaData meta = new ColumnMetaData(column.primitive().type(), List.of(), column.path(),
+        codec, numValues, length, length, null, 0, null, null, null, null, null, null, null, null);
+    SeekableInput input = new BufferedChunkInput(bytes, length);
+    return new ColumnReader(new ColumnChunkReader(input, input.name(), column, meta,
+        new ChunkRange(0, length), ReadOptions.defaults()), input.name(), rows);
+  }
+
+  /** The bytes of a chunk in memory as a {@link SeekableInput}. */
+  private static final class BufferedChunkInput implements SeekableInput {
+    private final byte[] bytes;
+    private final int length;
+
+    BufferedChunkInput(byte[] bytes, int length) {
+      this.bytes = bytes;
+      this.length = length;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] dst, int off, int len) throws IOException {
+      if (position < 0 || len < 0 || position > length - (long) len) {
+        throw new EOFException("read [" + position + ", +" + len + ") past the " + length
+            + " bytes of a buffered column chunk");
+      }
+      System.arraycopy(bytes, (int) position, dst, off, len);
+    }
+
+    @Override
+    public String name() {
+      return "(buffered row group)";
+    }
+
+    @Override
+    public void close() {
+      // Nothing to release: the bytes belong to the writer.
+    }
   }
 
   /** A batch sized for this column. */

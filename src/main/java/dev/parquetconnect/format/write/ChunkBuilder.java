@@ -81,6 +81,8 @@ final class ChunkBuilder {
   private final GrowableBuffer pages = new GrowableBuffer(512);
   private long uncompressedPageBytes;
   private long valueCount;
+  /** Non-null values in the closed pages ({@link #valueCount} counts nulls too). */
+  private long nonNullValues;
   private long rows;
   private long unencodedByteArrayBytes;
   private final int[] pagesByEncoding = new int[Encoding.values().length];
@@ -175,6 +177,30 @@ final class ChunkBuilder {
     bufferedBytes = bytes;
   }
 
+  /** Non-null values in the chunk's closed pages. */
+  long nonNullValues() {
+    return nonNullValues;
+  }
+
+  CompressionCodec codec() {
+    return compressor.codec();
+  }
+
+  /**
+   * Appends the chunk's closed pages as {@link #writeTo} would write them now (the dictionary
+   * page first, if used) to {@code out}, changing nothing: a reader of them sees what the row
+   * group holds of this column so far. Returns their level entries (the chunk's num_values).
+   */
+  long copyPagesTo(GrowableBuffer out) {
+    if (dictionaryUsed) {
+      scratch.values.reset();
+      dictionary.writeDictionaryPage(scratch.values);
+      assembler.appendDictionaryPage(dictionary.dictionarySize(), dictionaryPageEncoding, out);
+    }
+    out.write(pages);
+    return valueCount;
+  }
+
   /** Records in the chunk's closed pages. */
   long rows() {
     return rows;
@@ -229,6 +255,7 @@ final class ChunkBuilder {
     pagesByEncoding[encoding.ordinal()]++;
     uncompressedPageBytes += assembler.headerSize + assembler.uncompressedSize;
     valueCount += page.entries;
+    nonNullValues += page.values;
     rows += page.rows;
     unencodedByteArrayBytes += unencoded;
     updateBufferedBytes();
@@ -548,6 +575,7 @@ final class ChunkBuilder {
     pages.reset();
     uncompressedPageBytes = 0;
     valueCount = 0;
+    nonNullValues = 0;
     rows = 0;
     unencodedByteArrayBytes = 0;
     Arrays.fill(pagesByEncoding, 0);

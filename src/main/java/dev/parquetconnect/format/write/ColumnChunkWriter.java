@@ -2,7 +2,9 @@ package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.read.ColumnReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import java.io.IOException;
 import java.util.Objects;
@@ -245,6 +247,11 @@ public final class ColumnChunkWriter {
   boolean isOpenPageFull() {
     return page.rows > 0
         && isPageFull(page.rows, page.entries, page.valueBytes() + page.levelBytes(page.entries));
+  }
+
+  /** Whether the open page holds nothing. */
+  boolean isEmptyOpenPage() {
+    return page.isEmpty();
   }
 
   /** Closes the open page, if it holds anything: the file writer aligns pages this way. */
@@ -536,6 +543,25 @@ public final class ColumnChunkWriter {
       }
     }
     page.dropLastRecord(from, page.values - valuesDropped);
+  }
+
+  /** Non-null values this column holds in the current row group. */
+  long bufferedValues() {
+    return chunk.nonNullValues() + page.values;
+  }
+
+  /**
+   * A reader of the levels and values this column holds in the current row group, decoded from
+   * its closed pages (the caller closes the open page first).
+   */
+  ColumnReader bufferedPages() {
+    if (!page.isEmpty()) {
+      throw new IllegalStateException("column " + column.dottedPath() + " has an open page");
+    }
+    GrowableBuffer bytes = new GrowableBuffer(1024);
+    long entries = chunk.copyPagesTo(bytes);
+    return ColumnReader.ofBufferedChunk(
+        bytes.array(), bytes.size(), column, chunk.codec(), entries, chunk.rows());
   }
 
   /** Whether anything was written since the last row group. */

@@ -122,56 +122,62 @@ public final class ParquetFileWriter implements Closeable {
 
   /**
    * Changes the schema of the file while none of its row groups is written yet (the footer,
-   * written last, carries the schema; the open row group is all the file has of its records).
-   * A column of {@code wider} that the current schema has (same path, type and levels) keeps its
-   * writer and what it holds. Any other column must be new at the top level: its top-level field
-   * is optional and was null in every record so far, so it gets one null entry (repetition and
-   * definition level 0) per record of the open row group. Columns of the current schema that
-   * {@code wider} lacks are dropped: the caller guarantees they held only such nulls (a column
-   * whose type was not known yet). {@code with} replaces the options (its key/value metadata
-   * goes into the footer).
+   * written last, carries the schema; the open row group is all the file has of its records),
+   * as {@link InPlaceReshape} describes: columns the file has keep their writers, columns whose
+   * type widens are written again from their buffered pages in the wider type, new columns get
+   * the nulls their rows so far have, at their parent's levels. With aligned pages the pages of
+   * the columns written anew end where the other columns' pages end. {@code with} replaces the
+   * options (its key/value metadata goes into the footer); {@code text} gives the text form of
+   * values a column widened to a string holds (null: no column becomes a string in place).
    *
-   * @return false, changing nothing, when a row group was written already: a column chunk of the
-   *     new column would be missing from it, so the caller must start a new file instead
-   * @throws IllegalArgumentException when a new column's top-level field is not optional
+   * @return false, changing nothing, when a row group was written already (a column chunk of a
+   *     new column would be missing from it) or a change touches what the file holds (a value
+   *     without a form in the wider type, a dropped column with values, a group turned into a
+   *     leaf): the caller must start a new file instead
+   * @throws IllegalArgumentException when a new column's first new field is required
    * @throws UnsupportedFeatureException when a new column's codec cannot run here
    */
-  public boolean reshape(MessageType wider, WriterOptions with) throws UnsupportedFeatureException {
+  public boolean reshape(MessageType wider, WriterOptions with, ValueText text)
+      throws UnsupportedFeatureException {
     ensureOpen();
     Objects.requireNonNull(wider, "wider");
     Objects.requireNonNull(with, "with");
     if (rowGroupsWritten > 0) {
       return false;
     }
-    Map<String, ColumnChunkWriter> current = new HashMap<>();
-    for (ColumnChunkWriter column : columns) {
-      current.put(column.descriptor().dottedPath(), column);
+    List<InPlaceReshape.Step> steps = InPlaceReshape.plan(schema, columns, wider, text);
+    if (steps == null) {
+      return false;
     }
     List<ColumnDescriptor> descriptors = wider.columns();
     ColumnChunkWriter[] reshaped = new ColumnChunkWriter[descriptors.size()];
     List<Compressor> created = new ArrayList<>();
     try {
       for (int i = 0; i < reshaped.length; i++) {
-        ColumnDescriptor column = descriptors.get(i);
-        ColumnChunkWriter kept = current.get(column.dottedPath());
-        if (kept != null && sameColumn(kept.descriptor(), column)) {
-          reshaped[i] = kept;
-          continue;
-        }
-        SchemaNode top = wider.root().field(wider.root().fieldIndex(column.path().get(0)));
-        if (top.repetition() != FieldRepetitionType.OPTIONAL) {
-          throw new IllegalArgumentException("column " + column.dottedPath() + " is new but its "
-              + "top-level field is " + top.repetition() + ": earlier records have no value");
-        }
-        ColumnChunkWriter added = newColumn(wider, with, column, created);
-        writeNullsAlongPageBreaks(added);
-        reshaped[i] = added;
+        InPlaceReshape.Step step = steps.get(i);
+        reshaped[i] = step.kept() != null
+            ? step.kept() : newColumn(wider, with, descriptors.get(i), created);
       }
     } catch (UnsupportedFeatureException | RuntimeException e) {
-      for (Compressor c : created) {
-        compressorsByCodec.values().remove(c);
-        c.close();
+      forget(created);
+      throw e;
+    }
+    if (steps.stream().anyMatch(InPlaceReshape.Step::decodes)) {
+      // Buffered pages are decoded from their closed form: close the open ones, every column
+      // at the same record (a page break like any other).
+      closeOpenPages();
+    }
+    try {
+      for (int i = 0; i < reshaped.length; i++) {
+        InPlaceReshape.Step step = steps.get(i);
+        if (step.kept() == null) {
+          InPlaceReshape.fill(reshaped[i], step, rowGroupRecords,
+              options.alignedPages() ? pageBreaks : new long[0],
+              options.alignedPages() ? pageBreakCount : 0, text);
+        }
       }
+    } catch (RuntimeException e) {
+      forget(created);
       throw e;
     }
     compressors.addAll(created);
@@ -182,28 +188,28 @@ public final class ParquetFileWriter implements Closeable {
     return true;
   }
 
-  /**
-   * One null per record of the open row group, its pages closed at the rows where the other
-   * columns' pages were closed, so that aligned pages stay aligned.
-   */
-  private void writeNullsAlongPageBreaks(ColumnChunkWriter added) {
-    int nextBreak = 0;
-    for (long r = 0; r < rowGroupRecords; r++) {
-      if (nextBreak < pageBreakCount && pageBreaks[nextBreak] == r) {
-        added.closeOpenPage();
-        nextBreak++;
-      }
-      added.writeNull(0, 0);
-    }
-    if (nextBreak < pageBreakCount && pageBreaks[nextBreak] == rowGroupRecords) {
-      added.closeOpenPage();
+  /** As {@link #reshape(MessageType, WriterOptions, ValueText)}, no column becoming text. */
+  public boolean reshape(MessageType wider, WriterOptions with) throws UnsupportedFeatureException {
+    return reshape(wider, with, null);
+  }
+
+  private void forget(List<Compressor> created) {
+    for (Compressor c : created) {
+      compressorsByCodec.values().remove(c);
+      c.close();
     }
   }
 
-  private static boolean sameColumn(ColumnDescriptor a, ColumnDescriptor b) {
-    return a.path().equals(b.path()) && a.primitive().equals(b.primitive())
-        && a.maxDefinitionLevel() == b.maxDefinitionLevel()
-        && a.maxRepetitionLevel() == b.maxRepetitionLevel();
+  /** Closes every column's open page, recording the break for aligned pages. */
+  private void closeOpenPages() {
+    boolean any = false;
+    for (ColumnChunkWriter column : columns) {
+      any |= !column.isEmptyOpenPage();
+      column.closeOpenPage();
+    }
+    if (any && options.alignedPages()) {
+      addPageBreak();
+    }
   }
 
   /**
@@ -319,13 +325,17 @@ public final class ParquetFileWriter implements Closeable {
         for (ColumnChunkWriter c : columns) {
           c.closeOpenPage();
         }
-        if (pageBreakCount == pageBreaks.length) {
-          pageBreaks = Arrays.copyOf(pageBreaks, pageBreakCount * 2);
-        }
-        pageBreaks[pageBreakCount++] = rowGroupRecords;
+        addPageBreak();
         return;
       }
     }
+  }
+
+  private void addPageBreak() {
+    if (pageBreakCount == pageBreaks.length) {
+      pageBreaks = Arrays.copyOf(pageBreaks, pageBreakCount * 2);
+    }
+    pageBreaks[pageBreakCount++] = rowGroupRecords;
   }
 
   /**
