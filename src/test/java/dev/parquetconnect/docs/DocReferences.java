@@ -41,7 +41,7 @@ final class DocReferences {
    */
   static final Map<String, List<String>> OTHER_PROJECTS = Map.of(
       "the JDK", List.of("ArrayList", "BigDecimal", "BigInteger", "ByteArrayInputStream",
-          "ByteArrayOutputStream", "FileAlreadyExistsException", "GSSException", "HashSet",
+          "ByteArrayOutputStream", "ClassCastException", "FileAlreadyExistsException", "GSSException", "HashSet",
           "IOException", "IllegalArgumentException", "Instant", "Math", "OutOfMemoryError",
           "OutputStream", "RandomAccess", "Runtime", "String", "VarHandle"),
       "Kafka and Kafka Connect (and Confluent's Avro converter)", List.of("AvroData",
@@ -60,7 +60,8 @@ final class DocReferences {
           "RunLengthBitPackingHybridDecoder", "RunLengthBitPackingHybridValuesReader",
           "TCompactProtocol", "TField", "TList", "Util", "ZstdCompressCtx"),
       "Spark and Trino (read for compatibility facts)", List.of("MetadataReader",
-          "ParquetReaderOptions", "ParquetSchemaConverter", "ParquetTypeUtils", "ValueDecoders",
+          "MutableDouble", "MutableLong", "ParquetReaderOptions", "ParquetSchemaConverter",
+          "ParquetTypeUtils", "SchemaColumnConvertNotSupportedException", "ValueDecoders",
           "VectorizedColumnReader"),
       "Hadoop and Kerberos", List.of("AccessControlException", "AuthenticationMethod",
           "DistributedFileSystem", "FileSystem", "LocalFileSystem", "MiniDFSCluster",
