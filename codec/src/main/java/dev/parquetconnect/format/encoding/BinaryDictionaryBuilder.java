@@ -11,7 +11,7 @@ import java.util.Arrays;
  * hash in one {@code long}, so a probe compares bytes only when the hashes agree, and growing
  * the table never rehashes the bytes.
  */
-public final class BinaryDictionaryBuilder extends DictionaryBuilder {
+final class BinaryDictionaryBuilder extends DictionaryBuilder {
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96; -1 for BYTE_ARRAY. */
   private final int fixedLength;
   private final BinaryBatch entries = new BinaryBatch(64, 256);

@@ -8,7 +8,7 @@ import dev.parquetconnect.format.CorruptDataException;
  * no header or length: the levels of {@code n} values take exactly {@code ceil(n * width / 8)}
  * bytes, which {@link #init} checks are present.
  */
-public final class BitPackedLevelsDecoder implements ValuesDecoder {
+final class BitPackedLevelsDecoder implements ValuesDecoder {
   private int bitWidth;
   private byte[] page;
   private long bitPos;

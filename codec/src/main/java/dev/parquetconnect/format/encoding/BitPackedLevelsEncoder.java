@@ -9,7 +9,7 @@ import java.util.Arrays;
  * BitPackedLevelsDecoder}). Current writers use the RLE hybrid instead; this exists so that
  * tests and compatibility writers can produce such pages.
  */
-public final class BitPackedLevelsEncoder implements ValuesEncoder {
+final class BitPackedLevelsEncoder implements ValuesEncoder {
   private final int bitWidth;
   private int[] values = new int[256];
   private int count;

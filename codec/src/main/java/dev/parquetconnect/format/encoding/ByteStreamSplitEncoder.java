@@ -11,7 +11,7 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * streams' length is the page's value count, known only at the end) and scattered into the
  * streams by {@link #flushTo}. Floats are stored from their raw bits.
  */
-public final class ByteStreamSplitEncoder implements ValuesEncoder {
+final class ByteStreamSplitEncoder implements ValuesEncoder {
   private final PhysicalType type;
   private final int width;
   private final GrowableBuffer plain = new GrowableBuffer();

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * a page has no previous value, so its prefix length is 0. For FIXED_LEN_BYTE_ARRAY every length is
  * still written, as the specification requires.
  */
-public final class DeltaByteArrayEncoder implements ValuesEncoder {
+final class DeltaByteArrayEncoder implements ValuesEncoder {
   private static final int CHUNK = 256;
 
   private final int fixedLength;

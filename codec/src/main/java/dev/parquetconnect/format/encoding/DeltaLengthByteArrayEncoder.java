@@ -11,7 +11,7 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * <p>Also the suffix half of DELTA_BYTE_ARRAY, which feeds it through the package-private
  * {@link #writeLengths} and {@link #appendBytes}.
  */
-public final class DeltaLengthByteArrayEncoder implements ValuesEncoder {
+final class DeltaLengthByteArrayEncoder implements ValuesEncoder {
   private static final int CHUNK = 256;
 
   private final DeltaBinaryPackedEncoder lengths;

@@ -26,7 +26,7 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * {@link #init}. Values are not zigzag-encoded (an early parquet-mr experiment did that; the
  * drafts do not).
  */
-public final class GroupVarIntDecoder implements ValuesDecoder {
+final class GroupVarIntDecoder implements ValuesDecoder {
   private static final String WHAT = "GROUP_VAR_INT";
 
   private final boolean int64;

@@ -14,7 +14,7 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * by parquet-java, Arrow or any other reader. Use it only when explicitly asked to (tests,
  * experiments); never pick it as a default.
  */
-public final class GroupVarIntEncoder implements ValuesEncoder {
+final class GroupVarIntEncoder implements ValuesEncoder {
   /** Largest group (two length bytes and five 8-byte values) plus 8 bytes of slack for stores. */
   private static final int MAX_GROUP_BYTES = 2 + 5 * 8 + 8;
 

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * 32-bit keys with Fibonacci hashing, kept at most half full. Entries are stored in index order
  * in a plain {@code int[]}, which is also the PLAIN dictionary page once written little-endian.
  */
-public final class IntDictionaryBuilder extends DictionaryBuilder {
+final class IntDictionaryBuilder extends DictionaryBuilder {
   private int[] values = new int[64];
   private int size;
   /** Table: the key in each slot and its index + 1 (0 marks an empty slot). */

@@ -9,7 +9,7 @@ import dev.parquetconnect.format.meta.Encoding;
  * deprecated BIT_PACKED), v2 RLE hybrid without prefix, whose byte length the page header
  * records. A column whose maximum level is 0 stores no levels: nothing is written.
  */
-public final class LevelsEncoder {
+final class LevelsEncoder {
   private final int maxLevel;
   private final ValuesEncoder encoder;
   private int count;

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * side by side in one {@code long[]}. Entries are stored in index order
  * in a plain {@code long[]}, which is also the PLAIN dictionary page once written little-endian.
  */
-public final class LongDictionaryBuilder extends DictionaryBuilder {
+final class LongDictionaryBuilder extends DictionaryBuilder {
   private long[] values = new long[64];
   private int size;
   /**

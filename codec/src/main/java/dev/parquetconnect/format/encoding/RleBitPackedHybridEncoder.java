@@ -18,7 +18,7 @@ import java.util.Arrays;
  * <p>Encoding is incremental, so {@link #estimatedSize()} is exact: the bytes written so far plus
  * what the pending group or run will add.
  */
-public final class RleBitPackedHybridEncoder implements ValuesEncoder {
+final class RleBitPackedHybridEncoder implements ValuesEncoder {
   /** Groups per bit-packed run: 63 keeps the header ((63 << 1) | 1) to one byte. */
   private static final int MAX_GROUPS_PER_RUN = 63;
   /** Values per repeated run allowed by the format. */

@@ -22,7 +22,7 @@ import java.util.Map;
  * {@code List} of elements, a MAP a {@code Map}, any other repeated field a {@code List}, a
  * group a {@code Row}.
  */
-public final class RowShredder {
+final class RowShredder {
   private final ColumnChunkWriter[] columns;
   private final Field[] fields;
   /** True during the first walk of a row, which only checks it: nothing is written. */

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * hash picks a block with its upper half and sets one bit per word from its lower half times
  * that word's salt. Serialized as the words in order, little-endian.
  */
-public final class SplitBlockBloomFilter {
+final class SplitBlockBloomFilter {
   /** One block: 256 bits. */
   public static final int BLOCK_BYTES = 32;
   /** The largest filter written; parquet-java reads no larger one. */
