@@ -22,7 +22,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
  * <p>The file is prose written by hand with generated regions between
  * {@code <!-- BEGIN GENERATED: sink -->} (or {@code source}) and {@code <!-- END GENERATED -->};
  * only the regions are rewritten, so the explanations stay next to the tables. The build writes
- * the result to {@code target/generated-docs/configuration.md} ({@code process-classes}),
+ * the result to {@code target/generated-docs/configuration.md} ({@code process-test-classes}),
  * {@code ConfigurationDocsTest} fails when it differs from the committed file, and
  * {@code bin/gen-docs} rewrites the committed file.
  *

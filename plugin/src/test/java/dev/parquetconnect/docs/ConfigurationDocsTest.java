@@ -23,7 +23,7 @@ final class ConfigurationDocsTest {
     String generated = ConfigurationDocs.render(committed);
     if (!generated.equals(committed)) {
       throw new AssertionError("docs/configuration.md is stale: run bin/gen-docs (or `mvn -o -q "
-          + "-pl plugin -am process-classes` and copy plugin/target/generated-docs/configuration.md "
+          + "-pl plugin -am process-test-classes` and copy plugin/target/generated-docs/configuration.md "
           + "to docs/)\n"
           + firstDifference(committed, generated));
     }
