@@ -354,10 +354,17 @@ final class DocReferences {
     }
   }
 
+  /** A module's build output ({@code pq/target/pq.jar}): made by the build, not a source. */
+  private boolean isBuildOutput(String path) {
+    int slash = path.indexOf('/');
+    return slash > 0 && rootEntries.contains(path.substring(0, slash))
+        && path.startsWith("target/", slash + 1) || path.endsWith("/target");
+  }
+
   private String checkPath(String span) {
     String path = span.endsWith("/") ? span.substring(0, span.length() - 1) : span;
     String first = firstFolder(path);
-    if (NOT_SOURCES.contains(first)) {
+    if (NOT_SOURCES.contains(first) || isBuildOutput(path)) {
       return null;
     }
     if (!path.contains("/") && path.endsWith(".java")) {
