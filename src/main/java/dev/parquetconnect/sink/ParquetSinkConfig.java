@@ -2,6 +2,10 @@ package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.sink.partition.Partitioners;
+import dev.parquetconnect.sink.partition.RecordFields;
+import dev.parquetconnect.sink.partition.RecordTime;
+import dev.parquetconnect.sink.partition.TimePartitioner;
 import dev.parquetconnect.storage.StoreConfigDef;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreUrls;
@@ -190,9 +194,10 @@ public final class ParquetSinkConfig extends AbstractConfig {
             + "engines prune by it: 'kafka' (partition=<Kafka partition>), 'field' (the values of "
             + "partition.field.name), 'time' (the record time formatted by path.format), 'header' "
             + "(the values of partition.header.name), or the class name of an implementation of "
-            + "dev.parquetconnect.sink.Partitioner. Values are percent-encoded and capped, so no "
-            + "value can place a file outside the topic's directory; null and empty values go to "
-            + "__HIVE_DEFAULT_PARTITION__. What engines read back: docs/compatibility.md, "
+            + "dev.parquetconnect.sink.partition.Partitioner. Values are percent-encoded and "
+            + "capped, so no value can place a file outside the topic's directory; null and empty "
+            + "values go to __HIVE_DEFAULT_PARTITION__. What engines read back: "
+            + "docs/compatibility.md, "
             + "Partition directories.",
         GROUP_PARTITION, ++order, Width.MEDIUM, "Partitioner", new PartitionerRecommender());
     def.define(PARTITION_FIELDS_CONFIG, Type.LIST, "", Importance.MEDIUM,
@@ -622,7 +627,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return Locale.forLanguageTag(getString(LOCALE_CONFIG).trim());
   }
 
-  RecordTime.Source timestampSource() {
+  public RecordTime.Source timestampSource() {
     return RecordTime.Source.parse(getString(TIMESTAMP_EXTRACTOR_CONFIG));
   }
 

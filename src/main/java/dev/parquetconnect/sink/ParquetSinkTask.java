@@ -2,6 +2,7 @@ package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
 import dev.parquetconnect.sink.SinkRuntime.Rotation;
+import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
 import java.io.IOException;

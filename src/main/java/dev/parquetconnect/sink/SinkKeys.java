@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.partition.HivePaths;
 import dev.parquetconnect.storage.StoreKeys;
 import java.util.Locale;
 import org.apache.kafka.common.TopicPartition;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * committed it under), which only names its temporary state, and committed under the full
  * name. Topic and connector names are encoded like partition values ({@link HivePaths}).
  */
-final class SinkKeys {
+public final class SinkKeys {
   static final String MARKERS_DIR = "_markers";
   static final String INTENT_SUFFIX = ".intent";
   static final String OUTCOME_SUFFIX = ".outcome";
@@ -38,7 +39,7 @@ final class SinkKeys {
   private final String markersRoot;
   private final int rootPrefixBytes;
 
-  SinkKeys(String topicsDir, String connectorName) {
+  public SinkKeys(String topicsDir, String connectorName) {
     this(topicsDir, connectorName, 0);
   }
 
@@ -89,7 +90,7 @@ final class SinkKeys {
   static final long OPEN = -1;
 
   /** The key of one file of a commit ({@link #dataDir} and {@link #dataName}). */
-  String dataKey(String topic, String partitionPath, TopicPartition source, long start, long end,
+  public String dataKey(String topic, String partitionPath, TopicPartition source, long start, long end,
       int attempt) {
     return StoreKeys.join(dataDir(topic, partitionPath), dataName(source, start, end, attempt));
   }

@@ -1,6 +1,8 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.sink.partition.Partitioner;
+import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.Store;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 

@@ -8,6 +8,8 @@ import dev.parquetconnect.sink.CommitMarkers.Outcome;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.MarkerLog.Attempt;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.sink.partition.HivePaths;
+import dev.parquetconnect.sink.partition.PartitionColumn;
 import dev.parquetconnect.storage.StoreInput;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;

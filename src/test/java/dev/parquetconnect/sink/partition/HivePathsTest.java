@@ -1,10 +1,11 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.SinkKeys;
 import dev.parquetconnect.storage.LocalStore;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
