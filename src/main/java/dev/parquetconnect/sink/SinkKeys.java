@@ -83,8 +83,8 @@ public final class SinkKeys {
   static final long OPEN = -1;
 
   /** The key of one file of a commit ({@link #dataDir} and {@link #dataName}). */
-  public String dataKey(String topic, String partitionPath, TopicPartition source, long start, long end,
-      int attempt) {
+  public String dataKey(String topic, String partitionPath, TopicPartition source, long start,
+      long end, int attempt) {
     return StoreKeys.join(dataDir(topic, partitionPath), dataName(source, start, end, attempt));
   }
 

@@ -16,9 +16,9 @@ import java.util.Arrays;
  * waiting in memory at the commit, directly under the final key (on S3 one PutObject there, no
  * staging object and no copy).
  *
- * <p>Both keys must have been checked against the store's rules before (the sink's {@code SinkKeys}):
- * creating the real output later must not fail for the key's sake, where no record can be
- * blamed.
+ * <p>Both keys must have been checked against the store's rules before (the sink's {@code
+ * SinkKeys}): creating the real output later must not fail for the key's sake, where no record
+ * can be blamed.
  */
 public final class DeferredOutput extends StoreOutput {
   static final int THRESHOLD = 64 * 1024;
