@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.partition.PartitionColumn;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

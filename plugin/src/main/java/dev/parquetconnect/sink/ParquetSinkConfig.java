@@ -5,6 +5,7 @@ import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.config.StoreConfigDef;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreSettings;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -179,7 +180,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return Locale.forLanguageTag(getString(LOCALE_CONFIG).trim());
   }
 
-  RecordTime.Source timestampSource() {
+  public RecordTime.Source timestampSource() {
     return RecordTime.Source.parse(getString(TIMESTAMP_EXTRACTOR_CONFIG));
   }
 

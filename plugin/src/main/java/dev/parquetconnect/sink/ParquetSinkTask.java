@@ -1,7 +1,12 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.commit.FaultInjector;
+import dev.parquetconnect.sink.commit.FileCommitProtocol;
+import dev.parquetconnect.sink.commit.MarkerKeys;
 import dev.parquetconnect.sink.SinkRuntime.Rotation;
+import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
 import java.io.IOException;
@@ -50,6 +55,7 @@ public final class ParquetSinkTask extends SinkTask {
   private ParquetSinkConfig config;
   private Store store;
   private SinkRuntime runtime;
+  private MarkerKeys markerKeys;
   private String taskName = "parquet-sink";
 
   /** The task Connect instantiates: Parquet files through the conversion layer. */
@@ -95,9 +101,11 @@ public final class ParquetSinkTask extends SinkTask {
     String writerId = UUID.randomUUID().toString();
     Rotation rotation = new Rotation(config.flushSize(), config.fileMaxBytes(),
         config.rotateIntervalMs(), config.rotateScheduleIntervalMs());
+    markerKeys = new MarkerKeys(config.topicsDir(), config.connectorName());
     runtime = new SinkRuntime(store,
-        new SinkKeys(config.topicsDir(), config.connectorName(),
-            SinkKeys.rootPrefixBytes(config.storeUrl())),
+        new SinkKeys(config.topicsDir(), SinkKeys.rootPrefixBytes(config.storeUrl())),
+        FileCommitProtocol.factory(store, markerKeys, clock, config.commitTimeoutMs(), writerId,
+            taskName, crashPoints),
         formats.apply(config),
         Partitioners.create(config, clock::wallMillis),
         Partitioners.recordTime(config, clock::wallMillis),
@@ -109,7 +117,6 @@ public final class ParquetSinkTask extends SinkTask {
         crashPoints,
         clock,
         context,
-        writerId,
         taskName,
         new SinkMetrics());
     runtime.metrics().register(context, config.connectorName(), taskNumber);
@@ -122,7 +129,7 @@ public final class ParquetSinkTask extends SinkTask {
     for (TopicPartition partition : partitions) {
       // Markers are written only by this partition's owner, which this task is now: whatever
       // temporary marker is there belongs to a dead or fenced writer.
-      cleanOrphansOnce(runtime.keys().markerDir(partition),
+      cleanOrphansOnce(markerKeys.markerDir(partition),
           Instant.ofEpochMilli(clock.wallMillis()));
       cleanOrphansOnce(runtime.keys().topicDir(partition.topic()), orphanCutoff());
       TopicPartitionWriter writer = new TopicPartitionWriter(partition, runtime);

@@ -1,7 +1,7 @@
 package dev.parquetconnect.sink;
 
 /** The task's clocks, replaceable in tests. */
-interface SinkClock {
+public interface SinkClock {
   SinkClock SYSTEM = new SinkClock() {
     @Override
     public long wallMillis() {

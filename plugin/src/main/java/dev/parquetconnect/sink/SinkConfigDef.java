@@ -116,10 +116,10 @@ final class SinkConfigDef {
             + "engines prune by it: 'kafka' (partition=<Kafka partition>), 'field' (the values of "
             + "partition.field.name), 'time' (the record time formatted by path.format), 'header' "
             + "(the values of partition.header.name), or the class name of an implementation of "
-            + "dev.parquetconnect.sink.Partitioner. Values are percent-encoded and capped, so no "
-            + "value can place a file outside the topic's directory; null and empty values go to "
-            + "__HIVE_DEFAULT_PARTITION__. What engines read back: docs/compatibility.md, "
-            + "Partition directories.",
+            + "dev.parquetconnect.sink.partition.Partitioner. Values are percent-encoded and "
+            + "capped, so no value can place a file outside the topic's directory; null and empty "
+            + "values go to __HIVE_DEFAULT_PARTITION__. What engines read back: "
+            + "docs/compatibility.md, Partition directories.",
         GROUP_PARTITION, ++order, Width.MEDIUM, "Partitioner", new OfferedValues(
             List.of(PARTITIONER_KAFKA, PARTITIONER_FIELD, PARTITIONER_TIME, PARTITIONER_HEADER)));
     def.define(PARTITION_FIELDS_CONFIG, Type.LIST, "", Importance.MEDIUM,

@@ -21,6 +21,9 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.nonBlank;
 
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.StoreConfigDef;
+import dev.parquetconnect.sink.partition.Partitioners;
+import dev.parquetconnect.sink.partition.RecordFields;
+import dev.parquetconnect.sink.partition.TimePartitioner;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

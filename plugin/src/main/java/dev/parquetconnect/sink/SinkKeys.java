@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.partition.HivePaths;
 import dev.parquetconnect.storage.StoreKeys;
 import java.util.Locale;
 import org.apache.kafka.common.TopicPartition;
@@ -9,7 +10,6 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START+END[-ATTEMPT].parquet   data files
- * topics/_markers/CONNECTOR/TOPIC/PARTITION/START-ATTEMPT.intent|.outcome   commit markers
  * </pre>
  *
  * Start and end (the commit's first and last offset) are printed with 20 digits so that names
@@ -17,12 +17,10 @@ import org.apache.kafka.common.TopicPartition;
  * (docs/exactly-once.md). While a file is written its end is not known yet: it is opened under
  * the provisional name {@code TOPIC+PARTITION+START[-ATTEMPT].parquet} (the name earlier versions
  * committed it under), which only names its temporary state, and committed under the full
- * name. Topic and connector names are encoded like partition values ({@link HivePaths}).
+ * name. Topic names are encoded like partition values ({@link HivePaths}). The commit markers
+ * beside them are named by {@link dev.parquetconnect.sink.commit.MarkerKeys}.
  */
-final class SinkKeys {
-  static final String MARKERS_DIR = "_markers";
-  static final String INTENT_SUFFIX = ".intent";
-  static final String OUTCOME_SUFFIX = ".outcome";
+public final class SinkKeys {
   static final String EXTENSION = ".parquet";
 
   /** A topic directory stays well within one segment. */
@@ -32,25 +30,21 @@ final class SinkKeys {
    * 180 + 1 + 10 + 1 + 20 + 1 + 20 + 11 + 8 = 252.
    */
   private static final int MAX_TOPIC_IN_NAME_BYTES = 180;
-  private static final int MAX_CONNECTOR_BYTES = 200;
 
   private final String topicsDir;
-  private final String markersRoot;
   private final int rootPrefixBytes;
 
-  SinkKeys(String topicsDir, String connectorName) {
-    this(topicsDir, connectorName, 0);
+  public SinkKeys(String topicsDir) {
+    this(topicsDir, 0);
   }
 
   /**
    * @param rootPrefixBytes the bytes the store puts before every key (an S3 URL's prefix and its
    *     slash), which count toward the store's key limit
    */
-  SinkKeys(String topicsDir, String connectorName, int rootPrefixBytes) {
+  SinkKeys(String topicsDir, int rootPrefixBytes) {
     this.rootPrefixBytes = rootPrefixBytes;
     this.topicsDir = topicsDir;
-    this.markersRoot = StoreKeys.join(topicsDir, MARKERS_DIR + "/"
-        + HivePaths.encodeSegment(connectorName, MAX_CONNECTOR_BYTES));
   }
 
   /** The directory of a topic's files (the topic as records name it, after transformations). */
@@ -89,8 +83,8 @@ final class SinkKeys {
   static final long OPEN = -1;
 
   /** The key of one file of a commit ({@link #dataDir} and {@link #dataName}). */
-  String dataKey(String topic, String partitionPath, TopicPartition source, long start, long end,
-      int attempt) {
+  public String dataKey(String topic, String partitionPath, TopicPartition source, long start,
+      long end, int attempt) {
     return StoreKeys.join(dataDir(topic, partitionPath), dataName(source, start, end, attempt));
   }
 
@@ -120,48 +114,7 @@ final class SinkKeys {
         : prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
   }
 
-  /** The directory of one Kafka partition's commit markers. */
-  String markerDir(TopicPartition source) {
-    return markersRoot + "/" + HivePaths.encodeSegment(source.topic(), MAX_TOPIC_DIR_BYTES) + "/"
-        + source.partition();
-  }
-
-  String intentKey(TopicPartition source, long start, int attempt) {
-    return markerDir(source) + "/" + markerName(start, attempt) + INTENT_SUFFIX;
-  }
-
-  String outcomeKey(TopicPartition source, long start, int attempt) {
-    return markerDir(source) + "/" + markerName(start, attempt) + OUTCOME_SUFFIX;
-  }
-
-  private static String markerName(long start, int attempt) {
-    return offsetText(start) + "-" + attempt;
-  }
-
   static String offsetText(long offset) {
     return String.format(Locale.ROOT, "%020d", offset);
-  }
-
-  /** A marker file name parsed: which commit attempt and which kind; null for anything else. */
-  record MarkerName(long start, int attempt, boolean intent) {
-    static MarkerName parse(String fileName) {
-      boolean intent = fileName.endsWith(INTENT_SUFFIX);
-      boolean outcome = fileName.endsWith(OUTCOME_SUFFIX);
-      if (!intent && !outcome) {
-        return null;
-      }
-      String stem = fileName.substring(0,
-          fileName.length() - (intent ? INTENT_SUFFIX : OUTCOME_SUFFIX).length());
-      int dash = stem.indexOf('-');
-      if (dash != 20 || stem.length() == 21) {
-        return null;
-      }
-      try {
-        return new MarkerName(Long.parseLong(stem.substring(0, dash)),
-            Integer.parseInt(stem.substring(dash + 1)), intent);
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
   }
 }

@@ -1,20 +1,26 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.sink.commit.CommitProtocol;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.partition.Partitioner;
+import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.Store;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
- * What every Kafka partition's writer of a task shares: the store, the naming, the record format,
- * the partitioner, the rotation settings, the memory budget, error handling and the clocks.
+ * What every Kafka partition's writer of a task shares: the store, the naming, the commit
+ * protocol, the record format, the partitioner, the rotation settings, the memory budget, error
+ * handling and the clocks.
  *
- * @param writerId a random id of this task instance, written into its commit intents
+ * @param commits opens the commit protocol of each Kafka partition
  * @param taskName {@code <connector>-<task number>}, for markers and logs
  * @param metrics the task's metrics (docs/operations.md)
  */
 record SinkRuntime(
     Store store,
     SinkKeys keys,
+    CommitProtocol.Factory commits,
     RecordWriterFactory writers,
     Partitioner partitioner,
     RecordTime recordTime,
@@ -26,7 +32,6 @@ record SinkRuntime(
     CrashPoints faults,
     SinkClock clock,
     SinkTaskContext context,
-    String writerId,
     String taskName,
     SinkMetrics metrics) {
 

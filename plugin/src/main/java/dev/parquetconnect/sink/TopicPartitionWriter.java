@@ -3,20 +3,24 @@ package dev.parquetconnect.sink;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.read.ParquetFileReader;
-import dev.parquetconnect.sink.CommitMarkers.Intent;
-import dev.parquetconnect.sink.CommitMarkers.Outcome;
 import dev.parquetconnect.sink.Epoch.Place;
-import dev.parquetconnect.sink.MarkerLog.Attempt;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
+import dev.parquetconnect.sink.commit.CommitProtocol;
+import dev.parquetconnect.sink.commit.CommitProtocol.DataFile;
+import dev.parquetconnect.sink.commit.CommitProtocol.Fenced;
+import dev.parquetconnect.sink.commit.CommitProtocol.PendingCommit;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.commit.DeferredOutput;
+import dev.parquetconnect.sink.commit.FaultInjector;
+import dev.parquetconnect.sink.partition.HivePaths;
+import dev.parquetconnect.sink.partition.PartitionColumn;
 import dev.parquetconnect.storage.StoreInput;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
@@ -27,44 +31,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a task does for one Kafka partition it consumes: recovering the committed offset
- * from the store, writing records into the files of the open commit ({@link Epoch}), rotating,
- * and committing with the marker protocol of docs/exactly-once.md.
+ * Everything a task does for one Kafka partition it consumes: routing each record to the file of
+ * its partition directory in the open commit ({@link Epoch}), opening files, rotating, and
+ * committing through the partition's {@link CommitProtocol} (the marker protocol of
+ * docs/exactly-once.md on a file store).
  *
- * <p>States: <em>recovering</em> (paused at Connect, records dropped, until the markers say where
- * to resume) and <em>active</em>. Any failure of a commit or of the store discards the open
- * commit, rolls back what it made visible, and goes back to recovering, which rewinds the
- * consumer to the first offset not committed. Called from the task's thread only.
+ * <p>States: <em>recovering</em> (paused at Connect, records dropped, until the protocol says
+ * where to resume) and <em>active</em>. Any failure of a commit or of the store discards the open
+ * commit, has the protocol roll back what it made visible, and goes back to recovering, which
+ * rewinds the consumer to the first offset not committed. Called from the task's thread only.
  */
 final class TopicPartitionWriter {
   private static final Logger LOG = LoggerFactory.getLogger(TopicPartitionWriter.class);
-  /** Newest commit attempts whose markers are kept; older ones are deleted after a commit. */
-  static final int RETAINED_ATTEMPTS = 6;
   /** Store failures in a row (each followed by a rewind) before the task gives up. */
   static final int MAX_CONSECUTIVE_FAILURES = 5;
   private static final long MAX_BACKOFF_MS = 30_000;
 
   private final TopicPartition source;
   private final SinkRuntime rt;
-  private final MarkerLog markers;
+  private final CommitProtocol protocol;
   private final String log;
 
   private boolean recovering = true;
   private boolean paused;
-  /** Last offset of the newest done commit, -1 when there is none. */
-  private long committedEnd = -1;
-  /** The newest done commit as recovery found it, null when there is none. */
-  private Attempt lastDone;
   /** Where to resume after recovery when the store knows no later point (a failed commit). */
   private long rewindTo = -1;
-  /** The highest attempt seen per start offset (a retry of that start uses the next one). */
-  private final Map<Long, Integer> lastAttempt = new HashMap<>();
-  /** The markers as last listed, plus what this writer created since (for compaction). */
-  private List<Attempt> knownAttempts = new ArrayList<>();
-  /** Rolled-back attempts whose files a late zombie may still make visible. */
-  private final RolledBackAttempts rolledBack = new RolledBackAttempts();
-  /** When an unfinished commit of another writer was first seen (monotonic nanos). */
-  private final Map<Attempt, Long> pendingSince = new HashMap<>();
   /** After a rewind, the rest of the current batch is stale: Connect seeks before the next. */
   private boolean dropRestOfBatch;
   private int consecutiveFailures;
@@ -76,8 +67,8 @@ final class TopicPartitionWriter {
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
     this.source = source;
     this.rt = runtime;
-    this.markers = new MarkerLog(runtime.store(), runtime.keys(), source);
     this.log = "[" + runtime.taskName() + " " + source + "]";
+    this.protocol = runtime.commits().open(source, log);
   }
 
   TopicPartition source() {
@@ -94,6 +85,7 @@ final class TopicPartitionWriter {
 
   /** The offset to commit to Kafka: after the newest done commit, or -1 for none yet. */
   long committedOffset() {
+    long committedEnd = protocol.lastCommitted();
     return committedEnd < 0 ? -1 : committedEnd + 1;
   }
 
@@ -117,7 +109,7 @@ final class TopicPartitionWriter {
     }
     boolean settled;
     try {
-      settled = settleMarkers();
+      settled = protocol.recover();
     } catch (IOException | RuntimeException e) {
       onStoreFailure("recovering from the commit markers", e);
       pause();
@@ -131,6 +123,7 @@ final class TopicPartitionWriter {
     learnFromLastCommit();
     // After the newest done commit; with none, where the failed commit began (-1: nothing was
     // ever written, the consumer's own position is right).
+    long committedEnd = protocol.lastCommitted();
     long resumeAt = committedEnd >= 0 ? committedEnd + 1 : rewindTo;
     rewindTo = -1;
     if (resumeAt >= 0) {
@@ -149,16 +142,8 @@ final class TopicPartitionWriter {
    * cannot be read only means the schema is learned again from the records.
    */
   private void learnFromLastCommit() {
-    Attempt done = lastDone;
-    if (done == null || !done.hasIntent()) {
-      return;
-    }
     try {
-      Intent intent = markers.readIntent(done.start(), done.attempt());
-      if (intent == null) {
-        return;
-      }
-      for (String file : intent.files()) {
+      for (String file : protocol.lastCommitFiles()) {
         StoreInput in = rt.store().open(file);
         ParquetFileReader reader;
         try {
@@ -178,171 +163,13 @@ final class TopicPartitionWriter {
     }
   }
 
-  /** Reads the markers; false while an unfinished commit must be waited for. */
-  private boolean settleMarkers() throws IOException {
-    List<Attempt> attempts = markers.list();
-    knownAttempts = new ArrayList<>(attempts);
-    lastAttempt.clear();
-    for (Attempt a : attempts) {
-      lastAttempt.merge(a.start(), a.attempt(), Math::max);
-    }
-    rolledBack.retainAll(attempts);
-    committedEnd = -1;
-    lastDone = null;
-    int i = attempts.size() - 1;
-    for (; i >= 0; i--) {
-      Attempt a = attempts.get(i);
-      Outcome outcome;
-      if (a.hasOutcome()) {
-        outcome = readOutcome(a);
-        if (outcome == null) {
-          continue;
-        }
-      } else {
-        outcome = settlePending(a);
-        if (outcome == null) {
-          return false;
-        }
-      }
-      if (outcome.done()) {
-        committedEnd = outcome.end();
-        lastDone = a;
-        i--;
-        break;
-      }
-    }
-    // Older than the newest done commit: only rolled-back attempts matter, however old, since a
-    // zombie may make one of their files visible at any time after the rollback.
-    for (; i >= 0; i--) {
-      settleOvertaken(attempts.get(i));
-    }
-    pendingSince.keySet().retainAll(attempts);
-    sweepRolledBack();
-    return true;
-  }
-
-  /** The outcome of an attempt that has one (remembering a rollback); null if it vanished. */
-  private Outcome readOutcome(Attempt a) throws IOException {
-    if (rolledBack.contains(a)) {
-      return new Outcome(false, a.start(), a.start(), a.attempt(), "");
-    }
-    Outcome outcome = markers.readOutcome(a.start(), a.attempt());
-    if (outcome != null && !outcome.done() && a.hasIntent()) {
-      Intent intent = markers.readIntent(a.start(), a.attempt());
-      if (intent != null) {
-        rolledBack.add(intent);
-      }
-    }
-    return outcome;
-  }
-
-  /**
-   * An attempt older than the newest done commit: a rollback is remembered. An intent without
-   * outcome there is left alone: its writer was overtaken (another writer recovered past it) and
-   * sees that when it lists the markers again after its intent, before any file (commit step 3),
-   * so it never makes a file visible; its files' names may even be those of a done commit whose
-   * markers were compacted, so they must not be deleted.
-   */
-  private void settleOvertaken(Attempt a) throws IOException {
-    if (a.hasOutcome()) {
-      readOutcome(a);
-    }
-  }
-
-  /** Deletes the files of every rolled-back attempt again (a zombie may have made one visible). */
-  private void sweepRolledBack() throws IOException {
-    int deleted = rolledBack.sweep(rt.store(), rt.clock().nanos());
-    if (deleted > 0) {
-      LOG.warn("{} deleted {} files of rolled-back commits that appeared after their rollback "
-          + "(a task that had lost this partition made them visible late)", log, deleted);
-    }
-  }
-
-  /** While committing: sweeps rolled-back attempts at most once per commit timeout. */
-  private void sweepRolledBackIfDue() {
-    if (!rolledBack.sweepDue(rt.clock().nanos(),
-        TimeUnit.MILLISECONDS.toNanos(rt.commitTimeoutMs()))) {
-      return;
-    }
-    try {
-      sweepRolledBack();
-    } catch (IOException | RuntimeException e) {
-      // The next commit after another timeout, or the next recovery, tries again.
-      LOG.warn("{} cannot delete the files of rolled-back commits now: {}", log, e.toString());
-    }
-  }
-
-  /**
-   * An intent without outcome: rolled forward if all its files are there, rolled back if it is
-   * this task instance's own, or older than the commit timeout by the writer's clock, or seen
-   * unfinished for the commit timeout by ours; else null (wait).
-   */
-  private Outcome settlePending(Attempt a) throws IOException {
-    Intent intent = markers.readIntent(a.start(), a.attempt());
-    if (intent == null) {
-      return new Outcome(false, a.start(), a.start(), a.attempt(), rt.writerId());
-    }
-    boolean complete = true;
-    for (String file : intent.files()) {
-      if (!rt.store().exists(file)) {
-        complete = false;
-        break;
-      }
-    }
-    if (complete) {
-      Outcome outcome = markers.settle(done(intent));
-      LOG.info("{} rolled forward the unfinished commit of offsets {}-{} (attempt {}) by {}: "
-          + "all {} files exist; outcome {}", log, intent.start(), intent.end(), intent.attempt(),
-          intent.task(), intent.files().size(), outcome.done() ? "done" : "aborted");
-      if (!outcome.done()) {
-        rolledBack.add(intent);
-        sweep(intent);
-      }
-      return outcome;
-    }
-    long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(rt.commitTimeoutMs());
-    long firstSeen = pendingSince.computeIfAbsent(a, k -> rt.clock().nanos());
-    boolean mine = intent.writer().equals(rt.writerId());
-    boolean seenLongEnough = rt.clock().nanos() - firstSeen >= timeoutNanos;
-    boolean oldByItsClock =
-        rt.clock().wallMillis() - intent.createdMillis() >= 2 * rt.commitTimeoutMs();
-    if (!mine && !seenLongEnough && !oldByItsClock) {
-      LOG.info("{} waiting for the unfinished commit of offsets {}-{} by {} to finish or time out",
-          log, intent.start(), intent.end(), intent.task());
-      return null;
-    }
-    Outcome outcome = markers.settle(aborted(intent));
-    if (!outcome.done()) {
-      rolledBack.add(intent);
-      sweep(intent);
-      LOG.warn("{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}", log,
-          intent.start(), intent.end(), intent.attempt(), intent.task());
-    }
-    return outcome;
-  }
-
-  /** Deletes whatever an aborted commit made visible (idempotent). */
-  private void sweep(Intent intent) throws IOException {
-    for (String file : intent.files()) {
-      rt.store().delete(file);
-    }
-  }
-
-  private Outcome done(Intent intent) {
-    return new Outcome(true, intent.start(), intent.end(), intent.attempt(), rt.writerId());
-  }
-
-  private Outcome aborted(Intent intent) {
-    return new Outcome(false, intent.start(), intent.end(), intent.attempt(), rt.writerId());
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Writing
 
   /** Writes one record of this partition (or drops it when stale), rotating as configured. */
   void write(SinkRecord record) {
     long offset = record.originalKafkaOffset();
-    if (recovering || dropRestOfBatch || offset <= committedEnd
+    if (recovering || dropRestOfBatch || offset <= protocol.lastCommitted()
         || (epoch != null && offset <= epoch.end())) {
       return;
     }
@@ -414,7 +241,7 @@ final class TopicPartitionWriter {
     }
     current.read(offset, time, true);
     rt.budget().update(file);
-    rt.faults().at("put");
+    rt.faults().at(CrashPoints.PUT);
     afterRecord(file);
   }
 
@@ -455,9 +282,9 @@ final class TopicPartitionWriter {
 
   private Epoch openEpochIfNone(long offset) {
     if (epoch == null) {
-      int attempt = lastAttempt.containsKey(offset) ? lastAttempt.get(offset) + 1 : 0;
       long now = rt.clock().wallMillis();
-      epoch = new Epoch(offset, attempt, now, rt.rotation().scheduleDeadline(now));
+      epoch = new Epoch(offset, protocol.attemptAt(offset), now,
+          rt.rotation().scheduleDeadline(now));
     }
     return epoch;
   }
@@ -538,111 +365,93 @@ final class TopicPartitionWriter {
   // Committing
 
   /**
-   * Commits the open files: finish them, claim the attempt with an intent, make each visible,
-   * record the outcome. Returns false when the commit failed and the partition went back to
-   * recovering (the caller must not write further records of this batch).
+   * Commits the open files: finishes them and hands them, under their final names, to the
+   * protocol. Returns false when the commit failed and the partition went back to recovering
+   * (the caller must not write further records of this batch).
    */
   boolean commit(String reason) {
     Epoch e = epoch;
     if (e == null || recovering) {
       return !recovering;
     }
-    boolean claimed = false;
     try {
       for (OpenFile file : e.files()) {
         file.writer().finish();
         rt.budget().update(file);
       }
-      rt.faults().at("before-intent");
+      rt.faults().at(CrashPoints.BEFORE_INTENT);
       ErrantRecords.await(e.deadLettered());
-      // The end offset is known now: every file is committed under its full name, which the
-      // intent lists, so that recovery finds (or deletes) exactly what this commit made visible.
-      String name = SinkKeys.dataName(source, e.start(), e.end(), e.attempt());
-      List<String> finalKeys = new ArrayList<>(e.files().size());
-      for (OpenFile file : e.files()) {
-        file.finalKey(StoreKeys.join(file.directory(), name));
-        finalKeys.add(file.finalKey());
-      }
-      List<Attempt> listed = markers.list();
-      for (Attempt a : listed) {
-        if (a.start() > e.start() || (a.start() == e.start() && a.attempt() >= e.attempt())) {
-          throw new Fenced("the store has a commit of offset " + a.start() + " (attempt "
-              + a.attempt() + ") this task did not expect");
-        }
-      }
-      Intent intent = new Intent(source.topic(), source.partition(), e.start(), e.end(),
-          e.attempt(), e.recordsWritten(), rt.writerId(), rt.taskName(), rt.clock().wallMillis(),
-          finalKeys);
-      long claimedAt = rt.clock().nanos();
-      if (!markers.createIntent(intent)) {
-        throw new Fenced("another writer claimed offsets from " + e.start() + " (attempt "
-            + e.attempt() + ")");
-      }
-      rt.faults().at("after-intent");
-      // Listed again now that the intent holds the attempt: a writer that stalled between the
-      // check above and its intent may have been overtaken meanwhile, by enough commits that
-      // compaction deleted this attempt's markers (so the intent could be created again, and
-      // its names may be those of a done commit). It publishes nothing and withdraws the intent,
-      // without an outcome: no sweep may ever delete files under those names.
-      for (Attempt a : markers.list()) {
-        if (a.isAfter(e.start(), e.attempt())) {
-          markers.deleteIntent(e.start(), e.attempt());
-          throw new Fenced("the store has a commit of offset " + a.start() + " (attempt "
-              + a.attempt() + ") made after this task checked; withdrew its intent");
-        }
-      }
-      claimed = true;
-      long halfTimeout = TimeUnit.MILLISECONDS.toNanos(rt.commitTimeoutMs()) / 2;
-      boolean first = true;
-      for (OpenFile file : e.files()) {
-        if (rt.clock().nanos() - claimedAt > halfTimeout) {
-          throw new IOException("the commit took longer than half of commit.timeout.ms ("
-              + rt.commitTimeoutMs() + " ms): stopping so that a new owner may roll it back");
-        }
-        // Between the deadline check and the file's appearance a stalled writer can outlive its
-        // commit: the window a later sweep of rolled-back attempts closes.
-        rt.faults().at("before-file");
-        file.output().commitAs(file.finalKey());
-        rt.budget().release(file);
-        if (first) {
-          rt.faults().at("mid-commit");
-          first = false;
-        }
-      }
-      rt.faults().at("before-done");
-      Outcome outcome = markers.settle(done(intent));
-      if (!outcome.done()) {
-        sweep(intent);
-        throw new Fenced("another writer rolled back this commit of offsets " + e.start() + "-"
-            + e.end() + " while it was being made");
-      }
-      rt.faults().at("after-done");
-      committed(e, listed);
-      long tookNanos = rt.clock().nanos() - claimedAt;
-      rt.metrics().committed(reason, e.recordsWritten(), e.files(), tookNanos);
-      long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
-      LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms{}", log, e.start(),
-          e.end(), e.recordsWritten(), e.files().size(), reason, tookMs, inPlace(e));
-      LOG.debug("{} committed files {}", log, finalKeys);
-      if (tookMs > rt.commitTimeoutMs() / 4) {
-        LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
-            + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
-            log, e.files().size(), tookMs, rt.commitTimeoutMs());
-      }
+      long tookNanos = protocol.commit(named(e));
+      epoch = null;
+      consecutiveFailures = 0;
+      reportCommitted(e, reason, tookNanos);
       return true;
     } catch (Fenced fenced) {
       LOG.warn("{} fenced: {}; discarding the open commit and recovering", log,
           fenced.getMessage());
       rt.metrics().commitFailed();
-      discard(e, claimed);
+      discard(e);
       return false;
     } catch (FaultInjector.InjectedFault injected) {
       throw injected;
     } catch (IOException | RuntimeException failure) {
       rt.metrics().commitFailed();
-      fail("committing offsets " + e.start() + "-" + e.end() + " (" + reason + ")", failure,
-          claimed);
+      fail("committing offsets " + e.start() + "-" + e.end() + " (" + reason + ")", failure);
       return false;
+    }
+  }
+
+  /**
+   * The open commit as the protocol commits it. The end offset is known now: every file gets
+   * its full name, the same in each directory, so that recovery finds (or deletes) exactly what
+   * the commit made visible.
+   */
+  private PendingCommit named(Epoch e) {
+    String name = SinkKeys.dataName(source, e.start(), e.end(), e.attempt());
+    List<DataFile> files = new ArrayList<>(e.files().size());
+    for (OpenFile file : e.files()) {
+      file.finalKey(StoreKeys.join(file.directory(), name));
+      files.add(new Publication(file));
+    }
+    return new PendingCommit(e.start(), e.end(), e.attempt(), e.recordsWritten(), files);
+  }
+
+  /** A finished file, made visible under its final key; its memory is free then. */
+  private final class Publication implements DataFile {
+    private final OpenFile file;
+
+    Publication(OpenFile file) {
+      this.file = file;
+    }
+
+    @Override
+    public String key() {
+      return file.finalKey();
+    }
+
+    @Override
+    public void publish() throws IOException {
+      file.output().commitAs(file.finalKey());
+      rt.budget().release(file);
+    }
+  }
+
+  private void reportCommitted(Epoch e, String reason, long tookNanos) {
+    rt.metrics().committed(reason, e.recordsWritten(), e.files(), tookNanos);
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
+    LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms{}", log, e.start(),
+        e.end(), e.recordsWritten(), e.files().size(), reason, tookMs, inPlace(e));
+    if (LOG.isDebugEnabled()) {
+      List<String> finalKeys = new ArrayList<>(e.files().size());
+      for (OpenFile file : e.files()) {
+        finalKeys.add(file.finalKey());
+      }
+      LOG.debug("{} committed files {}", log, finalKeys);
+    }
+    if (tookMs > rt.commitTimeoutMs() / 4) {
+      LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
+          + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
+          log, e.files().size(), tookMs, rt.commitTimeoutMs());
     }
   }
 
@@ -655,51 +464,11 @@ final class TopicPartitionWriter {
     return reshapes == 0 ? "" : "; " + reshapes + " schema changes made in place";
   }
 
-  private void committed(Epoch e, List<Attempt> listed) {
-    committedEnd = e.end();
-    lastAttempt.merge(e.start(), e.attempt(), Math::max);
-    epoch = null;
-    consecutiveFailures = 0;
-    knownAttempts = new ArrayList<>(listed);
-    knownAttempts.add(new Attempt(e.start(), e.attempt(), true, true));
-    compactMarkers();
-    sweepRolledBackIfDue();
-  }
-
   /**
-   * Deletes the markers of all but the newest {@link #RETAINED_ATTEMPTS} attempts, except those
-   * of rolled-back attempts: their intents say which files to sweep, however late they appear.
-   */
-  private void compactMarkers() {
-    int excess = knownAttempts.size() - RETAINED_ATTEMPTS;
-    if (excess <= 0) {
-      return;
-    }
-    List<Attempt> old = new ArrayList<>(knownAttempts.subList(0, excess));
-    try {
-      for (Attempt a : old) {
-        if (rolledBack.contains(a)) {
-          continue;
-        }
-        markers.delete(a);
-        knownAttempts.remove(a);
-        lastAttempt.remove(a.start());
-      }
-    } catch (IOException e) {
-      // Harmless: the next commit tries again, recovery reads only the newest markers.
-      LOG.warn("{} cannot delete old commit markers: {}", log, e.toString());
-    }
-  }
-
-  /**
-   * The failure path: discard the open commit (rolling back what it made visible if this writer
-   * claimed it), then recover from the store, rewinding to the first offset not committed.
+   * The failure path: discard the open commit (the protocol rolls back what it made visible),
+   * then recover from the store, rewinding to the first offset not committed.
    */
   private void fail(String what, Exception cause) {
-    fail(what, cause, false);
-  }
-
-  private void fail(String what, Exception cause, boolean claimed) {
     consecutiveFailures++;
     LOG.error("{} {} failed ({} in a row): {}", log, what, consecutiveFailures, cause.toString(),
         cause);
@@ -710,7 +479,7 @@ final class TopicPartitionWriter {
     retryNotBeforeNanos = rt.clock().nanos()
         + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
     if (epoch != null) {
-      discard(epoch, claimed);
+      discard(epoch);
     } else {
       goRecovering(-1);
     }
@@ -727,8 +496,8 @@ final class TopicPartitionWriter {
         + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
   }
 
-  /** Drops the open commit; if it was claimed, settles it as aborted (or learns it is done). */
-  private void discard(Epoch e, boolean claimed) {
+  /** Drops the open commit; the protocol aborts what it claimed (or learns it is done). */
+  private void discard(Epoch e) {
     for (OpenFile file : e.files()) {
       rt.budget().release(file);
       if (!file.output().committed()) {
@@ -736,26 +505,12 @@ final class TopicPartitionWriter {
       }
     }
     epoch = null;
-    if (claimed) {
-      try {
-        Intent intent = markers.readIntent(e.start(), e.attempt());
-        if (intent != null && intent.writer().equals(rt.writerId())) {
-          Outcome outcome = markers.settle(aborted(intent));
-          if (outcome.done()) {
-            // Another task instance saw every file and rolled the commit forward.
-            committed(e, knownAttempts);
-            LOG.info("{} the commit of offsets {}-{} was completed by another writer", log,
-                e.start(), e.end());
-            return;
-          }
-          rolledBack.add(intent);
-          sweep(intent);
-        }
-      } catch (IOException | RuntimeException settleFailure) {
-        // Recovery sees the intent (this writer's own) and rolls it back then.
-        LOG.warn("{} cannot roll back offsets {}-{} now ({}); recovery will", log, e.start(),
-            e.end(), settleFailure.toString());
-      }
+    if (protocol.abort(e.start(), e.attempt())) {
+      // Another task instance saw every file and rolled the commit forward.
+      consecutiveFailures = 0;
+      LOG.info("{} the commit of offsets {}-{} was completed by another writer", log,
+          e.start(), e.end());
+      return;
     }
     goRecovering(e.start());
   }
@@ -792,13 +547,6 @@ final class TopicPartitionWriter {
     if (paused) {
       rt.context().resume(source);
       paused = false;
-    }
-  }
-
-  /** A sign that another writer owns this partition now. */
-  private static final class Fenced extends Exception {
-    Fenced(String message) {
-      super(message);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.parquetconnect.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.LocalStore;
 import java.io.IOException;
 import java.nio.file.Path;

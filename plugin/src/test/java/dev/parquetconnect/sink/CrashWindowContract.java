@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.commit.FileCommitProtocol;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import dev.parquetconnect.storage.StoreInput;
@@ -254,7 +256,7 @@ abstract class CrashWindowContract {
   @Test
   void aZombieFilePublishedLongAfterTheRollbackIsDeletedToo() throws IOException {
     // More commits than the markers retained: the rolled-back attempt is the oldest there is.
-    zombiePublishesAfterItsRollback(TopicPartitionWriter.RETAINED_ATTEMPTS + 2);
+    zombiePublishesAfterItsRollback(FileCommitProtocol.RETAINED_ATTEMPTS + 2);
   }
 
   @Test
@@ -284,7 +286,7 @@ abstract class CrashWindowContract {
    */
   @Test
   void aZombieClaimingAnAttemptWhoseMarkersWereCompactedPublishesNothing() throws IOException {
-    long ownerEnd = 10L * (TopicPartitionWriter.RETAINED_ATTEMPTS + 3);
+    long ownerEnd = 10L * (FileCommitProtocol.RETAINED_ATTEMPTS + 3);
     storeHook = key -> {
       if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
         storeHook = k -> {};
@@ -324,7 +326,7 @@ abstract class CrashWindowContract {
   @Test
   void killedDuringCompaction() throws IOException {
     SinkTaskDriver first = instance(CrashPoints.NONE);
-    first.deliverUpTo(10L * TopicPartitionWriter.RETAINED_ATTEMPTS);
+    first.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS);
     storeHook = key -> {
       if (key.startsWith("delete ") && key.endsWith(".outcome")) {
         storeHook = k -> {};
@@ -332,15 +334,15 @@ abstract class CrashWindowContract {
       }
     };
     assertThrows(SinkTaskTest.SimulatedCrash.class,
-        () -> first.deliverUpTo(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 10));
+        () -> first.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 10));
     assertTrue(store.exists(MARKERS + "00000000000000000000-0.outcome"));
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.intent"));
     SinkTaskDriver second = instance(CrashPoints.NONE);
-    assertEquals(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 10, second.position,
+    assertEquals(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 10, second.position,
         "the outcome without intent is skipped");
-    second.deliverUpTo(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 20);
+    second.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 20);
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.outcome"), "compacted later");
-    recoverAndAssertEachOffsetOnce(10L * TopicPartitionWriter.RETAINED_ATTEMPTS + 30);
+    recoverAndAssertEachOffsetOnce(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 30);
   }
 
   private boolean storeExists(String key) {

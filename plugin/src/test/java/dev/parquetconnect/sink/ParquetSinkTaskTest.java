@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.partition.HivePaths;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

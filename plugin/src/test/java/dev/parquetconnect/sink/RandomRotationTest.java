@@ -18,6 +18,7 @@ import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.metrics.TaskMetrics;
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.StoreOutput;
 import dev.parquetconnect.storage.Stores;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.StallingS3;
 import dev.parquetconnect.storage.Store;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.S3ProxyServer;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;

@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.commit.MarkerKeys;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import dev.parquetconnect.storage.StoreInput;
@@ -125,7 +126,7 @@ final class SimulatedConnect {
       throws IOException {
     Map<String, List<LinesFormat.Line>> files = new TreeMap<>();
     for (StoreFile file : store.list(topicsDir, true)) {
-      if (file.key().startsWith(topicsDir + "/" + SinkKeys.MARKERS_DIR + "/")) {
+      if (file.key().startsWith(topicsDir + "/" + MarkerKeys.MARKERS_DIR + "/")) {
         continue;
       }
       try (StoreInput in = store.open(file.key())) {

@@ -10,6 +10,7 @@ import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.KafkaBroker;
 import dev.parquetconnect.it.KafkaRecords;
 import dev.parquetconnect.it.KafkaRuntime;
+import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.storage.ItStores;
 import dev.parquetconnect.storage.Store;
 import java.io.IOException;

@@ -4,8 +4,10 @@ import dev.parquetconnect.engines.SparkLakeCheck;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
-import dev.parquetconnect.sink.CommitMarkers.Outcome;
-import dev.parquetconnect.sink.MarkerLog.Attempt;
+import dev.parquetconnect.sink.commit.CommitMarkers.Outcome;
+import dev.parquetconnect.sink.commit.MarkerKeys;
+import dev.parquetconnect.sink.commit.MarkerLog;
+import dev.parquetconnect.sink.commit.MarkerLog.Attempt;
 import dev.parquetconnect.storage.ItStores;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
@@ -149,7 +151,7 @@ final class SinkIts {
   /** The offset after the newest done commit of a partition, by its markers; 0 for none. */
   static long committedOffset(Store store, String connector, TopicPartition partition)
       throws IOException {
-    MarkerLog markers = new MarkerLog(store, new SinkKeys(TOPICS_DIR, connector), partition);
+    MarkerLog markers = new MarkerLog(store, new MarkerKeys(TOPICS_DIR, connector), partition);
     List<Attempt> attempts = markers.list();
     for (int i = attempts.size() - 1; i >= 0; i--) {
       Attempt a = attempts.get(i);

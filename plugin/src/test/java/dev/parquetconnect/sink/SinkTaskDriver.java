@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.Store;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.sink.partition.PartitionColumn;
+import dev.parquetconnect.sink.partition.Partitioner;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.sink.SinkRecord;

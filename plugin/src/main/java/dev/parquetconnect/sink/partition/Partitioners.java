@@ -1,5 +1,6 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
+import dev.parquetconnect.sink.ParquetSinkConfig;
 import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -8,10 +9,10 @@ import java.util.function.LongSupplier;
 import org.apache.kafka.connect.errors.ConnectException;
 
 /** Builds the partitioner {@code partitioner.class} names. */
-final class Partitioners {
+public final class Partitioners {
   private Partitioners() {}
 
-  static Partitioner create(ParquetSinkConfig config, LongSupplier clock) {
+  public static Partitioner create(ParquetSinkConfig config, LongSupplier clock) {
     String name = config.partitioner();
     switch (name.toLowerCase(Locale.ROOT)) {
       case ParquetSinkConfig.PARTITIONER_KAFKA:
@@ -39,12 +40,12 @@ final class Partitioners {
   }
 
   /** The record time for the time partitioner and {@code rotate.interval.ms}. */
-  static RecordTime recordTime(ParquetSinkConfig config, LongSupplier clock) {
+  public static RecordTime recordTime(ParquetSinkConfig config, LongSupplier clock) {
     return new RecordTime(config.timestampSource(), config.timestampField(), clock);
   }
 
   /** Why {@code className} cannot be a partitioner, or null when it can. */
-  static String checkCustomClass(String className) {
+  public static String checkCustomClass(String className) {
     try {
       instantiate(className);
       return null;

@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.commit;
 
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreOutput;
@@ -16,11 +16,11 @@ import java.util.Arrays;
  * waiting in memory at the commit, directly under the final key (on S3 one PutObject there, no
  * staging object and no copy).
  *
- * <p>Both keys must have been checked against the store's rules before ({@link SinkKeys}):
- * creating the real output later must not fail for the key's sake, where no record can be
- * blamed.
+ * <p>Both keys must have been checked against the store's rules before (the sink's {@code
+ * SinkKeys}): creating the real output later must not fail for the key's sake, where no record
+ * can be blamed.
  */
-final class DeferredOutput extends StoreOutput {
+public final class DeferredOutput extends StoreOutput {
   static final int THRESHOLD = 64 * 1024;
   private static final int INITIAL = 1024;
 
@@ -32,7 +32,7 @@ final class DeferredOutput extends StoreOutput {
   private boolean committed;
   private boolean aborted;
 
-  DeferredOutput(Store store, String key) {
+  public DeferredOutput(Store store, String key) {
     this.store = store;
     this.key = key;
   }

@@ -1,10 +1,11 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.SinkKeys;
 import dev.parquetconnect.storage.LocalStore;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
@@ -48,7 +49,7 @@ final class HivePathsTest {
 
   @Test
   void everyValueBecomesOneSafeSegmentUnderThePrefix() {
-    SinkKeys keys = new SinkKeys("lake/topics", "conn");
+    SinkKeys keys = new SinkKeys("lake/topics");
     for (String value : hostileValues()) {
       String path = HivePaths.path(List.of(new PartitionColumn("k", value),
           new PartitionColumn(value.isEmpty() ? "n" : value, "v")));
@@ -115,7 +116,7 @@ final class HivePathsTest {
   void aLocalStoreKeepsEveryFileInsideItsRoot(@TempDir Path dir) throws Exception {
     Path root = Files.createDirectories(dir.resolve("root"));
     Path outside = Files.createDirectories(dir.resolve("outside"));
-    SinkKeys keys = new SinkKeys("topics", "conn");
+    SinkKeys keys = new SinkKeys("topics");
     int n = 0;
     try (Store store = new LocalStore(root)) {
       for (String value : hostileValues()) {

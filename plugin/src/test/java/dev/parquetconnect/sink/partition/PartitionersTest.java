@@ -1,9 +1,11 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.TenantPartitioner;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.commit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * either halts the JVM at once ({@code halt}, like SIGKILL: no shutdown hook, no clean-up) or
  * throws ({@code fail}, a failed task). The crash tests rewrite the file before each round.
  */
-final class FaultInjector implements CrashPoints {
-  static final String PROPERTY = "parquetconnect.sink.faults";
+public final class FaultInjector implements CrashPoints {
+  public static final String PROPERTY = "parquetconnect.sink.faults";
   private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
   private static final Path FILE = fileFromProperty();
   private static final long RECHECK_NANOS = 100_000_000L;
@@ -38,7 +38,7 @@ final class FaultInjector implements CrashPoints {
   }
 
   /** The injector of this JVM: {@link CrashPoints#NONE} unless the property is set. */
-  static CrashPoints fromSystemProperty() {
+  public static CrashPoints fromSystemProperty() {
     return FILE == null ? CrashPoints.NONE : new FaultInjector();
   }
 
@@ -69,7 +69,7 @@ final class FaultInjector implements CrashPoints {
   }
 
   /** The failure a {@code fail} action throws; never caught by the sink's own error handling. */
-  static final class InjectedFault extends ConnectException {
+  public static final class InjectedFault extends ConnectException {
     InjectedFault(String point) {
       super("Injected fault at " + point);
     }

@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -17,12 +17,12 @@ import org.apache.kafka.connect.errors.DataException;
  * (a value with a schema) or a {@link Map} (schemaless JSON), and turns scalar values into the
  * text of a partition directory.
  */
-final class RecordFields {
+public final class RecordFields {
   private RecordFields() {}
 
   /** A field's path, split once at configuration time. */
-  record FieldPath(String dotted, List<String> names) {
-    static FieldPath parse(String dotted) {
+  public record FieldPath(String dotted, List<String> names) {
+    public static FieldPath parse(String dotted) {
       String trimmed = dotted.trim();
       if (trimmed.isEmpty() || trimmed.startsWith(".") || trimmed.endsWith(".")
           || trimmed.contains("..")) {

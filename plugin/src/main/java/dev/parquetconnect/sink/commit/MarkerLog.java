@@ -1,8 +1,8 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.commit;
 
-import dev.parquetconnect.sink.CommitMarkers.Intent;
-import dev.parquetconnect.sink.CommitMarkers.Outcome;
-import dev.parquetconnect.sink.SinkKeys.MarkerName;
+import dev.parquetconnect.sink.commit.CommitMarkers.Intent;
+import dev.parquetconnect.sink.commit.CommitMarkers.Outcome;
+import dev.parquetconnect.sink.commit.MarkerKeys.MarkerName;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import dev.parquetconnect.storage.StoreInput;
@@ -19,10 +19,11 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The commit markers of one Kafka partition in the store: listing them, reading them, and
  * creating them only if absent (the store's no-overwrite commit is what makes a marker a claim).
+ * Public for the tests that read what a sink committed.
  */
-final class MarkerLog {
+public final class MarkerLog {
   /** One commit attempt and which of its two markers exist. */
-  record Attempt(long start, int attempt, boolean hasIntent, boolean hasOutcome)
+  public record Attempt(long start, int attempt, boolean hasIntent, boolean hasOutcome)
       implements Comparable<Attempt> {
     @Override
     public int compareTo(Attempt o) {
@@ -37,10 +38,10 @@ final class MarkerLog {
   }
 
   private final Store store;
-  private final SinkKeys keys;
+  private final MarkerKeys keys;
   private final TopicPartition partition;
 
-  MarkerLog(Store store, SinkKeys keys, TopicPartition partition) {
+  public MarkerLog(Store store, MarkerKeys keys, TopicPartition partition) {
     this.store = store;
     this.keys = keys;
     this.partition = partition;
@@ -51,7 +52,7 @@ final class MarkerLog {
   }
 
   /** Every commit attempt with a marker, in commit order. */
-  List<Attempt> list() throws IOException {
+  public List<Attempt> list() throws IOException {
     TreeMap<Attempt, boolean[]> found = new TreeMap<>();
     for (StoreFile file : store.list(directory(), false)) {
       if (file.directory()) {
@@ -102,7 +103,7 @@ final class MarkerLog {
   }
 
   /** The outcome of an attempt, or null when it does not exist. */
-  Outcome readOutcome(long start, int attempt) throws IOException {
+  public Outcome readOutcome(long start, int attempt) throws IOException {
     String key = keys.outcomeKey(partition, start, attempt);
     byte[] bytes = read(key);
     return bytes == null ? null : Outcome.parse(bytes, key);

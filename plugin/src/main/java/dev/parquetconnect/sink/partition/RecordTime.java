@@ -1,6 +1,6 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
-import dev.parquetconnect.sink.RecordFields.FieldPath;
+import dev.parquetconnect.sink.partition.RecordFields.FieldPath;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -14,12 +14,12 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * The time of a record for the time partitioner and for {@code rotate.interval.ms}: the Kafka
  * record timestamp, a value field, or the wall clock ({@code timestamp.extractor}).
  */
-final class RecordTime {
+public final class RecordTime {
   /** Where the time comes from. */
-  enum Source {
+  public enum Source {
     RECORD, FIELD, WALLCLOCK;
 
-    static Source parse(String name) {
+    public static Source parse(String name) {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     }
   }
@@ -40,7 +40,7 @@ final class RecordTime {
   }
 
   /** Milliseconds since the epoch. */
-  long of(SinkRecord record) {
+  public long of(SinkRecord record) {
     switch (source) {
       case WALLCLOCK:
         return clock.getAsLong();

@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,7 +15,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * {@code 'year'=yyyy/'month'=MM/'day'=dd/'hour'=HH}. The time comes from {@link RecordTime}, in
  * the configured time zone and locale.
  */
-final class TimePartitioner implements Partitioner {
+public final class TimePartitioner implements Partitioner {
   private final List<DateTimeFormatter> segments;
   private final RecordTime time;
 
@@ -29,7 +29,7 @@ final class TimePartitioner implements Partitioner {
    *
    * @throws IllegalArgumentException naming the segment at fault
    */
-  static List<DateTimeFormatter> parse(String pathFormat, ZoneId zone, Locale locale) {
+  public static List<DateTimeFormatter> parse(String pathFormat, ZoneId zone, Locale locale) {
     List<DateTimeFormatter> formatters = new ArrayList<>();
     for (String pattern : splitOutsideQuotes(pathFormat)) {
       DateTimeFormatter formatter;

@@ -1,7 +1,7 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.commit;
 
-import dev.parquetconnect.sink.CommitMarkers.Intent;
-import dev.parquetconnect.sink.MarkerLog.Attempt;
+import dev.parquetconnect.sink.commit.CommitMarkers.Intent;
+import dev.parquetconnect.sink.commit.MarkerLog.Attempt;
 import dev.parquetconnect.storage.Store;
 import java.io.IOException;
 import java.util.Collection;

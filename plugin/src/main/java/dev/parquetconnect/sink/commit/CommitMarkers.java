@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.commit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.List;
  * the store never contain a line break, so no escaping is needed). Small, readable with {@code
  * cat}, and parsed strictly.
  */
-final class CommitMarkers {
+public final class CommitMarkers {
   private static final String VERSION = "1";
 
   private CommitMarkers() {}
@@ -57,7 +57,7 @@ final class CommitMarkers {
    * Written with a create-if-absent after the files (done) or instead of them (aborted): one key
    * for both, so that a commit is either done or aborted, never both, whoever writes first.
    */
-  record Outcome(boolean done, long start, long end, int attempt, String writer) {
+  public record Outcome(boolean done, long start, long end, int attempt, String writer) {
     byte[] toBytes() {
       StringBuilder sb = header("", 0, start, end, attempt);
       line(sb, "outcome", done ? "done" : "aborted");

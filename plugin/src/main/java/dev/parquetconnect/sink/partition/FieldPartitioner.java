@@ -1,6 +1,6 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
-import dev.parquetconnect.sink.RecordFields.FieldPath;
+import dev.parquetconnect.sink.partition.RecordFields.FieldPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.parquetconnect.sink;
+package dev.parquetconnect.sink.partition;
 
 import java.util.ArrayList;
 import java.util.List;
