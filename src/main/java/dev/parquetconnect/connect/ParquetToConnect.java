@@ -42,7 +42,8 @@ import org.apache.kafka.connect.header.Header;
  * the way it came in; topic, partition, offset, timestamp, key and headers come from the {@code
  * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with
  * the fields a record lacked, which the file stores as null, left out), so JsonConverter writes
- * the same JSON. A null that had a default comes back as the default, which is also what
+ * the same JSON; a field the file has no column for (one that was only ever null when it was
+ * written) is null in every record, so it is left out as well. A null that had a default comes back as the default, which is also what
  * Connect's converters would have serialised.
  *
  * <p><b>Other files</b>: every top-level column is a field of a struct value, mapped by type:
@@ -533,11 +534,14 @@ public final class ParquetToConnect {
         for (Field f : schema.fields()) {
           String at = path.isEmpty() ? f.name() : path + "." + f.name();
           int index = group.fieldIndex(f.name());
-          if (index < 0) {
+          if (index < 0 && ConnectToParquet.hasColumns(f.schema())) {
             throw new DataException(
                 "field " + at + " of the metadata schema has no Parquet column");
           }
-          checkShape(group.field(index), f.schema(), at);
+          if (index >= 0) {
+            // A field without columns has one in files of earlier versions: a STRING of nulls.
+            checkShape(group.field(index), f.schema(), at);
+          }
         }
         return;
       default:
