@@ -558,12 +558,12 @@ public final class ConnectRecordReader implements Closeable {
     List<Field> read = new ArrayList<>(schema.fields().size());
     List<FieldReader> fieldReaders = new ArrayList<>(schema.fields().size());
     for (Field f : schema.fields()) {
+      if (!ConnectToParquet.hasColumns(f.schema())) {
+        continue; // null in every record (see ParquetToConnect.checkShape): not read
+      }
       String at = path.isEmpty() ? f.name() : path + "." + f.name();
       int index = group.fieldIndex(f.name());
       if (index < 0) {
-        if (!ConnectToParquet.hasColumns(f.schema())) {
-          continue; // written without a column: null in every record
-        }
         throw new DataException("field " + at + " of the metadata schema has no Parquet column");
       }
       used[index] = true;

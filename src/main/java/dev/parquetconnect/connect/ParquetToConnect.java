@@ -533,15 +533,17 @@ public final class ParquetToConnect {
       case STRUCT:
         for (Field f : schema.fields()) {
           String at = path.isEmpty() ? f.name() : path + "." + f.name();
+          if (!ConnectToParquet.hasColumns(f.schema())) {
+            // Null in every record: not read (files of earlier versions have a STRING column of
+            // nulls for it; the __empty of a struct left without columns may share its name).
+            continue;
+          }
           int index = group.fieldIndex(f.name());
-          if (index < 0 && ConnectToParquet.hasColumns(f.schema())) {
+          if (index < 0) {
             throw new DataException(
                 "field " + at + " of the metadata schema has no Parquet column");
           }
-          if (index >= 0) {
-            // A field without columns has one in files of earlier versions: a STRING of nulls.
-            checkShape(group.field(index), f.schema(), at);
-          }
+          checkShape(group.field(index), f.schema(), at);
         }
         return;
       default:

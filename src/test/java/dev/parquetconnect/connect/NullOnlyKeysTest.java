@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.io.LocalFileInput;
 import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaNode;
+import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -173,6 +177,42 @@ final class NullOnlyKeysTest {
         duck.get(2));
     assertEquals(doc("id", 0L, "ls", List.of(doc()), "ms", doc(7L, doc()), "n", doc("k", 0L),
         "o", doc(), "s", doc()), replay(file).get(0));
+  }
+
+  @Test
+  void aKeyNamedLikeThePlaceholderIsNotReadFromIt() throws Exception {
+    List<Object> docs = List.of(doc("id", 0L, "s", doc("__empty", null)));
+    Path file = write(layoutOf(docs), docs);
+    GroupNode s = (GroupNode) schemaOf(file).root().field(1);
+    assertEquals("s", s.name());
+    assertEquals(List.of("__empty"), s.fields().stream().map(SchemaNode::name).toList());
+    assertEquals(List.of(doc("id", 0L, "s", doc())), replay(file));
+  }
+
+  /**
+   * Files of earlier versions hold a STRING column of nulls for a key without a value so far;
+   * the source still replays them, as before.
+   */
+  @Test
+  void filesWithAStringColumnOfNullsStillReplay() throws Exception {
+    List<Object> docs = List.of(doc("a", null, "id", 1L, "s", doc("x", null)));
+    FileLayout layout = layoutOf(docs);
+    Schema asBefore = SchemaBuilder.struct().optional()
+        .field("a", Schema.OPTIONAL_STRING_SCHEMA).field("id", Schema.OPTIONAL_INT64_SCHEMA)
+        .field("s", SchemaBuilder.struct().optional()
+            .field("x", Schema.OPTIONAL_STRING_SCHEMA).build())
+        .build();
+    MessageType schema = FileLayout.of(null, asBefore, mapping).parquetSchema();
+    WriterOptions.Builder options = WriterOptions.builder();
+    layout.keyValueMetadata().forEach(options::keyValue);
+    Path file = dir.resolve("before.parquet");
+    try (OutputStream out = Files.newOutputStream(file);
+        ParquetFileWriter writer = new ParquetFileWriter(out, schema, options.build())) {
+      GroupNode root = schema.root();
+      writer.write(Row.of(root, null, 1L, Row.of((GroupNode) root.field(2), (Object) null),
+          "t".getBytes(StandardCharsets.UTF_8), 0, 0L, 1_700_000_000_000L));
+    }
+    assertEquals(List.of(doc("id", 1L, "s", doc())), replay(file));
   }
 
   @Test

@@ -263,8 +263,8 @@ final class RowToConnect {
       for (int i = 0; i < fields.length; i++) {
         Field f = fields[i];
         String at = path.isEmpty() ? f.name() : path + "." + f.name();
-        int index = group.fieldIndex(f.name());
-        if (index < 0 && ConnectToParquet.hasColumns(f.schema())) {
+        int index = ConnectToParquet.hasColumns(f.schema()) ? group.fieldIndex(f.name()) : -2;
+        if (index == -1) {
           throw new DataException("field " + at + " of the metadata schema has no Parquet column");
         }
         indexes[i] = index;
