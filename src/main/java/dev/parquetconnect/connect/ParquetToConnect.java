@@ -43,8 +43,8 @@ import org.apache.kafka.connect.header.Header;
  * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with
  * the fields a record lacked, which the file stores as null, left out), so JsonConverter writes
  * the same JSON; a field the file has no column for (one that was only ever null when it was
- * written) is null in every record, so it is left out as well. A null that had a default comes back as the default, which is also what
- * Connect's converters would have serialised.
+ * written) is null in every record, so it is left out as well. A null that had a default comes
+ * back as the default, which is also what Connect's converters would have serialised.
  *
  * <p><b>Other files</b>: every top-level column is a field of a struct value, mapped by type:
  *
