@@ -555,11 +555,12 @@ public final class ConnectRecordReader implements Closeable {
    */
   private StructReader structReader(GroupNode group, Schema schema, String path, int def,
       int rep, int[] firstColumn, boolean[] used) {
-    List<Field> connectFields = schema.fields();
-    Field[] fields = connectFields.toArray(new Field[0]);
-    FieldReader[] readers = new FieldReader[fields.length];
-    for (int i = 0; i < fields.length; i++) {
-      Field f = fields[i];
+    List<Field> read = new ArrayList<>(schema.fields().size());
+    List<FieldReader> fieldReaders = new ArrayList<>(schema.fields().size());
+    for (Field f : schema.fields()) {
+      if (!ConnectToParquet.hasColumns(f.schema())) {
+        continue; // null in every record (see ParquetToConnect.checkShape): not read
+      }
       String at = path.isEmpty() ? f.name() : path + "." + f.name();
       int index = group.fieldIndex(f.name());
       if (index < 0) {
@@ -568,9 +569,12 @@ public final class ConnectRecordReader implements Closeable {
       used[index] = true;
       boolean outer = compilingStructField;
       compilingStructField = true;
-      readers[i] = field(group.field(index), f.schema(), at, def, rep, firstColumn[index]);
+      read.add(f);
+      fieldReaders.add(field(group.field(index), f.schema(), at, def, rep, firstColumn[index]));
       compilingStructField = outer;
     }
+    Field[] fields = read.toArray(new Field[0]);
+    FieldReader[] readers = fieldReaders.toArray(new FieldReader[0]);
     List<ColumnCursor> skipped = new ArrayList<>();
     boolean root = group == file.schema().root();
     if (!root) {

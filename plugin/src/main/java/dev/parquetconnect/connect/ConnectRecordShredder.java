@@ -86,7 +86,7 @@ public final class ConnectRecordShredder {
     int next = 0;
     Schema valueSchema = layout.valueSchema();
     if (valueSchema != null && layout.isStructValue()) {
-      List<Field> fields = valueSchema.fields();
+      List<Field> fields = ConnectToParquet.storedFields(valueSchema);
       this.valueConnectFields = fields.toArray(new Field[0]);
       if (fields.isEmpty()) {
         // The placeholder column of a struct without fields: written null.

@@ -33,6 +33,10 @@ import org.apache.kafka.connect.data.Schema;
  *       must still be recorded.
  * </ul>
  *
+ * A struct field without {@link #hasColumns columns} (a schemaless key that was only ever null
+ * so far, a list whose elements were, a map whose values were) is left out of its group; a
+ * struct left with no field gets {@code __empty} as above.
+ *
  * A field is OPTIONAL when its Connect schema is optional (or the caller forces it), else
  * REQUIRED. Field names are kept as they are: Parquet allows any name.
  */
@@ -117,12 +121,45 @@ final class ConnectToParquet {
     }
   }
 
+  /**
+   * Whether values of {@code schema} are stored in columns of their own. Not so for a schemaless
+   * field that had no value but null so far ({@link SchemaInference#UNKNOWN}), nor for a list
+   * whose elements or a map whose values are such: any type written for them would be a guess,
+   * and a later file that learned the real type would disagree with it, which engines merging a
+   * directory's schemas (Spark's mergeSchema) refuse. A file without the column reads as null
+   * there in every engine; the footer's Connect schema still names the field, so the sink's
+   * learned schema and the source know it. Schemas with types of their own always have columns.
+   */
+  static boolean hasColumns(Schema schema) {
+    if (SchemaInference.isUnknown(schema)) {
+      return false;
+    }
+    return switch (schema.type()) {
+      case ARRAY -> hasColumns(schema.valueSchema());
+      case MAP -> hasColumns(schema.keySchema()) && hasColumns(schema.valueSchema());
+      default -> true;
+    };
+  }
+
+  /** The fields of {@code struct} that have {@link #hasColumns columns}, in order. */
+  static List<Field> storedFields(Schema struct) {
+    List<Field> stored = new ArrayList<>(struct.fields().size());
+    for (Field f : struct.fields()) {
+      if (hasColumns(f.schema())) {
+        stored.add(f);
+      }
+    }
+    return stored;
+  }
+
   /** The fields of a struct's group (the placeholder when it has none). */
   static List<SchemaNode> structFields(
       Schema struct, boolean forceOptional, MappingOptions options) {
     List<SchemaNode> fields = new ArrayList<>(Math.max(1, struct.fields().size()));
     for (Field f : struct.fields()) {
-      fields.add(node(f.name(), f.schema(), forceOptional, options));
+      if (hasColumns(f.schema())) {
+        fields.add(node(f.name(), f.schema(), forceOptional, options));
+      }
     }
     if (fields.isEmpty()) {
       fields.add(PrimitiveNode.of(EMPTY_STRUCT_FIELD, FieldRepetitionType.OPTIONAL,

@@ -42,8 +42,9 @@ import org.apache.kafka.connect.header.Header;
  * the way it came in; topic, partition, offset, timestamp, key and headers come from the {@code
  * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with
  * the fields a record lacked, which the file stores as null, left out), so JsonConverter writes
- * the same JSON. A null that had a default comes back as the default, which is also what
- * Connect's converters would have serialised.
+ * the same JSON; a field the file has no column for (one that was only ever null when it was
+ * written) is null in every record, so it is left out as well. A null that had a default comes
+ * back as the default, which is also what Connect's converters would have serialised.
  *
  * <p><b>Other files</b>: every top-level column is a field of a struct value, mapped by type:
  *
@@ -532,6 +533,11 @@ public final class ParquetToConnect {
       case STRUCT:
         for (Field f : schema.fields()) {
           String at = path.isEmpty() ? f.name() : path + "." + f.name();
+          if (!ConnectToParquet.hasColumns(f.schema())) {
+            // Null in every record: not read (files of earlier versions have a STRING column of
+            // nulls for it; the __empty of a struct left without columns may share its name).
+            continue;
+          }
           int index = group.fieldIndex(f.name());
           if (index < 0) {
             throw new DataException(

@@ -34,8 +34,9 @@ import org.apache.kafka.connect.errors.DataException;
  *       conflict, so STRING (its JSON text) or, under {@link ConflictPolicy#FAIL}, an error;
  *   <li>a list: an ARRAY of the merge of its elements' types;
  *   <li>null, and the elements of an empty list: {@link #UNKNOWN}, resolved by the first real
- *       type merged into it. A file whose column is still unknown stores it as an all-null
- *       OPTIONAL STRING column.
+ *       type merged into it. A file has no column for a field still unknown (nor for a list of
+ *       unknown elements or a map of unknown values): engines read the missing column as null,
+ *       where a column of a guessed type would contradict the type later files learn.
  * </ul>
  *
  * Every inferred schema and field is optional: a key may be absent or null in the next record.

@@ -56,7 +56,8 @@ final class ShredderCompiler {
     switch (kind) {
       case STRUCT: {
         GroupNode group = (GroupNode) p;
-        List<Field> fields = s.fields();
+        // Fields without columns are null in every value (SchemaInference conforms them so).
+        List<Field> fields = ConnectToParquet.storedFields(s);
         FieldShredder[] children;
         if (fields.isEmpty()) {
           children = new FieldShredder[] {placeholder(group.field(0), def)};

@@ -45,7 +45,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its first type; an empty list's element type; and widenings of values written (a long to a
  * double, an integer or boolean to its JSON text). Each file reads in parquet-java and DuckDB
  * exactly as a file written with the wider schema from its first record does, and its pages
- * stay aligned. A double or a list turned into text is refused: the sink starts a new file.
+ * stay aligned; but a place that had no column before the change (a field only null, a list
+ * only empty or of nulls: a file holds no column for them) reads as null in the rows before it,
+ * as in a file written wide from the start with those rows {@link Change#written as stored}. A double or a list turned into text is refused: the sink starts a new file.
  */
 final class NestedReshapeTest {
   private static final int BEFORE = 9;
@@ -57,8 +59,17 @@ final class NestedReshapeTest {
 
   @TempDir Path dir;
 
-  /** A name, the documents before the change and those after (by record number). */
-  record Change(String name, LongFunction<Object> before, LongFunction<Object> after) {
+  /**
+   * A name, the documents before the change and those after (by record number), and the
+   * documents before as the narrow file holds them: a list without a typed element so far has no
+   * column, so it is null in the rows written before its elements got a type.
+   */
+  record Change(String name, LongFunction<Object> before, LongFunction<Object> after,
+      LongFunction<Object> written) {
+    Change(String name, LongFunction<Object> before, LongFunction<Object> after) {
+      this(name, before, after, before);
+    }
+
     @Override
     public String toString() {
       return name;
@@ -80,10 +91,12 @@ final class NestedReshapeTest {
         new Change("a nested field's first type and an empty list's element type",
             i -> doc("id", i, "s", doc("n", null, "e", i % 2 == 0 ? List.of()
                 : Arrays.asList((Object) null)), "o", doc()),
-            i -> doc("id", i, "s", doc("n", i, "e", List.of(i)), "o", doc("k", i))),
+            i -> doc("id", i, "s", doc("n", i, "e", List.of(i)), "o", doc("k", i)),
+            i -> doc("id", i, "s", doc("n", null, "e", null), "o", doc())),
         new Change("a list of only nulls whose elements become structs",
             i -> doc("id", i, "l", i % 2 == 0 ? List.of() : Arrays.asList(null, null)),
-            i -> doc("id", i, "l", List.of(doc("a", i)))),
+            i -> doc("id", i, "l", List.of(doc("a", i))),
+            i -> doc("id", i, "l", null)),
         new Change("widenings: a long to a double, a long and a boolean to text, in a list",
             i -> doc("id", i, "s", doc("v", i * 1_000_003L, "w", i, "f", i % 3 == 0),
                 "l", List.of(doc("z", i))),
@@ -136,7 +149,7 @@ final class NestedReshapeTest {
     try (OutputStream out = Files.newOutputStream(reference);
         ParquetRecordWriter writer = new ParquetRecordWriter(out, wide, options, inference)) {
       for (int i = 0; i < docs.size(); i++) {
-        writer.write(record(i, docs.get(i)));
+        writer.write(record(i, i < BEFORE ? change.written().apply(i) : docs.get(i)));
       }
     }
     MessageType schema = schemaOf(reshaped);

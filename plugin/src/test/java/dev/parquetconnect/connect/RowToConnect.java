@@ -263,12 +263,12 @@ final class RowToConnect {
       for (int i = 0; i < fields.length; i++) {
         Field f = fields[i];
         String at = path.isEmpty() ? f.name() : path + "." + f.name();
-        int index = group.fieldIndex(f.name());
-        if (index < 0) {
+        int index = ConnectToParquet.hasColumns(f.schema()) ? group.fieldIndex(f.name()) : -2;
+        if (index == -1) {
           throw new DataException("field " + at + " of the metadata schema has no Parquet column");
         }
         indexes[i] = index;
-        converters[i] = compile(group.field(index), f.schema(), at);
+        converters[i] = index < 0 ? null : compile(group.field(index), f.schema(), at);
       }
     }
 
@@ -277,7 +277,7 @@ final class RowToConnect {
       Row row = (Row) parquet;
       Struct struct = new Struct(schema);
       for (int i = 0; i < fields.length; i++) {
-        Object v = row.get(indexes[i]);
+        Object v = indexes[i] < 0 ? null : row.get(indexes[i]);
         if (v != null) {
           struct.put(fields[i], converters[i].convert(v));
         }

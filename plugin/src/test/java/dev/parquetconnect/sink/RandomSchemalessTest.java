@@ -34,12 +34,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
@@ -72,8 +74,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a file's schema is inferred from its records: JSON integers are INT64, other numbers
  *       DOUBLE, an integer widens to DOUBLE where the other records have fractions; an object is
  *       a struct of its keys (sorted), a key seen in any record is an optional column; an array's
- *       element type is the merge of its elements'; a key that was only ever null (or an array
- *       only ever empty) is an all-null STRING column;
+ *       element type is the merge of its elements'; a key that was only ever null so far (or an
+ *       array only ever empty or of nulls) has no column at all, so no file holds a column whose
+ *       values were all null in the topic up to it (a column of a guessed type that later files
+ *       contradict);
  *   <li>any other pair of types is a conflict: with {@code string} the field is STRING and values
  *       that are not strings are stored as their JSON text; with {@code fail} the record that
  *       brings the conflict (with its file's schema, or within itself) is a bad record (dead
@@ -90,8 +94,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       written out in these small files, which would also make it commit). {@code flush.size}
  *       counts every record read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
  *       types conflict with what was learned is a bad record;
- *   <li>an object without keys is a Parquet group holding one always-null {@code __empty};
- *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent.
+ *   <li>an object without keys (or whose keys all have no column) is a Parquet group holding one
+ *       always-null {@code __empty};
+ *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent,
+ *       or whose column the file lacks (an array that was only empty or of nulls in the topic).
  * </ul>
  */
 final class RandomSchemalessTest {
@@ -180,7 +186,7 @@ final class RandomSchemalessTest {
     assertEquals(model.files.size(), files.size(), "files " + files + " vs model " + model.files);
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
       for (int f = 0; f < files.size(); f++) {
-        checkFile(files.get(f), model.files.get(f), docs, records, duck);
+        checkFile(files.get(f), model.files.get(f), docs, records, model.bad, duck);
       }
     }
     // Replay through the source task, as a worker runs it: each offset once, in order, with the
@@ -212,10 +218,13 @@ final class RandomSchemalessTest {
 
   private void replayThroughTheSource(Model model, List<SinkRecord> records) throws Exception {
     Map<Long, Type> typeOf = new HashMap<>();
+    Map<Long, Type> rowTypeOf = new HashMap<>();
     List<Long> offsets = new ArrayList<>();
     for (ModelFile f : model.files) {
-      for (long offset : f.offsets) {
+      for (int i = 0; i < f.offsets.size(); i++) {
+        long offset = f.offsets.get(i);
         typeOf.put(offset, f.type);
+        rowTypeOf.put(offset, f.rowTypes.get(i));
         offsets.add(offset);
       }
     }
@@ -238,7 +247,8 @@ final class RandomSchemalessTest {
       String where = "offset " + offset + " (source task)";
       assertEquals(TOPIC, r.topic(), where);
       assertEquals(null, r.valueSchema(), where + ": schemaless");
-      assertSame(replayed(records.get((int) offset).value(), typeOf.get(offset)), r.value(),
+      assertSame(replayed(records.get((int) offset).value(), typeOf.get(offset),
+          rowTypeOf.get(offset)), r.value(),
           where);
     }
   }
@@ -246,7 +256,7 @@ final class RandomSchemalessTest {
   // ---- checking one file
 
   private void checkFile(Path file, ModelFile expected, List<Object> docs,
-      List<SinkRecord> records, Connection duck) throws Exception {
+      List<SinkRecord> records, List<Long> bad, Connection duck) throws Exception {
     String at = file.getFileName().toString();
     MessageType schema;
     Map<String, String> metadata;
@@ -260,16 +270,18 @@ final class RandomSchemalessTest {
     boolean struct = valueType instanceof Struct;
     Struct type = struct ? (Struct) valueType
         : new Struct(new TreeMap<>(Map.of("value", valueType)));
-    // A value without keys is a struct without fields: its placeholder is the one column.
-    List<String> names = new ArrayList<>(type.fields.isEmpty() ? List.of("__empty")
-        : type.fields.keySet());
+    // Only keys with a column (some value but null so far); a value without such keys is a
+    // struct without fields: its placeholder is the one column.
+    List<String> keys = withColumns(type);
+    List<String> names = new ArrayList<>(keys.isEmpty() ? List.of("__empty") : keys);
     names.addAll(List.of("__kafka_topic", "__kafka_partition", "__kafka_offset",
         "__kafka_timestamp"));
     List<String> actualNames = schema.fields().stream().map(SchemaNode::name).toList();
     assertEquals(names, actualNames, at + ": columns");
-    for (int i = 0; i < type.fields.size(); i++) {
+    for (int i = 0; i < keys.size(); i++) {
       checkSchema(type.fields.get(names.get(i)), schema.fields().get(i), at + " " + names.get(i));
     }
+    checkNoColumnOfOnlyNulls(schema, struct, expected, docs, bad, at);
     int offsetColumn = names.size() - 2;
 
     // The expected rows, from the documents.
@@ -277,8 +289,11 @@ final class RandomSchemalessTest {
     for (long offset : expected.offsets) {
       Map<String, Object> row = new LinkedHashMap<>();
       Object doc = docs.get((int) offset);
-      type.fields.forEach((k, t) ->
-          row.put(k, stored(struct ? ((Map<?, ?>) doc).get(k) : doc, t)));
+      for (String k : keys) {
+        Type then = expected.rowTypes.get(expected.offsets.indexOf(offset));
+        row.put(k, stored(struct ? ((Map<?, ?>) doc).get(k) : doc, type.fields.get(k),
+            struct ? field(then, k) : then));
+      }
       expectedRows.add(row);
     }
 
@@ -288,7 +303,7 @@ final class RandomSchemalessTest {
     for (int r = 0; r < rows.size(); r++) {
       String where = at + " row " + r + " (parquet-java, offset " + expected.offsets.get(r) + ")";
       assertEquals(expected.offsets.get(r), rows.get(r).get(offsetColumn), where);
-      for (int c = 0; c < type.fields.size(); c++) {
+      for (int c = 0; c < keys.size(); c++) {
         assertSame(expectedRows.get(r).get(names.get(c)),
             fromRow(rows.get(r).get(c), schema.fields().get(c)), where + " " + names.get(c));
       }
@@ -303,7 +318,7 @@ final class RandomSchemalessTest {
       while (rs.next()) {
         String where = at + " row " + r + " (DuckDB, offset " + expected.offsets.get(r) + ")";
         assertEquals(expected.offsets.get(r), rs.getObject(offsetColumn + 1), where);
-        for (int c = 0; c < type.fields.size(); c++) {
+        for (int c = 0; c < keys.size(); c++) {
           assertSame(expectedRows.get(r).get(names.get(c)),
               fromDuck(rs.getObject(c + 1), schema.fields().get(c)), where + " " + names.get(c));
         }
@@ -323,7 +338,8 @@ final class RandomSchemalessTest {
         long offset = expected.offsets.get(r);
         String where = at + " row " + r + " (replay, offset " + offset + ")";
         assertEquals(offset, replay.offsetValue(), where);
-        assertSame(replayed(records.get((int) offset).value(), valueType), replay.value(), where);
+        assertSame(replayed(records.get((int) offset).value(), valueType,
+            expected.rowTypes.get(r)), replay.value(), where);
         r++;
       }
       assertEquals(expected.offsets.size(), r, at + ": rows (replay)");
@@ -336,12 +352,12 @@ final class RandomSchemalessTest {
     if (type instanceof Struct s) {
       assertTrue(node instanceof GroupNode g && !g.isList() && !g.isMap(), at + ": a group");
       GroupNode g = (GroupNode) node;
-      if (s.fields.isEmpty()) {
+      List<String> names = withColumns(s);
+      if (names.isEmpty()) {
         assertEquals(1, g.fieldCount(), at);
         assertEquals("__empty", g.field(0).name(), at);
         return;
       }
-      List<String> names = new ArrayList<>(s.fields.keySet());
       assertEquals(names, g.fields().stream().map(SchemaNode::name).toList(), at);
       for (int i = 0; i < names.size(); i++) {
         checkSchema(s.fields.get(names.get(i)), g.field(i), at + "." + names.get(i));
@@ -360,7 +376,8 @@ final class RandomSchemalessTest {
       case INT64 -> PhysicalType.INT64;
       case DOUBLE -> PhysicalType.DOUBLE;
       case BOOLEAN -> PhysicalType.BOOLEAN;
-      case STRING, UNKNOWN -> PhysicalType.BYTE_ARRAY;
+      case STRING -> PhysicalType.BYTE_ARRAY;
+      case UNKNOWN -> throw new AssertionError(at + ": a column for a key only ever null");
     };
     assertEquals(physical, leaf.type(), at);
     if (physical == PhysicalType.BYTE_ARRAY) {
@@ -370,10 +387,109 @@ final class RandomSchemalessTest {
     }
   }
 
+  /** The keys of {@code s} that have a column, in order. */
+  private static List<String> withColumns(Struct s) {
+    List<String> keys = new ArrayList<>();
+    s.fields.forEach((k, t) -> {
+      if (Model.stored(t) != null) {
+        keys.add(k);
+      }
+    });
+    return keys;
+  }
+
+  /**
+   * No column of the file holds only nulls in the topic so far: every leaf column of the value
+   * but the placeholder of an object without typed keys has a non-null value in a good record up
+   * to the file's last one. A column of a guessed type for a key nobody has seen a value of
+   * would contradict the type a later file learns (Spark's mergeSchema refuses such a directory).
+   */
+  private static void checkNoColumnOfOnlyNulls(MessageType schema, boolean struct,
+      ModelFile file, List<Object> docs, List<Long> bad, String at) {
+    long last = file.offsets.get(file.offsets.size() - 1);
+    Set<String> valued = new HashSet<>();
+    for (long offset = 0; offset <= last; offset++) {
+      if (bad.contains(offset)) {
+        continue;
+      }
+      Object doc = docs.get((int) offset);
+      for (SchemaNode f : schema.fields()) {
+        if (!f.name().startsWith("__kafka_")) {
+          valued(struct && doc instanceof Map<?, ?> m ? m.get(f.name()) : doc, f, f.name(),
+              valued);
+        }
+      }
+    }
+    List<String> leaves = new ArrayList<>();
+    for (SchemaNode f : schema.fields()) {
+      if (!f.name().startsWith("__kafka_")) {
+        leaves(f, f.name(), schema.fields().size(), leaves);
+      }
+    }
+    for (String leaf : leaves) {
+      assertTrue(valued.contains(leaf) || leaf.endsWith("#placeholder"),
+          at + ": column " + leaf + " holds only nulls in the topic so far");
+    }
+  }
+
+  /** The leaf paths of {@code node} with a non-null value in {@code v} (JsonConverter's form). */
+  private static void valued(Object v, SchemaNode node, String path, Set<String> out) {
+    if (v == null) {
+      return;
+    }
+    if (node instanceof PrimitiveNode) {
+      out.add(path);
+      return;
+    }
+    GroupNode g = (GroupNode) node;
+    if (g.isList()) {
+      if (v instanceof List<?> list) {
+        for (Object e : list) {
+          valued(e, NestedTypes.listShape(g).element(), path + "[]", out);
+        }
+      }
+      return;
+    }
+    if (v instanceof Map<?, ?> map) {
+      for (SchemaNode f : g.fields()) {
+        valued(map.get(f.name()), f, path + "." + f.name(), out);
+      }
+    }
+  }
+
+  /**
+   * The leaf paths under {@code node}; the always-null {@code __empty} of a group with no other
+   * field is marked {@code #placeholder}.
+   */
+  private static void leaves(SchemaNode node, String path, int siblings, List<String> out) {
+    if (node instanceof PrimitiveNode leaf) {
+      boolean placeholder = siblings == 1 && leaf.name().equals("__empty")
+          && leaf.type() == PhysicalType.BOOLEAN;
+      out.add(placeholder ? path + "#placeholder" : path);
+      return;
+    }
+    GroupNode g = (GroupNode) node;
+    if (g.isList()) {
+      SchemaNode element = NestedTypes.listShape(g).element();
+      leaves(element, path + "[]", 0, out);
+      return;
+    }
+    for (SchemaNode f : g.fields()) {
+      leaves(f, path + "." + f.name(), g.fieldCount(), out);
+    }
+  }
+
   // ---- what a file stores and what replay gives
 
-  /** A JSON value stored in a column of {@code type}: the form the oracles' values are read in. */
-  private static Object stored(Object v, Type type) {
+  /**
+   * A JSON value stored in a column of {@code type} by a file whose type was {@code then} when
+   * the row was written: the form the oracles' values are read in. A place that had no column
+   * then is null: the column added later in place holds null in the rows before it.
+   */
+  private static Object stored(Object v, Type type, Type then) {
+    if (then != null && Model.stored(then) == null) {
+      return null;
+    }
     if (v == null || type == Prim.UNKNOWN) {
       assertEquals(null, v, "a non-null value of a never-typed field");
       return null;
@@ -381,16 +497,19 @@ final class RandomSchemalessTest {
     if (type instanceof Struct s) {
       Map<?, ?> map = (Map<?, ?>) v;
       Map<String, Object> out = new LinkedHashMap<>();
-      if (s.fields.isEmpty()) {
+      List<String> keys = withColumns(s);
+      if (keys.isEmpty()) {
         out.put("__empty", null);
       }
-      s.fields.forEach((k, t) -> out.put(k, stored(map.get(k), t)));
+      for (String k : keys) {
+        out.put(k, stored(map.get(k), s.fields.get(k), field(then, k)));
+      }
       return out;
     }
     if (type instanceof ArrayOf a) {
       List<Object> out = new ArrayList<>();
       for (Object e : (List<?>) v) {
-        out.add(stored(e, a.element));
+        out.add(stored(e, a.element, then instanceof ArrayOf t ? t.element : null));
       }
       return out;
     }
@@ -403,16 +522,26 @@ final class RandomSchemalessTest {
     };
   }
 
-  /** JsonConverter's value {@code v} replayed from a column of {@code type}. */
-  private static Object replayed(Object v, Type type) {
-    if (v == null) {
+  /** The type of key {@code k} in {@code then}, null when unknown. */
+  private static Type field(Type then, String k) {
+    return then instanceof Struct t ? t.fields.get(k) : null;
+  }
+
+  /**
+   * JsonConverter's value {@code v} replayed from a column of {@code type}, written when the
+   * file's type was {@code then} (see {@link #stored}).
+   */
+  private static Object replayed(Object v, Type type, Type then) {
+    if (v == null || then != null && Model.stored(then) == null) {
       return null;
     }
     if (type instanceof Struct s) {
       Map<String, Object> out = new LinkedHashMap<>();
       ((Map<?, ?>) v).forEach((k, e) -> {
-        if (e != null) {
-          out.put((String) k, replayed(e, s.fields.get(k)));
+        // A key whose column the file lacks reads as null: left out, like a null value.
+        Object value = replayed(e, s.fields.get(k), field(then, (String) k));
+        if (value != null) {
+          out.put((String) k, value);
         }
       });
       return out;
@@ -420,11 +549,11 @@ final class RandomSchemalessTest {
     if (type instanceof ArrayOf a) {
       List<Object> out = new ArrayList<>();
       for (Object e : (List<?>) v) {
-        out.add(replayed(e, a.element));
+        out.add(replayed(e, a.element, then instanceof ArrayOf t ? t.element : null));
       }
       return out;
     }
-    return stored(v, type);
+    return stored(v, type, then);
   }
 
   /** A parquet-java value (our generic model) in the form of {@link #stored}. */
@@ -653,6 +782,7 @@ final class RandomSchemalessTest {
           }
         }
         open.offsets.add(offset);
+        open.rowTypes.add(open.type);
       } catch (Conflict c) {
         bad.add(offset);
       }
@@ -705,8 +835,8 @@ final class RandomSchemalessTest {
      * stored cannot tell: 5 and 5.0 are the same double).
      */
     static boolean inPlace(Type from, Type to, List<Object> values) {
-      if (from == Prim.UNKNOWN || stored(from).equals(stored(to))) {
-        return true;
+      if (stored(from) == null || stored(from).equals(stored(to))) {
+        return true; // no column yet takes any type: new columns, null in the rows so far
       }
       if (from instanceof Struct a) {
         if (!(to instanceof Struct b)) {
@@ -747,7 +877,9 @@ final class RandomSchemalessTest {
         }
       } else if (from instanceof ArrayOf a && to instanceof ArrayOf b) {
         countInPlace(a.element, b.element, depth + 1);
-      } else if (!stored(from).equals(stored(to))) {
+      } else if (stored(from) == null && stored(to) != null) {
+        nestedInPlace += depth > 1 ? 1 : 0; // a first type: a new column
+      } else if (!Objects.equals(stored(from), stored(to))) {
         retypedInPlace++;
         nestedInPlace += depth > 1 ? 1 : 0;
       }
@@ -779,17 +911,26 @@ final class RandomSchemalessTest {
       return out;
     }
 
-    /** The type as its Parquet columns store it: an unknown type is a STRING column. */
+    /**
+     * The type as its Parquet columns store it, null for no column: an unknown type (a key only
+     * ever null so far) and an array of one have none; a struct leaves such keys out.
+     */
     static Type stored(Type t) {
       if (t == Prim.UNKNOWN) {
-        return Prim.STRING;
+        return null;
       }
       if (t instanceof ArrayOf a) {
-        return new ArrayOf(stored(a.element));
+        Type element = stored(a.element);
+        return element == null ? null : new ArrayOf(element);
       }
       if (t instanceof Struct st) {
         TreeMap<String, Type> fields = new TreeMap<>();
-        st.fields.forEach((k, v) -> fields.put(k, stored(v)));
+        st.fields.forEach((k, v) -> {
+          Type column = stored(v);
+          if (column != null) {
+            fields.put(k, column);
+          }
+        });
         return new Struct(fields);
       }
       return t;
@@ -893,6 +1034,8 @@ final class RandomSchemalessTest {
   private static final class ModelFile {
     Type type;
     final List<Long> offsets = new ArrayList<>();
+    /** The file's type when each row was written (a place without a column then holds null). */
+    final List<Type> rowTypes = new ArrayList<>();
 
     ModelFile(Type type) {
       this.type = type;
