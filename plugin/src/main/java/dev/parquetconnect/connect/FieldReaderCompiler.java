@@ -27,7 +27,7 @@ import org.apache.kafka.connect.errors.DataException;
  *
  * <p>The top-level parts are compiled in the order of the record reader's constructor ({@link
  * #metadataLeaf}, {@link #headers}, {@link #key}, {@link #value}); the root fields none of them
- * used are then consumed unread by {@link #unusedSkipper}. Not thread-safe; one per file.
+ * reads are then consumed unread by {@link #unusedSkipper}. Not thread-safe; one per file.
  */
 final class FieldReaderCompiler {
   private final GroupNode root;
