@@ -2,50 +2,32 @@ package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
-import dev.parquetconnect.format.UnsupportedFeatureException;
-import dev.parquetconnect.format.encoding.Dictionary;
-import dev.parquetconnect.format.meta.FieldRepetitionType;
-import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
-import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
-import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.NestedTypes;
-import dev.parquetconnect.format.schema.PrimitiveNode;
-import dev.parquetconnect.format.schema.SchemaNode;
 import java.io.Closeable;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.kafka.connect.data.Field;
-import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
-import org.apache.kafka.connect.header.Header;
 
 /**
  * Reads the records of a Parquet file straight from its column batches into Connect values, the
  * way {@link ParquetToConnect} maps them, without the generic {@code Row} in between: the source's
  * fast path (the {@code Row} reader plus {@link ParquetToConnect#convert} give the same values).
  *
- * <p>The mapping is compiled once per file into a tree of field readers, one per Parquet field
- * that a Connect value needs (structs, LIST and MAP groups with the backward-compatibility rules
- * of {@link NestedTypes}, repeated fields, leaves with their logical type), each reading its
- * columns' repetition and definition levels and dense values directly from the batches of its
- * {@link ColumnReader}s: strings are decoded from the batch's bytes once, integers, decimals and
- * timestamps are built from the primitive arrays without boxing the Parquet value first, and
- * Structs are filled with {@link Field}s resolved once. Columns no Connect value needs are
- * consumed level by level and never converted.
+ * <p>The mapping is compiled once per file (by {@link FieldReaderCompiler}) into a tree of field
+ * readers, one per Parquet field that a Connect value needs (structs, LIST and MAP groups with the
+ * backward-compatibility rules of {@link NestedTypes}, repeated fields, leaves with their logical
+ * type), each reading its columns' repetition and definition levels and dense values directly
+ * from the batches of its {@link ColumnReader}s: strings are decoded from the batch's bytes once,
+ * integers, decimals and timestamps are built from the primitive arrays without boxing the
+ * Parquet value first, and Structs are filled with {@link Field}s resolved once. Columns no
+ * Connect value needs are consumed level by level and never converted.
  *
  * <p>Levels that contradict the schema or each other are {@link CorruptDataException}s naming
  * file, column and row, as in the {@code Row} reader; a record holding more than {@code
@@ -70,7 +52,7 @@ public final class ConnectRecordReader implements Closeable {
   /** The row being read, shared with the readers for their errors and bounds. */
   private final RecordScope scope;
 
-  // The compiled tree; null readers are absent parts.
+  // The tree FieldReaderCompiler compiled; null readers are absent parts.
   private final FieldReader topicReader;
   private final FieldReader partitionReader;
   private final Leaf offsetReader;
@@ -83,13 +65,6 @@ public final class ConnectRecordReader implements Closeable {
   private final SkipReader valueSkipper;
   /** Consumes the top-level fields nothing above needs. */
   private final SkipReader unusedSkipper;
-
-  /**
-   * While compiling: whether the reader being compiled produces a value that goes into a Struct
-   * (directly or inside lists and maps), where Connect's validating put would refuse a null in a
-   * collection whose element schema is required, so the reader must refuse it too.
-   */
-  private boolean compilingStructField;
 
   private int nextRowGroup;
   private boolean groupOpen;
@@ -128,63 +103,24 @@ public final class ConnectRecordReader implements Closeable {
     }
     this.repeatedColumns = Arrays.stream(columns).filter(c -> c.maxRepetition > 0)
         .toArray(ColumnCursor[]::new);
-    GroupNode root = file.schema().root();
-    int[] firstColumn = new int[root.fieldCount() + 1];
-    for (int i = 0; i < root.fieldCount(); i++) {
-      firstColumn[i + 1] = firstColumn[i] + leafCount(root.field(i));
-    }
-    boolean[] used = new boolean[root.fieldCount()];
-    this.topicReader = metadataLeaf(root, mapping.topicIndex(), firstColumn, used,
-        PhysicalType.BYTE_ARRAY, Leaf.STRING);
-    this.partitionReader = metadataLeaf(root, mapping.partitionIndex(), firstColumn, used,
-        PhysicalType.INT32, Leaf.INT32);
-    this.offsetReader = metadataLeaf(root, mapping.offsetIndex(), firstColumn, used,
-        PhysicalType.INT64, Leaf.INT64);
-    this.timestampReader = metadataLeaf(root, mapping.timestampIndex(), firstColumn, used,
-        PhysicalType.INT64, Leaf.INT64);
-    this.tombstoneReader = metadataLeaf(root, mapping.tombstoneIndex(), firstColumn, used,
-        PhysicalType.BOOLEAN, Leaf.BOOLEAN);
-    int headersIndex = mapping.headersIndex();
-    if (headersIndex >= 0) {
-      used[headersIndex] = true;
-      this.headersReader = headersReader(root.field(headersIndex), firstColumn[headersIndex]);
-    } else {
-      this.headersReader = null;
-    }
-    int keyIndex = mapping.keyIndex();
-    if (mapping.keyConverted()) {
-      used[keyIndex] = true;
-      this.keyReader = field(root.field(keyIndex), mapping.storedKeySchema(),
-          FileLayout.KEY_COLUMN, 0, 0, firstColumn[keyIndex]);
-    } else {
-      this.keyReader = null;
-    }
-    Schema valueSchema = mapping.storedValueSchema();
-    List<ColumnCursor> valueColumns = new ArrayList<>();
-    if (valueSchema == null) {
-      this.valueReader = null;
-    } else if (mapping.valueIndex() < 0) {
-      // A struct value: the root's fields the schema names.
-      StructReader struct = structReader(root, valueSchema, "", 0, 0, firstColumn, used);
-      this.valueReader = struct;
-      for (FieldReader f : struct.readers) {
-        valueColumns.addAll(Arrays.asList(f.columns));
-      }
-    } else {
-      int index = mapping.valueIndex();
-      used[index] = true;
-      this.valueReader = field(root.field(index), valueSchema, FileLayout.VALUE_COLUMN, 0, 0,
-          firstColumn[index]);
-      valueColumns.addAll(Arrays.asList(valueReader.columns));
-    }
-    this.valueSkipper = new SkipReader(scope, valueColumns.toArray(new ColumnCursor[0]), 0);
-    List<ColumnCursor> unused = new ArrayList<>();
-    for (int i = 0; i < used.length; i++) {
-      if (!used[i]) {
-        unused.addAll(Arrays.asList(columns).subList(firstColumn[i], firstColumn[i + 1]));
-      }
-    }
-    this.unusedSkipper = new SkipReader(scope, unused.toArray(new ColumnCursor[0]), 0);
+    // The order decides which of several problems a bad file is refused for: keep it.
+    FieldReaderCompiler compiler =
+        new FieldReaderCompiler(file.schema().root(), mapping, scope, columns);
+    this.topicReader = compiler.metadataLeaf(mapping.topicIndex(), PhysicalType.BYTE_ARRAY,
+        Leaf.STRING);
+    this.partitionReader = compiler.metadataLeaf(mapping.partitionIndex(), PhysicalType.INT32,
+        Leaf.INT32);
+    this.offsetReader = compiler.metadataLeaf(mapping.offsetIndex(), PhysicalType.INT64,
+        Leaf.INT64);
+    this.timestampReader = compiler.metadataLeaf(mapping.timestampIndex(), PhysicalType.INT64,
+        Leaf.INT64);
+    this.tombstoneReader = compiler.metadataLeaf(mapping.tombstoneIndex(), PhysicalType.BOOLEAN,
+        Leaf.BOOLEAN);
+    this.headersReader = compiler.headers();
+    this.keyReader = compiler.key();
+    this.valueReader = compiler.value();
+    this.valueSkipper = compiler.valueSkipper();
+    this.unusedSkipper = compiler.unusedSkipper();
   }
 
   // ---- iteration
@@ -365,324 +301,5 @@ public final class ConnectRecordReader implements Closeable {
 
   private ParquetException corrupt(ColumnCursor c, String message) {
     return scope.corrupt(c, message);
-  }
-
-  // ---- compiling the tree
-
-  private static int leafCount(SchemaNode node) {
-    if (node instanceof GroupNode group) {
-      int n = 0;
-      for (SchemaNode f : group.fields()) {
-        n += leafCount(f);
-      }
-      return n;
-    }
-    return 1;
-  }
-
-  private ColumnCursor[] columnRange(int first, SchemaNode node) {
-    return Arrays.copyOfRange(columns, first, first + leafCount(node));
-  }
-
-  /** A {@code __kafka_*} column as its raw Java value (String, Integer, Long or Boolean). */
-  private Leaf metadataLeaf(GroupNode root, int index, int[] firstColumn, boolean[] used,
-      PhysicalType type, int conversion) {
-    if (index < 0) {
-      return null;
-    }
-    SchemaNode node = root.field(index);
-    if (!(node instanceof PrimitiveNode leaf) || leaf.isRepeated() || leaf.type() != type) {
-      throw new DataException("the file's column " + node.name() + " is not a " + type
-          + " column, as our sink writes it");
-    }
-    used[index] = true;
-    return newLeaf(leaf, node.isOptional() ? 1 : 0, 0, columns[firstColumn[index]],
-        conversion, node.name());
-  }
-
-  /**
-   * The reader of one field of a present parent, {@code parentDef} and {@code parentRep} being
-   * the parent's levels and {@code first} the index of the field's first column.
-   */
-  private FieldReader field(SchemaNode node, Schema schema, String path, int parentDef,
-      int parentRep, int first) {
-    int def = parentDef + (node.isOptional() || node.isRepeated() ? 1 : 0);
-    int rep = parentRep + (node.isRepeated() ? 1 : 0);
-    FieldReader reader;
-    if (node.isRepeated()) {
-      if (ConnectTypes.kind(schema) != ConnectTypes.Kind.ARRAY) {
-        throw mismatch(path, node, schema);
-      }
-      FieldReader element = instance(node, schema.valueSchema(), path + "[]", def, rep, first);
-      reader = new RepeatedReader(element, node.name(), nullProblem(schema.valueSchema(), path));
-    } else if (node instanceof PrimitiveNode leaf) {
-      return leaf(leaf, schema, path, def, rep, first, node.isOptional());
-    } else {
-      reader = instance(node, schema, path, def, rep, first);
-      if (node.isOptional()) {
-        reader = new OptionalReader(reader);
-      }
-    }
-    reader.init(scope, def, rep, parentRep, columnRange(first, node));
-    return reader;
-  }
-
-  /**
-   * The reader of one present instance of {@code node} (whose levels are {@code def} and {@code
-   * rep}): for a repeated node, of one element.
-   */
-  private FieldReader instance(SchemaNode node, Schema schema, String path, int def, int rep,
-      int first) {
-    ConnectTypes.Kind kind = ConnectTypes.kind(schema);
-    FieldReader reader;
-    if (node instanceof PrimitiveNode leaf) {
-      return leaf(leaf, schema, path, def, rep, first, false);
-    }
-    GroupNode group = (GroupNode) node;
-    NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
-    NestedTypes.MapShape map = list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
-    switch (kind) {
-      case ARRAY:
-        if (list != null) {
-          reader = listReader(group, list, schema.valueSchema(), path + "[]", def, rep, first);
-        } else if (map != null && map.value() == null) {
-          reader = keySetReader(group, map, schema.valueSchema(), path + "{}", def, rep, first);
-        } else {
-          throw mismatch(path, node, schema);
-        }
-        break;
-      case MAP:
-        if (map != null && map.value() != null) {
-          reader = mapReader(group, map, schema, path, def, rep, first);
-        } else if (list != null && listElementNode(list) instanceof GroupNode entry
-            && entry.fieldCount() == 2) {
-          reader = entryListReader(group, list, schema, path, def, rep, first);
-        } else {
-          throw mismatch(path, node, schema);
-        }
-        break;
-      case STRUCT:
-        if (list != null || map != null) {
-          // The Row model holds a list or map here, which no struct converts from.
-          reader = new MismatchReader(mismatch(path, node, schema));
-        } else {
-          int[] firstColumn = new int[group.fieldCount() + 1];
-          firstColumn[0] = first;
-          for (int i = 0; i < group.fieldCount(); i++) {
-            firstColumn[i + 1] = firstColumn[i] + leafCount(group.field(i));
-          }
-          reader = structReader(group, schema, path, def, rep, firstColumn,
-              new boolean[group.fieldCount()]);
-          return reader;
-        }
-        break;
-      default:
-        throw mismatch(path, node, schema);
-    }
-    reader.init(scope, def, rep, rep, columnRange(first, node));
-    return reader;
-  }
-
-  private static SchemaNode listElementNode(NestedTypes.ListShape list) {
-    SchemaNode element = list.element();
-    return list.twoLevel() ? element.withRepetition(FieldRepetitionType.REQUIRED) : element;
-  }
-
-  /** The element reader of a LIST whose repeated field has levels {@code repDef, repRep}. */
-  private FieldReader listElement(NestedTypes.ListShape list, Schema elementSchema, String path,
-      int repDef, int repRep, int repFirst) {
-    if (list.twoLevel()) {
-      return instance(list.repeated(), elementSchema, path, repDef, repRep, repFirst);
-    }
-    return field(list.element(), elementSchema, path, repDef, repRep, repFirst);
-  }
-
-  private FieldReader listReader(GroupNode group, NestedTypes.ListShape list,
-      Schema elementSchema, String path, int def, int rep, int first) {
-    int repDef = def + 1;
-    int repRep = rep + 1;
-    FieldReader element = listElement(list, elementSchema, path, repDef, repRep, first);
-    return new ListReader(columns[first], columnRange(first, list.repeated()), repDef, repRep,
-        element, list.repeated().name(), nullProblem(elementSchema, path));
-  }
-
-  private FieldReader entryListReader(GroupNode group, NestedTypes.ListShape list,
-      Schema schema, String path, int def, int rep, int first) {
-    int repDef = def + 1;
-    int repRep = rep + 1;
-    GroupNode entry = (GroupNode) listElementNode(list);
-    // The entry's own levels: the repeated field itself (two-level) or its child.
-    int entryDef = list.twoLevel() ? repDef : repDef + (entry.isOptional() ? 1 : 0);
-    FieldReader k = field(entry.field(0), schema.keySchema(), path + "{key}", entryDef, repRep,
-        first);
-    FieldReader v = field(entry.field(1), schema.valueSchema(), path + "{value}", entryDef,
-        repRep, first + leafCount(entry.field(0)));
-    boolean entryOptional = !list.twoLevel() && entry.isOptional();
-    return new EntryListReader(columns[first], columnRange(first, list.repeated()), repDef,
-        repRep, entryDef, entryOptional, k, v, list.repeated().name(),
-        nullProblem(schema.keySchema(), path), nullProblem(schema.valueSchema(), path));
-  }
-
-  private FieldReader mapReader(GroupNode group, NestedTypes.MapShape map, Schema schema,
-      String path, int def, int rep, int first) {
-    int kvDef = def + 1;
-    int kvRep = rep + 1;
-    GroupNode kv = map.keyValue();
-    FieldReader k = field(map.key(), schema.keySchema(), path + "{key}", kvDef, kvRep, first);
-    FieldReader v = field(map.value(), schema.valueSchema(), path + "{value}", kvDef, kvRep,
-        first + leafCount(map.key()));
-    return new MapReader(columns[first], columnRange(first, kv), kvDef, kvRep, k, v, kv.name(),
-        nullProblem(schema.keySchema(), path), nullProblem(schema.valueSchema(), path));
-  }
-
-  private FieldReader keySetReader(GroupNode group, NestedTypes.MapShape map, Schema keySchema,
-      String path, int def, int rep, int first) {
-    int kvDef = def + 1;
-    int kvRep = rep + 1;
-    GroupNode kv = map.keyValue();
-    FieldReader k = field(map.key(), keySchema, path, kvDef, kvRep, first);
-    boolean binaryKey = map.key() instanceof PrimitiveNode p
-        && (p.type() == PhysicalType.BYTE_ARRAY || p.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
-        || p.type() == PhysicalType.INT96);
-    return new KeySetReader(columns[first], columnRange(first, kv), kvDef, kvRep, k, !binaryKey,
-        kv.name(), nullProblem(keySchema, path));
-  }
-
-  /**
-   * The reader of a struct over {@code group}'s fields that {@code schema} names; {@code
-   * firstColumn[i]} is the first column of field i. Marks the fields read in {@code used}; the
-   * others are consumed unread.
-   */
-  private StructReader structReader(GroupNode group, Schema schema, String path, int def,
-      int rep, int[] firstColumn, boolean[] used) {
-    List<Field> read = new ArrayList<>(schema.fields().size());
-    List<FieldReader> fieldReaders = new ArrayList<>(schema.fields().size());
-    for (Field f : schema.fields()) {
-      if (!ConnectToParquet.hasColumns(f.schema())) {
-        continue; // null in every record (see ParquetToConnect.checkShape): not read
-      }
-      String at = path.isEmpty() ? f.name() : path + "." + f.name();
-      int index = group.fieldIndex(f.name());
-      if (index < 0) {
-        throw new DataException("field " + at + " of the metadata schema has no Parquet column");
-      }
-      used[index] = true;
-      boolean outer = compilingStructField;
-      compilingStructField = true;
-      read.add(f);
-      fieldReaders.add(field(group.field(index), f.schema(), at, def, rep, firstColumn[index]));
-      compilingStructField = outer;
-    }
-    Field[] fields = read.toArray(new Field[0]);
-    FieldReader[] readers = fieldReaders.toArray(new FieldReader[0]);
-    List<ColumnCursor> skipped = new ArrayList<>();
-    boolean root = group == file.schema().root();
-    if (!root) {
-      for (int i = 0; i < group.fieldCount(); i++) {
-        if (!used[i]) {
-          skipped.addAll(Arrays.asList(columns).subList(firstColumn[i], firstColumn[i + 1]));
-        }
-      }
-    }
-    ColumnCursor[] all = Arrays.copyOfRange(columns, firstColumn[0],
-        firstColumn[group.fieldCount()]);
-    StructReader reader = new StructReader(schema, fields, readers,
-        new SkipReader(scope, skipped.toArray(new ColumnCursor[0]), rep));
-    reader.init(scope, def, rep, rep, all);
-    return reader;
-  }
-
-  private HeadersReader headersReader(SchemaNode node, int first) {
-    String problem = "the file's column " + FileLayout.HEADERS_COLUMN
-        + " is not the LIST of {key, schema, value} our sink writes";
-    if (!(node instanceof GroupNode group) || node.isRepeated() || !group.isList()
-        || NestedTypes.listShape(group) == null) {
-      throw new DataException(problem);
-    }
-    NestedTypes.ListShape list = NestedTypes.listShape(group);
-    int def = node.isOptional() ? 1 : 0;
-    int repDef = def + 1;
-    int repRep = 1;
-    SchemaNode element = list.element();
-    if (!(element instanceof GroupNode entry) || entry.fieldCount() != 3
-        || element.isRepeated() && !list.twoLevel()) {
-      throw new DataException(problem);
-    }
-    boolean entryOptional = !list.twoLevel() && entry.isOptional();
-    int entryDef = repDef + (entryOptional ? 1 : 0);
-    Leaf[] parts = new Leaf[3];
-    for (int i = 0; i < 3; i++) {
-      SchemaNode part = entry.field(i);
-      if (!(part instanceof PrimitiveNode leaf) || leaf.isRepeated()
-          || leaf.type() != PhysicalType.BYTE_ARRAY) {
-        throw new DataException(problem);
-      }
-      parts[i] = new Leaf(scope, leaf, entryDef + (leaf.isOptional() ? 1 : 0), repRep,
-          columns[first + i], Leaf.STRING, FileLayout.HEADERS_COLUMN + "." + leaf.name());
-    }
-    HeadersReader reader = new HeadersReader(mapping, node.isOptional(), repDef, repRep,
-        entryOptional,
-        entryDef, parts);
-    reader.init(scope, def, 0, 0, columnRange(first, node));
-    return reader;
-  }
-
-  /**
-   * The message of the DataException Connect's validating put raises for a null element of a
-   * collection with these elements, or null where nulls are allowed.
-   */
-  private String nullProblem(Schema elementSchema, String path) {
-    if (!compilingStructField || elementSchema.isOptional()) {
-      return null;
-    }
-    return "Invalid value: null used for required field: \"" + path + "\", schema type: "
-        + elementSchema.type();
-  }
-
-  static void refuseNull(Object element, String nullProblem) {
-    if (element == null && nullProblem != null) {
-      throw new DataException(nullProblem);
-    }
-  }
-
-  static DataException mismatch(String path, SchemaNode node, Schema schema) {
-    return new DataException(
-        "field " + (path.isEmpty() ? "(the value)" : path) + ": the Parquet field "
-            + node.name() + " cannot hold the metadata's " + ConnectTypes.describe(schema));
-  }
-
-  private Leaf leaf(PrimitiveNode leaf, Schema schema, String path, int def, int rep, int first,
-      boolean optional) {
-    ConnectTypes.Kind kind = ConnectTypes.kind(schema);
-    Leaf reader = newLeaf(leaf, def, rep, columns[first], Leaf.conversion(leaf, schema, kind,
-        path), path);
-    reader.optional = optional;
-    if (kind == ConnectTypes.Kind.DECIMAL) {
-      reader.connectScale = DecimalLayout.connectScale(schema); // the file's metadata: checked
-    }
-    return reader;
-  }
-
-  /**
-   * A leaf reader, specialised for the commonest conversions so that reading one is a single
-   * virtual call without a switch.
-   */
-  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion,
-      String path) {
-    boolean signed = !(leaf.logicalType() instanceof LogicalType.IntType i && !i.signed());
-    PhysicalType type = leaf.type();
-    if (conversion == Leaf.STRING && type == PhysicalType.BYTE_ARRAY) {
-      return new StringLeaf(scope, leaf, def, rep, column, path);
-    }
-    if (conversion == Leaf.INT64 && type == PhysicalType.INT64) {
-      return new LongLeaf(scope, leaf, def, rep, column, path);
-    }
-    if (conversion == Leaf.INT32 && type == PhysicalType.INT32 && signed) {
-      return new IntLeaf(scope, leaf, def, rep, column, path);
-    }
-    if (conversion == Leaf.DOUBLE && type == PhysicalType.DOUBLE) {
-      return new DoubleLeaf(scope, leaf, def, rep, column, path);
-    }
-    return new Leaf(scope, leaf, def, rep, column, conversion, path);
   }
 }

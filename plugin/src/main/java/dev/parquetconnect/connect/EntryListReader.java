@@ -49,8 +49,8 @@ final class EntryListReader extends FieldReader {
       }
       Object k = keyReader.read();
       Object v = valueReader.read();
-      ConnectRecordReader.refuseNull(k, keyNulls);
-      ConnectRecordReader.refuseNull(v, valueNulls);
+      refuseNull(k, keyNulls);
+      refuseNull(v, valueNulls);
       entries.put(k, v);
     } while (repeats(repeatedLead, repRep, repDef, name));
     return entries;

@@ -2,6 +2,7 @@ package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.ParquetException;
 import java.io.IOException;
+import org.apache.kafka.connect.errors.DataException;
 
 /**
  * Reads one field of a present parent instance (or, for the readers of an instance, one
@@ -49,6 +50,17 @@ abstract class FieldReader {
       }
     }
     return n;
+  }
+
+  /**
+   * Refuses a null element of a collection as Connect's validating put would: {@code
+   * nullProblem} is the message {@link FieldReaderCompiler} made for the collection, or null where
+   * nulls are allowed.
+   */
+  static void refuseNull(Object element, String nullProblem) {
+    if (element == null && nullProblem != null) {
+      throw new DataException(nullProblem);
+    }
   }
 
   /** Takes the one entry an absent field leaves in each column beneath it. */

@@ -45,7 +45,7 @@ final class KeySetReader extends FieldReader {
     do {
       Object raw = physical != null ? ((Leaf) keyReader).physicalValue() : null;
       Object k = keyReader.read();
-      ConnectRecordReader.refuseNull(k, keyNulls);
+      refuseNull(k, keyNulls);
       if (!distinct) {
         keys.add(k);
       } else if (physical != null) {

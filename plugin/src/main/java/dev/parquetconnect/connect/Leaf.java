@@ -91,7 +91,7 @@ class Leaf extends FieldReader {
       case DATE -> DATE;
       case TIME -> TIME;
       case TIMESTAMP -> physical == PhysicalType.INT96 ? INT96_TIMESTAMP : TIMESTAMP;
-      default -> throw ConnectRecordReader.mismatch(path, leaf, schema);
+      default -> throw ParquetToConnect.mismatch(path, leaf, schema);
     };
   }
 

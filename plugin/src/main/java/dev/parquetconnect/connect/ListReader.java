@@ -39,7 +39,7 @@ final class ListReader extends FieldReader {
     List<Object> elements = new ArrayList<>(elementsAhead(repeatedLead, repRep));
     do {
       Object e = element.read();
-      ConnectRecordReader.refuseNull(e, elementNulls);
+      refuseNull(e, elementNulls);
       elements.add(e);
     } while (repeats(repeatedLead, repRep, repDef, name));
     return elements;

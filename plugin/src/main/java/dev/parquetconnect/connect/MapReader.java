@@ -41,8 +41,8 @@ final class MapReader extends FieldReader {
     do {
       Object k = keyReader.read();
       Object v = valueReader.read();
-      ConnectRecordReader.refuseNull(k, keyNulls);
-      ConnectRecordReader.refuseNull(v, valueNulls);
+      refuseNull(k, keyNulls);
+      refuseNull(v, valueNulls);
       entries.put(k, v);
     } while (repeats(kvLead, kvRep, kvDef, name));
     return entries;

@@ -26,7 +26,7 @@ final class RepeatedReader extends FieldReader {
     List<Object> list = new ArrayList<>(elementsAhead(lead, rep));
     do {
       Object e = element.read();
-      ConnectRecordReader.refuseNull(e, elementNulls);
+      refuseNull(e, elementNulls);
       list.add(e);
     } while (repeats(lead, rep, def, name));
     return list;
