@@ -6,17 +6,10 @@ import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
 import dev.parquetconnect.sink.commit.CommitProtocol;
-import dev.parquetconnect.sink.commit.CommitProtocol.DataFile;
 import dev.parquetconnect.sink.commit.CommitProtocol.Fenced;
-import dev.parquetconnect.sink.commit.CommitProtocol.PendingCommit;
 import dev.parquetconnect.sink.commit.CrashPoints;
-import dev.parquetconnect.sink.commit.DeferredOutput;
 import dev.parquetconnect.sink.commit.FaultInjector;
-import dev.parquetconnect.sink.partition.HivePaths;
-import dev.parquetconnect.sink.partition.PartitionColumn;
 import dev.parquetconnect.storage.StoreInput;
-import dev.parquetconnect.storage.StoreKeys;
-import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -24,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -32,9 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything a task does for one Kafka partition it consumes: routing each record to the file of
- * its partition directory in the open commit ({@link Epoch}), opening files, rotating, and
- * committing through the partition's {@link CommitProtocol} (the marker protocol of
- * docs/exactly-once.md on a file store).
+ * its partition directory in the open commit ({@link Epoch}), opening files ({@link FileOpener}),
+ * rotating, and committing through the partition's {@link CommitProtocol} (the marker protocol of
+ * docs/exactly-once.md on a file store). {@link StoreFailures} counts failures and backs off.
  *
  * <p>States: <em>recovering</em> (paused at Connect, records dropped, until the protocol says
  * where to resume) and <em>active</em>. Any failure of a commit or of the store discards the open
@@ -43,14 +35,12 @@ import org.slf4j.LoggerFactory;
  */
 final class TopicPartitionWriter {
   private static final Logger LOG = LoggerFactory.getLogger(TopicPartitionWriter.class);
-  /** Store failures in a row (each followed by a rewind) before the task gives up. */
-  static final int MAX_CONSECUTIVE_FAILURES = 5;
-  private static final long MAX_BACKOFF_MS = 30_000;
-
   private final TopicPartition source;
   private final SinkRuntime rt;
   private final CommitProtocol protocol;
   private final String log;
+  private final FileOpener files;
+  private final StoreFailures failures;
 
   private boolean recovering = true;
   private boolean paused;
@@ -58,17 +48,15 @@ final class TopicPartitionWriter {
   private long rewindTo = -1;
   /** After a rewind, the rest of the current batch is stale: Connect seeks before the next. */
   private boolean dropRestOfBatch;
-  private int consecutiveFailures;
-  private long retryNotBeforeNanos;
   private Epoch epoch;
-  /** The place of the previous record, reused while records keep going to the same one. */
-  private Place lastPlace;
 
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
     this.source = source;
     this.rt = runtime;
     this.log = "[" + runtime.taskName() + " " + source + "]";
     this.protocol = runtime.commits().open(source, log);
+    this.files = new FileOpener(source, runtime);
+    this.failures = new StoreFailures(log, runtime.clock());
   }
 
   TopicPartition source() {
@@ -104,14 +92,14 @@ final class TopicPartitionWriter {
    * task tries again on its next call.
    */
   void recover() {
-    if (!recovering || rt.clock().nanos() - retryNotBeforeNanos < 0) {
+    if (!recovering || failures.backingOff()) {
       return;
     }
     boolean settled;
     try {
       settled = protocol.recover();
     } catch (IOException | RuntimeException e) {
-      onStoreFailure("recovering from the commit markers", e);
+      failures.recoveryFailed("recovering from the commit markers", e);
       pause();
       return;
     }
@@ -182,7 +170,7 @@ final class TopicPartitionWriter {
             + ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG + "=fail");
       }
       time = rt.rotation().intervalMs() > 0 ? rt.recordTime().of(record) : 0;
-      place = skip ? null : place(record.topic(), rt.partitioner().partition(record));
+      place = skip ? null : files.place(record.topic(), rt.partitioner().partition(record));
     } catch (DataException e) {
       badRecord(record, e);
       return;
@@ -199,10 +187,7 @@ final class TopicPartitionWriter {
       afterRecord(null);
       return;
     }
-    OpenFile file = epoch == null ? null : epoch.file(place);
-    if (file == null && epoch != null) {
-      file = fileInSameDirectory(epoch, place);
-    }
+    OpenFile file = epoch == null ? null : files.find(epoch, place);
     RecordFileWriter predecessor = null;
     try {
       if (file != null && !file.writer().accepts(record)) {
@@ -220,8 +205,10 @@ final class TopicPartitionWriter {
     boolean created = false;
     try {
       if (file == null) {
-        file = startFile(current, place, record, predecessor);
-        if (file == null) {
+        try {
+          file = files.open(current, place, record, predecessor);
+        } catch (FileOpener.UnstorableDirectory e) {
+          badRecord(record, e);
           return;
         }
         created = true;
@@ -229,9 +216,7 @@ final class TopicPartitionWriter {
       file.writer().write(record);
     } catch (DataException e) {
       if (created && file.writer().recordCount() == 0) {
-        current.remove(place, file);
-        rt.budget().release(file);
-        file.abortQuietly();
+        files.dropUnwritten(current, place, file);
       }
       badRecord(record, e);
       return;
@@ -245,41 +230,6 @@ final class TopicPartitionWriter {
     afterRecord(file);
   }
 
-  /**
-   * The place of a record: the previous record's when topic and partition columns are the same
-   * (the columns by identity, as partitioners that cache them return them), so the open file's
-   * lookup in {@link Epoch#file} finds it without hashing.
-   */
-  private Place place(String topic, List<PartitionColumn> columns) {
-    Place last = lastPlace;
-    if (last != null && last.columns() == columns && last.topic().equals(topic)) {
-      return last;
-    }
-    lastPlace = new Place(topic, columns);
-    return lastPlace;
-  }
-
-  /**
-   * The open file of another place whose columns name the same directory as {@code place}'s, or
-   * null. Different columns can: null and "" are both the default partition (and values past the
-   * cap share a directory when their hashes do). They must share its file: a second file of the
-   * commit would get the same key and replace the first, whose records would be lost although
-   * their offsets are committed.
-   */
-  private OpenFile fileInSameDirectory(Epoch current, Place place) {
-    String dir;
-    try {
-      dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
-    } catch (IllegalArgumentException e) {
-      return null; // startFile makes it the record's error
-    }
-    OpenFile file = current.fileIn(dir);
-    if (file != null) {
-      current.alias(place, file);
-    }
-    return file;
-  }
-
   private Epoch openEpochIfNone(long offset) {
     if (epoch == null) {
       long now = rt.clock().wallMillis();
@@ -287,38 +237,6 @@ final class TopicPartitionWriter {
           rt.rotation().scheduleDeadline(now));
     }
     return epoch;
-  }
-
-  /** A new file of the open commit for {@code first}; null if the record was refused. */
-  private OpenFile startFile(Epoch current, Place place, SinkRecord first,
-      RecordFileWriter predecessor) throws IOException {
-    String dir;
-    String key;
-    try {
-      dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
-      key = rt.keys().check(StoreKeys.join(dir,
-          SinkKeys.dataName(source, current.start(), SinkKeys.OPEN, current.attempt())));
-      // Every final name has this length (offsets are printed with 20 digits) and only digits
-      // differ: if this one passes, the name given at the commit will too.
-      rt.keys().check(StoreKeys.join(dir,
-          SinkKeys.dataName(source, current.start(), Long.MAX_VALUE, current.attempt())));
-    } catch (IllegalArgumentException e) {
-      // The store's key rules refused the path (e.g. too long in total): a property of the
-      // record, so it is the record's error.
-      badRecord(first, new DataException("its partition directory cannot be stored: "
-          + e.getMessage(), e));
-      return null;
-    }
-    StoreOutput output = new DeferredOutput(rt.store(), key);
-    OpenFile file = new OpenFile(key, dir, output);
-    try {
-      file.writer(rt.writers().create(output, first, predecessor));
-    } catch (IOException | RuntimeException e) {
-      file.abortQuietly();
-      throw e;
-    }
-    current.add(place, file);
-    return file;
   }
 
   /** Commits when a count or size limit is reached by the record just read. */
@@ -381,9 +299,9 @@ final class TopicPartitionWriter {
       }
       rt.faults().at(CrashPoints.BEFORE_INTENT);
       ErrantRecords.await(e.deadLettered());
-      long tookNanos = protocol.commit(named(e));
+      long tookNanos = protocol.commit(files.named(e));
       epoch = null;
-      consecutiveFailures = 0;
+      failures.reset();
       reportCommitted(e, reason, tookNanos);
       return true;
     } catch (Fenced fenced) {
@@ -398,41 +316,6 @@ final class TopicPartitionWriter {
       rt.metrics().commitFailed();
       fail("committing offsets " + e.start() + "-" + e.end() + " (" + reason + ")", failure);
       return false;
-    }
-  }
-
-  /**
-   * The open commit as the protocol commits it. The end offset is known now: every file gets
-   * its full name, the same in each directory, so that recovery finds (or deletes) exactly what
-   * the commit made visible.
-   */
-  private PendingCommit named(Epoch e) {
-    String name = SinkKeys.dataName(source, e.start(), e.end(), e.attempt());
-    List<DataFile> files = new ArrayList<>(e.files().size());
-    for (OpenFile file : e.files()) {
-      file.finalKey(StoreKeys.join(file.directory(), name));
-      files.add(new Publication(file));
-    }
-    return new PendingCommit(e.start(), e.end(), e.attempt(), e.recordsWritten(), files);
-  }
-
-  /** A finished file, made visible under its final key; its memory is free then. */
-  private final class Publication implements DataFile {
-    private final OpenFile file;
-
-    Publication(OpenFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public String key() {
-      return file.finalKey();
-    }
-
-    @Override
-    public void publish() throws IOException {
-      file.output().commitAs(file.finalKey());
-      rt.budget().release(file);
     }
   }
 
@@ -469,31 +352,12 @@ final class TopicPartitionWriter {
    * then recover from the store, rewinding to the first offset not committed.
    */
   private void fail(String what, Exception cause) {
-    consecutiveFailures++;
-    LOG.error("{} {} failed ({} in a row): {}", log, what, consecutiveFailures, cause.toString(),
-        cause);
-    if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-      throw new ConnectException(log + " " + what + " failed " + consecutiveFailures
-          + " times in a row; last: " + cause.getMessage(), cause);
-    }
-    retryNotBeforeNanos = rt.clock().nanos()
-        + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
+    failures.writeFailed(what, cause);
     if (epoch != null) {
       discard(epoch);
     } else {
       goRecovering(-1);
     }
-  }
-
-  private void onStoreFailure(String what, Exception cause) {
-    consecutiveFailures++;
-    LOG.error("{} {} failed ({} in a row): {}", log, what, consecutiveFailures, cause.toString());
-    if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-      throw new ConnectException(log + " " + what + " failed " + consecutiveFailures
-          + " times in a row; last: " + cause.getMessage(), cause);
-    }
-    retryNotBeforeNanos = rt.clock().nanos()
-        + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
   }
 
   /** Drops the open commit; the protocol aborts what it claimed (or learns it is done). */
@@ -507,7 +371,7 @@ final class TopicPartitionWriter {
     epoch = null;
     if (protocol.abort(e.start(), e.attempt())) {
       // Another task instance saw every file and rolled the commit forward.
-      consecutiveFailures = 0;
+      failures.reset();
       LOG.info("{} the commit of offsets {}-{} was completed by another writer", log,
           e.start(), e.end());
       return;
