@@ -45,12 +45,12 @@ import org.slf4j.LoggerFactory;
  * validate call ({@link Connector#validate}), then for a configuration without errors {@code
  * start}, {@code taskConfigs} and {@code Task.start}.
  *
- * <p>Each valid example of {@code config/*.json} (with {@code ${env:PARQUET_LAKE_URL}} replaced
- * by a temporary {@code file:///} directory) is mutated at random: keys dropped, keys set to junk
+ * <p>Each valid example of {@code config/*.json} (with {@code ${env:PARQUET_LAKE_URL}} replaced by
+ * a temporary {@code file:///} directory) is mutated at random: keys dropped, keys set to junk
  * (blank, negative, beyond {@code long}, not a number, unknown enum values in odd case, unicode,
  * very long, {@code null}), combinations known to be invalid (each with the keys an error may be
- * reported on), and secrets with recognisable markers in every password key and inside store
- * URLs. Checked:
+ * reported on), and secrets with recognisable markers in every password key and inside store URLs.
+ * Checked:
  *
  * <ul>
  *   <li>{@code validate} never throws;
@@ -76,9 +76,14 @@ final class ConfigFuzzTest {
   private static final String MARKER = "Zq9SECRETMARK";
 
   /** The keys whose values are credentials (Password keys of the sink, store settings). */
-  private static final Set<String> PASSWORD_KEYS = Set.of("aws.access.key.id",
-      "aws.secret.access.key", "aws.session.token", "aws.sts.external.id", "s3.sse.c.key",
-      "s3.tls.truststore.password");
+  private static final Set<String> PASSWORD_KEYS =
+      Set.of(
+          "aws.access.key.id",
+          "aws.secret.access.key",
+          "aws.session.token",
+          "aws.sts.external.id",
+          "s3.sse.c.key",
+          "s3.tls.truststore.password");
 
   static {
     // Our own loggers at DEBUG, if no earlier test in this JVM created them already (slf4j-simple
@@ -86,8 +91,7 @@ final class ConfigFuzzTest {
     System.setProperty("org.slf4j.simpleLogger.log.dev.parquetconnect", "debug");
   }
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private final List<String> problems = new ArrayList<>();
   private final Map<String, Integer> tally = new TreeMap<>();
@@ -130,8 +134,15 @@ final class ConfigFuzzTest {
         Connector probe = newConnector(kind);
         Set<String> keys = new LinkedHashSet<>(probe.config().names());
         keys.addAll(PASSWORD_KEYS);
-        keys.addAll(List.of("name", "hdfs.kerberos.principal", "hdfs.kerberos.keytab",
-            "s3.endpoint", "s3.part.size", "s3.sse.type", "hadoop.config.fs.defaultFS"));
+        keys.addAll(
+            List.of(
+                "name",
+                "hdfs.kerberos.principal",
+                "hdfs.kerberos.keytab",
+                "s3.endpoint",
+                "s3.part.size",
+                "s3.sse.type",
+                "hadoop.config.fs.defaultFS"));
         List<String> keyList = List.copyOf(keys);
 
         // The example itself must pass.
@@ -200,8 +211,13 @@ final class ConfigFuzzTest {
             props.put("store.url", url);
             junk.remove("store.url");
           }
-          check(kind, example + " round " + round + (c == null ? "" : " + " + c.what()), props,
-              junk, c, logs);
+          check(
+              kind,
+              example + " round " + round + (c == null ? "" : " + " + c.what()),
+              props,
+              junk,
+              c,
+              logs);
         }
       }
     } finally {
@@ -209,17 +225,34 @@ final class ConfigFuzzTest {
       System.setOut(out);
     }
     assertTrue(sawLogs, "the log capture saw nothing");
-    LOG.info("{} config fuzz (seed {}): {} cases in {} ms; {}", kind, SEED, caseNumber,
-        (System.nanoTime() - started) / 1_000_000, tally);
-    assertEquals(List.of(), problems, () -> problems.size() + " problems (seed " + SEED + "):\n"
-        + String.join("\n\n", problems.subList(0, Math.min(40, problems.size()))));
+    LOG.info(
+        "{} config fuzz (seed {}): {} cases in {} ms; {}",
+        kind,
+        SEED,
+        caseNumber,
+        (System.nanoTime() - started) / 1_000_000,
+        tally);
+    assertEquals(
+        List.of(),
+        problems,
+        () ->
+            problems.size()
+                + " problems (seed "
+                + SEED
+                + "):\n"
+                + String.join("\n\n", problems.subList(0, Math.min(40, problems.size()))));
   }
 
   // ---------------------------------------------------------------------------------------------
   // One configuration
 
-  private void check(String kind, String what, Map<String, String> props,
-      Map<String, String> junk, Combo combo, ByteArrayOutputStream logs) {
+  private void check(
+      String kind,
+      String what,
+      Map<String, String> props,
+      Map<String, String> junk,
+      Combo combo,
+      ByteArrayOutputStream logs) {
     caseNumber++;
     logs.reset();
     String label = kind + " case " + caseNumber + " (" + what + ")";
@@ -246,29 +279,43 @@ final class ConfigFuzzTest {
     }
     count(errors.isEmpty() ? "valid" : "invalid");
     // Every message names its key.
-    errors.forEach((key, messages) -> {
-      for (String message : messages) {
-        if (message == null || !message.contains(key)) {
-          problem(label, props, "the error on " + key + " does not name it: " + message);
-        }
-      }
-    });
+    errors.forEach(
+        (key, messages) -> {
+          for (String message : messages) {
+            if (message == null || !message.contains(key)) {
+              problem(label, props, "the error on " + key + " does not name it: " + message);
+            }
+          }
+        });
     // A refused junk value is named, unless it is a credential or may carry one.
-    junk.forEach((key, value) -> {
-      List<String> messages = errors.get(key);
-      if (messages == null || value == null || value.isBlank() || PASSWORD_KEYS.contains(key)
-          || (key.equals("store.url") && mayCarryCredentials(value))) {
-        return;
-      }
-      if (messages.stream().noneMatch(m -> namesValue(m, value))) {
-        problem(label, props, "the errors on " + key + " do not name its value '" + value + "': "
-            + messages);
-      }
-    });
+    junk.forEach(
+        (key, value) -> {
+          List<String> messages = errors.get(key);
+          if (messages == null
+              || value == null
+              || value.isBlank()
+              || PASSWORD_KEYS.contains(key)
+              || (key.equals("store.url") && mayCarryCredentials(value))) {
+            return;
+          }
+          if (messages.stream().noneMatch(m -> namesValue(m, value))) {
+            problem(
+                label,
+                props,
+                "the errors on " + key + " do not name its value '" + value + "': " + messages);
+          }
+        });
     if (combo != null) {
       if (errors.keySet().stream().noneMatch(combo.blame()::contains)) {
-        problem(label, props, "the invalid combination " + combo.what() + " got no error on "
-            + combo.blame() + "; errors: " + errors);
+        problem(
+            label,
+            props,
+            "the invalid combination "
+                + combo.what()
+                + " got no error on "
+                + combo.blame()
+                + "; errors: "
+                + errors);
       }
     }
     String url = props.get("store.url");
@@ -282,8 +329,12 @@ final class ConfigFuzzTest {
     for (String text : texts) {
       if (text.contains(MARKER)) {
         int at = text.indexOf(MARKER);
-        problem(label, props, "a secret marker leaked: ..."
-            + text.substring(Math.max(0, at - 200), Math.min(text.length(), at + 100)) + "...");
+        problem(
+            label,
+            props,
+            "a secret marker leaked: ..."
+                + text.substring(Math.max(0, at - 200), Math.min(text.length(), at + 100))
+                + "...");
         break;
       }
     }
@@ -326,8 +377,12 @@ final class ConfigFuzzTest {
   }
 
   /** A configuration with errors is refused by start with a message naming a key at fault. */
-  private void startRefused(String kind, String label, Map<String, String> props,
-      Set<String> keysAtFault, List<String> texts) {
+  private void startRefused(
+      String kind,
+      String label,
+      Map<String, String> props,
+      Set<String> keysAtFault,
+      List<String> texts) {
     Connector connector = newConnector(kind);
     try {
       connector.start(props);
@@ -356,8 +411,9 @@ final class ConfigFuzzTest {
 
   private Map<String, String> example(String file) throws IOException {
     Path path = Path.of(System.getProperty("repo.root", ".."), "config", file);
-    Map<String, String> props = new ObjectMapper().readValue(path.toFile(),
-        new TypeReference<LinkedHashMap<String, String>>() {});
+    Map<String, String> props =
+        new ObjectMapper()
+            .readValue(path.toFile(), new TypeReference<LinkedHashMap<String, String>>() {});
     props.put("name", file.replace(".json", ""));
     if (props.get("store.url").startsWith("${")) {
       Path lake = Files.createDirectories(temp.resolve("lake-" + file.replace(".json", "")));
@@ -369,56 +425,167 @@ final class ConfigFuzzTest {
   private static List<Combo> sinkCombos() {
     Set<String> pathFormat = Set.of("path.format");
     return List.of(
-        combo("time partitioner with an empty path.format", pathFormat,
-            "partitioner.class", "time", "path.format", ""),
-        combo("time partitioner with a blank path.format", pathFormat,
-            "partitioner.class", "TiMe", "path.format", "  "),
-        combo("time partitioner, path.format without name=value", pathFormat,
-            "partitioner.class", "time", "path.format", "yyyy/MM/dd"),
-        combo("time partitioner, unbalanced quote", pathFormat,
-            "partitioner.class", "time", "path.format", "'dt=yyyy"),
-        combo("time partitioner, bad timezone", Set.of("timezone"),
-            "partitioner.class", "time", "timezone", "Mars/Olympus_Mons"),
-        combo("time partitioner, offset out of range", Set.of("timezone"),
-            "partitioner.class", "time", "timezone", "UTC+25:00"),
-        combo("time partitioner, bad locale", Set.of("locale"),
-            "partitioner.class", "time", "locale", "not a locale!"),
-        combo("time partitioner, empty locale", Set.of("locale"),
-            "partitioner.class", "time", "locale", ""),
-        combo("field partitioner without fields", Set.of("partition.field.name"),
-            "partitioner.class", "field", "partition.field.name", ""),
-        combo("field partitioner with blank fields", Set.of("partition.field.name"),
-            "partitioner.class", "FIELD", "partition.field.name", " , ,"),
-        combo("field partitioner with an empty path segment", Set.of("partition.field.name"),
-            "partitioner.class", "field", "partition.field.name", "a..b"),
-        combo("header partitioner without headers", Set.of("partition.header.name"),
-            "partitioner.class", "header", "partition.header.name", ""),
-        combo("custom partitioner that does not exist", Set.of("partitioner.class"),
-            "partitioner.class", "com.example.NoSuchPartitioner"),
-        combo("custom partitioner that is no Partitioner", Set.of("partitioner.class"),
-            "partitioner.class", "java.lang.String"),
-        combo("field extractor without a field", Set.of("timestamp.field"),
-            "partitioner.class", "time", "timestamp.extractor", "field", "timestamp.field", ""),
+        combo(
+            "time partitioner with an empty path.format",
+            pathFormat,
+            "partitioner.class",
+            "time",
+            "path.format",
+            ""),
+        combo(
+            "time partitioner with a blank path.format",
+            pathFormat,
+            "partitioner.class",
+            "TiMe",
+            "path.format",
+            "  "),
+        combo(
+            "time partitioner, path.format without name=value",
+            pathFormat,
+            "partitioner.class",
+            "time",
+            "path.format",
+            "yyyy/MM/dd"),
+        combo(
+            "time partitioner, unbalanced quote",
+            pathFormat,
+            "partitioner.class",
+            "time",
+            "path.format",
+            "'dt=yyyy"),
+        combo(
+            "time partitioner, bad timezone",
+            Set.of("timezone"),
+            "partitioner.class",
+            "time",
+            "timezone",
+            "Mars/Olympus_Mons"),
+        combo(
+            "time partitioner, offset out of range",
+            Set.of("timezone"),
+            "partitioner.class",
+            "time",
+            "timezone",
+            "UTC+25:00"),
+        combo(
+            "time partitioner, bad locale",
+            Set.of("locale"),
+            "partitioner.class",
+            "time",
+            "locale",
+            "not a locale!"),
+        combo(
+            "time partitioner, empty locale",
+            Set.of("locale"),
+            "partitioner.class",
+            "time",
+            "locale",
+            ""),
+        combo(
+            "field partitioner without fields",
+            Set.of("partition.field.name"),
+            "partitioner.class",
+            "field",
+            "partition.field.name",
+            ""),
+        combo(
+            "field partitioner with blank fields",
+            Set.of("partition.field.name"),
+            "partitioner.class",
+            "FIELD",
+            "partition.field.name",
+            " , ,"),
+        combo(
+            "field partitioner with an empty path segment",
+            Set.of("partition.field.name"),
+            "partitioner.class",
+            "field",
+            "partition.field.name",
+            "a..b"),
+        combo(
+            "header partitioner without headers",
+            Set.of("partition.header.name"),
+            "partitioner.class",
+            "header",
+            "partition.header.name",
+            ""),
+        combo(
+            "custom partitioner that does not exist",
+            Set.of("partitioner.class"),
+            "partitioner.class",
+            "com.example.NoSuchPartitioner"),
+        combo(
+            "custom partitioner that is no Partitioner",
+            Set.of("partitioner.class"),
+            "partitioner.class",
+            "java.lang.String"),
+        combo(
+            "field extractor without a field",
+            Set.of("timestamp.field"),
+            "partitioner.class",
+            "time",
+            "timestamp.extractor",
+            "field",
+            "timestamp.field",
+            ""),
         combo("rotate.interval.ms zero", Set.of("rotate.interval.ms"), "rotate.interval.ms", "0"),
-        combo("rotate.interval.ms negative", Set.of("rotate.interval.ms"),
-            "rotate.interval.ms", "-5"),
-        combo("rotate.schedule.interval.ms zero", Set.of("rotate.schedule.interval.ms"),
-            "rotate.schedule.interval.ms", "0"),
-        combo("rotate.schedule.interval.ms negative", Set.of("rotate.schedule.interval.ms"),
-            "rotate.schedule.interval.ms", "-2"),
+        combo(
+            "rotate.interval.ms negative",
+            Set.of("rotate.interval.ms"),
+            "rotate.interval.ms",
+            "-5"),
+        combo(
+            "rotate.schedule.interval.ms zero",
+            Set.of("rotate.schedule.interval.ms"),
+            "rotate.schedule.interval.ms",
+            "0"),
+        combo(
+            "rotate.schedule.interval.ms negative",
+            Set.of("rotate.schedule.interval.ms"),
+            "rotate.schedule.interval.ms",
+            "-2"),
         combo("flush.size zero", Set.of("flush.size"), "flush.size", "0"),
-        combo("codec level for a codec without levels", Set.of("parquet.codec.level"),
-            "parquet.codec", "snappy", "parquet.codec.level", "3"),
-        combo("zstd level out of range", Set.of("parquet.codec.level"),
-            "parquet.codec", "ZSTD", "parquet.codec.level", "23"),
-        combo("access key without secret", Set.of("aws.access.key.id", "aws.secret.access.key"),
-            "store.url", "s3://bucket/p", "aws.access.key.id", "AKIA" + MARKER,
-            "aws.secret.access.key", ""),
-        combo("secret without access key", Set.of("aws.access.key.id", "aws.secret.access.key"),
-            "store.url", "s3://bucket/p", "aws.access.key.id", "",
-            "aws.secret.access.key", "s3cr3t" + MARKER),
-        combo("sse-c without key", Set.of("s3.sse.c.key", "s3.sse.type"),
-            "store.url", "s3://bucket/p", "s3.sse.type", "SSE-c", "s3.sse.c.key", " "),
+        combo(
+            "codec level for a codec without levels",
+            Set.of("parquet.codec.level"),
+            "parquet.codec",
+            "snappy",
+            "parquet.codec.level",
+            "3"),
+        combo(
+            "zstd level out of range",
+            Set.of("parquet.codec.level"),
+            "parquet.codec",
+            "ZSTD",
+            "parquet.codec.level",
+            "23"),
+        combo(
+            "access key without secret",
+            Set.of("aws.access.key.id", "aws.secret.access.key"),
+            "store.url",
+            "s3://bucket/p",
+            "aws.access.key.id",
+            "AKIA" + MARKER,
+            "aws.secret.access.key",
+            ""),
+        combo(
+            "secret without access key",
+            Set.of("aws.access.key.id", "aws.secret.access.key"),
+            "store.url",
+            "s3://bucket/p",
+            "aws.access.key.id",
+            "",
+            "aws.secret.access.key",
+            "s3cr3t" + MARKER),
+        combo(
+            "sse-c without key",
+            Set.of("s3.sse.c.key", "s3.sse.type"),
+            "store.url",
+            "s3://bucket/p",
+            "s3.sse.type",
+            "SSE-c",
+            "s3.sse.c.key",
+            " "),
         combo("relative store URL", Set.of("store.url"), "store.url", "lake/raw"),
         combo("opaque file URL", Set.of("store.url"), "store.url", "file:lake"),
         combo("file URL with a host", Set.of("store.url"), "store.url", "file://host/lake"),
@@ -426,44 +593,107 @@ final class ConfigFuzzTest {
         combo("s3 URL without bucket", Set.of("store.url"), "store.url", "s3://"),
         combo("s3 URL with empty bucket", Set.of("store.url"), "store.url", "s3:///prefix"),
         combo("unknown scheme", Set.of("store.url"), "store.url", "nosuchfs://host/lake"),
-        combo("store URL with credentials", Set.of("store.url"),
-            "store.url", "s3://AKIA:" + MARKER + "@bucket/p"),
+        combo(
+            "store URL with credentials",
+            Set.of("store.url"),
+            "store.url",
+            "s3://AKIA:" + MARKER + "@bucket/p"),
         combo("topics.dir escaping", Set.of("topics.dir"), "topics.dir", "../outside"),
         combo("topics.dir hidden", Set.of("topics.dir"), "topics.dir", "_tmp"),
-        combo("kerberos principal without keytab",
+        combo(
+            "kerberos principal without keytab",
             Set.of("hdfs.kerberos.principal", "hdfs.kerberos.keytab"),
-            "store.url", "hdfs://127.0.0.1:8020/lake", "hdfs.kerberos.principal",
+            "store.url",
+            "hdfs://127.0.0.1:8020/lake",
+            "hdfs.kerberos.principal",
             "connect@EXAMPLE.COM"),
-        combo("s3 endpoint that is no http URL", Set.of("s3.endpoint"),
-            "store.url", "s3://bucket/p", "s3.endpoint", "ftp://127.0.0.1:9000"),
-        combo("s3 part size below the minimum", Set.of("s3.part.size"),
-            "store.url", "s3://bucket/p", "s3.part.size", "1024"));
+        combo(
+            "s3 endpoint that is no http URL",
+            Set.of("s3.endpoint"),
+            "store.url",
+            "s3://bucket/p",
+            "s3.endpoint",
+            "ftp://127.0.0.1:9000"),
+        combo(
+            "s3 part size below the minimum",
+            Set.of("s3.part.size"),
+            "store.url",
+            "s3://bucket/p",
+            "s3.part.size",
+            "1024"));
   }
 
   private static List<Combo> sourceCombos() {
     return List.of(
         combo("generic without topic", Set.of("topic"), "mode", "generic", "topic", ""),
         combo("replay with topic", Set.of("topic"), "mode", "Replay", "topic", "x"),
-        combo("replay with key fields", Set.of("key.fields"), "mode", "replay",
-            "key.fields", "id", "topic", ""),
-        combo("original partitions in generic mode", Set.of("partition.mode"),
-            "mode", "GENERIC", "topic", "t", "partition.mode", "original"),
-        combo("key.hash without count", Set.of("partition.count"),
-            "partition.mode", "KEY.HASH"),
-        combo("move without prefix", Set.of("after.replay.move.prefix"),
-            "after.replay", "move", "after.replay.move.prefix", ""),
-        combo("move under topics.dir", Set.of("after.replay.move.prefix"),
-            "after.replay", "MoVe", "topics.dir", "topics", "after.replay.move.prefix",
+        combo(
+            "replay with key fields",
+            Set.of("key.fields"),
+            "mode",
+            "replay",
+            "key.fields",
+            "id",
+            "topic",
+            ""),
+        combo(
+            "original partitions in generic mode",
+            Set.of("partition.mode"),
+            "mode",
+            "GENERIC",
+            "topic",
+            "t",
+            "partition.mode",
+            "original"),
+        combo("key.hash without count", Set.of("partition.count"), "partition.mode", "KEY.HASH"),
+        combo(
+            "move without prefix",
+            Set.of("after.replay.move.prefix"),
+            "after.replay",
+            "move",
+            "after.replay.move.prefix",
+            ""),
+        combo(
+            "move under topics.dir",
+            Set.of("after.replay.move.prefix"),
+            "after.replay",
+            "MoVe",
+            "topics.dir",
+            "topics",
+            "after.replay.move.prefix",
             "topics/done"),
-        combo("move with the root as topics.dir", Set.of("after.replay.move.prefix", "topics.dir"),
-            "after.replay", "move", "topics.dir", "", "after.replay.move.prefix", "done"),
-        combo("errors.topic without skip", Set.of("errors.topic"),
-            "errors.on.corrupt.file", "fail", "errors.topic", "errs"),
-        combo("quarantine without skip", Set.of("errors.quarantine.prefix"),
-            "errors.on.corrupt.file", "fail", "errors.quarantine.prefix", "q"),
-        combo("quarantine under topics.dir", Set.of("errors.quarantine.prefix"),
-            "errors.on.corrupt.file", "skip", "topics.dir", "topics",
-            "errors.quarantine.prefix", "topics/q"),
+        combo(
+            "move with the root as topics.dir",
+            Set.of("after.replay.move.prefix", "topics.dir"),
+            "after.replay",
+            "move",
+            "topics.dir",
+            "",
+            "after.replay.move.prefix",
+            "done"),
+        combo(
+            "errors.topic without skip",
+            Set.of("errors.topic"),
+            "errors.on.corrupt.file",
+            "fail",
+            "errors.topic",
+            "errs"),
+        combo(
+            "quarantine without skip",
+            Set.of("errors.quarantine.prefix"),
+            "errors.on.corrupt.file",
+            "fail",
+            "errors.quarantine.prefix",
+            "q"),
+        combo(
+            "quarantine under topics.dir",
+            Set.of("errors.quarantine.prefix"),
+            "errors.on.corrupt.file",
+            "skip",
+            "topics.dir",
+            "topics",
+            "errors.quarantine.prefix",
+            "topics/q"),
         combo("bad file name pattern", Set.of("file.name.pattern"), "file.name.pattern", "(["),
         combo("batch size zero", Set.of("batch.size"), "batch.size", "0"),
         combo("relative store URL", Set.of("store.url"), "store.url", "archive/raw"),
@@ -473,57 +703,95 @@ final class ConfigFuzzTest {
         combo("s3 URL without bucket", Set.of("store.url"), "store.url", "s3://"),
         combo("s3 URL with empty bucket", Set.of("store.url"), "store.url", "s3:///prefix"),
         combo("unknown scheme", Set.of("store.url"), "store.url", "nosuchfs://host/archive"),
-        combo("store URL with credentials", Set.of("store.url"),
-            "store.url", "hdfs://user:" + MARKER + "@127.0.0.1:8020/p"),
+        combo(
+            "store URL with credentials",
+            Set.of("store.url"),
+            "store.url",
+            "hdfs://user:" + MARKER + "@127.0.0.1:8020/p"),
         combo("topics.dir escaping", Set.of("topics.dir"), "topics.dir", "../outside"),
-        combo("access key without secret", Set.of("aws.access.key.id", "aws.secret.access.key"),
-            "store.url", "s3://bucket/p", "aws.access.key.id", "AKIA" + MARKER,
-            "aws.secret.access.key", " "),
-        combo("sse-c without key", Set.of("s3.sse.c.key", "s3.sse.type"),
-            "store.url", "s3://bucket/p", "s3.sse.type", "sse-c", "s3.sse.c.key", ""),
-        combo("s3 part size not a number", Set.of("s3.part.size"),
-            "store.url", "s3://bucket/p", "s3.part.size", "eight MiB"),
-        combo("kerberos principal without keytab",
+        combo(
+            "access key without secret",
+            Set.of("aws.access.key.id", "aws.secret.access.key"),
+            "store.url",
+            "s3://bucket/p",
+            "aws.access.key.id",
+            "AKIA" + MARKER,
+            "aws.secret.access.key",
+            " "),
+        combo(
+            "sse-c without key",
+            Set.of("s3.sse.c.key", "s3.sse.type"),
+            "store.url",
+            "s3://bucket/p",
+            "s3.sse.type",
+            "sse-c",
+            "s3.sse.c.key",
+            ""),
+        combo(
+            "s3 part size not a number",
+            Set.of("s3.part.size"),
+            "store.url",
+            "s3://bucket/p",
+            "s3.part.size",
+            "eight MiB"),
+        combo(
+            "kerberos principal without keytab",
             Set.of("hdfs.kerberos.principal", "hdfs.kerberos.keytab"),
-            "store.url", "hdfs://127.0.0.1:8020/archive", "hdfs.kerberos.principal",
+            "store.url",
+            "hdfs://127.0.0.1:8020/archive",
+            "hdfs.kerberos.principal",
             "connect@EXAMPLE.COM"));
   }
 
   /** Valid values at an edge, per key; partitioner.class only to values that need no other key. */
-  private static final Map<String, List<String>> EDGES = Map.ofEntries(
-      Map.entry("partitioner.class", List.of("Kafka", " KAFKA ")),
-      Map.entry("timezone", List.of("Europe/Paris", "+14:00", "utc", "Z")),
-      Map.entry("locale", List.of("fr-FR", "ja-JP-u-ca-japanese", "EN")),
-      Map.entry("timestamp.extractor", List.of("WallClock", " record ")),
-      Map.entry("flush.size", List.of("1", "9223372036854775807", " 7 ")),
-      Map.entry("file.max.bytes", List.of("65536", "9223372036854775807")),
-      Map.entry("rotate.interval.ms", List.of("-1", "1", "9223372036854775807")),
-      Map.entry("rotate.schedule.interval.ms", List.of("-1", "1", "9223372036854775807")),
-      Map.entry("parquet.codec", List.of("GZip", "lz4_RAW", "Uncompressed", "brotli", "SNAPPY")),
-      Map.entry("parquet.page.version", List.of("V2", "v1")),
-      Map.entry("parquet.row.group.bytes", List.of("65536", "9223372036854775807")),
-      Map.entry("parquet.page.bytes", List.of("1024", "67108864")),
-      Map.entry("parquet.page.rows", List.of("0", "1", "2147483647")),
-      Map.entry("parquet.bloom.filter.columns", List.of("id", "a.b.c, d", "\u00e9t\u00e9")),
-      Map.entry("parquet.bloom.filter.fpp", List.of("0.000001", "0.5", "1e-3")),
-      Map.entry("parquet.bloom.filter.ndv", List.of("1", "9223372036854775807")),
-      Map.entry("buffer.max.bytes", List.of("1048576", "9223372036854775807")),
-      Map.entry("commit.timeout.ms", List.of("1000", "9223372036854775807")),
-      Map.entry("cleanup.orphans.min.age.ms", List.of("0", "9223372036854775807")),
-      Map.entry("schema.compatibility", List.of("full", "Backward")),
-      Map.entry("behavior.on.null.values", List.of("IGNORE", "Write")),
-      Map.entry("topics.dir", List.of("a/b/c", "/lake/", "\u00e9t\u00e9")),
-      Map.entry("discovery.interval.ms", List.of("100", "9223372036854775807")),
-      Map.entry("file.name.pattern", List.of(".*", "[a-z]+\\.parquet")),
-      Map.entry("batch.size", List.of("1", "1000000")),
-      Map.entry("errors.on.corrupt.file", List.of("SKIP", "Fail")),
-      Map.entry("transaction.unit", List.of("BATCH", "File")),
-      Map.entry("partition.mode", List.of("Default", "")),
-      Map.entry("s3.part.size", List.of("5242880", "536870912")),
-      Map.entry("s3.endpoint", List.of("", "https://127.0.0.1:9000")));
+  private static final Map<String, List<String>> EDGES =
+      Map.ofEntries(
+          Map.entry("partitioner.class", List.of("Kafka", " KAFKA ")),
+          Map.entry("timezone", List.of("Europe/Paris", "+14:00", "utc", "Z")),
+          Map.entry("locale", List.of("fr-FR", "ja-JP-u-ca-japanese", "EN")),
+          Map.entry("timestamp.extractor", List.of("WallClock", " record ")),
+          Map.entry("flush.size", List.of("1", "9223372036854775807", " 7 ")),
+          Map.entry("file.max.bytes", List.of("65536", "9223372036854775807")),
+          Map.entry("rotate.interval.ms", List.of("-1", "1", "9223372036854775807")),
+          Map.entry("rotate.schedule.interval.ms", List.of("-1", "1", "9223372036854775807")),
+          Map.entry(
+              "parquet.codec", List.of("GZip", "lz4_RAW", "Uncompressed", "brotli", "SNAPPY")),
+          Map.entry("parquet.page.version", List.of("V2", "v1")),
+          Map.entry("parquet.row.group.bytes", List.of("65536", "9223372036854775807")),
+          Map.entry("parquet.page.bytes", List.of("1024", "67108864")),
+          Map.entry("parquet.page.rows", List.of("0", "1", "2147483647")),
+          Map.entry("parquet.bloom.filter.columns", List.of("id", "a.b.c, d", "\u00e9t\u00e9")),
+          Map.entry("parquet.bloom.filter.fpp", List.of("0.000001", "0.5", "1e-3")),
+          Map.entry("parquet.bloom.filter.ndv", List.of("1", "9223372036854775807")),
+          Map.entry("buffer.max.bytes", List.of("1048576", "9223372036854775807")),
+          Map.entry("commit.timeout.ms", List.of("1000", "9223372036854775807")),
+          Map.entry("cleanup.orphans.min.age.ms", List.of("0", "9223372036854775807")),
+          Map.entry("schema.compatibility", List.of("full", "Backward")),
+          Map.entry("behavior.on.null.values", List.of("IGNORE", "Write")),
+          Map.entry("topics.dir", List.of("a/b/c", "/lake/", "\u00e9t\u00e9")),
+          Map.entry("discovery.interval.ms", List.of("100", "9223372036854775807")),
+          Map.entry("file.name.pattern", List.of(".*", "[a-z]+\\.parquet")),
+          Map.entry("batch.size", List.of("1", "1000000")),
+          Map.entry("errors.on.corrupt.file", List.of("SKIP", "Fail")),
+          Map.entry("transaction.unit", List.of("BATCH", "File")),
+          Map.entry("partition.mode", List.of("Default", "")),
+          Map.entry("s3.part.size", List.of("5242880", "536870912")),
+          Map.entry("s3.endpoint", List.of("", "https://127.0.0.1:9000")));
 
-  private static final String[] ODD_ENUMS = {"ZsTdX", "NONEE", "kafka ", "Tİme", "fıeld",
-      "LEAVE_IT", "rePlay!", "key_hash", "v3", "sse-d", "MILLISECONDS", "WHEN-SUPPORTED"};
+  private static final String[] ODD_ENUMS = {
+    "ZsTdX",
+    "NONEE",
+    "kafka ",
+    "Tİme",
+    "fıeld",
+    "LEAVE_IT",
+    "rePlay!",
+    "key_hash",
+    "v3",
+    "sse-d",
+    "MILLISECONDS",
+    "WHEN-SUPPORTED"
+  };
 
   private String junk(Random random, String key) {
     return switch (random.nextInt(16)) {
@@ -548,18 +816,25 @@ final class ConfigFuzzTest {
 
   /** A credential with the marker, sometimes with characters that upset parsers. */
   private static String secret(Random random) {
-    String[] shapes = {"%s", "AKIA%s", "%s/with+slash=", " %s ", "%s,comma", "{%s}", "%s\n",
-        "\"%s\""};
+    String[] shapes = {
+      "%s", "AKIA%s", "%s/with+slash=", " %s ", "%s,comma", "{%s}", "%s\n", "\"%s\""
+    };
     return String.format(shapes[random.nextInt(shapes.length)], MARKER + random.nextInt(100));
   }
 
   /** A store URL carrying the marker as a credential or in an unparsable form. */
   private String secretUrl(Random random) {
     String m = MARKER + random.nextInt(100);
-    String[] urls = {"s3://AKIA:" + m + "@bucket/p", "s3:AKIA:" + m + "@bucket",
-        "hdfs://u:" + m + "@127.0.0.1:8020/p", "file://u:" + m + "@/tmp/x",
-        "s3://AKIA:" + m + " space@bucket", "AKIA:" + m + "@bucket/p",
-        "https://u:" + m + "@example.com/p", temp.toUri() + "?token=" + m};
+    String[] urls = {
+      "s3://AKIA:" + m + "@bucket/p",
+      "s3:AKIA:" + m + "@bucket",
+      "hdfs://u:" + m + "@127.0.0.1:8020/p",
+      "file://u:" + m + "@/tmp/x",
+      "s3://AKIA:" + m + " space@bucket",
+      "AKIA:" + m + "@bucket/p",
+      "https://u:" + m + "@example.com/p",
+      temp.toUri() + "?token=" + m
+    };
     return urls[random.nextInt(urls.length)];
   }
 
@@ -584,10 +859,15 @@ final class ConfigFuzzTest {
     String v = value.trim();
     // Store paths are printed with control characters and surrogates escaped (StoreKeys).
     StringBuilder escaped = new StringBuilder();
-    v.chars().forEach(c -> escaped.append(c < 0x20 || (c >= 0x7f && c <= 0x9f)
-        || Character.isSurrogate((char) c) ? String.format("\\u%04x", c)
-        : String.valueOf((char) c)));
-    if (message.contains(v) || message.contains(escaped)
+    v.chars()
+        .forEach(
+            c ->
+                escaped.append(
+                    c < 0x20 || (c >= 0x7f && c <= 0x9f) || Character.isSurrogate((char) c)
+                        ? String.format("\\u%04x", c)
+                        : String.valueOf((char) c)));
+    if (message.contains(v)
+        || message.contains(escaped)
         || (v.length() > 200 && message.contains(v.substring(0, 40)))) {
       return true;
     }
@@ -607,8 +887,13 @@ final class ConfigFuzzTest {
 
   private void problem(String label, Map<String, String> props, String what) {
     Map<String, String> shown = new TreeMap<>();
-    props.forEach((k, v) -> shown.put(k, v == null ? null
-        : v.length() > 80 ? v.substring(0, 40) + "...(" + v.length() + " chars)" : v));
+    props.forEach(
+        (k, v) ->
+            shown.put(
+                k,
+                v == null
+                    ? null
+                    : v.length() > 80 ? v.substring(0, 40) + "...(" + v.length() + " chars)" : v));
     problems.add(label + ": " + what + "\n  config: " + shown);
   }
 

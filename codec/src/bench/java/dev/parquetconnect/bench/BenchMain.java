@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -23,36 +23,37 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs one suite of paired JMH benchmarks and prints a line per kernel:
- * {@code KERNEL ours=<ops/s> parquet-java=<ops/s> ratio=<x>}.
+ * Runs one suite of paired JMH benchmarks and prints a line per kernel: {@code KERNEL ours=<ops/s>
+ * parquet-java=<ops/s> ratio=<x>}.
  *
  * <p>A kernel is a benchmark class in {@code dev.parquetconnect.bench.<suite>} with two
  * {@code @Benchmark} methods, {@code ours} and {@code parquetJava}, that do the same work on the
  * same data prepared in the same {@code @Setup}; its {@code @Param} values become part of the
- * kernel name. Each kernel gets its own JMH run in which {@code ours} and then {@code
- * parquetJava} run back to back (each in a fresh JVM fork), so the ratio compares like with like
- * on whatever machine runs it, even while the load on a shared machine drifts.
+ * kernel name. Each kernel gets its own JMH run in which {@code ours} and then {@code parquetJava}
+ * run back to back (each in a fresh JVM fork), so the ratio compares like with like on whatever
+ * machine runs it, even while the load on a shared machine drifts.
  *
- * <p>Usage: {@code BenchMain SUITE [--full] [--include REGEX]}. The default is a short run
- * (one fork, 2 warm-up and 5 measured iterations of one second); {@code --full} measures longer
- * (5 warm-up, 10 measured of two seconds). The sink suite, whose operation takes seconds, runs
- * 4 warm-up and 10 measured iterations (6 and 20 with {@code --full}). A class annotated
+ * <p>Usage: {@code BenchMain SUITE [--full] [--include REGEX]}. The default is a short run (one
+ * fork, 2 warm-up and 5 measured iterations of one second); {@code --full} measures longer (5
+ * warm-up, 10 measured of two seconds). The sink suite, whose operation takes seconds, runs 4
+ * warm-up and 10 measured iterations (6 and 20 with {@code --full}). A class annotated
  * {@code @Warmup(iterations = n)} gets at least n warm-up iterations of one second on both sides
- * (see {@link #declaredWarmups}). A side's ops/s is its best measured iteration (see
- * {@link #best}).
+ * (see {@link #declaredWarmups}). A side's ops/s is its best measured iteration (see {@link
+ * #best}).
  */
 public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws RunnerException, IOException {
     if (args.length == 0) {
-      System.err.println("usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source, sink)");
+      System.err.println(
+          "usage: bench SUITE [--full] [--include REGEX]   (suites: codec, files, source, sink)");
       System.exit(2);
     }
     String suite = args[0];
@@ -127,7 +128,8 @@ public final class BenchMain {
       Warmup warmup = Class.forName(className).getAnnotation(Warmup.class);
       return warmup == null ? 0 : Math.max(0, warmup.iterations());
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("benchmark class " + className + " is not on the class path", e);
+      throw new IllegalStateException(
+          "benchmark class " + className + " is not on the class path", e);
     }
   }
 
@@ -136,7 +138,8 @@ public final class BenchMain {
     try {
       return Class.forName(className).isAnnotationPresent(BenchmarkMode.class);
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("benchmark class " + className + " is not on the class path", e);
+      throw new IllegalStateException(
+          "benchmark class " + className + " is not on the class path", e);
     }
   }
 
@@ -146,9 +149,9 @@ public final class BenchMain {
   }
 
   /**
-   * Extra lines a suite reports after its timings (the files suite: file sizes), from the
-   * static {@code lines()} of the class {@code dev.parquetconnect.bench.<suite>.SuiteReport} if
-   * the suite has one.
+   * Extra lines a suite reports after its timings (the files suite: file sizes), from the static
+   * {@code lines()} of the class {@code dev.parquetconnect.bench.<suite>.SuiteReport} if the suite
+   * has one.
    */
   @SuppressWarnings("unchecked")
   static List<String> suiteReport(String suite) {
@@ -167,7 +170,9 @@ public final class BenchMain {
 
   /** The JMH include pattern of a suite's benchmarks, optionally narrowed by a regex. */
   static String pattern(String suite, String include) {
-    return "dev\\.parquetconnect\\.bench\\." + suite + "\\."
+    return "dev\\.parquetconnect\\.bench\\."
+        + suite
+        + "\\."
         + (include == null ? ".*" : ".*(" + include + ").*");
   }
 
@@ -176,8 +181,7 @@ public final class BenchMain {
 
   /** The kernels of the benchmarks matching {@code pattern}, in name order. */
   static List<Kernel> kernels(String pattern) {
-    OutputFormat quiet =
-        OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT);
+    OutputFormat quiet = OutputFormatFactory.createFormatInstance(System.err, VerboseMode.SILENT);
     Map<String, Map<String, String[]>> classes = new TreeMap<>();
     for (BenchmarkListEntry entry :
         BenchmarkList.defaultList().find(quiet, List.of(pattern), List.of())) {
@@ -210,18 +214,18 @@ public final class BenchMain {
 
   /** A kernel's printed name: the class's simple name less "Bench", then its parameters. */
   static String kernelName(String className, Map<String, String> params) {
-    StringBuilder kernel = new StringBuilder(
-        className.substring(className.lastIndexOf('.') + 1).replaceFirst("Bench(mark)?$", ""));
+    StringBuilder kernel =
+        new StringBuilder(
+            className.substring(className.lastIndexOf('.') + 1).replaceFirst("Bench(mark)?$", ""));
     params.forEach((key, value) -> kernel.append('/').append(key).append('=').append(value));
     return kernel.toString();
   }
 
   /**
-   * The best measured iteration's ops/s (for a single-shot kernel, the inverse of its shortest
-   * time per operation). Other work on a shared machine only ever slows an
-   * iteration down, so the fastest one is the closest to the code's own speed, and taking it
-   * on both sides keeps the ratio from tracking the neighbours' load. (JMH's mean and error
-   * are in the run's log.)
+   * The best measured iteration's ops/s (for a single-shot kernel, the inverse of its shortest time
+   * per operation). Other work on a shared machine only ever slows an iteration down, so the
+   * fastest one is the closest to the code's own speed, and taking it on both sides keeps the ratio
+   * from tracking the neighbours' load. (JMH's mean and error are in the run's log.)
    */
   static double best(RunResult result) {
     // Single-shot scores are time per operation in the run's time unit: inverted into ops/s.

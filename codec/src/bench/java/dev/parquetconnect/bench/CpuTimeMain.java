@@ -22,16 +22,16 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A cross-check of {@link BenchMain} that measures the same kernels by the CPU time of the
- * measuring thread instead of wall-clock time: on a machine shared with other work, a thread
- * that is descheduled or waits for a core accrues no CPU time, so these ratios move far less
- * with the neighbours' load than JMH's. It is not JMH (no JMH-managed dead-code protection
- * beyond the benchmarks' own {@link Blackhole}, reflective calls), so it is a second opinion,
- * not the measurement of record.
+ * measuring thread instead of wall-clock time: on a machine shared with other work, a thread that
+ * is descheduled or waits for a core accrues no CPU time, so these ratios move far less with the
+ * neighbours' load than JMH's. It is not JMH (no JMH-managed dead-code protection beyond the
+ * benchmarks' own {@link Blackhole}, reflective calls), so it is a second opinion, not the
+ * measurement of record.
  *
  * <p>For each kernel (same discovery and naming as {@link BenchMain}), in a JVM of its own: the
- * class is built, its {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and {@code parquetJava}
- * alternate in rounds of about 0.3 s of CPU time each, the first three rounds of each being
- * warm-up, and the best round's rate counts. Set-ups and tear-downs at {@code
+ * class is built, its {@code @Param} fields set, its {@code @Setup} run; then {@code ours} and
+ * {@code parquetJava} alternate in rounds of about 0.3 s of CPU time each, the first three rounds
+ * of each being warm-up, and the best round's rate counts. Set-ups and tear-downs at {@code
  * Level.Invocation} run around every call, outside the measured time, and a call counts its
  * {@code @OperationsPerInvocation}. Prints {@code KERNEL ours=<ops/cpu-s> parquet-java=<ops/cpu-s>
  * ratio=<x>} ({@code peer=} for the sink suite) and writes target/bench/SUITE-cpu.txt.
@@ -70,9 +70,10 @@ public final class CpuTimeMain {
       System.err.println("this JVM cannot measure thread CPU time");
       System.exit(2);
     }
-    Blackhole blackhole = new Blackhole(
-        "Today's password is swordfish. I understand instantiating Blackholes directly is"
-            + " dangerous.");
+    Blackhole blackhole =
+        new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is"
+                + " dangerous.");
     List<BenchMain.Kernel> kernels = BenchMain.kernels(pattern);
     if (only < 0) {
       // Each kernel in a JVM of its own (as JMH forks), so that no kernel runs on code that
@@ -109,10 +110,11 @@ public final class CpuTimeMain {
           afterEach.add(method);
         }
       }
-      Operation ours = new Operation(cls.getMethod("ours", parameters(cls, "ours")),
-          beforeEach, afterEach);
-      Operation theirs = new Operation(
-          cls.getMethod("parquetJava", parameters(cls, "parquetJava")), beforeEach, afterEach);
+      Operation ours =
+          new Operation(cls.getMethod("ours", parameters(cls, "ours")), beforeEach, afterEach);
+      Operation theirs =
+          new Operation(
+              cls.getMethod("parquetJava", parameters(cls, "parquetJava")), beforeEach, afterEach);
       // A class that measures fixed batches of calls (@Measurement(batchSize), the sink suite's
       // whole files) gets rounds of exactly that many calls, counted as one operation set, and
       // its declared warm-up rounds.
@@ -133,8 +135,15 @@ public final class CpuTimeMain {
         }
       }
       String name = BenchMain.kernelName(cls.getName(), kernel.params());
-      String line = String.format(Locale.ROOT, "%s ours=%.0f %s=%.0f ratio=%.2f",
-          name, bestOurs, BenchMain.peerLabel(suite), bestTheirs, bestOurs / bestTheirs);
+      String line =
+          String.format(
+              Locale.ROOT,
+              "%s ours=%.0f %s=%.0f ratio=%.2f",
+              name,
+              bestOurs,
+              BenchMain.peerLabel(suite),
+              bestTheirs,
+              bestOurs / bestTheirs);
       System.out.println(line);
     }
   }
@@ -150,8 +159,8 @@ public final class CpuTimeMain {
     command.addAll(List.of(args));
     command.add("--only");
     command.add(Integer.toString(index));
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+    Process process =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String output = new String(process.getInputStream().readAllBytes()).trim();
     if (process.waitFor() != 0 || output.isEmpty()) {
       throw new IOException("kernel " + index + " failed: " + output);
@@ -204,8 +213,8 @@ public final class CpuTimeMain {
   }
 
   /**
-   * Operations per CPU-second of one round of about {@link #ROUND_NANOS} of CPU time (set-ups
-   * and tear-downs of each invocation not counted).
+   * Operations per CPU-second of one round of about {@link #ROUND_NANOS} of CPU time (set-ups and
+   * tear-downs of each invocation not counted).
    */
   private static double rate(ThreadMXBean threads, Object state, Operation op, Blackhole bh)
       throws IllegalAccessException, IOException {
@@ -229,8 +238,10 @@ public final class CpuTimeMain {
         calls++;
         // With fixed rounds, the operations count once per round (as JMH's single shot counts
         // them per batch of calls).
-        ops += op.callsPerRound() > 0 ? (calls == op.callsPerRound() ? op.opsPerCall() : 0)
-            : op.opsPerCall();
+        ops +=
+            op.callsPerRound() > 0
+                ? (calls == op.callsPerRound() ? op.opsPerCall() : 0)
+                : op.opsPerCall();
         for (Method after : op.afterEach()) {
           after.invoke(state);
         }

@@ -3,9 +3,9 @@ package dev.parquetconnect.format;
 /**
  * A problem with Parquet data or metadata: the checked root of the format layer's errors.
  *
- * <p>Low-level code (a decoder, a decompressor) knows what is wrong but not where in which
- * file; the readers above it add that with {@link #at(String, String, long)} as the exception
- * passes through, so the message a user sees names the file, the column and the byte offset.
+ * <p>Low-level code (a decoder, a decompressor) knows what is wrong but not where in which file;
+ * the readers above it add that with {@link #at(String, String, long)} as the exception passes
+ * through, so the message a user sees names the file, the column and the byte offset.
  */
 public class ParquetException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -23,8 +23,8 @@ public class ParquetException extends Exception {
   }
 
   /**
-   * Records where the problem is, keeping whatever was recorded closer to the fault. Any
-   * argument may be null (or -1 for the offset) when unknown at this level.
+   * Records where the problem is, keeping whatever was recorded closer to the fault. Any argument
+   * may be null (or -1 for the offset) when unknown at this level.
    */
   public final ParquetException at(String file, String column, long offset) {
     if (this.file == null) {

@@ -10,8 +10,8 @@ import java.util.Set;
  * answer to a refused PUT lists the messages without their keys.
  *
  * <p>{@code involved} are the keys whose own error makes the problem moot: validate leaves the
- * problem out when one of them already has an error (that error says enough). A rule that reads
- * an invalid key as absent and decides for itself names none.
+ * problem out when one of them already has an error (that error says enough). A rule that reads an
+ * invalid key as absent and decides for itself names none.
  */
 public record ConfigProblem(String key, String message, Set<String> involved) {
   public ConfigProblem {

@@ -9,9 +9,9 @@ import org.apache.kafka.common.config.types.Password;
 
 /**
  * The one way a connector's parsed configuration becomes the settings its store is opened with:
- * every store key of {@link StoreConfigDef} that has a value (secrets turned from Kafka's
- * {@link Password} into storage's own {@link Secret}, so storage needs nothing of Kafka) and the
- * {@code hadoop.config.*} pass-through keys as given.
+ * every store key of {@link StoreConfigDef} that has a value (secrets turned from Kafka's {@link
+ * Password} into storage's own {@link Secret}, so storage needs nothing of Kafka) and the {@code
+ * hadoop.config.*} pass-through keys as given.
  */
 public final class ConnectorStoreSettings {
   private ConnectorStoreSettings() {}
@@ -27,11 +27,14 @@ public final class ConnectorStoreSettings {
         settings.put(key, value);
       }
     }
-    config.originals().forEach((key, value) -> {
-      if (key.startsWith(StoreConfigDef.HADOOP_CONFIG_PREFIX) && value instanceof String) {
-        settings.put(key, value);
-      }
-    });
+    config
+        .originals()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(StoreConfigDef.HADOOP_CONFIG_PREFIX) && value instanceof String) {
+                settings.put(key, value);
+              }
+            });
     return new StoreSettings(settings);
   }
 }

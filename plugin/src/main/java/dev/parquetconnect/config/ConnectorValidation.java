@@ -17,13 +17,13 @@ import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * How both connectors check a configuration: the REST validate call ({@link #validate}) and the
- * constructor of a typed config ({@link #requireValid}) apply the same steps, so a config the
- * call accepts starts, and one it refuses does not.
+ * constructor of a typed config ({@link #requireValid}) apply the same steps, so a config the call
+ * accepts starts, and one it refuses does not.
  *
  * <ol>
  *   <li>each key on its own, by its ConfigDef type and validator;
- *   <li>keys given as {@code null} (a JSON null in the REST call), which ConfigDef accepts for
- *       keys without a validator and a getter would then meet as a NullPointerException;
+ *   <li>keys given as {@code null} (a JSON null in the REST call), which ConfigDef accepts for keys
+ *       without a validator and a getter would then meet as a NullPointerException;
  *   <li>the scheme of {@code store.url} ({@link StoreUrls#schemeProblem});
  *   <li>the connector's rules between keys, as {@link ConfigProblem}s.
  * </ol>
@@ -43,8 +43,8 @@ public final class ConnectorValidation {
     private final Map<String, ConfigValue> byName;
     private final Set<String> invalid;
 
-    private Validated(Map<String, String> props, Map<String, ConfigValue> byName,
-        Set<String> invalid) {
+    private Validated(
+        Map<String, String> props, Map<String, ConfigValue> byName, Set<String> invalid) {
       this.props = props;
       this.byName = byName;
       this.invalid = invalid;
@@ -59,19 +59,20 @@ public final class ConnectorValidation {
     /** The given keys without the invalid ones, whose defaults then stand in. */
     public Map<String, String> usableProps() {
       Map<String, String> usable = new HashMap<>();
-      props.forEach((key, value) -> {
-        if (!invalid.contains(key)) {
-          usable.put(key, value);
-        }
-      });
+      props.forEach(
+          (key, value) -> {
+            if (!invalid.contains(key)) {
+              usable.put(key, value);
+            }
+          });
       return usable;
     }
   }
 
   /**
-   * The answer to the REST validate call: every key's own errors, then the rules between keys
-   * on the key at fault, leaving out a problem that involves a key with its own error. Never
-   * throws: the worker turns an exception into an HTTP 500 without guidance.
+   * The answer to the REST validate call: every key's own errors, then the rules between keys on
+   * the key at fault, leaving out a problem that involves a key with its own error. Never throws:
+   * the worker turns an exception into an HTTP 500 without guidance.
    */
   public static Config validate(ConfigDef def, Map<String, String> props, Rules rules) {
     List<ConfigValue> values = def.validate(props);
@@ -113,8 +114,8 @@ public final class ConnectorValidation {
    *
    * @throws ConfigException when a key is null or a rule or the store URL's scheme fails
    */
-  public static void requireValid(ConfigDef def, Map<String, ?> props,
-      Supplier<List<ConfigProblem>> rules) {
+  public static void requireValid(
+      ConfigDef def, Map<String, ?> props, Supplier<List<ConfigProblem>> rules) {
     List<ConfigProblem> problems = nullProblems(def, props);
     if (problems.isEmpty()) {
       problems = new ArrayList<>(rules.get());
@@ -124,19 +125,20 @@ public final class ConnectorValidation {
       }
     }
     if (!problems.isEmpty()) {
-      throw new ConfigException(String.join("; ",
-          problems.stream().map(ConfigProblem::message).toList()));
+      throw new ConfigException(
+          String.join("; ", problems.stream().map(ConfigProblem::message).toList()));
     }
   }
 
   /** The keys of {@code def} given as {@code null}. */
   static List<ConfigProblem> nullProblems(ConfigDef def, Map<String, ?> props) {
     List<ConfigProblem> problems = new ArrayList<>();
-    props.forEach((key, value) -> {
-      if (value == null && def.configKeys().containsKey(key)) {
-        problems.add(ConfigProblem.about(key, key + " is null; leave it out for its default"));
-      }
-    });
+    props.forEach(
+        (key, value) -> {
+          if (value == null && def.configKeys().containsKey(key)) {
+            problems.add(ConfigProblem.about(key, key + " is null; leave it out for its default"));
+          }
+        });
     return problems;
   }
 
@@ -147,8 +149,12 @@ public final class ConnectorValidation {
   static Config withoutRepeatedMessages(List<ConfigValue> values) {
     List<ConfigValue> unique = new ArrayList<>();
     for (ConfigValue v : values) {
-      ConfigValue copy = new ConfigValue(v.name(), v.value(), v.recommendedValues(),
-          new ArrayList<>(new LinkedHashSet<>(v.errorMessages())));
+      ConfigValue copy =
+          new ConfigValue(
+              v.name(),
+              v.value(),
+              v.recommendedValues(),
+              new ArrayList<>(new LinkedHashSet<>(v.errorMessages())));
       copy.visible(v.visible());
       unique.add(copy);
     }

@@ -26,8 +26,9 @@ public final class EndpointValidator implements ConfigDef.Validator {
     } catch (URISyntaxException e) {
       throw new ConfigException(name + " " + shown + " is not a valid URL: " + e.getReason());
     }
-    if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
-        || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
+    if (uri.getScheme() == null
+        || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))
+        || uri.getHost() == null) {
       throw new ConfigException(name + " " + shown + " is not http(s)://host[:port]");
     }
   }

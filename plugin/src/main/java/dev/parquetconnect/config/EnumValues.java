@@ -6,8 +6,8 @@ import java.util.Locale;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Enum constants as configuration values: lower case with '.' for '_' ({@code KEY_HASH} is
- * {@code key.hash}), accepted in any case.
+ * Enum constants as configuration values: lower case with '.' for '_' ({@code KEY_HASH} is {@code
+ * key.hash}), accepted in any case.
  */
 public final class EnumValues {
   private EnumValues() {}

@@ -15,8 +15,7 @@ public final class RegexValidator implements ConfigDef.Validator {
     try {
       Pattern.compile(value.toString());
     } catch (PatternSyntaxException e) {
-      throw new ConfigException(name + " is not a valid regular expression: "
-          + e.getDescription());
+      throw new ConfigException(name + " is not a valid regular expression: " + e.getDescription());
     }
   }
 

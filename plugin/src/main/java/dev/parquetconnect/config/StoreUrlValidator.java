@@ -5,16 +5,16 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * A {@code store.url} the stores can open, without credentials: {@link StoreUrls#problem}, so
- * that validate refuses what a task could not open. The message never repeats a value that may
- * hold a secret.
+ * A {@code store.url} the stores can open, without credentials: {@link StoreUrls#problem}, so that
+ * validate refuses what a task could not open. The message never repeats a value that may hold a
+ * secret.
  */
 public final class StoreUrlValidator implements ConfigDef.Validator {
   private final String forms;
 
   /**
-   * @param forms the URL forms the connector's documentation shows as valid values (each
-   *     connector words them for what it does with the store)
+   * @param forms the URL forms the connector's documentation shows as valid values (each connector
+   *     words them for what it does with the store)
    */
   public StoreUrlValidator(String forms) {
     this.forms = forms;

@@ -7,8 +7,8 @@ import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Shows a key only when another key's parsed value passes a test (in UIs that read
- * recommenders; the REST validate call reports it as {@code visible}). Offers no values.
+ * Shows a key only when another key's parsed value passes a test (in UIs that read recommenders;
+ * the REST validate call reports it as {@code visible}). Offers no values.
  */
 public final class VisibleWhen implements ConfigDef.Recommender {
   private final String key;
@@ -21,8 +21,8 @@ public final class VisibleWhen implements ConfigDef.Recommender {
 
   /** Visible when {@code key} has the value {@code expected}, in any case. */
   public static VisibleWhen equalTo(String key, String expected) {
-    return new VisibleWhen(key, value -> value != null
-        && expected.equalsIgnoreCase(value.toString().trim()));
+    return new VisibleWhen(
+        key, value -> value != null && expected.equalsIgnoreCase(value.toString().trim()));
   }
 
   /** Visible when {@code test} accepts the value of {@code key} ({@code null} when unset). */

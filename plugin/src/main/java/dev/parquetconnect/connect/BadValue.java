@@ -18,8 +18,8 @@ final class BadValue extends RuntimeException {
   }
 
   static BadValue wrongClass(Object value, Schema schema) {
-    return new BadValue("expected " + ConnectTypes.describe(schema) + ", got a "
-        + value.getClass().getName());
+    return new BadValue(
+        "expected " + ConnectTypes.describe(schema) + ", got a " + value.getClass().getName());
   }
 
   static BadValue wrongClass(Object value, String expected) {

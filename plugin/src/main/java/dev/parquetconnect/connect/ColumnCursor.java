@@ -11,9 +11,9 @@ import dev.parquetconnect.format.schema.ColumnDescriptor;
 import java.io.IOException;
 
 /**
- * One column of the current row group, entry by entry over its batches: the current entry's
- * levels ({@code -1} past the chunk's end, which matches no field and so ends every
- * repetition) and, when it has a value, the value at {@link #valueIndex} of the dense arrays.
+ * One column of the current row group, entry by entry over its batches: the current entry's levels
+ * ({@code -1} past the chunk's end, which matches no field and so ends every repetition) and, when
+ * it has a value, the value at {@link #valueIndex} of the dense arrays.
  */
 final class ColumnCursor {
   final String name;
@@ -33,15 +33,19 @@ final class ColumnCursor {
   long[] longs;
   float[] floats;
   double[] doubles;
+
   /**
    * The binary values: value {@code i} is {@code data[offsets[e], offsets[e + 1])} with {@code e}
-   * its {@link #entry(int)}: the batch's own bytes when plain, the chunk dictionary's entries
-   * when dictionary-encoded (never copied then).
+   * its {@link #entry(int)}: the batch's own bytes when plain, the chunk dictionary's entries when
+   * dictionary-encoded (never copied then).
    */
   byte[] data;
+
   int[] offsets;
+
   /** The current batch's dictionary and per-value indices when it is dictionary-encoded. */
   Dictionary dictionary;
+
   int[] indices;
 
   ColumnCursor(ColumnDescriptor descriptor) {

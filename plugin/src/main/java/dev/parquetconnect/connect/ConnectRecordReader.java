@@ -16,26 +16,26 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 
 /**
- * Reads the records of a Parquet file straight from its column batches into Connect values, the
- * way {@link ParquetToConnect} maps them, without the generic {@code Row} in between: the source's
- * fast path (the {@code Row} reader plus {@link ParquetToConnect#convert} give the same values).
+ * Reads the records of a Parquet file straight from its column batches into Connect values, the way
+ * {@link ParquetToConnect} maps them, without the generic {@code Row} in between: the source's fast
+ * path (the {@code Row} reader plus {@link ParquetToConnect#convert} give the same values).
  *
  * <p>The mapping is compiled once per file (by {@link FieldReaderCompiler}) into a tree of field
  * readers, one per Parquet field that a Connect value needs (structs, LIST and MAP groups with the
  * backward-compatibility rules of {@link NestedTypes}, repeated fields, leaves with their logical
- * type), each reading its columns' repetition and definition levels and dense values directly
- * from the batches of its {@link ColumnReader}s: strings are decoded from the batch's bytes once,
- * integers, decimals and timestamps are built from the primitive arrays without boxing the
- * Parquet value first, and Structs are filled with {@link Field}s resolved once. Columns no
- * Connect value needs are consumed level by level and never converted.
+ * type), each reading its columns' repetition and definition levels and dense values directly from
+ * the batches of its {@link ColumnReader}s: strings are decoded from the batch's bytes once,
+ * integers, decimals and timestamps are built from the primitive arrays without boxing the Parquet
+ * value first, and Structs are filled with {@link Field}s resolved once. Columns no Connect value
+ * needs are consumed level by level and never converted.
  *
- * <p>Levels that contradict the schema or each other are {@link CorruptDataException}s naming
- * file, column and row, as in the {@code Row} reader; a record holding more than {@code
+ * <p>Levels that contradict the schema or each other are {@link CorruptDataException}s naming file,
+ * column and row, as in the {@code Row} reader; a record holding more than {@code
  * ReadOptions.maxRecordValues} list or map elements is refused before it can exhaust the heap.
  *
  * <p>Usage: {@link #hasNext()}, {@link #next()}, then the parts of the record just read ({@link
- * #topic()}, {@link #offset()}, {@link #key()}, {@link #value()}, {@link #headers()}, ...). One
- * row group's columns are open at a time, each holding one page and one batch. Not thread-safe.
+ * #topic()}, {@link #offset()}, {@link #key()}, {@link #value()}, {@link #headers()}, ...). One row
+ * group's columns are open at a time, each holding one page and one batch. Not thread-safe.
  */
 public final class ConnectRecordReader implements Closeable {
   static final long MILLIS_PER_DAY = 86_400_000L;
@@ -46,9 +46,12 @@ public final class ConnectRecordReader implements Closeable {
   private final int maxRecordValues;
   private final int batchSize;
   private final ColumnCursor[] columns;
+
   /** The columns with repetition levels: a row must start at level 0 in each. */
   private final ColumnCursor[] repeatedColumns;
+
   private final int rowGroupCount;
+
   /** The row being read, shared with the readers for their errors and bounds. */
   private final RecordScope scope;
 
@@ -61,8 +64,10 @@ public final class ConnectRecordReader implements Closeable {
   private final FieldReader keyReader;
   private final HeadersReader headersReader;
   private final FieldReader valueReader;
+
   /** Consumes the value's columns of a tombstone row without converting them. */
   private final SkipReader valueSkipper;
+
   /** Consumes the top-level fields nothing above needs. */
   private final SkipReader unusedSkipper;
 
@@ -75,8 +80,10 @@ public final class ConnectRecordReader implements Closeable {
   // The record read last.
   private String topic;
   private Integer partition;
+
   /** {@code __kafka_offset} unboxed: the replay orders by it, nothing else reads it. */
   private long offset;
+
   private boolean hasOffset;
   private Long timestamp;
   private Object key;
@@ -85,8 +92,8 @@ public final class ConnectRecordReader implements Closeable {
 
   /**
    * A reader of {@code file}'s records with {@code mapping} (made for the same file's schema and
-   * metadata). Throws {@link DataException} where the file's metadata columns do not have the
-   * shape our sink writes.
+   * metadata). Throws {@link DataException} where the file's metadata columns do not have the shape
+   * our sink writes.
    */
   public ConnectRecordReader(ParquetFileReader file, ParquetToConnect mapping) {
     this.file = file;
@@ -101,21 +108,21 @@ public final class ConnectRecordReader implements Closeable {
     for (int i = 0; i < columns.length; i++) {
       columns[i] = new ColumnCursor(descriptors.get(i));
     }
-    this.repeatedColumns = Arrays.stream(columns).filter(c -> c.maxRepetition > 0)
-        .toArray(ColumnCursor[]::new);
+    this.repeatedColumns =
+        Arrays.stream(columns).filter(c -> c.maxRepetition > 0).toArray(ColumnCursor[]::new);
     // The order decides which of several problems a bad file is refused for: keep it.
     FieldReaderCompiler compiler =
         new FieldReaderCompiler(file.schema().root(), mapping, scope, columns);
-    this.topicReader = compiler.metadataLeaf(mapping.topicIndex(), PhysicalType.BYTE_ARRAY,
-        Leaf.STRING);
-    this.partitionReader = compiler.metadataLeaf(mapping.partitionIndex(), PhysicalType.INT32,
-        Leaf.INT32);
-    this.offsetReader = compiler.metadataLeaf(mapping.offsetIndex(), PhysicalType.INT64,
-        Leaf.INT64);
-    this.timestampReader = compiler.metadataLeaf(mapping.timestampIndex(), PhysicalType.INT64,
-        Leaf.INT64);
-    this.tombstoneReader = compiler.metadataLeaf(mapping.tombstoneIndex(), PhysicalType.BOOLEAN,
-        Leaf.BOOLEAN);
+    this.topicReader =
+        compiler.metadataLeaf(mapping.topicIndex(), PhysicalType.BYTE_ARRAY, Leaf.STRING);
+    this.partitionReader =
+        compiler.metadataLeaf(mapping.partitionIndex(), PhysicalType.INT32, Leaf.INT32);
+    this.offsetReader =
+        compiler.metadataLeaf(mapping.offsetIndex(), PhysicalType.INT64, Leaf.INT64);
+    this.timestampReader =
+        compiler.metadataLeaf(mapping.timestampIndex(), PhysicalType.INT64, Leaf.INT64);
+    this.tombstoneReader =
+        compiler.metadataLeaf(mapping.tombstoneIndex(), PhysicalType.BOOLEAN, Leaf.BOOLEAN);
     this.headersReader = compiler.headers();
     this.keyReader = compiler.key();
     this.valueReader = compiler.value();
@@ -126,8 +133,8 @@ public final class ConnectRecordReader implements Closeable {
   // ---- iteration
 
   /**
-   * Starts at row group {@code index} instead of the first, without reading the ones before.
-   * Only before the first row is read; the row group count leaves nothing to read.
+   * Starts at row group {@code index} instead of the first, without reading the ones before. Only
+   * before the first row is read; the row group count leaves nothing to read.
    */
   public void startAtRowGroup(int index) {
     if (groupOpen || nextRowGroup != 0) {
@@ -171,9 +178,11 @@ public final class ConnectRecordReader implements Closeable {
     for (ColumnCursor c : repeatedColumns) {
       int rep = c.rep();
       if (rep != 0) {
-        throw corrupt(c, rep < 0
-            ? "the column ends before the row"
-            : "the row starts at repetition level " + rep + ", not 0");
+        throw corrupt(
+            c,
+            rep < 0
+                ? "the column ends before the row"
+                : "the row starts at repetition level " + rep + ", not 0");
       }
     }
     boolean tombstone = tombstoneReader != null && tombstoneReader.read() == Boolean.TRUE;

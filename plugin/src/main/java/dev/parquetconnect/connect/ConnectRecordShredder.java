@@ -5,14 +5,10 @@ import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.ColumnChunkWriter;
 import dev.parquetconnect.format.write.ParquetFileWriter;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.Date;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.RandomAccess;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -22,20 +18,20 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Shreds Connect records straight into a file's column writers (Dremel striping), with no
- * intermediate row: a plan compiled once per {@link FileLayout} walks each record's Struct,
- * lists and maps and hands every leaf to its {@link ColumnChunkWriter} with its repetition and
- * definition levels.
+ * intermediate row: a plan compiled once per {@link FileLayout} walks each record's Struct, lists
+ * and maps and hands every leaf to its {@link ColumnChunkWriter} with its repetition and definition
+ * levels.
  *
- * <p>A record is shredded in one pass that checks each value as it writes it (a value of the
- * wrong class, a null in a required field, a Struct of another schema, a decimal that does not
- * fit, a Date that is not midnight, a timestamp that overflows in microseconds); the record-level
- * checks (the value's Struct and schema, topic and partition, the headers, which are encoded
- * first) come before any column sees the record. When a value turns out bad part way through,
- * the columns already written drop that record ({@link ParquetFileWriter#discardPartialRecord}),
- * and a separate check pass over the record, which writes nothing, finds what is wrong and where
- * for the {@link DataException}. So a bad record leaves the file as if it had never been offered
- * and the sink can send it to the dead letter queue and go on with the same file, while a good
- * record's objects are walked once (a second walk was about 15% of the sink's CPU time).
+ * <p>A record is shredded in one pass that checks each value as it writes it (a value of the wrong
+ * class, a null in a required field, a Struct of another schema, a decimal that does not fit, a
+ * Date that is not midnight, a timestamp that overflows in microseconds); the record-level checks
+ * (the value's Struct and schema, topic and partition, the headers, which are encoded first) come
+ * before any column sees the record. When a value turns out bad part way through, the columns
+ * already written drop that record ({@link ParquetFileWriter#discardPartialRecord}), and a separate
+ * check pass over the record, which writes nothing, finds what is wrong and where for the {@link
+ * DataException}. So a bad record leaves the file as if it had never been offered and the sink can
+ * send it to the dead letter queue and go on with the same file, while a good record's objects are
+ * walked once (a second walk was about 15% of the sink's CPU time).
  *
  * <p>Per value, the hot path allocates nothing: numbers are unboxed from Connect's own boxes,
  * strings are encoded into a reused buffer, byte arrays are passed through. The exceptions are
@@ -53,6 +49,7 @@ public final class ConnectRecordShredder {
 
   /** The value: the root struct's fields, or the one {@code value} column; null if none. */
   private final FieldShredder[] valueFields;
+
   private final Field[] valueConnectFields;
   private final FieldShredder valueColumn;
   private Schema lastEqualValueSchema;
@@ -66,6 +63,7 @@ public final class ConnectRecordShredder {
   private final ColumnChunkWriter headerSchema;
   private final ColumnChunkWriter headerValue;
   private final ColumnChunkWriter tombstone;
+
   /** Every value column, for a tombstone's nulls. */
   private final ColumnChunkWriter[] valueColumns;
 
@@ -95,7 +93,11 @@ public final class ConnectRecordShredder {
         this.valueFields = new FieldShredder[fields.size()];
         for (int i = 0; i < valueFields.length; i++) {
           valueFields[i] =
-              compiler.compile(root.field(next++), fields.get(i).schema(), 0, 0,
+              compiler.compile(
+                  root.field(next++),
+                  fields.get(i).schema(),
+                  0,
+                  0,
                   fields.get(i).schema().isOptional());
         }
       }
@@ -171,9 +173,9 @@ public final class ConnectRecordShredder {
   }
 
   /**
-   * What to throw for a record whose writing failed with {@code failure} (and was discarded):
-   * the check pass names the bad value and its field; a failure it does not explain is not the
-   * data's and goes on as it is.
+   * What to throw for a record whose writing failed with {@code failure} (and was discarded): the
+   * check pass names the bad value and its field; a failure it does not explain is not the data's
+   * and goes on as it is.
    */
   private RuntimeException explain(
       SinkRecord record, Object keyValue, Object value, RuntimeException failure) {
@@ -189,24 +191,31 @@ public final class ConnectRecordShredder {
   }
 
   static String where(SinkRecord record) {
-    return "topic " + record.originalTopic() + " partition " + record.originalKafkaPartition()
-        + " offset " + record.originalKafkaOffset();
+    return "topic "
+        + record.originalTopic()
+        + " partition "
+        + record.originalKafkaPartition()
+        + " offset "
+        + record.originalKafkaOffset();
   }
 
   // ---- checks: of the record before writing it; of every value after a failed write
 
   /**
-   * What must hold before any column sees the record: a value where the file needs one, a
-   * value Struct of the file's schema, topic and partition; stages the headers (whose values
-   * are encoded, and so checked, here).
+   * What must hold before any column sees the record: a value where the file needs one, a value
+   * Struct of the file's schema, topic and partition; stages the headers (whose values are encoded,
+   * and so checked, here).
    */
   private void checkRecord(SinkRecord record, Object value) {
     if (value == null) {
-      boolean allowed = layout.valueSchema() == null || layout.options().tombstones()
-          || valueColumn != null && layout.valueSchema().isOptional();
+      boolean allowed =
+          layout.valueSchema() == null
+              || layout.options().tombstones()
+              || valueColumn != null && layout.valueSchema().isOptional();
       if (!allowed) {
-        throw new BadValue("the value is null (a tombstone) and the file does not store"
-            + " tombstones (behavior.on.null.values)");
+        throw new BadValue(
+            "the value is null (a tombstone) and the file does not store"
+                + " tombstones (behavior.on.null.values)");
       }
     } else if (layout.valueSchema() == null) {
       throw new BadValue("the file has no value columns (all its values are null), got a value");
@@ -266,11 +275,14 @@ public final class ConnectRecordShredder {
       return;
     }
     if (!actual.equals(expected)) {
-      throw new BadValue("a Struct of schema " + ConnectTypes.describe(actual)
-          + (actual.version() == null ? "" : " version " + actual.version())
-          + " where the file has " + ConnectTypes.describe(expected)
-          + (expected.version() == null ? "" : " version " + expected.version())
-          + " (schema evolution decides before writing)");
+      throw new BadValue(
+          "a Struct of schema "
+              + ConnectTypes.describe(actual)
+              + (actual.version() == null ? "" : " version " + actual.version())
+              + " where the file has "
+              + ConnectTypes.describe(expected)
+              + (expected.version() == null ? "" : " version " + expected.version())
+              + " (schema evolution decides before writing)");
     }
     lastEqualValueSchema = actual;
   }
@@ -347,4 +359,5 @@ public final class ConnectRecordShredder {
     if (tombstone != null) {
       tombstone.writeBoolean(value == null, 0, 0);
     }
-  }}
+  }
+}

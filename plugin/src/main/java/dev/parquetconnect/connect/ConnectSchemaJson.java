@@ -12,9 +12,9 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 
 /**
  * Connect schemas to and from JSON, completely: type, optional flag, name, version, doc,
- * parameters, default value, fields, key and value schemas. A file keeps its value and key
- * schemas this way in the key/value metadata, so the source rebuilds schemas that are {@code
- * equals} to the ones the sink saw.
+ * parameters, default value, fields, key and value schemas. A file keeps its value and key schemas
+ * this way in the key/value metadata, so the source rebuilds schemas that are {@code equals} to the
+ * ones the sink saw.
  *
  * <pre>{@code
  * {"type":"struct","optional":false,"name":"com.example.Order","version":3,"doc":"...",
@@ -24,11 +24,11 @@ import org.apache.kafka.connect.data.SchemaBuilder;
  * {"type":"map","optional":false,"keySchema":{...},"valueSchema":{...}}
  * }</pre>
  *
- * <p>Absent members mean null; {@code parameters} is written whenever the schema has a map,
- * even an empty one, because Connect's schema equality tells null from empty. The default is
- * written with {@link ConnectValueJson}. One limit: a struct-typed default comes back as a
- * Struct of the rebuilt schema's builder (Connect validates a struct default that way), which
- * holds the same values but is not {@code equals} to the original's Struct.
+ * <p>Absent members mean null; {@code parameters} is written whenever the schema has a map, even an
+ * empty one, because Connect's schema equality tells null from empty. The default is written with
+ * {@link ConnectValueJson}. One limit: a struct-typed default comes back as a Struct of the rebuilt
+ * schema's builder (Connect validates a struct default that way), which holds the same values but
+ * is not {@code equals} to the original's Struct.
  */
 final class ConnectSchemaJson {
   private ConnectSchemaJson() {}

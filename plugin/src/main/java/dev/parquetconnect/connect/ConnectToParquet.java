@@ -17,27 +17,26 @@ import org.apache.kafka.connect.data.Schema;
  * One Connect schema as one Parquet field, recursively:
  *
  * <ul>
- *   <li>INT8, INT16: INT32 annotated INTEGER(8|16, signed); INT32, INT64, FLOAT32 (FLOAT),
- *       FLOAT64 (DOUBLE), BOOLEAN: the same physical type; STRING: BYTE_ARRAY (STRING); BYTES:
- *       BYTE_ARRAY;
- *   <li>Decimal: DECIMAL on INT32, INT64 or FIXED_LEN_BYTE_ARRAY ({@link DecimalLayout});
- *       Date: INT32 (DATE); Time: INT32 milliseconds of the day, plain (Spark 3.x and 4.0 refuse
- *       TIME columns) or, when {@link MappingOptions#timeLogicalType()}, TIME(MILLIS, UTC);
- *       Timestamp: INT64 (TIMESTAMP(unit, UTC)) in the configured unit;
+ *   <li>INT8, INT16: INT32 annotated INTEGER(8|16, signed); INT32, INT64, FLOAT32 (FLOAT), FLOAT64
+ *       (DOUBLE), BOOLEAN: the same physical type; STRING: BYTE_ARRAY (STRING); BYTES: BYTE_ARRAY;
+ *   <li>Decimal: DECIMAL on INT32, INT64 or FIXED_LEN_BYTE_ARRAY ({@link DecimalLayout}); Date:
+ *       INT32 (DATE); Time: INT32 milliseconds of the day, plain (Spark 3.x and 4.0 refuse TIME
+ *       columns) or, when {@link MappingOptions#timeLogicalType()}, TIME(MILLIS, UTC); Timestamp:
+ *       INT64 (TIMESTAMP(unit, UTC)) in the configured unit;
  *   <li>ARRAY: the standard three-level LIST; MAP with primitive keys: the standard MAP (keys
- *       REQUIRED, so a null key is a bad record); MAP with struct, array or map keys, which
- *       Parquet MAP keys cannot be: a LIST of REQUIRED {@code element} groups {@code {key,
- *       value}}, in map order; the schema in the file metadata tells the source it was a map;
+ *       REQUIRED, so a null key is a bad record); MAP with struct, array or map keys, which Parquet
+ *       MAP keys cannot be: a LIST of REQUIRED {@code element} groups {@code {key, value}}, in map
+ *       order; the schema in the file metadata tells the source it was a map;
  *   <li>STRUCT: a group of its fields; a struct without fields gets one OPTIONAL BOOLEAN {@code
- *       __empty} that is always null, as Parquet groups need a field and the group's presence
- *       must still be recorded.
+ *       __empty} that is always null, as Parquet groups need a field and the group's presence must
+ *       still be recorded.
  * </ul>
  *
- * A struct field without {@link #hasColumns columns} (a schemaless key that was only ever null
- * so far, a list whose elements were, a map whose values were) is left out of its group; a
- * struct left with no field gets {@code __empty} as above.
+ * A struct field without {@link #hasColumns columns} (a schemaless key that was only ever null so
+ * far, a list whose elements were, a map whose values were) is left out of its group; a struct left
+ * with no field gets {@code __empty} as above.
  *
- * A field is OPTIONAL when its Connect schema is optional (or the caller forces it), else
+ * <p>A field is OPTIONAL when its Connect schema is optional (or the caller forces it), else
  * REQUIRED. Field names are kept as they are: Parquet allows any name.
  */
 final class ConnectToParquet {
@@ -75,14 +74,15 @@ final class ConnectToParquet {
             .withLogicalType(LogicalType.STRING);
       case BYTES:
         return PrimitiveNode.of(name, repetition, PhysicalType.BYTE_ARRAY);
-      case DECIMAL: {
-        DecimalLayout d = DecimalLayout.of(schema);
-        PrimitiveNode base =
-            d.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
-                ? PrimitiveNode.fixed(name, repetition, d.byteLength())
-                : PrimitiveNode.of(name, repetition, d.type());
-        return base.withLogicalType(new LogicalType.DecimalType(d.scale(), d.precision()));
-      }
+      case DECIMAL:
+        {
+          DecimalLayout d = DecimalLayout.of(schema);
+          PrimitiveNode base =
+              d.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
+                  ? PrimitiveNode.fixed(name, repetition, d.byteLength())
+                  : PrimitiveNode.of(name, repetition, d.type());
+          return base.withLogicalType(new LogicalType.DecimalType(d.scale(), d.precision()));
+        }
       case DATE:
         return PrimitiveNode.of(name, repetition, PhysicalType.INT32)
             .withLogicalType(LogicalType.DATE);
@@ -123,12 +123,12 @@ final class ConnectToParquet {
 
   /**
    * Whether values of {@code schema} are stored in columns of their own. Not so for a schemaless
-   * field that had no value but null so far ({@link SchemaInference#UNKNOWN}), nor for a list
-   * whose elements or a map whose values are such: any type written for them would be a guess,
-   * and a later file that learned the real type would disagree with it, which engines merging a
-   * directory's schemas (Spark's mergeSchema) refuse. A file without the column reads as null
-   * there in every engine; the footer's Connect schema still names the field, so the sink's
-   * learned schema and the source know it. Schemas with types of their own always have columns.
+   * field that had no value but null so far ({@link SchemaInference#UNKNOWN}), nor for a list whose
+   * elements or a map whose values are such: any type written for them would be a guess, and a
+   * later file that learned the real type would disagree with it, which engines merging a
+   * directory's schemas (Spark's mergeSchema) refuse. A file without the column reads as null there
+   * in every engine; the footer's Connect schema still names the field, so the sink's learned
+   * schema and the source know it. Schemas with types of their own always have columns.
    */
   static boolean hasColumns(Schema schema) {
     if (SchemaInference.isUnknown(schema)) {
@@ -162,8 +162,8 @@ final class ConnectToParquet {
       }
     }
     if (fields.isEmpty()) {
-      fields.add(PrimitiveNode.of(EMPTY_STRUCT_FIELD, FieldRepetitionType.OPTIONAL,
-          PhysicalType.BOOLEAN));
+      fields.add(
+          PrimitiveNode.of(EMPTY_STRUCT_FIELD, FieldRepetitionType.OPTIONAL, PhysicalType.BOOLEAN));
     }
     return fields;
   }

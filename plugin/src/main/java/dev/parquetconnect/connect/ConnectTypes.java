@@ -7,9 +7,9 @@ import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 
 /**
- * Which Connect logical type a schema is. A logical name on the wrong physical type (a "Date"
- * on a STRING) is no logical type: it is treated as its physical type, as Connect's own
- * converters would fail on it anyway.
+ * Which Connect logical type a schema is. A logical name on the wrong physical type (a "Date" on a
+ * STRING) is no logical type: it is treated as its physical type, as Connect's own converters would
+ * fail on it anyway.
  */
 final class ConnectTypes {
   /** The schema parameter Confluent's Avro converter keeps a decimal's precision in. */
@@ -17,9 +17,22 @@ final class ConnectTypes {
 
   /** Connect's types with the logical ones told apart: what a column is built from. */
   enum Kind {
-    INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING, BYTES,
-    DECIMAL, DATE, TIME, TIMESTAMP,
-    ARRAY, MAP, STRUCT
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    FLOAT32,
+    FLOAT64,
+    BOOLEAN,
+    STRING,
+    BYTES,
+    DECIMAL,
+    DATE,
+    TIME,
+    TIMESTAMP,
+    ARRAY,
+    MAP,
+    STRUCT
   }
 
   private ConnectTypes() {}

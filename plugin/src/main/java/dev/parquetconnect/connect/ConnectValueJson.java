@@ -16,18 +16,18 @@ import org.apache.kafka.connect.data.Timestamp;
 
 /**
  * Connect values to and from the {@link Json} model, losslessly: what goes through comes back
- * {@code equals} to what went in, with the same Java classes. It carries schema default values
- * in the file metadata and header values (whose types vary per record) in the headers column.
+ * {@code equals} to what went in, with the same Java classes. It carries schema default values in
+ * the file metadata and header values (whose types vary per record) in the headers column.
  *
- * <p>With a schema, a value is written by it: integers and booleans as JSON numbers and
- * booleans, floats as their shortest decimal text (NaN, infinities and -0.0 as strings, which
- * JSON numbers cannot hold), text as a string, bytes as base64, decimals as their text (scale
- * kept), Date/Time/Timestamp as epoch milliseconds, arrays as arrays, maps as arrays of
- * {@code [key, value]} pairs (keys need not be strings) and structs as objects.
+ * <p>With a schema, a value is written by it: integers and booleans as JSON numbers and booleans,
+ * floats as their shortest decimal text (NaN, infinities and -0.0 as strings, which JSON numbers
+ * cannot hold), text as a string, bytes as base64, decimals as their text (scale kept),
+ * Date/Time/Timestamp as epoch milliseconds, arrays as arrays, maps as arrays of {@code [key,
+ * value]} pairs (keys need not be strings) and structs as objects.
  *
- * <p>Without a schema (a schemaless header), every value is tagged with its type: {@code
- * ["int32", 5]}, {@code ["array", [...]]}, {@code ["struct", schema, {...}]}, so even a list of
- * mixed types or a {@code Short} comes back as it was.
+ * <p>Without a schema (a schemaless header), every value is tagged with its type: {@code ["int32",
+ * 5]}, {@code ["array", [...]]}, {@code ["struct", schema, {...}]}, so even a list of mixed types
+ * or a {@code Short} comes back as it was.
  */
 final class ConnectValueJson {
   private ConnectValueJson() {}
@@ -74,32 +74,35 @@ final class ConnectValueJson {
         return as(String.class, value, schema);
       case BYTES:
         return Base64.getEncoder().encodeToString(bytes(value, schema));
-      case ARRAY: {
-        List<Object> out = new ArrayList<>();
-        for (Object e : as(List.class, value, schema)) {
-          out.add(toJson(schema.valueSchema(), e));
+      case ARRAY:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object e : as(List.class, value, schema)) {
+            out.add(toJson(schema.valueSchema(), e));
+          }
+          return out;
         }
-        return out;
-      }
-      case MAP: {
-        List<Object> out = new ArrayList<>();
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) as(Map.class, value, schema)).entrySet()) {
-          List<Object> pair = new ArrayList<>(2);
-          pair.add(toJson(schema.keySchema(), e.getKey()));
-          pair.add(toJson(schema.valueSchema(), e.getValue()));
-          out.add(pair);
+      case MAP:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) as(Map.class, value, schema)).entrySet()) {
+            List<Object> pair = new ArrayList<>(2);
+            pair.add(toJson(schema.keySchema(), e.getKey()));
+            pair.add(toJson(schema.valueSchema(), e.getValue()));
+            out.add(pair);
+          }
+          return out;
         }
-        return out;
-      }
-      case STRUCT: {
-        Struct struct = as(Struct.class, value, schema);
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (org.apache.kafka.connect.data.Field f : schema.fields()) {
-          // The raw value, not get(): a null that the field's default would hide stays null.
-          out.put(f.name(), toJson(f.schema(), struct.getWithoutDefault(f.name())));
+      case STRUCT:
+        {
+          Struct struct = as(Struct.class, value, schema);
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (org.apache.kafka.connect.data.Field f : schema.fields()) {
+            // The raw value, not get(): a null that the field's default would hide stays null.
+            out.put(f.name(), toJson(f.schema(), struct.getWithoutDefault(f.name())));
+          }
+          return out;
         }
-        return out;
-      }
       default:
         throw new IllegalArgumentException("unknown Connect type " + schema.type());
     }
@@ -144,48 +147,54 @@ final class ConnectValueJson {
       case INT64:
         return expect(BigDecimal.class, json).longValueExact();
       case FLOAT32:
-        return json instanceof String s ? Float.parseFloat(s) : expect(BigDecimal.class, json)
-            .floatValue();
+        return json instanceof String s
+            ? Float.parseFloat(s)
+            : expect(BigDecimal.class, json).floatValue();
       case FLOAT64:
-        return json instanceof String s ? Double.parseDouble(s) : expect(BigDecimal.class, json)
-            .doubleValue();
+        return json instanceof String s
+            ? Double.parseDouble(s)
+            : expect(BigDecimal.class, json).doubleValue();
       case BOOLEAN:
         return expect(Boolean.class, json);
       case STRING:
         return expect(String.class, json);
       case BYTES:
         return Base64.getDecoder().decode(expect(String.class, json));
-      case ARRAY: {
-        List<?> in = expect(List.class, json);
-        List<Object> out = new ArrayList<>(in.size());
-        for (Object e : in) {
-          out.add(fromJson(schema.valueSchema(), e));
-        }
-        return out;
-      }
-      case MAP: {
-        Map<Object, Object> out = new LinkedHashMap<>();
-        for (Object e : expect(List.class, json)) {
-          List<?> pair = expect(List.class, e);
-          if (pair.size() != 2) {
-            throw new IllegalArgumentException("a map entry needs [key, value], got " + pair);
+      case ARRAY:
+        {
+          List<?> in = expect(List.class, json);
+          List<Object> out = new ArrayList<>(in.size());
+          for (Object e : in) {
+            out.add(fromJson(schema.valueSchema(), e));
           }
-          out.put(fromJson(schema.keySchema(), pair.get(0)), fromJson(schema.valueSchema(),
-              pair.get(1)));
+          return out;
         }
-        return out;
-      }
-      case STRUCT: {
-        Map<?, ?> in = expect(Map.class, json);
-        Struct struct = new Struct(schema);
-        for (org.apache.kafka.connect.data.Field f : schema.fields()) {
-          Object v = in.get(f.name());
-          if (v != null) {
-            struct.put(f, fromJson(f.schema(), v));
+      case MAP:
+        {
+          Map<Object, Object> out = new LinkedHashMap<>();
+          for (Object e : expect(List.class, json)) {
+            List<?> pair = expect(List.class, e);
+            if (pair.size() != 2) {
+              throw new IllegalArgumentException("a map entry needs [key, value], got " + pair);
+            }
+            out.put(
+                fromJson(schema.keySchema(), pair.get(0)),
+                fromJson(schema.valueSchema(), pair.get(1)));
           }
+          return out;
         }
-        return struct;
-      }
+      case STRUCT:
+        {
+          Map<?, ?> in = expect(Map.class, json);
+          Struct struct = new Struct(schema);
+          for (org.apache.kafka.connect.data.Field f : schema.fields()) {
+            Object v = in.get(f.name());
+            if (v != null) {
+              struct.put(f, fromJson(f.schema(), v));
+            }
+          }
+          return struct;
+        }
       default:
         throw new IllegalArgumentException("unknown Connect type " + schema.type());
     }
@@ -311,31 +320,34 @@ final class ConnectValueJson {
         return new BigDecimal(expect(String.class, payload));
       case "timestamp":
         return new java.util.Date(expect(BigDecimal.class, payload).longValueExact());
-      case "array": {
-        List<?> in = expect(List.class, payload);
-        List<Object> out = new ArrayList<>(in.size());
-        for (Object e : in) {
-          out.add(untagged(e));
-        }
-        return out;
-      }
-      case "map": {
-        Map<Object, Object> out = new LinkedHashMap<>();
-        for (Object e : expect(List.class, payload)) {
-          List<?> pair = expect(List.class, e);
-          if (pair.size() != 2) {
-            throw new IllegalArgumentException("a map entry needs [key, value], got " + pair);
+      case "array":
+        {
+          List<?> in = expect(List.class, payload);
+          List<Object> out = new ArrayList<>(in.size());
+          for (Object e : in) {
+            out.add(untagged(e));
           }
-          out.put(untagged(pair.get(0)), untagged(pair.get(1)));
+          return out;
         }
-        return out;
-      }
-      case "struct": {
-        if (tagged.size() != 3) {
-          throw new IllegalArgumentException("a schemaless struct needs [struct, schema, value]");
+      case "map":
+        {
+          Map<Object, Object> out = new LinkedHashMap<>();
+          for (Object e : expect(List.class, payload)) {
+            List<?> pair = expect(List.class, e);
+            if (pair.size() != 2) {
+              throw new IllegalArgumentException("a map entry needs [key, value], got " + pair);
+            }
+            out.put(untagged(pair.get(0)), untagged(pair.get(1)));
+          }
+          return out;
         }
-        return fromJson(ConnectSchemaJson.fromJson(payload), tagged.get(2));
-      }
+      case "struct":
+        {
+          if (tagged.size() != 3) {
+            throw new IllegalArgumentException("a schemaless struct needs [struct, schema, value]");
+          }
+          return fromJson(ConnectSchemaJson.fromJson(payload), tagged.get(2));
+        }
       default:
         throw new IllegalArgumentException("unknown schemaless type tag " + type);
     }
@@ -372,7 +384,9 @@ final class ConnectValueJson {
   private static <T> T expect(Class<T> type, Object json) {
     if (!type.isInstance(json)) {
       throw new IllegalArgumentException(
-          "expected JSON " + type.getSimpleName() + ", got "
+          "expected JSON "
+              + type.getSimpleName()
+              + ", got "
               + (json == null ? "null" : json.getClass().getSimpleName()));
     }
     return type.cast(json);

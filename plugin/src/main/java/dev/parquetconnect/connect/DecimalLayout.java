@@ -11,19 +11,19 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * How a Connect Decimal is stored: Parquet DECIMAL(precision, scale) on the smallest physical
- * type that holds the precision (INT32 up to 9 digits, INT64 up to 18, else a
- * FIXED_LEN_BYTE_ARRAY of the fewest bytes).
+ * How a Connect Decimal is stored: Parquet DECIMAL(precision, scale) on the smallest physical type
+ * that holds the precision (INT32 up to 9 digits, INT64 up to 18, else a FIXED_LEN_BYTE_ARRAY of
+ * the fewest bytes).
  *
  * <p>The precision comes from the {@code connect.decimal.precision} schema parameter (Avro and
- * Protobuf converters set it); without it a Connect Decimal has no bound, and we use 38 digits
- * in 16 bytes, the common engines' maximum, so DuckDB, Spark and Trino read the column as a
- * decimal. A value with more digits than the precision is a {@link DataException} (the record
- * goes to the dead letter queue); it is never rounded.
+ * Protobuf converters set it); without it a Connect Decimal has no bound, and we use 38 digits in
+ * 16 bytes, the common engines' maximum, so DuckDB, Spark and Trino read the column as a decimal. A
+ * value with more digits than the precision is a {@link DataException} (the record goes to the dead
+ * letter queue); it is never rounded.
  *
- * <p>Parquet has no negative scale; a Connect scale {@code s < 0} (Connect allows it) is stored
- * at scale 0 with {@code -s} more digits of precision, which is exact, and the schema kept in the
- * file metadata gives the reader the original scale back.
+ * <p>Parquet has no negative scale; a Connect scale {@code s < 0} (Connect allows it) is stored at
+ * scale 0 with {@code -s} more digits of precision, which is exact, and the schema kept in the file
+ * metadata gives the reader the original scale back.
  *
  * @param connectScale the scale of the Connect schema
  * @param scale the Parquet scale (the Connect scale, or 0 when that is negative)
@@ -40,8 +40,7 @@ record DecimalLayout(
     Map<String, String> parameters = schema.parameters();
     int connectScale = connectScale(schema);
     String precisionText = parameters.get(ConnectTypes.DECIMAL_PRECISION);
-    int precision =
-        precisionText == null ? DEFAULT_PRECISION : parse(precisionText, "precision");
+    int precision = precisionText == null ? DEFAULT_PRECISION : parse(precisionText, "precision");
     if (precision <= 0) {
       throw new DataException("Decimal precision must be positive, got " + precision);
     }
@@ -62,14 +61,14 @@ record DecimalLayout(
     while (LogicalTypes.maxDecimalPrecision(bytes) < precision) {
       bytes++;
     }
-    return new DecimalLayout(connectScale, scale, precision, PhysicalType.FIXED_LEN_BYTE_ARRAY,
-        bytes);
+    return new DecimalLayout(
+        connectScale, scale, precision, PhysicalType.FIXED_LEN_BYTE_ARRAY, bytes);
   }
 
   /**
-   * The scale parameter of a Connect Decimal schema. A schema read back from a file's metadata
-   * is untrusted: a missing or non-integer scale is a DataException, never the
-   * NullPointerException or NumberFormatException that parsing it blindly throws.
+   * The scale parameter of a Connect Decimal schema. A schema read back from a file's metadata is
+   * untrusted: a missing or non-integer scale is a DataException, never the NullPointerException or
+   * NumberFormatException that parsing it blindly throws.
    */
   static int connectScale(Schema schema) {
     Map<String, String> parameters = schema.parameters();
@@ -89,9 +88,9 @@ record DecimalLayout(
   }
 
   /**
-   * The value at the Parquet scale, checked against the precision; null with {@code problem}
-   * filled when it does not fit. Rescaling happens only when exact (a value written with
-   * trailing zeros, or a negative Connect scale), never by rounding.
+   * The value at the Parquet scale, checked against the precision; null with {@code problem} filled
+   * when it does not fit. Rescaling happens only when exact (a value written with trailing zeros,
+   * or a negative Connect scale), never by rounding.
    */
   BigDecimal fit(BigDecimal value, StringBuilder problem) {
     BigDecimal scaled = value;
@@ -99,14 +98,24 @@ record DecimalLayout(
       try {
         scaled = value.setScale(scale, RoundingMode.UNNECESSARY);
       } catch (ArithmeticException e) {
-        problem.append("decimal ").append(value.toPlainString()).append(" has scale ")
-            .append(value.scale()).append(", the column ").append(scale);
+        problem
+            .append("decimal ")
+            .append(value.toPlainString())
+            .append(" has scale ")
+            .append(value.scale())
+            .append(", the column ")
+            .append(scale);
         return null;
       }
     }
     if (scaled.precision() > precision) {
-      problem.append("decimal ").append(value.toPlainString()).append(" has ")
-          .append(scaled.precision()).append(" digits, the column holds ").append(precision);
+      problem
+          .append("decimal ")
+          .append(value.toPlainString())
+          .append(" has ")
+          .append(scaled.precision())
+          .append(" digits, the column holds ")
+          .append(precision);
       return null;
     }
     return scaled;

@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /** DOUBLE to Double. */
 final class DoubleLeaf extends Leaf {
-  DoubleLeaf(RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column,
-      String path) {
+  DoubleLeaf(
+      RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
     super(scope, leaf, def, rep, column, DOUBLE, path);
   }
 

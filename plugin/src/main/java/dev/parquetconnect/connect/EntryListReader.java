@@ -20,9 +20,18 @@ final class EntryListReader extends FieldReader {
   private final String keyNulls;
   private final String valueNulls;
 
-  EntryListReader(ColumnCursor repeatedLead, ColumnCursor[] repeatedColumns, int repDef, int repRep,
-      int entryDef, boolean entryOptional, FieldReader keyReader, FieldReader valueReader,
-      String name, String keyNulls, String valueNulls) {
+  EntryListReader(
+      ColumnCursor repeatedLead,
+      ColumnCursor[] repeatedColumns,
+      int repDef,
+      int repRep,
+      int entryDef,
+      boolean entryOptional,
+      FieldReader keyReader,
+      FieldReader valueReader,
+      String name,
+      String keyNulls,
+      String valueNulls) {
     this.keyNulls = keyNulls;
     this.valueNulls = valueNulls;
     this.repeatedLead = repeatedLead;

@@ -5,18 +5,21 @@ import java.io.IOException;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Reads one field of a present parent instance (or, for the readers of an instance, one
- * present instance) into its Connect value; knows its levels and columns to consume it
- * unread.
+ * Reads one field of a present parent instance (or, for the readers of an instance, one present
+ * instance) into its Connect value; knows its levels and columns to consume it unread.
  */
 abstract class FieldReader {
   /** Definition level at which the field is present; repetition level of its repeats. */
   int def;
+
   int rep;
+
   /** The repetition level of the parent instance: entries above it belong to this field. */
   int parentRep;
+
   ColumnCursor[] columns;
   ColumnCursor lead;
+
   /** The file and row being read, for errors and the record's bound on values. */
   RecordScope scope;
 
@@ -33,9 +36,9 @@ abstract class FieldReader {
   abstract Object read() throws IOException, ParquetException;
 
   /**
-   * How many elements the repeated field starting at {@code leadColumn}'s current entry has,
-   * as far as the current batch shows (the entries repeating at {@code repLevel} before one
-   * above it): lists are allocated at their size, not grown.
+   * How many elements the repeated field starting at {@code leadColumn}'s current entry has, as far
+   * as the current batch shows (the entries repeating at {@code repLevel} before one above it):
+   * lists are allocated at their size, not grown.
    */
   final int elementsAhead(ColumnCursor leadColumn, int repLevel) {
     int[] r = leadColumn.repetition;
@@ -53,9 +56,9 @@ abstract class FieldReader {
   }
 
   /**
-   * Refuses a null element of a collection as Connect's validating put would: {@code
-   * nullProblem} is the message {@link FieldReaderCompiler} made for the collection, or null where
-   * nulls are allowed.
+   * Refuses a null element of a collection as Connect's validating put would: {@code nullProblem}
+   * is the message {@link FieldReaderCompiler} made for the collection, or null where nulls are
+   * allowed.
    */
   static void refuseNull(Object element, String nullProblem) {
     if (element == null && nullProblem != null) {
@@ -73,9 +76,22 @@ abstract class FieldReader {
     }
     for (ColumnCursor c : under) {
       if (c.def() != d || c.rep() != r) {
-        throw scope.corrupt(c, "levels (r" + c.rep() + ", d" + c.def() + ") disagree with those of "
-            + "column " + leadColumn.name + " (r" + r + ", d" + d + ") on where " + name
-            + " is absent");
+        throw scope.corrupt(
+            c,
+            "levels (r"
+                + c.rep()
+                + ", d"
+                + c.def()
+                + ") disagree with those of "
+                + "column "
+                + leadColumn.name
+                + " (r"
+                + r
+                + ", d"
+                + d
+                + ") on where "
+                + name
+                + " is absent");
       }
       c.advance();
     }
@@ -92,12 +108,25 @@ abstract class FieldReader {
       return false;
     }
     if (r > repLevel) {
-      throw scope.corrupt(leadColumn, "repetition level " + r + " after a complete element of "
-          + name + " (level " + repLevel + ")");
+      throw scope.corrupt(
+          leadColumn,
+          "repetition level "
+              + r
+              + " after a complete element of "
+              + name
+              + " (level "
+              + repLevel
+              + ")");
     }
     if (leadColumn.def() < defLevel) {
-      throw scope.corrupt(leadColumn, "an element of " + name + " repeats with definition level "
-          + leadColumn.def() + ", below the field's " + defLevel);
+      throw scope.corrupt(
+          leadColumn,
+          "an element of "
+              + name
+              + " repeats with definition level "
+              + leadColumn.def()
+              + ", below the field's "
+              + defLevel);
     }
     scope.countElement(leadColumn);
     return true;

@@ -15,15 +15,15 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Compiles the tree of {@link FieldReader}s that {@link ConnectRecordReader} reads a file's
- * records with, from the file's Parquet schema and the Connect schemas of its {@link
- * ParquetToConnect} mapping: once per file, so that reading a row only follows the tree.
+ * Compiles the tree of {@link FieldReader}s that {@link ConnectRecordReader} reads a file's records
+ * with, from the file's Parquet schema and the Connect schemas of its {@link ParquetToConnect}
+ * mapping: once per file, so that reading a row only follows the tree.
  *
- * <p>Each reader is handed its levels and the {@link ColumnCursor}s of its columns (the cursors
- * are the record reader's, bound to a row group's columns later). A Parquet field that cannot
- * hold the mapping's schema is a {@link DataException} here, before any row is read, except a
- * LIST or MAP group where the metadata says struct, which fails only where such a value is
- * present ({@link MismatchReader}), as the {@code Row} path does when it converts one.
+ * <p>Each reader is handed its levels and the {@link ColumnCursor}s of its columns (the cursors are
+ * the record reader's, bound to a row group's columns later). A Parquet field that cannot hold the
+ * mapping's schema is a {@link DataException} here, before any row is read, except a LIST or MAP
+ * group where the metadata says struct, which fails only where such a value is present ({@link
+ * MismatchReader}), as the {@code Row} path does when it converts one.
  *
  * <p>The top-level parts are compiled in the order of the record reader's constructor ({@link
  * #metadataLeaf}, {@link #headers}, {@link #key}, {@link #value}); the root fields none of them
@@ -33,12 +33,16 @@ final class FieldReaderCompiler {
   private final GroupNode root;
   private final ParquetToConnect mapping;
   private final RecordScope scope;
+
   /** The record reader's cursors, one per leaf column in schema order. */
   private final ColumnCursor[] columns;
+
   /** {@code rootFirstColumn[i]}: the first column of the root's field i (and the end, last). */
   private final int[] rootFirstColumn;
+
   /** The root's fields some top-level reader compiled so far reads. */
   private final boolean[] rootUsed;
+
   /** The columns of the value: what a tombstone row leaves unread. */
   private final List<ColumnCursor> valueColumns = new ArrayList<>();
 
@@ -49,8 +53,8 @@ final class FieldReaderCompiler {
    */
   private boolean compilingStructField;
 
-  FieldReaderCompiler(GroupNode root, ParquetToConnect mapping, RecordScope scope,
-      ColumnCursor[] columns) {
+  FieldReaderCompiler(
+      GroupNode root, ParquetToConnect mapping, RecordScope scope, ColumnCursor[] columns) {
     this.root = root;
     this.mapping = mapping;
     this.scope = scope;
@@ -82,7 +86,12 @@ final class FieldReaderCompiler {
     }
     int keyIndex = mapping.keyIndex();
     rootUsed[keyIndex] = true;
-    return field(root.field(keyIndex), mapping.storedKeySchema(), FileLayout.KEY_COLUMN, 0, 0,
+    return field(
+        root.field(keyIndex),
+        mapping.storedKeySchema(),
+        FileLayout.KEY_COLUMN,
+        0,
+        0,
         rootFirstColumn[keyIndex]);
   }
 
@@ -105,8 +114,9 @@ final class FieldReaderCompiler {
     }
     int index = mapping.valueIndex();
     rootUsed[index] = true;
-    FieldReader reader = field(root.field(index), valueSchema, FileLayout.VALUE_COLUMN, 0, 0,
-        rootFirstColumn[index]);
+    FieldReader reader =
+        field(
+            root.field(index), valueSchema, FileLayout.VALUE_COLUMN, 0, 0, rootFirstColumn[index]);
     valueColumns.addAll(Arrays.asList(reader.columns));
     return reader;
   }
@@ -152,20 +162,29 @@ final class FieldReaderCompiler {
     }
     SchemaNode node = root.field(index);
     if (!(node instanceof PrimitiveNode leaf) || leaf.isRepeated() || leaf.type() != type) {
-      throw new DataException("the file's column " + node.name() + " is not a " + type
-          + " column, as our sink writes it");
+      throw new DataException(
+          "the file's column "
+              + node.name()
+              + " is not a "
+              + type
+              + " column, as our sink writes it");
     }
     rootUsed[index] = true;
-    return newLeaf(leaf, node.isOptional() ? 1 : 0, 0, columns[rootFirstColumn[index]],
-        conversion, node.name());
+    return newLeaf(
+        leaf,
+        node.isOptional() ? 1 : 0,
+        0,
+        columns[rootFirstColumn[index]],
+        conversion,
+        node.name());
   }
 
   /**
-   * The reader of one field of a present parent, {@code parentDef} and {@code parentRep} being
-   * the parent's levels and {@code first} the index of the field's first column.
+   * The reader of one field of a present parent, {@code parentDef} and {@code parentRep} being the
+   * parent's levels and {@code first} the index of the field's first column.
    */
-  private FieldReader field(SchemaNode node, Schema schema, String path, int parentDef,
-      int parentRep, int first) {
+  private FieldReader field(
+      SchemaNode node, Schema schema, String path, int parentDef, int parentRep, int first) {
     int def = parentDef + (node.isOptional() || node.isRepeated() ? 1 : 0);
     int rep = parentRep + (node.isRepeated() ? 1 : 0);
     FieldReader reader;
@@ -191,8 +210,8 @@ final class FieldReaderCompiler {
    * The reader of one present instance of {@code node} (whose levels are {@code def} and {@code
    * rep}): for a repeated node, of one element.
    */
-  private FieldReader instance(SchemaNode node, Schema schema, String path, int def, int rep,
-      int first) {
+  private FieldReader instance(
+      SchemaNode node, Schema schema, String path, int def, int rep, int first) {
     ConnectTypes.Kind kind = ConnectTypes.kind(schema);
     FieldReader reader;
     if (node instanceof PrimitiveNode leaf) {
@@ -214,7 +233,8 @@ final class FieldReaderCompiler {
       case MAP:
         if (map != null && map.value() != null) {
           reader = mapReader(group, map, schema, path, def, rep, first);
-        } else if (list != null && listElementNode(list) instanceof GroupNode entry
+        } else if (list != null
+            && listElementNode(list) instanceof GroupNode entry
             && entry.fieldCount() == 2) {
           reader = entryListReader(group, list, schema, path, def, rep, first);
         } else {
@@ -231,8 +251,9 @@ final class FieldReaderCompiler {
           for (int i = 0; i < group.fieldCount(); i++) {
             firstColumn[i + 1] = firstColumn[i] + leafCount(group.field(i));
           }
-          reader = structReader(group, schema, path, def, rep, firstColumn,
-              new boolean[group.fieldCount()]);
+          reader =
+              structReader(
+                  group, schema, path, def, rep, firstColumn, new boolean[group.fieldCount()]);
           return reader;
         }
         break;
@@ -249,63 +270,136 @@ final class FieldReaderCompiler {
   }
 
   /** The element reader of a LIST whose repeated field has levels {@code repDef, repRep}. */
-  private FieldReader listElement(NestedTypes.ListShape list, Schema elementSchema, String path,
-      int repDef, int repRep, int repFirst) {
+  private FieldReader listElement(
+      NestedTypes.ListShape list,
+      Schema elementSchema,
+      String path,
+      int repDef,
+      int repRep,
+      int repFirst) {
     if (list.twoLevel()) {
       return instance(list.repeated(), elementSchema, path, repDef, repRep, repFirst);
     }
     return field(list.element(), elementSchema, path, repDef, repRep, repFirst);
   }
 
-  private FieldReader listReader(GroupNode group, NestedTypes.ListShape list,
-      Schema elementSchema, String path, int def, int rep, int first) {
+  private FieldReader listReader(
+      GroupNode group,
+      NestedTypes.ListShape list,
+      Schema elementSchema,
+      String path,
+      int def,
+      int rep,
+      int first) {
     int repDef = def + 1;
     int repRep = rep + 1;
     FieldReader element = listElement(list, elementSchema, path, repDef, repRep, first);
-    return new ListReader(columns[first], columnRange(first, list.repeated()), repDef, repRep,
-        element, list.repeated().name(), nullProblem(elementSchema, path));
+    return new ListReader(
+        columns[first],
+        columnRange(first, list.repeated()),
+        repDef,
+        repRep,
+        element,
+        list.repeated().name(),
+        nullProblem(elementSchema, path));
   }
 
-  private FieldReader entryListReader(GroupNode group, NestedTypes.ListShape list,
-      Schema schema, String path, int def, int rep, int first) {
+  private FieldReader entryListReader(
+      GroupNode group,
+      NestedTypes.ListShape list,
+      Schema schema,
+      String path,
+      int def,
+      int rep,
+      int first) {
     int repDef = def + 1;
     int repRep = rep + 1;
     GroupNode entry = (GroupNode) listElementNode(list);
     // The entry's own levels: the repeated field itself (two-level) or its child.
     int entryDef = list.twoLevel() ? repDef : repDef + (entry.isOptional() ? 1 : 0);
-    FieldReader k = field(entry.field(0), schema.keySchema(), path + "{key}", entryDef, repRep,
-        first);
-    FieldReader v = field(entry.field(1), schema.valueSchema(), path + "{value}", entryDef,
-        repRep, first + leafCount(entry.field(0)));
+    FieldReader k =
+        field(entry.field(0), schema.keySchema(), path + "{key}", entryDef, repRep, first);
+    FieldReader v =
+        field(
+            entry.field(1),
+            schema.valueSchema(),
+            path + "{value}",
+            entryDef,
+            repRep,
+            first + leafCount(entry.field(0)));
     boolean entryOptional = !list.twoLevel() && entry.isOptional();
-    return new EntryListReader(columns[first], columnRange(first, list.repeated()), repDef,
-        repRep, entryDef, entryOptional, k, v, list.repeated().name(),
-        nullProblem(schema.keySchema(), path), nullProblem(schema.valueSchema(), path));
+    return new EntryListReader(
+        columns[first],
+        columnRange(first, list.repeated()),
+        repDef,
+        repRep,
+        entryDef,
+        entryOptional,
+        k,
+        v,
+        list.repeated().name(),
+        nullProblem(schema.keySchema(), path),
+        nullProblem(schema.valueSchema(), path));
   }
 
-  private FieldReader mapReader(GroupNode group, NestedTypes.MapShape map, Schema schema,
-      String path, int def, int rep, int first) {
+  private FieldReader mapReader(
+      GroupNode group,
+      NestedTypes.MapShape map,
+      Schema schema,
+      String path,
+      int def,
+      int rep,
+      int first) {
     int kvDef = def + 1;
     int kvRep = rep + 1;
     GroupNode kv = map.keyValue();
     FieldReader k = field(map.key(), schema.keySchema(), path + "{key}", kvDef, kvRep, first);
-    FieldReader v = field(map.value(), schema.valueSchema(), path + "{value}", kvDef, kvRep,
-        first + leafCount(map.key()));
-    return new MapReader(columns[first], columnRange(first, kv), kvDef, kvRep, k, v, kv.name(),
-        nullProblem(schema.keySchema(), path), nullProblem(schema.valueSchema(), path));
+    FieldReader v =
+        field(
+            map.value(),
+            schema.valueSchema(),
+            path + "{value}",
+            kvDef,
+            kvRep,
+            first + leafCount(map.key()));
+    return new MapReader(
+        columns[first],
+        columnRange(first, kv),
+        kvDef,
+        kvRep,
+        k,
+        v,
+        kv.name(),
+        nullProblem(schema.keySchema(), path),
+        nullProblem(schema.valueSchema(), path));
   }
 
-  private FieldReader keySetReader(GroupNode group, NestedTypes.MapShape map, Schema keySchema,
-      String path, int def, int rep, int first) {
+  private FieldReader keySetReader(
+      GroupNode group,
+      NestedTypes.MapShape map,
+      Schema keySchema,
+      String path,
+      int def,
+      int rep,
+      int first) {
     int kvDef = def + 1;
     int kvRep = rep + 1;
     GroupNode kv = map.keyValue();
     FieldReader k = field(map.key(), keySchema, path, kvDef, kvRep, first);
-    boolean binaryKey = map.key() instanceof PrimitiveNode p
-        && (p.type() == PhysicalType.BYTE_ARRAY || p.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
-        || p.type() == PhysicalType.INT96);
-    return new KeySetReader(columns[first], columnRange(first, kv), kvDef, kvRep, k, !binaryKey,
-        kv.name(), nullProblem(keySchema, path));
+    boolean binaryKey =
+        map.key() instanceof PrimitiveNode p
+            && (p.type() == PhysicalType.BYTE_ARRAY
+                || p.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
+                || p.type() == PhysicalType.INT96);
+    return new KeySetReader(
+        columns[first],
+        columnRange(first, kv),
+        kvDef,
+        kvRep,
+        k,
+        !binaryKey,
+        kv.name(),
+        nullProblem(keySchema, path));
   }
 
   /**
@@ -313,8 +407,14 @@ final class FieldReaderCompiler {
    * firstColumn[i]} is the first column of field i. Marks the fields read in {@code used}; the
    * others are consumed unread.
    */
-  private StructReader structReader(GroupNode group, Schema schema, String path, int def,
-      int rep, int[] firstColumn, boolean[] used) {
+  private StructReader structReader(
+      GroupNode group,
+      Schema schema,
+      String path,
+      int def,
+      int rep,
+      int[] firstColumn,
+      boolean[] used) {
     List<Field> read = new ArrayList<>(schema.fields().size());
     List<FieldReader> fieldReaders = new ArrayList<>(schema.fields().size());
     for (Field f : schema.fields()) {
@@ -343,18 +443,26 @@ final class FieldReaderCompiler {
         }
       }
     }
-    ColumnCursor[] all = Arrays.copyOfRange(columns, firstColumn[0],
-        firstColumn[group.fieldCount()]);
-    StructReader reader = new StructReader(schema, fields, readers,
-        new SkipReader(scope, skipped.toArray(new ColumnCursor[0]), rep));
+    ColumnCursor[] all =
+        Arrays.copyOfRange(columns, firstColumn[0], firstColumn[group.fieldCount()]);
+    StructReader reader =
+        new StructReader(
+            schema,
+            fields,
+            readers,
+            new SkipReader(scope, skipped.toArray(new ColumnCursor[0]), rep));
     reader.init(scope, def, rep, rep, all);
     return reader;
   }
 
   private HeadersReader headersReader(SchemaNode node, int first) {
-    String problem = "the file's column " + FileLayout.HEADERS_COLUMN
-        + " is not the LIST of {key, schema, value} our sink writes";
-    if (!(node instanceof GroupNode group) || node.isRepeated() || !group.isList()
+    String problem =
+        "the file's column "
+            + FileLayout.HEADERS_COLUMN
+            + " is not the LIST of {key, schema, value} our sink writes";
+    if (!(node instanceof GroupNode group)
+        || node.isRepeated()
+        || !group.isList()
         || NestedTypes.listShape(group) == null) {
       throw new DataException(problem);
     }
@@ -363,7 +471,8 @@ final class FieldReaderCompiler {
     int repDef = def + 1;
     int repRep = 1;
     SchemaNode element = list.element();
-    if (!(element instanceof GroupNode entry) || entry.fieldCount() != 3
+    if (!(element instanceof GroupNode entry)
+        || entry.fieldCount() != 3
         || element.isRepeated() && !list.twoLevel()) {
       throw new DataException(problem);
     }
@@ -372,16 +481,24 @@ final class FieldReaderCompiler {
     Leaf[] parts = new Leaf[3];
     for (int i = 0; i < 3; i++) {
       SchemaNode part = entry.field(i);
-      if (!(part instanceof PrimitiveNode leaf) || leaf.isRepeated()
+      if (!(part instanceof PrimitiveNode leaf)
+          || leaf.isRepeated()
           || leaf.type() != PhysicalType.BYTE_ARRAY) {
         throw new DataException(problem);
       }
-      parts[i] = new Leaf(scope, leaf, entryDef + (leaf.isOptional() ? 1 : 0), repRep,
-          columns[first + i], Leaf.STRING, FileLayout.HEADERS_COLUMN + "." + leaf.name());
+      parts[i] =
+          new Leaf(
+              scope,
+              leaf,
+              entryDef + (leaf.isOptional() ? 1 : 0),
+              repRep,
+              columns[first + i],
+              Leaf.STRING,
+              FileLayout.HEADERS_COLUMN + "." + leaf.name());
     }
-    HeadersReader reader = new HeadersReader(mapping, node.isOptional(), repDef, repRep,
-        entryOptional,
-        entryDef, parts);
+    HeadersReader reader =
+        new HeadersReader(
+            mapping, node.isOptional(), repDef, repRep, entryOptional, entryDef, parts);
     reader.init(scope, def, 0, 0, columnRange(first, node));
     return reader;
   }
@@ -394,15 +511,23 @@ final class FieldReaderCompiler {
     if (!compilingStructField || elementSchema.isOptional()) {
       return null;
     }
-    return "Invalid value: null used for required field: \"" + path + "\", schema type: "
+    return "Invalid value: null used for required field: \""
+        + path
+        + "\", schema type: "
         + elementSchema.type();
   }
 
-  private Leaf leaf(PrimitiveNode leaf, Schema schema, String path, int def, int rep, int first,
+  private Leaf leaf(
+      PrimitiveNode leaf,
+      Schema schema,
+      String path,
+      int def,
+      int rep,
+      int first,
       boolean optional) {
     ConnectTypes.Kind kind = ConnectTypes.kind(schema);
-    Leaf reader = newLeaf(leaf, def, rep, columns[first], Leaf.conversion(leaf, schema, kind,
-        path), path);
+    Leaf reader =
+        newLeaf(leaf, def, rep, columns[first], Leaf.conversion(leaf, schema, kind, path), path);
     reader.optional = optional;
     if (kind == ConnectTypes.Kind.DECIMAL) {
       reader.connectScale = DecimalLayout.connectScale(schema); // the file's metadata: checked
@@ -414,8 +539,8 @@ final class FieldReaderCompiler {
    * A leaf reader, specialised for the commonest conversions so that reading one is a single
    * virtual call without a switch.
    */
-  private Leaf newLeaf(PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion,
-      String path) {
+  private Leaf newLeaf(
+      PrimitiveNode leaf, int def, int rep, ColumnCursor column, int conversion, String path) {
     boolean signed = !(leaf.logicalType() instanceof LogicalType.IntType i && !i.signed());
     PhysicalType type = leaf.type();
     if (conversion == Leaf.STRING && type == PhysicalType.BYTE_ARRAY) {
@@ -431,4 +556,5 @@ final class FieldReaderCompiler {
       return new DoubleLeaf(scope, leaf, def, rep, column, path);
     }
     return new Leaf(scope, leaf, def, rep, column, conversion, path);
-  }}
+  }
+}

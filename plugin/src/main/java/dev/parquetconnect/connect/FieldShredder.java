@@ -13,11 +13,13 @@ abstract class FieldShredder {
   boolean nullable;
   int def;
   Object defaultValue;
+
   /**
-   * The one class a value of this node may have when that settles its check (a String, a
-   * boxed number or a Boolean: final classes), else null; the check then needs no call.
+   * The one class a value of this node may have when that settles its check (a String, a boxed
+   * number or a Boolean: final classes), else null; the check then needs no call.
    */
   Class<?> exactClass;
+
   ColumnChunkWriter[] columns;
 
   final void init(
@@ -33,9 +35,9 @@ abstract class FieldShredder {
   abstract void check(Object value);
 
   /**
-   * Writes a non-null value, {@code rep} the repetition level of its first entry; throws (a
-   * {@link BadValue} or a {@link ClassCastException}) at a value that cannot be written, with
-   * what it has written of the record left for the caller to discard.
+   * Writes a non-null value, {@code rep} the repetition level of its first entry; throws (a {@link
+   * BadValue} or a {@link ClassCastException}) at a value that cannot be written, with what it has
+   * written of the record left for the caller to discard.
    */
   abstract void write(Object value, int rep);
 

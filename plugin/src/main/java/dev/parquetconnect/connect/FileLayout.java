@@ -26,21 +26,21 @@ import org.apache.kafka.connect.errors.DataException;
  *
  * <p>Columns, in order: a struct value's fields (a value of any other type: one column {@code
  * value}); then, as {@link MappingOptions} asks, {@code __kafka_topic} (STRING), {@code
- * __kafka_partition} (INT32), {@code __kafka_offset} (INT64), {@code __kafka_timestamp}
- * (OPTIONAL TIMESTAMP(MILLIS, UTC)), {@code __kafka_key} (OPTIONAL, the key schema mapped like a
- * value field), {@code __kafka_headers} and {@code __kafka_tombstone}.
+ * __kafka_partition} (INT32), {@code __kafka_offset} (INT64), {@code __kafka_timestamp} (OPTIONAL
+ * TIMESTAMP(MILLIS, UTC)), {@code __kafka_key} (OPTIONAL, the key schema mapped like a value
+ * field), {@code __kafka_headers} and {@code __kafka_tombstone}.
  *
  * <p>{@code __kafka_headers} is a LIST of {@code {key STRING, schema STRING, value BYTES}} in
- * header order (keys repeat as Kafka allows): {@code schema} is the header's Connect schema as
- * JSON ({@link ConnectSchemaJson}, null for a schemaless header) and {@code value} its value: the
- * UTF-8 text of a STRING, the bytes of a BYTES, and the JSON of {@link ConnectValueJson} for
- * anything else, so key, schema and value come back exactly; plain STRING and BYTES headers stay
- * readable to SQL engines.
+ * header order (keys repeat as Kafka allows): {@code schema} is the header's Connect schema as JSON
+ * ({@link ConnectSchemaJson}, null for a schemaless header) and {@code value} its value: the UTF-8
+ * text of a STRING, the bytes of a BYTES, and the JSON of {@link ConnectValueJson} for anything
+ * else, so key, schema and value come back exactly; plain STRING and BYTES headers stay readable to
+ * SQL engines.
  *
- * <p>Key/value metadata: {@code connect.value.schema} and {@code connect.key.schema} (the
- * schemas as JSON), {@code connect.value.schemaless} / {@code connect.key.schemaless} ("true"
- * when the schema was inferred from schemaless data, which the source then replays as maps and
- * lists again), and {@code parquetconnect.layout} (the version of this layout).
+ * <p>Key/value metadata: {@code connect.value.schema} and {@code connect.key.schema} (the schemas
+ * as JSON), {@code connect.value.schemaless} / {@code connect.key.schemaless} ("true" when the
+ * schema was inferred from schemaless data, which the source then replays as maps and lists again),
+ * and {@code parquetconnect.layout} (the version of this layout).
  */
 public final class FileLayout {
   public static final String TOPIC_COLUMN = "__kafka_topic";
@@ -50,6 +50,7 @@ public final class FileLayout {
   public static final String KEY_COLUMN = "__kafka_key";
   public static final String HEADERS_COLUMN = "__kafka_headers";
   public static final String TOMBSTONE_COLUMN = "__kafka_tombstone";
+
   /** The column of a value that is not a struct. */
   public static final String VALUE_COLUMN = "value";
 
@@ -102,9 +103,9 @@ public final class FileLayout {
 
   /**
    * The layout for records with these schemas. A null value schema makes a file without value
-   * columns (every value must be null); a null key schema one without {@code __kafka_key}
-   * (every key must be null). Throws {@link DataException} when the schemas cannot be stored
-   * (a value field named like a metadata column, a decimal without a scale).
+   * columns (every value must be null); a null key schema one without {@code __kafka_key} (every
+   * key must be null). Throws {@link DataException} when the schemas cannot be stored (a value
+   * field named like a metadata column, a decimal without a scale).
    */
   public static FileLayout of(Schema keySchema, Schema valueSchema, MappingOptions options) {
     return new FileLayout(keySchema, false, valueSchema, false, options);
@@ -162,7 +163,9 @@ public final class FileLayout {
     for (SchemaNode m : metadata) {
       if (!names.add(m.name())) {
         throw new DataException(
-            "the value field " + m.name() + " has the name of a metadata column; rename it"
+            "the value field "
+                + m.name()
+                + " has the name of a metadata column; rename it"
                 + " (a ReplaceField transform) or disable the metadata columns");
       }
       fields.add(m);
@@ -189,12 +192,12 @@ public final class FileLayout {
   }
 
   /**
-   * The layout of a file this sink wrote whose values were schemaless, from its footer's
-   * key/value metadata, for {@code options}; null for any other file (values with schemas, a
-   * foreign file, metadata that does not parse).
+   * The layout of a file this sink wrote whose values were schemaless, from its footer's key/value
+   * metadata, for {@code options}; null for any other file (values with schemas, a foreign file,
+   * metadata that does not parse).
    */
-  public static FileLayout ofSchemalessFooter(Map<String, String> metadata,
-      MappingOptions options) {
+  public static FileLayout ofSchemalessFooter(
+      Map<String, String> metadata, MappingOptions options) {
     if (!"true".equals(metadata.get(VALUE_SCHEMALESS_KEY))
         || metadata.get(VALUE_SCHEMA_KEY) == null) {
       return null;
@@ -269,7 +272,12 @@ public final class FileLayout {
 
   @Override
   public String toString() {
-    return "FileLayout{key " + ConnectTypes.describe(keySchema) + ", value "
-        + ConnectTypes.describe(valueSchema) + ", " + options + "}";
+    return "FileLayout{key "
+        + ConnectTypes.describe(keySchema)
+        + ", value "
+        + ConnectTypes.describe(valueSchema)
+        + ", "
+        + options
+        + "}";
   }
 }

@@ -9,8 +9,8 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 
 /**
- * {@code __kafka_headers}, a LIST of {@code {key, schema, value}}, as ConnectHeaders: the
- * schema's and value's bytes are read in place, not copied.
+ * {@code __kafka_headers}, a LIST of {@code {key, schema, value}}, as ConnectHeaders: the schema's
+ * and value's bytes are read in place, not copied.
  */
 final class HeadersReader extends FieldReader {
   private final ParquetToConnect mapping;
@@ -22,19 +22,27 @@ final class HeadersReader extends FieldReader {
   private final Leaf keyPart;
   private final Leaf schemaPart;
   private final Leaf valuePart;
+
   /**
-   * The values of STRING headers by the header's position (the first few): a header that
-   * carries the same value on every record is decoded once.
+   * The values of STRING headers by the header's position (the first few): a header that carries
+   * the same value on every record is decoded once.
    */
   private final Utf8Strings[] valueStrings = new Utf8Strings[8];
+
   /** The keys by position, for the same reason. */
   private final Utf8Strings[] keyStrings = new Utf8Strings[8];
+
   /** The header added last at each position, which the next record's often repeats. */
   private final Header[] previous = new Header[8];
 
-  HeadersReader(ParquetToConnect mapping, boolean listOptional, int repDef, int repRep,
+  HeadersReader(
+      ParquetToConnect mapping,
+      boolean listOptional,
+      int repDef,
+      int repRep,
       boolean entryOptional,
-      int entryDef, Leaf[] parts) {
+      int entryDef,
+      Leaf[] parts) {
     this.mapping = mapping;
     this.listOptional = listOptional;
     this.repDef = repDef;
@@ -68,8 +76,7 @@ final class HeadersReader extends FieldReader {
     return out;
   }
 
-  private void readEntry(ConnectHeaders out, int position)
-      throws IOException, ParquetException {
+  private void readEntry(ConnectHeaders out, int position) throws IOException, ParquetException {
     Utf8Strings keys = null;
     Utf8Strings values = null;
     if (position < keyStrings.length) {
@@ -86,9 +93,12 @@ final class HeadersReader extends FieldReader {
       int e = k.entry(k.valueIndex);
       int off = k.offsets[e];
       int len = k.offsets[e + 1] - off;
-      headerKey = k.dictionary != null ? k.dictionary.stringAt(e)
-          : keys != null ? keys.decode(k.data, off, len)
-          : new String(k.data, off, len, StandardCharsets.UTF_8);
+      headerKey =
+          k.dictionary != null
+              ? k.dictionary.stringAt(e)
+              : keys != null
+                  ? keys.decode(k.data, off, len)
+                  : new String(k.data, off, len, StandardCharsets.UTF_8);
     }
     keyPart.consume();
     // Each column's bytes stay in its batch until that column moves on, which is at the
@@ -109,9 +119,20 @@ final class HeadersReader extends FieldReader {
     // A dictionary-encoded value's text, should the header be a STRING, is the dictionary's.
     Dictionary valueDictionary = hasValue ? v.dictionary : null;
     valuePart.consume();
-    Header added = mapping.addHeader(out, headerKey, schemaData, schemaOff, schemaLen,
-        valueData, valueOff, valueLen, valueDictionary, valueEntry, values,
-        position < previous.length ? previous[position] : null);
+    Header added =
+        mapping.addHeader(
+            out,
+            headerKey,
+            schemaData,
+            schemaOff,
+            schemaLen,
+            valueData,
+            valueOff,
+            valueLen,
+            valueDictionary,
+            valueEntry,
+            values,
+            position < previous.length ? previous[position] : null);
     if (position < previous.length) {
       previous[position] = added;
     }

@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /** Signed INT32 to Integer. */
 final class IntLeaf extends Leaf {
-  IntLeaf(RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column,
-      String path) {
+  IntLeaf(
+      RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
     super(scope, leaf, def, rep, column, INT32, path);
   }
 

@@ -7,15 +7,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The little JSON this package needs for the schemas it keeps in a file's key/value metadata
- * and for header values, without a JSON library on the plugin's class path (the worker's
- * Jackson is not visible to an isolated plugin, and shipping our own would clash with others').
+ * The little JSON this package needs for the schemas it keeps in a file's key/value metadata and
+ * for header values, without a JSON library on the plugin's class path (the worker's Jackson is not
+ * visible to an isolated plugin, and shipping our own would clash with others').
  *
- * <p>The model is plain Java: {@code null}, {@code Boolean}, {@code String}, {@code BigDecimal}
- * for every number (exact, so no digit is lost between writer and reader), {@code List} and
- * insertion-ordered {@code Map<String, Object>}. {@link #parse} reads text from files other
- * tools may have written, so it is strict and bounded: nesting depth is capped and any
- * malformed input is an {@link IllegalArgumentException} naming the position.
+ * <p>The model is plain Java: {@code null}, {@code Boolean}, {@code String}, {@code BigDecimal} for
+ * every number (exact, so no digit is lost between writer and reader), {@code List} and
+ * insertion-ordered {@code Map<String, Object>}. {@link #parse} reads text from files other tools
+ * may have written, so it is strict and bounded: nesting depth is capped and any malformed input is
+ * an {@link IllegalArgumentException} naming the position.
  */
 final class Json {
   /** Deep enough for any real schema; shallow enough that a hostile file cannot blow the stack. */

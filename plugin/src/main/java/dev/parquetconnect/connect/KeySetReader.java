@@ -6,10 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A MAP without values, as the list of its keys. The Row model holds such a map's keys as a
- * map's key set, so keys equal as Parquet values count once: a primitive key is compared by
- * its physical value (byte strings, compared by identity there, never merge), a group key by
- * its Connect value.
+ * A MAP without values, as the list of its keys. The Row model holds such a map's keys as a map's
+ * key set, so keys equal as Parquet values count once: a primitive key is compared by its physical
+ * value (byte strings, compared by identity there, never merge), a group key by its Connect value.
  */
 final class KeySetReader extends FieldReader {
   private final ColumnCursor kvLead;
@@ -21,9 +20,15 @@ final class KeySetReader extends FieldReader {
   private final String name;
   private final String keyNulls;
 
-  KeySetReader(ColumnCursor kvLead, ColumnCursor[] kvColumns, int kvDef, int kvRep,
+  KeySetReader(
+      ColumnCursor kvLead,
+      ColumnCursor[] kvColumns,
+      int kvDef,
+      int kvRep,
       FieldReader keyReader,
-      boolean distinct, String name, String keyNulls) {
+      boolean distinct,
+      String name,
+      String keyNulls) {
     this.keyNulls = keyNulls;
     this.kvLead = kvLead;
     this.kvColumns = kvColumns;

@@ -34,6 +34,7 @@ class Leaf extends FieldReader {
   static final int TIME = 13;
   static final int TIMESTAMP = 14;
   static final int INT96_TIMESTAMP = 15;
+
   /** A value whose Parquet type the Connect kind cannot take (fails where present). */
   static final int MISMATCH = 16;
 
@@ -47,12 +48,20 @@ class Leaf extends FieldReader {
   int connectScale;
   boolean optional;
   final Utf8Strings strings = new Utf8Strings();
+
   /** Values converted per entry of {@link #sharedDictionary} (see {@link #shared}). */
   private Dictionary sharedDictionary;
+
   private Object[] sharedValues;
 
-  Leaf(RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column,
-      int conversion, String path) {
+  Leaf(
+      RecordScope scope,
+      PrimitiveNode leaf,
+      int def,
+      int rep,
+      ColumnCursor column,
+      int conversion,
+      String path) {
     this.column = column;
     this.conversion = conversion;
     this.path = path;
@@ -60,9 +69,9 @@ class Leaf extends FieldReader {
     LogicalType t = leaf.logicalType();
     this.unsigned = t instanceof LogicalType.IntType i && !i.signed();
     TimeUnit unit =
-        t instanceof LogicalType.TimestampType ts ? ts.unit()
-            : t instanceof LogicalType.TimeType tt ? tt.unit()
-            : TimeUnit.MILLIS;
+        t instanceof LogicalType.TimestampType ts
+            ? ts.unit()
+            : t instanceof LogicalType.TimeType tt ? tt.unit() : TimeUnit.MILLIS;
     this.unitsPerMilli =
         unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
     this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
@@ -72,8 +81,7 @@ class Leaf extends FieldReader {
   }
 
   /** The conversion of a leaf to a Connect kind (the shapes ParquetToConnect.fits allows). */
-  static int conversion(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind,
-      String path) {
+  static int conversion(PrimitiveNode leaf, Schema schema, ConnectTypes.Kind kind, String path) {
     PhysicalType physical = leaf.type();
     LogicalType t = leaf.logicalType();
     return switch (kind) {
@@ -82,8 +90,10 @@ class Leaf extends FieldReader {
       case INT16 -> INT16;
       case INT32 -> INT32;
       case INT64 -> INT64;
-      case FLOAT32 -> physical == PhysicalType.FLOAT ? FLOAT
-          : t instanceof LogicalType.Float16Type ? HALF_FLOAT : MISMATCH;
+      case FLOAT32 ->
+          physical == PhysicalType.FLOAT
+              ? FLOAT
+              : t instanceof LogicalType.Float16Type ? HALF_FLOAT : MISMATCH;
       case FLOAT64 -> DOUBLE;
       case STRING -> t instanceof LogicalType.UuidType ? UUID : STRING;
       case BYTES -> BYTES;
@@ -104,9 +114,11 @@ class Leaf extends FieldReader {
     if (optional && d >= 0 && d < def) {
       return false;
     }
-    throw scope.corrupt(column, d < 0
-        ? "the column ends inside the row"
-        : "definition level " + d + " where the schema requires a value (level " + def + ")");
+    throw scope.corrupt(
+        column,
+        d < 0
+            ? "the column ends inside the row"
+            : "definition level " + d + " where the schema requires a value (level " + def + ")");
   }
 
   void consume() {
@@ -148,9 +160,11 @@ class Leaf extends FieldReader {
       c.advance();
       return null;
     }
-    throw scope.corrupt(c, d < 0
-        ? "the column ends inside the row"
-        : "definition level " + d + " where the schema requires a value (level " + def + ")");
+    throw scope.corrupt(
+        c,
+        d < 0
+            ? "the column ends inside the row"
+            : "definition level " + d + " where the schema requires a value (level " + def + ")");
   }
 
   private Object convert(ColumnCursor c) {
@@ -168,25 +182,27 @@ class Leaf extends FieldReader {
         return integer(c, i);
       case FLOAT:
         return c.floats[i];
-      case HALF_FLOAT: {
-        int e = c.entry(i);
-        int off = c.offsets[e];
-        if (c.offsets[e + 1] - off < 2) {
-          throw new DataException("field " + path + ": a FLOAT16 value of fewer than 2 bytes");
+      case HALF_FLOAT:
+        {
+          int e = c.entry(i);
+          int off = c.offsets[e];
+          if (c.offsets[e + 1] - off < 2) {
+            throw new DataException("field " + path + ": a FLOAT16 value of fewer than 2 bytes");
+          }
+          return ParquetValues.halfToFloat(c.data, off);
         }
-        return ParquetValues.halfToFloat(c.data, off);
-      }
       case DOUBLE:
         return c.doubles != null ? c.doubles[i] : (double) c.floats[i];
       case STRING:
         return string(c, i);
       case UUID:
         return c.dictionary != null ? shared(c, i) : uuid(c, i);
-      case BYTES: {
-        // Always a fresh copy, dictionary-encoded or not: Connect lets its users mutate it.
-        int e = c.entry(i);
-        return Arrays.copyOfRange(c.data, c.offsets[e], c.offsets[e + 1]);
-      }
+      case BYTES:
+        {
+          // Always a fresh copy, dictionary-encoded or not: Connect lets its users mutate it.
+          int e = c.entry(i);
+          return Arrays.copyOfRange(c.data, c.offsets[e], c.offsets[e + 1]);
+        }
       case DECIMAL:
         return c.dictionary != null ? shared(c, i) : decimal(c, i);
       case DATE:
@@ -203,8 +219,8 @@ class Leaf extends FieldReader {
   }
 
   /**
-   * The UUID text or decimal of dictionary-encoded value {@code i}, converted once per
-   * dictionary entry: both are immutable, so records may share them.
+   * The UUID text or decimal of dictionary-encoded value {@code i}, converted once per dictionary
+   * entry: both are immutable, so records may share them.
    */
   private Object shared(ColumnCursor c, int i) {
     Dictionary d = c.dictionary;
@@ -230,8 +246,8 @@ class Leaf extends FieldReader {
   }
 
   private Object mismatchValue() {
-    throw new DataException("field " + path + ": a " + physical
-        + " value cannot become the metadata schema's type");
+    throw new DataException(
+        "field " + path + ": a " + physical + " value cannot become the metadata schema's type");
   }
 
   private long integer(ColumnCursor c, int i) {
@@ -247,8 +263,8 @@ class Leaf extends FieldReader {
   }
 
   /**
-   * Whether big-endian two's complement {@code data[off, off + len)} fits a long: 8 bytes or
-   * fewer, or only sign bytes before the last 8 (a wide FIXED decimal holding a small value).
+   * Whether big-endian two's complement {@code data[off, off + len)} fits a long: 8 bytes or fewer,
+   * or only sign bytes before the last 8 (a wide FIXED decimal holding a small value).
    */
   private static boolean fitsLong(byte[] data, int off, int len) {
     if (len <= 8) {
@@ -270,9 +286,10 @@ class Leaf extends FieldReader {
       value = BigDecimal.valueOf(c.ints[i], parquetScale);
     } else if (c.longs != null) {
       long l = c.longs[i];
-      value = unsigned && l < 0
-          ? new BigDecimal(new BigInteger(Long.toUnsignedString(l)), parquetScale)
-          : BigDecimal.valueOf(l, parquetScale);
+      value =
+          unsigned && l < 0
+              ? new BigDecimal(new BigInteger(Long.toUnsignedString(l)), parquetScale)
+              : BigDecimal.valueOf(l, parquetScale);
     } else {
       int e = c.entry(i);
       int off = c.offsets[e];

@@ -10,10 +10,10 @@ import java.util.Date;
 import org.apache.kafka.connect.data.Schema;
 
 /**
- * A leaf: one column, converted by Connect kind. The common kinds have subclasses of their
- * own, so that the virtual call that reaches a leaf already picks its code: a record passes
- * dozens of leaves of changing kinds, and a switch on the kind behind that call was a second
- * hard-to-predict jump per value in each pass.
+ * A leaf: one column, converted by Connect kind. The common kinds have subclasses of their own, so
+ * that the virtual call that reaches a leaf already picks its code: a record passes dozens of
+ * leaves of changing kinds, and a switch on the kind behind that call was a second hard-to-predict
+ * jump per value in each pass.
  */
 class LeafShredder extends FieldShredder {
   private static final long MILLIS_PER_DAY = 86_400_000L;
@@ -23,10 +23,15 @@ class LeafShredder extends FieldShredder {
   final Schema schema;
   private final DecimalLayout decimal;
   private final byte[] fixed;
+
   /** For TIMESTAMP: written in microseconds (else milliseconds). */
   private final boolean microsTimestamps;
 
-  LeafShredder(ConnectTypes.Kind kind, PrimitiveNode leaf, Schema schema, ColumnChunkWriter column,
+  LeafShredder(
+      ConnectTypes.Kind kind,
+      PrimitiveNode leaf,
+      Schema schema,
+      ColumnChunkWriter column,
       boolean microsTimestamps) {
     this.kind = kind;
     this.microsTimestamps = microsTimestamps;
@@ -81,8 +86,8 @@ class LeafShredder extends FieldShredder {
       case TIMESTAMP -> {
         expect(v instanceof Date, v);
         long millis = ((Date) v).getTime();
-        if (microsTimestamps && (millis > Long.MAX_VALUE / 1000 || millis < Long.MIN_VALUE
-            / 1000)) {
+        if (microsTimestamps
+            && (millis > Long.MAX_VALUE / 1000 || millis < Long.MIN_VALUE / 1000)) {
           throw new BadValue("the Timestamp " + millis + " overflows in microseconds");
         }
       }
@@ -110,8 +115,7 @@ class LeafShredder extends FieldShredder {
       case STRING -> column.writeString((String) v, rep, def);
       case BYTES -> writeBytes(v, rep);
       case DECIMAL -> writeDecimal((BigDecimal) v, rep);
-      case DATE -> column.writeInt(
-          (int) (((Date) v).getTime() / MILLIS_PER_DAY), rep, def);
+      case DATE -> column.writeInt((int) (((Date) v).getTime() / MILLIS_PER_DAY), rep, def);
       case TIME -> column.writeInt((int) ((Date) v).getTime(), rep, def);
       case TIMESTAMP -> {
         long millis = ((Date) v).getTime();
@@ -128,8 +132,8 @@ class LeafShredder extends FieldShredder {
     }
     ByteBuffer buffer = (ByteBuffer) v;
     if (buffer.hasArray()) {
-      column.writeBinary(buffer.array(), buffer.arrayOffset() + buffer.position(),
-          buffer.remaining(), rep, def);
+      column.writeBinary(
+          buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), rep, def);
     } else {
       byte[] copy = new byte[buffer.remaining()];
       buffer.duplicate().get(copy);

@@ -15,8 +15,14 @@ final class ListReader extends FieldReader {
   private final String name;
   private final String elementNulls;
 
-  ListReader(ColumnCursor repeatedLead, ColumnCursor[] repeatedColumns, int repDef, int repRep,
-      FieldReader element, String name, String elementNulls) {
+  ListReader(
+      ColumnCursor repeatedLead,
+      ColumnCursor[] repeatedColumns,
+      int repDef,
+      int repRep,
+      FieldReader element,
+      String name,
+      String elementNulls) {
     this.repeatedLead = repeatedLead;
     this.repeatedColumns = repeatedColumns;
     this.repDef = repDef;

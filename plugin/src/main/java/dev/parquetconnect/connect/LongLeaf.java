@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /** INT64 to Long. */
 final class LongLeaf extends Leaf {
-  LongLeaf(RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column,
-      String path) {
+  LongLeaf(
+      RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
     super(scope, leaf, def, rep, column, INT64, path);
   }
 

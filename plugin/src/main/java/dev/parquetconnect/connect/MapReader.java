@@ -17,9 +17,16 @@ final class MapReader extends FieldReader {
   private final String keyNulls;
   private final String valueNulls;
 
-  MapReader(ColumnCursor kvLead, ColumnCursor[] kvColumns, int kvDef, int kvRep,
+  MapReader(
+      ColumnCursor kvLead,
+      ColumnCursor[] kvColumns,
+      int kvDef,
+      int kvRep,
       FieldReader keyReader,
-      FieldReader valueReader, String name, String keyNulls, String valueNulls) {
+      FieldReader valueReader,
+      String name,
+      String keyNulls,
+      String valueNulls) {
     this.kvLead = kvLead;
     this.kvColumns = kvColumns;
     this.kvDef = kvDef;

@@ -10,15 +10,15 @@ import java.util.Objects;
  *     __kafka_offset} and {@code __kafka_timestamp} ({@code store.kafka.metadata})
  * @param kafkaKey the column {@code __kafka_key} ({@code store.kafka.key})
  * @param kafkaHeaders the column {@code __kafka_headers} ({@code store.kafka.headers})
- * @param timestampUnit the unit of Connect Timestamp columns: MILLIS (Connect's own precision)
- *     or MICROS (what Spark and older Hive expect); {@code __kafka_timestamp} is always MILLIS
+ * @param timestampUnit the unit of Connect Timestamp columns: MILLIS (Connect's own precision) or
+ *     MICROS (what Spark and older Hive expect); {@code __kafka_timestamp} is always MILLIS
  * @param tombstones whether records with a null value are written (as a row with only the
  *     metadata): the value's columns are then all OPTIONAL, and a struct value gets the column
  *     {@code __kafka_tombstone} so a null value and a struct of nulls stay apart
- * @param timeLogicalType whether Connect Time columns carry Parquet's TIME(MILLIS, UTC) type;
- *     by default they are plain INT32 milliseconds of the day, because Spark (3.x and 4.0)
- *     refuses a file with a TIME column altogether. Either way the footer's Connect schema
- *     makes the source replay them as Connect Time.
+ * @param timeLogicalType whether Connect Time columns carry Parquet's TIME(MILLIS, UTC) type; by
+ *     default they are plain INT32 milliseconds of the day, because Spark (3.x and 4.0) refuses a
+ *     file with a TIME column altogether. Either way the footer's Connect schema makes the source
+ *     replay them as Connect Time.
  */
 public record MappingOptions(
     boolean kafkaMetadata,
@@ -37,8 +37,12 @@ public record MappingOptions(
   }
 
   /** As the canonical constructor, with Time columns as plain INT32 (the default). */
-  public MappingOptions(boolean kafkaMetadata, boolean kafkaKey, boolean kafkaHeaders,
-      TimeUnit timestampUnit, boolean tombstones) {
+  public MappingOptions(
+      boolean kafkaMetadata,
+      boolean kafkaKey,
+      boolean kafkaHeaders,
+      TimeUnit timestampUnit,
+      boolean tombstones) {
     this(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, false);
   }
 
@@ -53,32 +57,32 @@ public record MappingOptions(
   }
 
   public MappingOptions withKafkaMetadata(boolean enabled) {
-    return new MappingOptions(enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones,
-        timeLogicalType);
+    return new MappingOptions(
+        enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones, timeLogicalType);
   }
 
   public MappingOptions withKafkaKey(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones,
-        timeLogicalType);
+    return new MappingOptions(
+        kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones, timeLogicalType);
   }
 
   public MappingOptions withKafkaHeaders(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones,
-        timeLogicalType);
+    return new MappingOptions(
+        kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones, timeLogicalType);
   }
 
   public MappingOptions withTimestampUnit(TimeUnit unit) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones,
-        timeLogicalType);
+    return new MappingOptions(
+        kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones, timeLogicalType);
   }
 
   public MappingOptions withTimeLogicalType(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones,
-        enabled);
+    return new MappingOptions(
+        kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, enabled);
   }
 
   public MappingOptions withTombstones(boolean enabled) {
-    return new MappingOptions(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled,
-        timeLogicalType);
+    return new MappingOptions(
+        kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled, timeLogicalType);
   }
 }

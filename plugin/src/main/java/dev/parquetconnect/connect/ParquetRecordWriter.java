@@ -18,17 +18,17 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * One Parquet file of Connect records, streamed to an {@link OutputStream}: records go straight
- * into the column writers ({@link ConnectRecordShredder}); a row group is encoded, compressed
- * and written out when it reaches {@link WriterOptions#rowGroupByteTarget()} or on {@link
+ * into the column writers ({@link ConnectRecordShredder}); a row group is encoded, compressed and
+ * written out when it reaches {@link WriterOptions#rowGroupByteTarget()} or on {@link
  * #flushRowGroup()}; {@link #close()} writes the footer, whose key/value metadata carries the
  * layout's Connect schemas.
  *
- * <p>A record must already have the file's schemas ({@link SchemaEvolution} decides and
- * projects before); schemaless keys and values are conformed here to the file's inferred schema.
- * A record that cannot be written throws {@link DataException} naming its topic, partition,
- * offset and field, and leaves the file as it was: the caller may report it to the dead letter
- * queue and go on writing. An {@link IOException} from the stream leaves the file incomplete;
- * the writer then refuses further records. Not thread-safe.
+ * <p>A record must already have the file's schemas ({@link SchemaEvolution} decides and projects
+ * before); schemaless keys and values are conformed here to the file's inferred schema. A record
+ * that cannot be written throws {@link DataException} naming its topic, partition, offset and
+ * field, and leaves the file as it was: the caller may report it to the dead letter queue and go on
+ * writing. An {@link IOException} from the stream leaves the file incomplete; the writer then
+ * refuses further records. Not thread-safe.
  */
 public final class ParquetRecordWriter implements Closeable {
   private FileLayout layout;
@@ -41,12 +41,12 @@ public final class ParquetRecordWriter implements Closeable {
   private Schema lastEqualKeySchema;
 
   /**
-   * Starts a file on {@code out} (writing its leading magic) for records of {@code layout};
-   * {@code inference} conforms schemaless values (its conflict policy must be the one the
-   * layout's schema was inferred with).
+   * Starts a file on {@code out} (writing its leading magic) for records of {@code layout}; {@code
+   * inference} conforms schemaless values (its conflict policy must be the one the layout's schema
+   * was inferred with).
    *
-   * @throws ConnectException when the options do not fit (a codec that cannot run here, an
-   *     encoding that does not fit a column)
+   * @throws ConnectException when the options do not fit (a codec that cannot run here, an encoding
+   *     that does not fit a column)
    */
   public ParquetRecordWriter(
       OutputStream out, FileLayout layout, WriterOptions options, SchemaInference inference)
@@ -85,16 +85,16 @@ public final class ParquetRecordWriter implements Closeable {
    * Makes {@code wider} the file's layout in place, when that keeps every value already written
    * (see {@link ParquetFileWriter#reshape(dev.parquetconnect.format.schema.MessageType,
    * WriterOptions, ValueText)}): new optional fields at any depth (struct in struct, in a list
-   * element or a map value), a first type for a field that was only null so far (an empty
-   * list's element included), and widenings of the values written: an integer to a long or a
-   * double, an integer or boolean to its JSON text after a type conflict (as {@link
-   * SchemaInference#conform} renders later values). Only while no row group is written out: a
-   * written row group would lack the new columns' chunks, and is not changed. A double turned
-   * into text is not done in place: {@code 5} and {@code 5.0} are both stored as the double 5.0,
-   * whose text would have to be one of them; nor a struct or list turned into text.
+   * element or a map value), a first type for a field that was only null so far (an empty list's
+   * element included), and widenings of the values written: an integer to a long or a double, an
+   * integer or boolean to its JSON text after a type conflict (as {@link SchemaInference#conform}
+   * renders later values). Only while no row group is written out: a written row group would lack
+   * the new columns' chunks, and is not changed. A double turned into text is not done in place:
+   * {@code 5} and {@code 5.0} are both stored as the double 5.0, whose text would have to be one of
+   * them; nor a struct or list turned into text.
    *
-   * @return whether the layout is {@code wider} now; false (nothing changed) when the change
-   *     needs a new file
+   * @return whether the layout is {@code wider} now; false (nothing changed) when the change needs
+   *     a new file
    */
   public boolean reshape(FileLayout wider) {
     if (!extendsInPlace(layout, wider)) {
@@ -116,26 +116,27 @@ public final class ParquetRecordWriter implements Closeable {
   }
 
   /**
-   * The text of a value stored before its column became a string (the format layer asks only
-   * for integers and booleans): the JSON text {@link SchemaInference#conform} gives such a value
-   * in a string field.
+   * The text of a value stored before its column became a string (the format layer asks only for
+   * integers and booleans): the JSON text {@link SchemaInference#conform} gives such a value in a
+   * string field.
    */
-  private static final ValueText JSON_TEXT = new ValueText() {
-    @Override
-    public boolean renders(ColumnDescriptor from) {
-      return true;
-    }
+  private static final ValueText JSON_TEXT =
+      new ValueText() {
+        @Override
+        public boolean renders(ColumnDescriptor from) {
+          return true;
+        }
 
-    @Override
-    public String integerText(ColumnDescriptor from, long value) {
-      return SchemaInference.jsonText(value);
-    }
+        @Override
+        public String integerText(ColumnDescriptor from, long value) {
+          return SchemaInference.jsonText(value);
+        }
 
-    @Override
-    public String booleanText(ColumnDescriptor from, boolean value) {
-      return SchemaInference.jsonText(value);
-    }
-  };
+        @Override
+        public String booleanText(ColumnDescriptor from, boolean value) {
+          return SchemaInference.jsonText(value);
+        }
+      };
 
   /**
    * Whether going from {@code from} to {@code to} can be done in the open file as far as the
@@ -143,7 +144,8 @@ public final class ParquetRecordWriter implements Closeable {
    * columns allow it is the Parquet writer's decision.
    */
   static boolean extendsInPlace(FileLayout from, FileLayout to) {
-    if (!from.options().equals(to.options()) || from.hasTombstoneColumn() != to.hasTombstoneColumn()
+    if (!from.options().equals(to.options())
+        || from.hasTombstoneColumn() != to.hasTombstoneColumn()
         || from.keySchemaless() != to.keySchemaless()
         || from.valueSchemaless() != to.valueSchemaless() && from.valueSchema() != null
         || from.keySchema() != null && !from.keySchema().equals(to.keySchema())
@@ -154,8 +156,8 @@ public final class ParquetRecordWriter implements Closeable {
       // Records projected to the wider schema get a field's default: rows already written
       // would have null where later rows of the same version have the default.
       for (Field f : to.valueSchema().fields()) {
-        if (f.schema().defaultValue() != null && (!from.isStructValue()
-            || from.valueSchema().field(f.name()) == null)) {
+        if (f.schema().defaultValue() != null
+            && (!from.isStructValue() || from.valueSchema().field(f.name()) == null)) {
           return false;
         }
       }
@@ -178,8 +180,12 @@ public final class ParquetRecordWriter implements Closeable {
     } catch (IllegalStateException | IllegalArgumentException e) {
       // Every column has the record's entries (a bad value would have thrown in shred, and
       // its record been discarded): this is a defect, not bad data.
-      throw new ConnectException("the Parquet writer rejected a checked record at "
-          + ConnectRecordShredder.where(record) + ": " + e.getMessage(), e);
+      throw new ConnectException(
+          "the Parquet writer rejected a checked record at "
+              + ConnectRecordShredder.where(record)
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -191,8 +197,9 @@ public final class ParquetRecordWriter implements Closeable {
     }
     if (layout.valueSchemaless()) {
       if (schema != null) {
-        throw new DataException(ConnectRecordShredder.where(record)
-            + ": a record with a value schema in a file of schemaless values");
+        throw new DataException(
+            ConnectRecordShredder.where(record)
+                + ": a record with a value schema in a file of schemaless values");
       }
       try {
         return inference.conform(layout.valueSchema(), value);
@@ -202,9 +209,13 @@ public final class ParquetRecordWriter implements Closeable {
     }
     if (schema != null && schema != layout.valueSchema() && schema != lastEqualValueSchema) {
       if (!schema.equals(layout.valueSchema())) {
-        throw new DataException(ConnectRecordShredder.where(record) + ": the value schema "
-            + ConnectTypes.describe(schema) + " is not the file's "
-            + ConnectTypes.describe(layout.valueSchema()) + " (project it first)");
+        throw new DataException(
+            ConnectRecordShredder.where(record)
+                + ": the value schema "
+                + ConnectTypes.describe(schema)
+                + " is not the file's "
+                + ConnectTypes.describe(layout.valueSchema())
+                + " (project it first)");
       }
       lastEqualValueSchema = schema;
     }
@@ -218,13 +229,15 @@ public final class ParquetRecordWriter implements Closeable {
       return null;
     }
     if (layout.keySchema() == null) {
-      throw new DataException(ConnectRecordShredder.where(record)
-          + ": the file has no key column (its first keys were null), got a key");
+      throw new DataException(
+          ConnectRecordShredder.where(record)
+              + ": the file has no key column (its first keys were null), got a key");
     }
     if (layout.keySchemaless()) {
       if (schema != null) {
-        throw new DataException(ConnectRecordShredder.where(record)
-            + ": a record with a key schema in a file of schemaless keys");
+        throw new DataException(
+            ConnectRecordShredder.where(record)
+                + ": a record with a key schema in a file of schemaless keys");
       }
       try {
         return inference.conform(layout.keySchema(), key);
@@ -235,9 +248,13 @@ public final class ParquetRecordWriter implements Closeable {
     }
     if (schema != null && schema != layout.keySchema() && schema != lastEqualKeySchema) {
       if (!schema.equals(layout.keySchema())) {
-        throw new DataException(ConnectRecordShredder.where(record) + ": the key schema "
-            + ConnectTypes.describe(schema) + " is not the file's "
-            + ConnectTypes.describe(layout.keySchema()) + " (project it first)");
+        throw new DataException(
+            ConnectRecordShredder.where(record)
+                + ": the key schema "
+                + ConnectTypes.describe(schema)
+                + " is not the file's "
+                + ConnectTypes.describe(layout.keySchema())
+                + " (project it first)");
       }
       lastEqualKeySchema = schema;
     }

@@ -31,20 +31,20 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 
 /**
- * The mapping of Parquet rows back to Connect records, for the source. The source reads with
- * {@link ConnectRecordReader}, which compiles this mapping into readers of the column batches
- * (the tests hold it to an oracle that applies the same mapping to the generic {@code Row}s of
- * the format layer's row reader).
+ * The mapping of Parquet rows back to Connect records, for the source. The source reads with {@link
+ * ConnectRecordReader}, which compiles this mapping into readers of the column batches (the tests
+ * hold it to an oracle that applies the same mapping to the generic {@code Row}s of the format
+ * layer's row reader).
  *
  * <p><b>Files our sink wrote</b> (key/value metadata {@code parquetconnect.layout}): the key and
  * value schemas are the ones the sink saw, rebuilt from {@code connect.key.schema} and {@code
- * connect.value.schema}, and values come back with the same Java classes, so a record goes out
- * the way it came in; topic, partition, offset, timestamp, key and headers come from the {@code
- * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with
- * the fields a record lacked, which the file stores as null, left out), so JsonConverter writes
- * the same JSON; a field the file has no column for (one that was only ever null when it was
- * written) is null in every record, so it is left out as well. A null that had a default comes
- * back as the default, which is also what Connect's converters would have serialised.
+ * connect.value.schema}, and values come back with the same Java classes, so a record goes out the
+ * way it came in; topic, partition, offset, timestamp, key and headers come from the {@code
+ * __kafka_*} columns. Schemaless data is replayed schemaless: structs become maps again (with the
+ * fields a record lacked, which the file stores as null, left out), so JsonConverter writes the
+ * same JSON; a field the file has no column for (one that was only ever null when it was written)
+ * is null in every record, so it is left out as well. A null that had a default comes back as the
+ * default, which is also what Connect's converters would have serialised.
  *
  * <p><b>Other files</b>: every top-level column is a field of a struct value, mapped by type:
  *
@@ -88,10 +88,13 @@ public final class ParquetToConnect {
   private final boolean valueSchemaless;
   private final Schema keySchema;
   private final boolean keySchemaless;
+
   /** The top-level field of a non-struct value; -1 when the value is the root's fields. */
   private final int valueIndex;
+
   /** Whether the records have a key to convert (of {@link #storedKeySchema()}). */
   private final boolean keyConverted;
+
   private final int topicIndex;
   private final int partitionIndex;
   private final int offsetIndex;
@@ -99,13 +102,15 @@ public final class ParquetToConnect {
   private final int keyIndex;
   private final int headersIndex;
   private final int tombstoneIndex;
+
   /**
    * Header schemas with the JSON bytes they were read from: a file repeats a handful of header
-   * schemas on every row, and decoding and parsing the JSON each time cost more than the rest
-   * of the header. Searched by content, newest first; bounded: a file whose headers carry more
+   * schemas on every row, and decoding and parsing the JSON each time cost more than the rest of
+   * the header. Searched by content, newest first; bounded: a file whose headers carry more
    * distinct schemas parses the others each time.
    */
   private final byte[][] headerSchemaJson = new byte[MAX_CACHED_HEADER_SCHEMAS][];
+
   private final Schema[] headerSchemaCache = new Schema[MAX_CACHED_HEADER_SCHEMAS];
   private int cachedHeaderSchemas;
 
@@ -150,8 +155,8 @@ public final class ParquetToConnect {
     } else {
       this.valueIndex = root.fieldIndex(FileLayout.VALUE_COLUMN);
       if (valueIndex < 0) {
-        throw new DataException("the file has a value schema but no column "
-            + FileLayout.VALUE_COLUMN);
+        throw new DataException(
+            "the file has a value schema but no column " + FileLayout.VALUE_COLUMN);
       }
       checkShape(root.field(valueIndex), valueSchema, FileLayout.VALUE_COLUMN);
     }
@@ -182,8 +187,8 @@ public final class ParquetToConnect {
     try {
       return ConnectSchemaJson.read(json);
     } catch (RuntimeException e) {
-      throw new DataException("the file's " + what + " schema metadata is malformed: "
-          + e.getMessage(), e);
+      throw new DataException(
+          "the file's " + what + " schema metadata is malformed: " + e.getMessage(), e);
     }
   }
 
@@ -265,52 +270,71 @@ public final class ParquetToConnect {
   }
 
   /**
-   * Adds one {@code __kafka_headers} entry to {@code headers}: its key, its schema's JSON at
-   * {@code schemaJson[schemaOff, schemaOff + schemaLen)} and its value's bytes at {@code
-   * bytes[valueOff, valueOff + valueLen)} (a length of -1: null). Only the value is copied;
-   * STRING values are decoded through {@code strings} when given, or, when {@code dictionary}
-   * is given (the value is its entry {@code entry}), are the dictionary's shared string.
+   * Adds one {@code __kafka_headers} entry to {@code headers}: its key, its schema's JSON at {@code
+   * schemaJson[schemaOff, schemaOff + schemaLen)} and its value's bytes at {@code bytes[valueOff,
+   * valueOff + valueLen)} (a length of -1: null). Only the value is copied; STRING values are
+   * decoded through {@code strings} when given, or, when {@code dictionary} is given (the value is
+   * its entry {@code entry}), are the dictionary's shared string.
    *
-   * <p>{@code previous}, when given, is the header added before at this position of the list
-   * (the one added is returned): a STRING or BYTES header with the same key is made from it
-   * with {@code Header.with}, and one with the same key, schema and (decoded once) value is that
-   * header again, since Connect's check of such a value against its schema cannot fail (a
-   * STRING schema holds a String, a BYTES schema a byte[]). Other values are checked as ever.
-   * With {@code strings} given, returns the header added, else null.
+   * <p>{@code previous}, when given, is the header added before at this position of the list (the
+   * one added is returned): a STRING or BYTES header with the same key is made from it with {@code
+   * Header.with}, and one with the same key, schema and (decoded once) value is that header again,
+   * since Connect's check of such a value against its schema cannot fail (a STRING schema holds a
+   * String, a BYTES schema a byte[]). Other values are checked as ever. With {@code strings} given,
+   * returns the header added, else null.
    */
-  Header addHeader(ConnectHeaders headers, String key, byte[] schemaJson, int schemaOff,
-      int schemaLen, byte[] bytes, int valueOff, int valueLen, Dictionary dictionary, int entry,
-      Utf8Strings strings, Header previous) {
+  Header addHeader(
+      ConnectHeaders headers,
+      String key,
+      byte[] schemaJson,
+      int schemaOff,
+      int schemaLen,
+      byte[] bytes,
+      int valueOff,
+      int valueLen,
+      Dictionary dictionary,
+      int entry,
+      Utf8Strings strings,
+      Header previous) {
     if (key == null) {
       // The key column may be OPTIONAL in a file (our sink writes it REQUIRED, but the reader
       // accepts either, and a damaged footer can say so), and Connect refuses a null header key
       // with a NullPointerException: an unchecked exception out of the file's bytes. Refused
       // here as a value the file's schema does not describe, like a null entry.
-      throw new DataException("a header without key in " + FileLayout.HEADERS_COLUMN
-          + ": Connect headers need one");
+      throw new DataException(
+          "a header without key in " + FileLayout.HEADERS_COLUMN + ": Connect headers need one");
     }
     Schema schema = schemaLen < 0 ? null : headerSchema(schemaJson, schemaOff, schemaLen, key);
     Object value = null;
     if (valueLen >= 0) {
       ConnectTypes.Kind kind = schema == null ? null : ConnectTypes.kind(schema);
       if (kind == ConnectTypes.Kind.STRING) {
-        value = dictionary != null ? dictionary.stringAt(entry)
-            : strings != null ? strings.decode(bytes, valueOff, valueLen)
-            : new String(bytes, valueOff, valueLen, StandardCharsets.UTF_8);
+        value =
+            dictionary != null
+                ? dictionary.stringAt(entry)
+                : strings != null
+                    ? strings.decode(bytes, valueOff, valueLen)
+                    : new String(bytes, valueOff, valueLen, StandardCharsets.UTF_8);
       } else if (kind == ConnectTypes.Kind.BYTES) {
         value = Arrays.copyOfRange(bytes, valueOff, valueOff + valueLen);
       } else {
         try {
-          value = ConnectValueJson.fromJson(schema, Json.parse(new String(bytes, valueOff,
-              valueLen, StandardCharsets.UTF_8)));
+          value =
+              ConnectValueJson.fromJson(
+                  schema,
+                  Json.parse(new String(bytes, valueOff, valueLen, StandardCharsets.UTF_8)));
         } catch (RuntimeException e) {
           throw new DataException("header " + key + ": malformed value: " + e.getMessage(), e);
         }
       }
-      if (previous != null && key != null && key.equals(previous.key())
+      if (previous != null
+          && key != null
+          && key.equals(previous.key())
           && (value instanceof String || value instanceof byte[])) {
-        Header header = previous.schema() == schema && previous.value() == value
-            ? previous : previous.with(schema, value);
+        Header header =
+            previous.schema() == schema && previous.value() == value
+                ? previous
+                : previous.with(schema, value);
         headers.add(header);
         return header;
       }
@@ -326,8 +350,7 @@ public final class ParquetToConnect {
         return headerSchemaCache[i];
       }
     }
-    Schema schema = readSchema(new String(json, off, len, StandardCharsets.UTF_8),
-        "header " + key);
+    Schema schema = readSchema(new String(json, off, len, StandardCharsets.UTF_8), "header " + key);
     if (cachedHeaderSchemas < MAX_CACHED_HEADER_SCHEMAS) {
       headerSchemaJson[cachedHeaderSchemas] = Arrays.copyOfRange(json, off, off + len);
       headerSchemaCache[cachedHeaderSchemas++] = schema;
@@ -375,29 +398,36 @@ public final class ParquetToConnect {
     SchemaBuilder builder;
     if (node.isRepeated()) {
       // A repeated field outside a LIST: a required list of required elements.
-      return SchemaBuilder.array(foreignSchema(node.withRepetition(FieldRepetitionType.REQUIRED),
-          false)).build();
+      return SchemaBuilder.array(
+              foreignSchema(node.withRepetition(FieldRepetitionType.REQUIRED), false))
+          .build();
     }
     if (node instanceof PrimitiveNode leaf) {
       builder = foreignPrimitive(leaf);
     } else {
       GroupNode group = (GroupNode) node;
       NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
-      NestedTypes.MapShape map =
-          list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
+      NestedTypes.MapShape map = list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
       if (list != null) {
         SchemaNode element = list.element();
         boolean elementOptional = !list.twoLevel() && element.isOptional();
-        builder = SchemaBuilder.array(foreignSchema(
-            element.withRepetition(elementOptional
-                ? FieldRepetitionType.OPTIONAL : FieldRepetitionType.REQUIRED), elementOptional));
+        builder =
+            SchemaBuilder.array(
+                foreignSchema(
+                    element.withRepetition(
+                        elementOptional
+                            ? FieldRepetitionType.OPTIONAL
+                            : FieldRepetitionType.REQUIRED),
+                    elementOptional));
       } else if (map != null && map.value() != null) {
-        builder = SchemaBuilder.map(
-            foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false),
-            foreignSchema(map.value(), map.value().isOptional()));
+        builder =
+            SchemaBuilder.map(
+                foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false),
+                foreignSchema(map.value(), map.value().isOptional()));
       } else if (map != null) {
-        builder = SchemaBuilder.array(
-            foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false));
+        builder =
+            SchemaBuilder.array(
+                foreignSchema(map.key().withRepetition(FieldRepetitionType.REQUIRED), false));
       } else {
         builder = SchemaBuilder.struct();
         for (SchemaNode f : group.fields()) {
@@ -427,10 +457,12 @@ public final class ParquetToConnect {
         if (t instanceof LogicalType.IntType i) {
           int bits = i.bitWidth();
           if (i.signed()) {
-            return bits == 8 ? SchemaBuilder.int8()
+            return bits == 8
+                ? SchemaBuilder.int8()
                 : bits == 16 ? SchemaBuilder.int16() : SchemaBuilder.int32();
           }
-          return bits == 8 ? SchemaBuilder.int16()
+          return bits == 8
+              ? SchemaBuilder.int16()
               : bits == 16 ? SchemaBuilder.int32() : SchemaBuilder.int64();
         }
         if (t instanceof LogicalType.DateType) {
@@ -458,7 +490,8 @@ public final class ParquetToConnect {
       case DOUBLE:
         return SchemaBuilder.float64();
       case BYTE_ARRAY:
-        if (t instanceof LogicalType.StringType || t instanceof LogicalType.EnumType
+        if (t instanceof LogicalType.StringType
+            || t instanceof LogicalType.EnumType
             || t instanceof LogicalType.JsonType) {
           return SchemaBuilder.string();
         }
@@ -479,9 +512,9 @@ public final class ParquetToConnect {
   // ---- the shapes a mapping converts (the readers of ConnectRecordReader follow them)
 
   /**
-   * Checks that the values of {@code node} convert to values of {@code schema}: the metadata of
-   * a sink-written file must describe its columns, and a file whose metadata does not is refused
-   * when it is opened ({@link DataException} naming the field), not at its first record.
+   * Checks that the values of {@code node} convert to values of {@code schema}: the metadata of a
+   * sink-written file must describe its columns, and a file whose metadata does not is refused when
+   * it is opened ({@link DataException} naming the field), not at its first record.
    */
   private static void checkShape(SchemaNode node, Schema schema, String path) {
     ConnectTypes.Kind kind = ConnectTypes.kind(schema);
@@ -489,8 +522,8 @@ public final class ParquetToConnect {
       if (kind != ConnectTypes.Kind.ARRAY) {
         throw mismatch(path, node, schema);
       }
-      checkShape(node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(),
-          path + "[]");
+      checkShape(
+          node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(), path + "[]");
       return;
     }
     if (node instanceof PrimitiveNode leaf) {
@@ -522,7 +555,8 @@ public final class ParquetToConnect {
           checkShape(map.value(), schema.valueSchema(), path + "{value}");
           return;
         }
-        if (list != null && listElement(list) instanceof GroupNode entry
+        if (list != null
+            && listElement(list) instanceof GroupNode entry
             && entry.fieldCount() == 2) {
           // A map with struct, array or map keys, stored as a list of {key, value} entries.
           checkShape(entry.field(0), schema.keySchema(), path + "{key}");
@@ -559,24 +593,33 @@ public final class ParquetToConnect {
 
   static DataException mismatch(String path, SchemaNode node, Schema schema) {
     return new DataException(
-        "field " + (path.isEmpty() ? "(the value)" : path) + ": the Parquet field "
-            + node.name() + " cannot hold the metadata's " + ConnectTypes.describe(schema));
+        "field "
+            + (path.isEmpty() ? "(the value)" : path)
+            + ": the Parquet field "
+            + node.name()
+            + " cannot hold the metadata's "
+            + ConnectTypes.describe(schema));
   }
 
   /** Whether a leaf of {@code physical} type holds values of a Connect {@code kind}. */
   static boolean fits(ConnectTypes.Kind kind, PhysicalType physical) {
-    boolean binary = physical == PhysicalType.BYTE_ARRAY
-        || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY || physical == PhysicalType.INT96;
+    boolean binary =
+        physical == PhysicalType.BYTE_ARRAY
+            || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY
+            || physical == PhysicalType.INT96;
     return switch (kind) {
       case BOOLEAN -> physical == PhysicalType.BOOLEAN;
       case INT8, INT16, INT32, INT64 ->
           physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
-      case FLOAT32 -> physical == PhysicalType.FLOAT
-          || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY;
+      case FLOAT32 ->
+          physical == PhysicalType.FLOAT || physical == PhysicalType.FIXED_LEN_BYTE_ARRAY;
       case FLOAT64 -> physical == PhysicalType.DOUBLE || physical == PhysicalType.FLOAT;
       case STRING, BYTES -> binary;
-      case DECIMAL -> physical != PhysicalType.BOOLEAN && physical != PhysicalType.FLOAT
-          && physical != PhysicalType.DOUBLE && physical != PhysicalType.INT96;
+      case DECIMAL ->
+          physical != PhysicalType.BOOLEAN
+              && physical != PhysicalType.FLOAT
+              && physical != PhysicalType.DOUBLE
+              && physical != PhysicalType.INT96;
       case DATE -> physical == PhysicalType.INT32;
       case TIME -> physical == PhysicalType.INT32 || physical == PhysicalType.INT64;
       case TIMESTAMP -> physical == PhysicalType.INT64 || physical == PhysicalType.INT96;

@@ -7,20 +7,21 @@ import java.util.UUID;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Parquet values as the Connect values of {@link ParquetToConnect}'s mapping, where the
- * conversion is more than a cast: decimals at the Connect scale, UUIDs as text, FLOAT16 and
- * INT96 timestamps. Shared by the source's leaf readers ({@link Leaf}) and the tests' oracle.
+ * Parquet values as the Connect values of {@link ParquetToConnect}'s mapping, where the conversion
+ * is more than a cast: decimals at the Connect scale, UUIDs as text, FLOAT16 and INT96 timestamps.
+ * Shared by the source's leaf readers ({@link Leaf}) and the tests' oracle.
  */
 final class ParquetValues {
   private static final long MILLIS_PER_DAY = 86_400_000L;
+
   /** The Julian day number of 1970-01-01, where INT96 timestamps count days from. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
   private ParquetValues() {}
 
   /**
-   * The decimal at the Connect schema's scale: the file may store more trailing zeros (or
-   * fewer) than the schema asks for, but never a value the schema's scale cannot hold.
+   * The decimal at the Connect schema's scale: the file may store more trailing zeros (or fewer)
+   * than the schema asks for, but never a value the schema's scale cannot hold.
    */
   static BigDecimal toConnectScale(BigDecimal value, int connectScale, Object path) {
     if (value.scale() == connectScale) {
@@ -29,8 +30,8 @@ final class ParquetValues {
     try {
       return value.setScale(connectScale, RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
-      throw new DataException("field " + path + ": decimal " + value + " does not have scale "
-          + connectScale, e);
+      throw new DataException(
+          "field " + path + ": decimal " + value + " does not have scale " + connectScale, e);
     }
   }
 
@@ -46,8 +47,8 @@ final class ParquetValues {
   }
 
   /**
-   * An IEEE 754 half-precision value, stored little-endian in {@code b[off, off + 2)}, as a
-   * float (exact).
+   * An IEEE 754 half-precision value, stored little-endian in {@code b[off, off + 2)}, as a float
+   * (exact).
    */
   static float halfToFloat(byte[] b, int off) {
     int bits = (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8;
@@ -66,8 +67,8 @@ final class ParquetValues {
   }
 
   /**
-   * Epoch milliseconds of an INT96 timestamp at {@code b[off, off + 12)}: nanoseconds of the
-   * day, then the Julian day.
+   * Epoch milliseconds of an INT96 timestamp at {@code b[off, off + 12)}: nanoseconds of the day,
+   * then the Julian day.
    */
   static long int96Millis(byte[] b, int off) {
     long nanosOfDay = LittleEndian.getLong(b, off);

@@ -5,14 +5,16 @@ import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
 
 /**
- * The record {@link ConnectRecordReader} is reading, as its field readers need it: the file and
- * row their errors name, and the count of list and map elements against the configured bound.
+ * The record {@link ConnectRecordReader} is reading, as its field readers need it: the file and row
+ * their errors name, and the count of list and map elements against the configured bound.
  */
 final class RecordScope {
   private final String fileName;
   private final int maxRecordValues;
+
   /** The row in the row group being read. */
   long row;
+
   /** The list and map elements of the record read so far. */
   int recordValues;
 
@@ -28,8 +30,12 @@ final class RecordScope {
   /** Counts one more list or map element of the record against the configured bound. */
   void countElement(ColumnCursor c) throws ParquetException {
     if (++recordValues > maxRecordValues) {
-      throw new UnsupportedFeatureException("row " + row + " holds more than " + maxRecordValues
-          + " values (ReadOptions.maxRecordValues); read it with the column batch API")
+      throw new UnsupportedFeatureException(
+              "row "
+                  + row
+                  + " holds more than "
+                  + maxRecordValues
+                  + " values (ReadOptions.maxRecordValues); read it with the column batch API")
           .at(fileName, c.name, -1);
     }
   }

@@ -9,10 +9,9 @@ import org.apache.kafka.connect.errors.SchemaProjectorException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Decides, per record, whether it goes into the open file as it is, projected to the file's
- * schema, or into a new file, following {@code schema.compatibility}; and gives the new file's
- * layout. Keys (when stored) and values are decided alike; a record needs a new file if either
- * does.
+ * Decides, per record, whether it goes into the open file as it is, projected to the file's schema,
+ * or into a new file, following {@code schema.compatibility}; and gives the new file's layout. Keys
+ * (when stored) and values are decided alike; a record needs a new file if either does.
  *
  * <p>Records with schemas:
  *
@@ -20,16 +19,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>the same schema ({@code equals}) as the file: {@link Action#WRITE};
  *   <li>NONE: any other schema: {@link Action#NEW_FILE};
  *   <li>BACKWARD and FULL: the file keeps the newest schema. With versions on both schemas (Avro,
- *       Protobuf and JSON Schema converters set them), a newer record opens a new file and an
- *       older one is {@link Action#PROJECT projected} to the file's schema when Connect's {@code
+ *       Protobuf and JSON Schema converters set them), a newer record opens a new file and an older
+ *       one is {@link Action#PROJECT projected} to the file's schema when Connect's {@code
  *       SchemaProjector} can (same names and parameters, numeric promotion, fields it lacks
- *       optional or defaulted). Without versions, a record is projected only when the file's
- *       schema is a superset (the projection drops nothing, and widens no number to a type that
- *       would round it: int32 or int64 to float32, int64 to float64); otherwise it opens a new
- *       file;
- *   <li>FORWARD: the file keeps the oldest schema: with versions, an older record opens a new
- *       file and a newer one is projected (dropping fields the file lacks); without versions,
- *       any record the projector can project is projected.
+ *       optional or defaulted). Without versions, a record is projected only when the file's schema
+ *       is a superset (the projection drops nothing, and widens no number to a type that would
+ *       round it: int32 or int64 to float32, int64 to float64); otherwise it opens a new file;
+ *   <li>FORWARD: the file keeps the oldest schema: with versions, an older record opens a new file
+ *       and a newer one is projected (dropping fields the file lacks); without versions, any record
+ *       the projector can project is projected.
  * </ul>
  *
  * So two schema versions interleaved cost one extra file, not a file per record: once the file
@@ -37,10 +35,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *
  * <p>Schemaless records (null schema, a map, list or primitive value): the record is written when
  * its value {@link SchemaInference#fits fits} the file's inferred schema; otherwise the {@link
- * SchemaInference#merge merge} of both, which records of either shape then fit, becomes the
- * open file's layout when that leaves its rows as written ({@link ParquetRecordWriter#reshape}),
- * else a new file's. {@link #widest} keeps what a topic's files learned, where new files start.
- * A record with a schema never shares a file with schemaless ones.
+ * SchemaInference#merge merge} of both, which records of either shape then fit, becomes the open
+ * file's layout when that leaves its rows as written ({@link ParquetRecordWriter#reshape}), else a
+ * new file's. {@link #widest} keeps what a topic's files learned, where new files start. A record
+ * with a schema never shares a file with schemaless ones.
  *
  * <p>A null key or value (a tombstone) fits any file; whether it may be written is the writer's
  * concern ({@link MappingOptions#tombstones()}).
@@ -77,8 +75,8 @@ public final class SchemaEvolution {
   /** What to do with {@code record} given the open file's {@code layout}. */
   public Action decide(FileLayout layout, SinkRecord record) {
     Action value =
-        decideSide(layout.valueSchema(), layout.valueSchemaless(), record.valueSchema(),
-            record.value());
+        decideSide(
+            layout.valueSchema(), layout.valueSchemaless(), record.valueSchema(), record.value());
     if (value == Action.NEW_FILE || !layout.options().kafkaKey()) {
       return value;
     }
@@ -108,27 +106,34 @@ public final class SchemaEvolution {
   public SinkRecord project(SinkRecord record, FileLayout layout) {
     Schema valueSchema = record.valueSchema();
     Object value = record.value();
-    if (value != null && valueSchema != null && layout.valueSchema() != null
+    if (value != null
+        && valueSchema != null
+        && layout.valueSchema() != null
         && !layout.valueSchemaless()) {
       value = projectValue(valueSchema, value, layout.valueSchema(), "value");
       valueSchema = layout.valueSchema();
     }
     Schema keySchema = record.keySchema();
     Object key = record.key();
-    if (key != null && keySchema != null && layout.keySchema() != null
-        && !layout.keySchemaless()) {
+    if (key != null && keySchema != null && layout.keySchema() != null && !layout.keySchemaless()) {
       key = projectValue(keySchema, key, layout.keySchema(), "key");
       keySchema = layout.keySchema();
     }
     return record.newRecord(
-        record.topic(), record.kafkaPartition(), keySchema, key, valueSchema, value,
-        record.timestamp(), record.headers());
+        record.topic(),
+        record.kafkaPartition(),
+        keySchema,
+        key,
+        valueSchema,
+        value,
+        record.timestamp(),
+        record.headers());
   }
 
   /**
-   * The layout of the file a {@link Action#NEW_FILE} record opens. For schemaless data it is
-   * the merge of the current file's inferred schema (if any) and the record's, so records of
-   * the old shape keep fitting. Call it before closing the current file: under {@link
+   * The layout of the file a {@link Action#NEW_FILE} record opens. For schemaless data it is the
+   * merge of the current file's inferred schema (if any) and the record's, so records of the old
+   * shape keep fitting. Call it before closing the current file: under {@link
    * SchemaInference.ConflictPolicy#FAIL} a record whose types conflict with the file's throws
    * {@link DataException} here, and belongs in the dead letter queue, not in a new file.
    */
@@ -161,24 +166,32 @@ public final class SchemaEvolution {
   }
 
   /**
-   * The wider of two layouts of one topic, for the layout new files start from: schemaless
-   * schemas {@link SchemaInference#merge merged}; schemas of records the one a value of the
-   * other is written to (projected) by {@link #decide(Schema, Schema)}, {@code candidate}'s when
-   * neither or both; a side one of them lacks (no key or value seen yet) taken from the other.
+   * The wider of two layouts of one topic, for the layout new files start from: schemaless schemas
+   * {@link SchemaInference#merge merged}; schemas of records the one a value of the other is
+   * written to (projected) by {@link #decide(Schema, Schema)}, {@code candidate}'s when neither or
+   * both; a side one of them lacks (no key or value seen yet) taken from the other.
    *
    * @throws DataException when the schemaless schemas conflict under the failing policy
    */
   public FileLayout widest(FileLayout known, FileLayout candidate, MappingOptions options) {
-    Schema[] value = widerSide(known.valueSchema(), known.valueSchemaless(),
-        candidate.valueSchema(), candidate.valueSchemaless());
-    Schema[] key = widerSide(known.keySchema(), known.keySchemaless(),
-        candidate.keySchema(), candidate.keySchemaless());
+    Schema[] value =
+        widerSide(
+            known.valueSchema(),
+            known.valueSchemaless(),
+            candidate.valueSchema(),
+            candidate.valueSchemaless());
+    Schema[] key =
+        widerSide(
+            known.keySchema(),
+            known.keySchemaless(),
+            candidate.keySchema(),
+            candidate.keySchemaless());
     return FileLayout.of(key[0], key[1] != null, value[0], value[1] != null, options);
   }
 
   /** {schema, non-null when schemaless}. */
-  private Schema[] widerSide(Schema known, boolean knownSchemaless, Schema candidate,
-      boolean candidateSchemaless) {
+  private Schema[] widerSide(
+      Schema known, boolean knownSchemaless, Schema candidate, boolean candidateSchemaless) {
     if (candidate == null) {
       return new Schema[] {known, knownSchemaless ? known : null};
     }
@@ -224,9 +237,9 @@ public final class SchemaEvolution {
   }
 
   /**
-   * Whether Connect's {@code SchemaProjector} projects values of {@code source} to {@code
-   * target}; with {@code allowDrop} false, also that nothing is lost: every source struct field
-   * has a place in the target, and every number a value of the same number.
+   * Whether Connect's {@code SchemaProjector} projects values of {@code source} to {@code target};
+   * with {@code allowDrop} false, also that nothing is lost: every source struct field has a place
+   * in the target, and every number a value of the same number.
    */
   static boolean canProject(Schema source, Schema target, boolean allowDrop) {
     if (source.type() != target.type() && !isPromotable(source.type(), target.type())) {
@@ -310,8 +323,15 @@ public final class SchemaEvolution {
       return SchemaProjector.project(source, value, target);
     } catch (SchemaProjectorException e) {
       throw new DataException(
-          "the record's " + what + " cannot be projected from " + ConnectTypes.describe(source)
-              + " to the file's " + ConnectTypes.describe(target) + ": " + e.getMessage(), e);
+          "the record's "
+              + what
+              + " cannot be projected from "
+              + ConnectTypes.describe(source)
+              + " to the file's "
+              + ConnectTypes.describe(target)
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -17,10 +17,11 @@ import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Connect schemas for schemaless values (JsonConverter with {@code schemas.enable=false}:
- * {@code Map<String, Object>}, {@code List}, {@code Long}, {@code Double}, {@code Boolean},
- * {@code String}, null), inferred per file and learned per topic by the sink, and the conversion
- * of such values to {@code Struct}s of the inferred schema so they go through the same shredder as any other record.
+ * Connect schemas for schemaless values (JsonConverter with {@code schemas.enable=false}: {@code
+ * Map<String, Object>}, {@code List}, {@code Long}, {@code Double}, {@code Boolean}, {@code
+ * String}, null), inferred per file and learned per topic by the sink, and the conversion of such
+ * values to {@code Struct}s of the inferred schema so they go through the same shredder as any
+ * other record.
  *
  * <p>Inference:
  *
@@ -28,32 +29,32 @@ import org.apache.kafka.connect.errors.DataException;
  *   <li>{@code Integer}, {@code Short}, {@code Byte}: INT32; {@code Long}: INT64; {@code Double},
  *       {@code Float}, {@code BigDecimal}: FLOAT64; {@code Boolean}: BOOLEAN; {@code String}:
  *       STRING; {@code byte[]}, {@code ByteBuffer}: BYTES; {@code java.util.Date}: Timestamp;
- *   <li>a map with string keys: a STRUCT of its keys, fields sorted by name (so the schema does
- *       not depend on key order or on which record came first); any other map: a MAP; a map
- *       with an empty key {@code ""} (valid JSON, but no name for a Connect field): a type
- *       conflict, so STRING (its JSON text) or, under {@link ConflictPolicy#FAIL}, an error;
+ *   <li>a map with string keys: a STRUCT of its keys, fields sorted by name (so the schema does not
+ *       depend on key order or on which record came first); any other map: a MAP; a map with an
+ *       empty key {@code ""} (valid JSON, but no name for a Connect field): a type conflict, so
+ *       STRING (its JSON text) or, under {@link ConflictPolicy#FAIL}, an error;
  *   <li>a list: an ARRAY of the merge of its elements' types;
- *   <li>null, and the elements of an empty list: {@link #UNKNOWN}, resolved by the first real
- *       type merged into it. A file has no column for a field still unknown (nor for a list of
- *       unknown elements or a map of unknown values): engines read the missing column as null,
- *       where a column of a guessed type would contradict the type later files learn.
+ *   <li>null, and the elements of an empty list: {@link #UNKNOWN}, resolved by the first real type
+ *       merged into it. A file has no column for a field still unknown (nor for a list of unknown
+ *       elements or a map of unknown values): engines read the missing column as null, where a
+ *       column of a guessed type would contradict the type later files learn.
  * </ul>
  *
  * Every inferred schema and field is optional: a key may be absent or null in the next record.
  *
  * <p>{@link #merge} widens: INT32 -> INT64 -> FLOAT64 (a long above 2^53 loses precision as a
- * double); a struct gets the union of the fields (a new key is a new optional column); arrays
- * and maps merge their element, key and value types; an empty map merges into a MAP. Any other
- * pair is a type conflict: with {@link ConflictPolicy#STRING} the field becomes STRING and
- * non-text values are stored as their JSON text ({@code 42}, {@code {"a":1}}); with {@link
- * ConflictPolicy#FAIL} the merge throws a {@link DataException} naming the field, so the record
- * that brought the conflict goes to the dead letter queue.
+ * double); a struct gets the union of the fields (a new key is a new optional column); arrays and
+ * maps merge their element, key and value types; an empty map merges into a MAP. Any other pair is
+ * a type conflict: with {@link ConflictPolicy#STRING} the field becomes STRING and non-text values
+ * are stored as their JSON text ({@code 42}, {@code {"a":1}}); with {@link ConflictPolicy#FAIL} the
+ * merge throws a {@link DataException} naming the field, so the record that brought the conflict
+ * goes to the dead letter queue.
  *
- * <p>Merge is commutative and associative, so a file's schema does not depend on record order,
- * and {@link #fits fits(s, v)} holds exactly when {@code merge(s, infer(v))} equals {@code s}: a
- * sink keeps writing a file as long as records fit its schema, and otherwise widens the open
- * file to the merged schema in place (new optional columns) or opens a new file with it, which
- * the following records of either shape fit; the merges only grow, a bounded number of times.
+ * <p>Merge is commutative and associative, so a file's schema does not depend on record order, and
+ * {@link #fits fits(s, v)} holds exactly when {@code merge(s, infer(v))} equals {@code s}: a sink
+ * keeps writing a file as long as records fit its schema, and otherwise widens the open file to the
+ * merged schema in place (new optional columns) or opens a new file with it, which the following
+ * records of either shape fit; the merges only grow, a bounded number of times.
  */
 public final class SchemaInference {
   /** What a type conflict (a field that is a number in one record, a map in another) becomes. */
@@ -90,9 +91,9 @@ public final class SchemaInference {
   // ---- inference
 
   /**
-   * The schema of one value, or null for a null value (which says nothing about the type).
-   * Throws {@link DataException} for a value no JSON converter produces (a Struct, which has a
-   * schema of its own, or an unknown class).
+   * The schema of one value, or null for a null value (which says nothing about the type). Throws
+   * {@link DataException} for a value no JSON converter produces (a Struct, which has a schema of
+   * its own, or an unknown class).
    */
   public Schema infer(Object value) {
     return value == null ? null : inferNonNull(value, "");
@@ -144,7 +145,10 @@ public final class SchemaInference {
       return TIMESTAMP;
     }
     throw new DataException(
-        "field " + display(path) + ": a schemaless value of class " + value.getClass().getName()
+        "field "
+            + display(path)
+            + ": a schemaless value of class "
+            + value.getClass().getName()
             + " has no JSON type");
   }
 
@@ -164,9 +168,12 @@ public final class SchemaInference {
       // under STRING the field becomes STRING and the object is stored as its JSON text, nothing
       // lost; under FAIL the record is a bad record that says why.
       if (conflicts == ConflictPolicy.FAIL) {
-        throw new DataException("field " + display(path) + ": an object with an empty key (\"\")"
-            + " cannot be a struct, Connect fields need a name (schemaless conflict policy FAIL;"
-            + " STRING would store the object as its JSON text)");
+        throw new DataException(
+            "field "
+                + display(path)
+                + ": an object with an empty key (\"\")"
+                + " cannot be a struct, Connect fields need a name (schemaless conflict policy FAIL;"
+                + " STRING would store the object as its JSON text)");
       }
       return STRING;
     }
@@ -205,8 +212,8 @@ public final class SchemaInference {
   // ---- merging
 
   /**
-   * The narrowest schema both {@code a} and {@code b} fit, by the widening rules above (null
-   * means no information). Only for schemas this class inferred.
+   * The narrowest schema both {@code a} and {@code b} fit, by the widening rules above (null means
+   * no information). Only for schemas this class inferred.
    */
   public Schema merge(Schema a, Schema b) {
     if (a == null) {
@@ -231,17 +238,19 @@ public final class SchemaInference {
       switch (ka) {
         case STRUCT:
           return mergeStructs(a, b, path);
-        case ARRAY: {
-          Schema element = merge(a.valueSchema(), b.valueSchema(), path + "[]");
-          return element == a.valueSchema() ? a : SchemaBuilder.array(element).optional().build();
-        }
-        case MAP: {
-          Schema key = merge(a.keySchema(), b.keySchema(), path + "{key}");
-          Schema value = merge(a.valueSchema(), b.valueSchema(), path + "{value}");
-          return key == a.keySchema() && value == a.valueSchema()
-              ? a
-              : SchemaBuilder.map(key, value).optional().build();
-        }
+        case ARRAY:
+          {
+            Schema element = merge(a.valueSchema(), b.valueSchema(), path + "[]");
+            return element == a.valueSchema() ? a : SchemaBuilder.array(element).optional().build();
+          }
+        case MAP:
+          {
+            Schema key = merge(a.keySchema(), b.keySchema(), path + "{key}");
+            Schema value = merge(a.valueSchema(), b.valueSchema(), path + "{value}");
+            return key == a.keySchema() && value == a.valueSchema()
+                ? a
+                : SchemaBuilder.map(key, value).optional().build();
+          }
         default:
           return a;
       }
@@ -259,8 +268,12 @@ public final class SchemaInference {
     }
     if (conflicts == ConflictPolicy.FAIL) {
       throw new DataException(
-          "field " + display(path) + ": type conflict between " + ConnectTypes.describe(a)
-              + " and " + ConnectTypes.describe(b)
+          "field "
+              + display(path)
+              + ": type conflict between "
+              + ConnectTypes.describe(a)
+              + " and "
+              + ConnectTypes.describe(b)
               + " (schemaless conflict policy FAIL; STRING would store both as text)");
     }
     return STRING;
@@ -328,11 +341,17 @@ public final class SchemaInference {
       case INT32:
         return value instanceof Integer || value instanceof Short || value instanceof Byte;
       case INT64:
-        return value instanceof Long || value instanceof Integer || value instanceof Short
+        return value instanceof Long
+            || value instanceof Integer
+            || value instanceof Short
             || value instanceof Byte;
       case FLOAT64:
-        return value instanceof Long || value instanceof Double || value instanceof Integer
-            || value instanceof Float || value instanceof BigDecimal || value instanceof Short
+        return value instanceof Long
+            || value instanceof Double
+            || value instanceof Integer
+            || value instanceof Float
+            || value instanceof BigDecimal
+            || value instanceof Short
             || value instanceof Byte;
       case BOOLEAN:
         return value instanceof Boolean;
@@ -416,8 +435,11 @@ public final class SchemaInference {
       }
       return true;
     }
-    return value instanceof String || value instanceof Number || value instanceof Boolean
-        || value instanceof byte[] || value instanceof ByteBuffer
+    return value instanceof String
+        || value instanceof Number
+        || value instanceof Boolean
+        || value instanceof byte[]
+        || value instanceof ByteBuffer
         || value instanceof java.util.Date;
   }
 
@@ -429,13 +451,16 @@ public final class SchemaInference {
     if (!fits(schema, value)) {
       throw new DataException(
           "the schemaless value does not fit the file's inferred schema "
-              + ConnectTypes.describe(schema) + firstMisfit(schema, value, ""));
+              + ConnectTypes.describe(schema)
+              + firstMisfit(schema, value, ""));
     }
     return value == null ? null : convert(schema, value);
   }
 
   private String firstMisfit(Schema schema, Object value, String path) {
-    if (schema != null && value instanceof Map<?, ?> map && schema.type() == Schema.Type.STRUCT
+    if (schema != null
+        && value instanceof Map<?, ?> map
+        && schema.type() == Schema.Type.STRUCT
         && allStringKeys(map)) {
       for (Map.Entry<?, ?> e : map.entrySet()) {
         Field f = schema.field((String) e.getKey());
@@ -448,8 +473,9 @@ public final class SchemaInference {
         }
       }
     }
-    return path.isEmpty() ? "" : ": field " + path + " does not fit " + ConnectTypes.describe(
-        schema);
+    return path.isEmpty()
+        ? ""
+        : ": field " + path + " does not fit " + ConnectTypes.describe(schema);
   }
 
   private Object convert(Schema schema, Object value) {
@@ -462,33 +488,36 @@ public final class SchemaInference {
         return ((Number) value).longValue();
       case FLOAT64:
         return ((Number) value).doubleValue();
-      case ARRAY: {
-        List<?> in = (List<?>) value;
-        List<Object> out = new ArrayList<>(in.size());
-        for (Object e : in) {
-          out.add(e == null ? null : convert(schema.valueSchema(), e));
-        }
-        return out;
-      }
-      case MAP: {
-        Map<Object, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-          out.put(
-              convert(schema.keySchema(), e.getKey()),
-              e.getValue() == null ? null : convert(schema.valueSchema(), e.getValue()));
-        }
-        return out;
-      }
-      case STRUCT: {
-        Struct struct = new Struct(schema);
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-          if (e.getValue() != null) {
-            Field f = schema.field((String) e.getKey());
-            struct.put(f, convert(f.schema(), e.getValue()));
+      case ARRAY:
+        {
+          List<?> in = (List<?>) value;
+          List<Object> out = new ArrayList<>(in.size());
+          for (Object e : in) {
+            out.add(e == null ? null : convert(schema.valueSchema(), e));
           }
+          return out;
         }
-        return struct;
-      }
+      case MAP:
+        {
+          Map<Object, Object> out = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+            out.put(
+                convert(schema.keySchema(), e.getKey()),
+                e.getValue() == null ? null : convert(schema.valueSchema(), e.getValue()));
+          }
+          return out;
+        }
+      case STRUCT:
+        {
+          Struct struct = new Struct(schema);
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+            if (e.getValue() != null) {
+              Field f = schema.field((String) e.getKey());
+              struct.put(f, convert(f.schema(), e.getValue()));
+            }
+          }
+          return struct;
+        }
       default:
         return value; // BOOLEAN, BYTES, TIMESTAMP: already Connect's classes
     }

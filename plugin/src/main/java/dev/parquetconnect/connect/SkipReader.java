@@ -4,8 +4,8 @@ import dev.parquetconnect.format.ParquetException;
 import java.io.IOException;
 
 /**
- * Consumes fields without converting them: in each column, the first entry and those after it
- * that repeat deeper than the parent instance.
+ * Consumes fields without converting them: in each column, the first entry and those after it that
+ * repeat deeper than the parent instance.
  */
 final class SkipReader {
   private final RecordScope scope;

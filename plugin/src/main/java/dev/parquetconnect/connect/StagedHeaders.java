@@ -16,8 +16,10 @@ final class StagedHeaders {
   private String[] keys = new String[8];
   private byte[][] schemas = new byte[8][];
   private int[] valueStart = new int[8];
+
   /** -1 for a null value. */
   private int[] valueLength = new int[8];
+
   private byte[] values = new byte[256];
   private int used;
 
@@ -74,8 +76,7 @@ final class StagedHeaders {
 
   /** Levels: the list is REQUIRED (0), an entry 1, key REQUIRED (1), schema/value 2. */
   void writeTo(
-      ColumnChunkWriter key, ColumnChunkWriter schema, ColumnChunkWriter value,
-      Utf8Scratch utf8) {
+      ColumnChunkWriter key, ColumnChunkWriter schema, ColumnChunkWriter value, Utf8Scratch utf8) {
     if (count == 0) {
       key.writeNull(0, 0);
       schema.writeNull(0, 0);

@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /** BYTE_ARRAY to String. */
 final class StringLeaf extends Leaf {
-  StringLeaf(RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column,
-      String path) {
+  StringLeaf(
+      RecordScope scope, PrimitiveNode leaf, int def, int rep, ColumnCursor column, String path) {
     super(scope, leaf, def, rep, column, STRING, path);
   }
 

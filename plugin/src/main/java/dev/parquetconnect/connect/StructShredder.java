@@ -21,8 +21,11 @@ final class StructShredder extends FieldShredder {
   private void checkSchema(Schema actual) {
     if (actual != schema && actual != lastEqualSchema) {
       if (!actual.equals(schema)) {
-        throw new BadValue("a Struct of schema " + ConnectTypes.describe(actual)
-            + " where the file has " + ConnectTypes.describe(schema));
+        throw new BadValue(
+            "a Struct of schema "
+                + ConnectTypes.describe(actual)
+                + " where the file has "
+                + ConnectTypes.describe(schema));
       }
       lastEqualSchema = actual;
     }

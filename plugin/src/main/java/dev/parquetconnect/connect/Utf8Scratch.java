@@ -3,9 +3,9 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.io.Utf8;
 
 /**
- * A reusable buffer strings are encoded into as UTF-8, so writing a STRING value allocates
- * nothing ({@code String.getBytes} makes a new array per value). A lone surrogate becomes
- * {@code '?'}, as {@code String.getBytes(UTF_8)} does.
+ * A reusable buffer strings are encoded into as UTF-8, so writing a STRING value allocates nothing
+ * ({@code String.getBytes} makes a new array per value). A lone surrogate becomes {@code '?'}, as
+ * {@code String.getBytes(UTF_8)} does.
  */
 final class Utf8Scratch {
   private byte[] buffer = new byte[256];

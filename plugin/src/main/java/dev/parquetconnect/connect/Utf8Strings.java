@@ -4,24 +4,25 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Decodes the UTF-8 strings of one column, handing out a String decoded before when the same
- * bytes come back: topics, header keys and values, statuses, tags and other low-cardinality text
- * repeat row after row, and a String shared is an allocation and a copy saved (Strings are
- * immutable, so sharing one between records is invisible to them). One instance per column and
- * thread.
+ * Decodes the UTF-8 strings of one column, handing out a String decoded before when the same bytes
+ * come back: topics, header keys and values, statuses, tags and other low-cardinality text repeat
+ * row after row, and a String shared is an allocation and a copy saved (Strings are immutable, so
+ * sharing one between records is invisible to them). One instance per column and thread.
  *
  * <ul>
- *   <li>Up to 8 bytes: the bytes packed into a long are the key of a small direct-mapped table,
- *       so a lookup is a few shifts and one compare, cheaper than decoding even when it misses.
- *   <li>Longer: the previous value only, compared byte for byte; a column that seldom repeats
- *       stops comparing (the compare and the copy of the bytes would only add to decoding).
+ *   <li>Up to 8 bytes: the bytes packed into a long are the key of a small direct-mapped table, so
+ *       a lookup is a few shifts and one compare, cheaper than decoding even when it misses.
+ *   <li>Longer: the previous value only, compared byte for byte; a column that seldom repeats stops
+ *       comparing (the compare and the copy of the bytes would only add to decoding).
  * </ul>
  */
 final class Utf8Strings {
   private static final int SHORT = 8;
   private static final int SLOT_BITS = 8;
+
   /** Longer values are kept only up to this length. */
   private static final int MAX_KEPT_LENGTH = 256;
+
   /** Lookups per verdict on the previous-value check; it goes on while one in eight hits. */
   private static final int WINDOW = 1024;
 

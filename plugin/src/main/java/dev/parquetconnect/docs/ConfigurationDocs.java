@@ -19,12 +19,12 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 /**
  * Generates the key tables of {@code docs/configuration.md} from the connectors' ConfigDefs.
  *
- * <p>The file is prose written by hand with generated regions between
- * {@code <!-- BEGIN GENERATED: sink -->} (or {@code source}) and {@code <!-- END GENERATED -->};
- * only the regions are rewritten, so the explanations stay next to the tables. The build writes
- * the result to {@code target/generated-docs/configuration.md} ({@code process-test-classes}),
- * {@code ConfigurationDocsTest} fails when it differs from the committed file, and
- * {@code bin/gen-docs} rewrites the committed file.
+ * <p>The file is prose written by hand with generated regions between {@code <!-- BEGIN GENERATED:
+ * sink -->} (or {@code source}) and {@code <!-- END GENERATED -->}; only the regions are rewritten,
+ * so the explanations stay next to the tables. The build writes the result to {@code
+ * target/generated-docs/configuration.md} ({@code process-test-classes}), {@code
+ * ConfigurationDocsTest} fails when it differs from the committed file, and {@code bin/gen-docs}
+ * rewrites the committed file.
  *
  * <p>Usage: {@code ConfigurationDocs <template> <output>}; template and output may be the same.
  */
@@ -81,8 +81,8 @@ public final class ConfigurationDocs {
       String name = document.substring(begin + BEGIN_PREFIX.length(), nameEnd).trim();
       ConfigDef def = regions.get(name);
       if (def == null) {
-        throw new IllegalArgumentException("Unknown generated region '" + name + "'; known: "
-            + regions.keySet());
+        throw new IllegalArgumentException(
+            "Unknown generated region '" + name + "'; known: " + regions.keySet());
       }
       seen.add(name);
       int contentStart = nameEnd + BEGIN_SUFFIX.length();
@@ -90,8 +90,8 @@ public final class ConfigurationDocs {
       at = end + END.length();
     }
     if (!seen.containsAll(regions.keySet())) {
-      throw new IllegalArgumentException("The document lacks generated regions; it has " + seen
-          + ", needs " + regions.keySet());
+      throw new IllegalArgumentException(
+          "The document lacks generated regions; it has " + seen + ", needs " + regions.keySet());
     }
     return out.toString();
   }
@@ -106,7 +106,8 @@ public final class ConfigurationDocs {
       if (key.internalConfig) {
         continue;
       }
-      byGroup.computeIfAbsent(key.group == null ? "Other" : key.group, g -> new ArrayList<>())
+      byGroup
+          .computeIfAbsent(key.group == null ? "Other" : key.group, g -> new ArrayList<>())
           .add(key);
     }
     StringBuilder out = new StringBuilder();
@@ -120,12 +121,19 @@ public final class ConfigurationDocs {
       out.append("| key | type | default | valid values | importance | description |\n");
       out.append("| --- | --- | --- | --- | --- | --- |\n");
       for (ConfigKey key : keys) {
-        out.append("| `").append(key.name).append("` | ")
-            .append(key.type.name().toLowerCase(Locale.ROOT)).append(" | ")
-            .append(cell(defaultOf(key))).append(" | ")
-            .append(cell(validValues(key))).append(" | ")
-            .append(key.importance.name().toLowerCase(Locale.ROOT)).append(" | ")
-            .append(cell(key.documentation == null ? "" : key.documentation)).append(" |\n");
+        out.append("| `")
+            .append(key.name)
+            .append("` | ")
+            .append(key.type.name().toLowerCase(Locale.ROOT))
+            .append(" | ")
+            .append(cell(defaultOf(key)))
+            .append(" | ")
+            .append(cell(validValues(key)))
+            .append(" | ")
+            .append(key.importance.name().toLowerCase(Locale.ROOT))
+            .append(" | ")
+            .append(cell(key.documentation == null ? "" : key.documentation))
+            .append(" |\n");
       }
       out.append('\n');
     }
@@ -143,9 +151,10 @@ public final class ConfigurationDocs {
       // Never print a secret, not even a default one.
       return "[hidden]";
     }
-    String value = key.type == Type.LIST && key.defaultValue instanceof List<?> list
-        ? String.join(",", list.stream().map(String::valueOf).toList())
-        : String.valueOf(key.defaultValue);
+    String value =
+        key.type == Type.LIST && key.defaultValue instanceof List<?> list
+            ? String.join(",", list.stream().map(String::valueOf).toList())
+            : String.valueOf(key.defaultValue);
     return value.isEmpty() ? "\"\"" : "`" + value + "`";
   }
 
@@ -154,8 +163,7 @@ public final class ConfigurationDocs {
     if (key.validator != null) {
       String text = key.validator.toString();
       // A validator without its own toString prints Object's: say nothing rather than that.
-      return text.contains("@") && text.startsWith(key.validator.getClass().getName()) ? ""
-          : text;
+      return text.contains("@") && text.startsWith(key.validator.getClass().getName()) ? "" : text;
     }
     if (key.recommender != null) {
       try {
@@ -172,7 +180,10 @@ public final class ConfigurationDocs {
 
   /** Markdown table cell text: no line breaks, pipes escaped, tags not taken for HTML. */
   private static String cell(String text) {
-    return text.replace("\r", "").replace("\n", " ").replace("|", "\\|")
-        .replace("<", "&lt;").replace(">", "&gt;");
+    return text.replace("\r", "")
+        .replace("\n", " ")
+        .replace("|", "\\|")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;");
   }
 }

@@ -27,21 +27,23 @@ import org.slf4j.LoggerFactory;
 /**
  * The JMX metrics of one connector task, registered the way the worker allows.
  *
- * <p>On Kafka Connect 4.1 and later (KIP-877) the task context offers {@code pluginMetrics()}:
- * the metrics are then Connect's own, in the worker's metrics registry and its reporters (JMX
- * bean {@code kafka.connect:type=plugins,connector=<name>,task=<id>}), and the worker removes
- * them when the task stops. We compile against the Connect 3.6 API, which has no such method, so
- * it is looked up reflectively. On older workers the same attributes are served by our own
- * MBean {@code dev.parquetconnect:type=<type>,connector=<name>,task=<id>} on the platform
- * MBeanServer, unregistered by {@link #close()}.
+ * <p>On Kafka Connect 4.1 and later (KIP-877) the task context offers {@code pluginMetrics()}: the
+ * metrics are then Connect's own, in the worker's metrics registry and its reporters (JMX bean
+ * {@code kafka.connect:type=plugins,connector=<name>,task=<id>}), and the worker removes them when
+ * the task stops. We compile against the Connect 3.6 API, which has no such method, so it is looked
+ * up reflectively. On older workers the same attributes are served by our own MBean {@code
+ * dev.parquetconnect:type=<type>,connector=<name>,task=<id>} on the platform MBeanServer,
+ * unregistered by {@link #close()}.
  *
- * <p>Every metric is a gauge over a {@link LongSupplier} that the task keeps current; reading
- * one never touches the task's own state, so a JMX client cannot race the task thread.
+ * <p>Every metric is a gauge over a {@link LongSupplier} that the task keeps current; reading one
+ * never touches the task's own state, so a JMX client cannot race the task thread.
  */
 public final class TaskMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskMetrics.class);
+
   /** The JMX domain of the fallback beans. */
   public static final String FALLBACK_DOMAIN = "dev.parquetconnect";
+
   /** The group (JMX type) Connect gives plugin metrics (KIP-877). */
   public static final String CONNECT_PLUGIN_GROUP = "plugins";
 
@@ -57,15 +59,19 @@ public final class TaskMetrics implements AutoCloseable {
   }
 
   /**
-   * Registers {@code metrics} through the context's {@code pluginMetrics()} when the worker has
-   * it, else as the MBean {@code dev.parquetconnect:type=<fallbackType>,connector=..,task=..}.
-   * Failing to register is logged, never thrown: metrics must not stop a task.
+   * Registers {@code metrics} through the context's {@code pluginMetrics()} when the worker has it,
+   * else as the MBean {@code dev.parquetconnect:type=<fallbackType>,connector=..,task=..}. Failing
+   * to register is logged, never thrown: metrics must not stop a task.
    *
-   * @param taskContext the task's {@code SinkTaskContext} or {@code SourceTaskContext} (may be
-   *     null in tests: then only the fallback is tried)
+   * @param taskContext the task's {@code SinkTaskContext} or {@code SourceTaskContext} (may be null
+   *     in tests: then only the fallback is tried)
    */
-  public static TaskMetrics register(Object taskContext, String fallbackType, String connector,
-      String task, List<Metric> metrics) {
+  public static TaskMetrics register(
+      Object taskContext,
+      String fallbackType,
+      String connector,
+      String task,
+      List<Metric> metrics) {
     List<Metric> copy = List.copyOf(metrics);
     Object pluginMetrics = pluginMetricsOf(taskContext);
     Registration registration = null;
@@ -73,23 +79,28 @@ public final class TaskMetrics implements AutoCloseable {
       registration = PluginMetricsRegistration.register(pluginMetrics, copy);
     }
     if (registration == null) {
-      registration = MBeanRegistration.register(fallbackObjectName(fallbackType, connector, task),
-          copy);
+      registration =
+          MBeanRegistration.register(fallbackObjectName(fallbackType, connector, task), copy);
     }
-    LOG.info("[{}-{}] metrics registered through {}; plugin code from {} in {}", connector, task,
+    LOG.info(
+        "[{}-{}] metrics registered through {}; plugin code from {} in {}",
+        connector,
+        task,
         registration == null ? "nothing (see the warning above)" : registration.mechanism(),
-        codeLocation(), TaskMetrics.class.getClassLoader());
+        codeLocation(),
+        TaskMetrics.class.getClassLoader());
     return new TaskMetrics(copy, registration);
   }
 
   /**
-   * The jar our classes come from: with plugin isolation a file under the worker's
-   * {@code plugin.path}, which tells an operator which installed version a task runs.
+   * The jar our classes come from: with plugin isolation a file under the worker's {@code
+   * plugin.path}, which tells an operator which installed version a task runs.
    */
   static String codeLocation() {
     try {
       java.security.CodeSource source = TaskMetrics.class.getProtectionDomain().getCodeSource();
-      return source == null || source.getLocation() == null ? "(unknown)"
+      return source == null || source.getLocation() == null
+          ? "(unknown)"
           : source.getLocation().toString();
     } catch (SecurityException e) {
       return "(unknown)";
@@ -99,8 +110,14 @@ public final class TaskMetrics implements AutoCloseable {
   /** The fallback bean's name, quoted where JMX needs it (connector names are free text). */
   public static ObjectName fallbackObjectName(String type, String connector, String task) {
     try {
-      return new ObjectName(FALLBACK_DOMAIN + ":type=" + type + ",connector="
-          + quoteIfNeeded(connector) + ",task=" + quoteIfNeeded(task));
+      return new ObjectName(
+          FALLBACK_DOMAIN
+              + ":type="
+              + type
+              + ",connector="
+              + quoteIfNeeded(connector)
+              + ",task="
+              + quoteIfNeeded(task));
     } catch (JMException e) {
       throw new IllegalArgumentException("No JMX name for connector " + connector, e);
     }
@@ -181,8 +198,8 @@ public final class TaskMetrics implements AutoCloseable {
     private final Method removeMetric;
     private final List<Object> names;
 
-    private PluginMetricsRegistration(Object pluginMetrics, Method removeMetric,
-        List<Object> names) {
+    private PluginMetricsRegistration(
+        Object pluginMetrics, Method removeMetric, List<Object> names) {
       this.pluginMetrics = pluginMetrics;
       this.removeMetric = removeMetric;
       this.names = names;
@@ -192,14 +209,14 @@ public final class TaskMetrics implements AutoCloseable {
       List<Object> names = new ArrayList<>();
       try {
         Class<?> api = publicInterface(pluginMetrics.getClass(), "PluginMetrics");
-        Method metricName = api.getMethod("metricName", String.class, String.class,
-            LinkedHashMap.class);
-        Method addMetric = api.getMethod("addMetric", MetricName.class,
-            MetricValueProvider.class);
+        Method metricName =
+            api.getMethod("metricName", String.class, String.class, LinkedHashMap.class);
+        Method addMetric = api.getMethod("addMetric", MetricName.class, MetricValueProvider.class);
         Method removeMetric = api.getMethod("removeMetric", MetricName.class);
         for (Metric m : metrics) {
-          Object name = metricName.invoke(pluginMetrics, m.name(), m.description(),
-              new LinkedHashMap<String, String>());
+          Object name =
+              metricName.invoke(
+                  pluginMetrics, m.name(), m.description(), new LinkedHashMap<String, String>());
           LongSupplier value = m.value();
           Gauge<Long> gauge = (config, now) -> value.getAsLong();
           addMetric.invoke(pluginMetrics, name, gauge);
@@ -207,10 +224,12 @@ public final class TaskMetrics implements AutoCloseable {
         }
         return new PluginMetricsRegistration(pluginMetrics, removeMetric, names);
       } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        Throwable cause = e instanceof InvocationTargetException && e.getCause() != null
-            ? e.getCause() : e;
-        LOG.warn("Cannot register the task metrics with the worker's plugin metrics ({}); "
-            + "falling back to our own MBean", cause.toString());
+        Throwable cause =
+            e instanceof InvocationTargetException && e.getCause() != null ? e.getCause() : e;
+        LOG.warn(
+            "Cannot register the task metrics with the worker's plugin metrics ({}); "
+                + "falling back to our own MBean",
+            cause.toString());
         return null;
       }
     }
@@ -301,11 +320,17 @@ public final class TaskMetrics implements AutoCloseable {
       for (int i = 0; i < metrics.size(); i++) {
         Metric m = metrics.get(i);
         byName.put(m.name(), m);
-        attributes[i] = new MBeanAttributeInfo(m.name(), "long", m.description(), true, false,
-            false);
+        attributes[i] =
+            new MBeanAttributeInfo(m.name(), "long", m.description(), true, false, false);
       }
-      this.info = new MBeanInfo(GaugesMBean.class.getName(), "kafka-connect-parquet task metrics "
-          + name, attributes, null, null, null);
+      this.info =
+          new MBeanInfo(
+              GaugesMBean.class.getName(),
+              "kafka-connect-parquet task metrics " + name,
+              attributes,
+              null,
+              null,
+              null);
     }
 
     @Override
@@ -342,8 +367,8 @@ public final class TaskMetrics implements AutoCloseable {
     @Override
     public Object invoke(String actionName, Object[] params, String[] signature)
         throws ReflectionException {
-      throw new ReflectionException(new NoSuchMethodException(actionName),
-          "Task metrics have no operations");
+      throw new ReflectionException(
+          new NoSuchMethodException(actionName), "Task metrics have no operations");
     }
 
     @Override

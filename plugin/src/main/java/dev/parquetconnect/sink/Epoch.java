@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.Future;
 
 /**
- * The open commit of one Kafka partition: a contiguous range of offsets {@code [start, end]}
- * read since the last commit, and the files its records went to (one per partition directory).
- * Committed all together, or not at all.
+ * The open commit of one Kafka partition: a contiguous range of offsets {@code [start, end]} read
+ * since the last commit, and the files its records went to (one per partition directory). Committed
+ * all together, or not at all.
  */
 final class Epoch {
   /** A file's place: the record's topic and its partition columns (before encoding). */
@@ -30,8 +30,10 @@ final class Epoch {
   private long offsetsRead;
   private long recordsWritten;
   private long firstRecordTime = Long.MIN_VALUE;
+
   /** The last place looked up and its file (null: none), so a run of records hashes nothing. */
   private Place lastPlace;
+
   private OpenFile lastFile;
 
   /**

@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What happens to a record the sink cannot write: with {@code errors.tolerance=all} it goes to
- * the dead letter queue through Connect's {@link ErrantRecordReporter} (or is skipped with a
- * warning on a worker without one); otherwise the task fails with a message naming the topic,
- * partition, offset and the conversion layer's reason (which names the field).
+ * What happens to a record the sink cannot write: with {@code errors.tolerance=all} it goes to the
+ * dead letter queue through Connect's {@link ErrantRecordReporter} (or is skipped with a warning on
+ * a worker without one); otherwise the task fails with a message naming the topic, partition,
+ * offset and the conversion layer's reason (which names the field).
  */
 final class ErrantRecords {
   private static final Logger LOG = LoggerFactory.getLogger(ErrantRecords.class);
@@ -30,8 +30,10 @@ final class ErrantRecords {
     this.reporter = tolerate ? reporterOf(context) : null;
     this.logPrefix = logPrefix;
     if (tolerate && reporter == null) {
-      LOG.warn("{} errors.tolerance=all but this worker offers no errant record reporter (Kafka "
-          + "Connect before 2.6): bad records are skipped and only logged", logPrefix);
+      LOG.warn(
+          "{} errors.tolerance=all but this worker offers no errant record reporter (Kafka "
+              + "Connect before 2.6): bad records are skipped and only logged",
+          logPrefix);
     }
   }
 
@@ -51,17 +53,25 @@ final class ErrantRecords {
    * @throws ConnectException when errors are not tolerated
    */
   Future<Void> report(SinkRecord record, RuntimeException error) {
-    String where = "topic " + record.topic() + " partition " + record.kafkaPartition()
-        + " offset " + record.kafkaOffset();
+    String where =
+        "topic "
+            + record.topic()
+            + " partition "
+            + record.kafkaPartition()
+            + " offset "
+            + record.kafkaOffset();
     if (!tolerate) {
-      throw new DataException("Cannot write the record at " + where + ": " + error.getMessage(),
-          error);
+      throw new DataException(
+          "Cannot write the record at " + where + ": " + error.getMessage(), error);
     }
     if (reporter == null) {
       LOG.warn("{} skipping the record at {}: {}", logPrefix, where, error.getMessage());
       return null;
     }
-    LOG.debug("{} sending the record at {} to the dead letter queue: {}", logPrefix, where,
+    LOG.debug(
+        "{} sending the record at {} to the dead letter queue: {}",
+        logPrefix,
+        where,
         error.getMessage());
     return reporter.report(record, error);
   }
@@ -75,8 +85,8 @@ final class ErrantRecords {
         Thread.currentThread().interrupt();
         throw new ConnectException("Interrupted while waiting for the dead letter queue", e);
       } catch (ExecutionException e) {
-        throw new ConnectException("Sending a record to the dead letter queue failed",
-            e.getCause());
+        throw new ConnectException(
+            "Sending a record to the dead letter queue failed", e.getCause());
       }
     }
   }

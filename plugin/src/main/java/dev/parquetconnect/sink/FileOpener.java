@@ -16,13 +16,14 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * The files of one Kafka partition's open commit ({@link Epoch}): finds the open file of a
- * record's place, opens a new one under the commit's provisional name, and at the commit gives
- * every file its final name.
+ * The files of one Kafka partition's open commit ({@link Epoch}): finds the open file of a record's
+ * place, opens a new one under the commit's provisional name, and at the commit gives every file
+ * its final name.
  */
 final class FileOpener {
   private final TopicPartition source;
   private final SinkRuntime rt;
+
   /** The place of the previous record, reused while records keep going to the same one. */
   private Place lastPlace;
 
@@ -32,9 +33,9 @@ final class FileOpener {
   }
 
   /**
-   * The place of a record: the previous record's when topic and partition columns are the same
-   * (the columns by identity, as partitioners that cache them return them), so the open file's
-   * lookup in {@link Epoch#file} finds it without hashing.
+   * The place of a record: the previous record's when topic and partition columns are the same (the
+   * columns by identity, as partitioners that cache them return them), so the open file's lookup in
+   * {@link Epoch#file} finds it without hashing.
    */
   Place place(String topic, List<PartitionColumn> columns) {
     Place last = lastPlace;
@@ -55,8 +56,8 @@ final class FileOpener {
    * The open file of another place whose columns name the same directory as {@code place}'s, or
    * null. Different columns can: null and "" are both the default partition (and values past the
    * cap share a directory when their hashes do). They must share its file: a second file of the
-   * commit would get the same key and replace the first, whose records would be lost although
-   * their offsets are committed.
+   * commit would get the same key and replace the first, whose records would be lost although their
+   * offsets are committed.
    */
   private OpenFile fileInSameDirectory(Epoch current, Place place) {
     String dir;
@@ -73,8 +74,8 @@ final class FileOpener {
   }
 
   /**
-   * A new file of the open commit for {@code first}, its writer taking over the schema of
-   * {@code predecessor} (null if none).
+   * A new file of the open commit for {@code first}, its writer taking over the schema of {@code
+   * predecessor} (null if none).
    *
    * @throws UnstorableDirectory the store's key rules refuse the record's partition directory
    */
@@ -84,12 +85,20 @@ final class FileOpener {
     String key;
     try {
       dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
-      key = rt.keys().check(StoreKeys.join(dir,
-          SinkKeys.dataName(source, current.start(), SinkKeys.OPEN, current.attempt())));
+      key =
+          rt.keys()
+              .check(
+                  StoreKeys.join(
+                      dir,
+                      SinkKeys.dataName(
+                          source, current.start(), SinkKeys.OPEN, current.attempt())));
       // Every final name has this length (offsets are printed with 20 digits) and only digits
       // differ: if this one passes, the name given at the commit will too.
-      rt.keys().check(StoreKeys.join(dir,
-          SinkKeys.dataName(source, current.start(), Long.MAX_VALUE, current.attempt())));
+      rt.keys()
+          .check(
+              StoreKeys.join(
+                  dir,
+                  SinkKeys.dataName(source, current.start(), Long.MAX_VALUE, current.attempt())));
     } catch (IllegalArgumentException e) {
       // The store's key rules refused the path (e.g. too long in total): a property of the
       // record, so it is the record's error.
@@ -126,9 +135,9 @@ final class FileOpener {
   }
 
   /**
-   * The open commit as the protocol commits it. The end offset is known now: every file gets
-   * its full name, the same in each directory, so that recovery finds (or deletes) exactly what
-   * the commit made visible.
+   * The open commit as the protocol commits it. The end offset is known now: every file gets its
+   * full name, the same in each directory, so that recovery finds (or deletes) exactly what the
+   * commit made visible.
    */
   PendingCommit named(Epoch e) {
     String name = SinkKeys.dataName(source, e.start(), e.end(), e.attempt());

@@ -1,9 +1,9 @@
 package dev.parquetconnect.sink;
 
 /**
- * The heap all open files of a task hold ({@code buffer.max.bytes}): each file's buffered rows
- * plus its store output's buffers, tracked incrementally as records go in so that checking it
- * costs nothing per record.
+ * The heap all open files of a task hold ({@code buffer.max.bytes}): each file's buffered rows plus
+ * its store output's buffers, tracked incrementally as records go in so that checking it costs
+ * nothing per record.
  */
 final class MemoryBudget {
   private final long maxBytes;

@@ -4,8 +4,8 @@ import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 
 /**
- * One file of an open commit: its provisional key (the commit's end offset is not known yet),
- * the store output and the record writer on it, and, once the commit begins, its final key.
+ * One file of an open commit: its provisional key (the commit's end offset is not known yet), the
+ * store output and the record writer on it, and, once the commit begins, its final key.
  */
 final class OpenFile {
   private final String key;

@@ -31,12 +31,14 @@ final class ParquetFiles implements RecordWriterFactory {
    * the memory budget, so a thousand open files are seen to cost what they cost.
    */
   static final long FILE_BYTES = 8 * 1024;
+
   static final long COLUMN_BYTES = 7 * 1024;
+
   /**
-   * Leaf columns past which new files no longer start from the learned layout: JSON whose keys
-   * are data (ids as object keys) would otherwise make every open file carry every column ever
-   * seen, at {@link #COLUMN_BYTES} of heap each. Past it, a file starts from its records' shapes
-   * as before, and may roll more often.
+   * Leaf columns past which new files no longer start from the learned layout: JSON whose keys are
+   * data (ids as object keys) would otherwise make every open file carry every column ever seen, at
+   * {@link #COLUMN_BYTES} of heap each. Past it, a file starts from its records' shapes as before,
+   * and may roll more often.
    */
   static final int MAX_LEARNED_COLUMNS = 1_000;
 
@@ -44,29 +46,36 @@ final class ParquetFiles implements RecordWriterFactory {
   private final MappingOptions mapping;
   private final SchemaInference inference;
   private final SchemaEvolution evolution;
+
   /**
    * Per topic, the widest layout this task's files took so far (schemaless: the merge of every
    * inferred schema; with schemas: the one the others project to under {@code
-   * schema.compatibility}, e.g. the newest version under BACKWARD): a new file starts from it,
-   * so records of shapes or versions seen before in any directory or Kafka partition fit it.
-   * Under NONE it is the newest file's, which only a record of the same schema fits.
+   * schema.compatibility}, e.g. the newest version under BACKWARD): a new file starts from it, so
+   * records of shapes or versions seen before in any directory or Kafka partition fit it. Under
+   * NONE it is the newest file's, which only a record of the same schema fits.
    */
   private final Map<String, FileLayout> learned = new HashMap<>();
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
-    this.mapping = MappingOptions.defaults()
-        .withKafkaMetadata(config.storeKafkaMetadata())
-        .withKafkaKey(config.storeKafkaKey())
-        .withKafkaHeaders(config.storeKafkaHeaders())
-        .withTimestampUnit(config.timestampUnit().equals("micros") ? TimeUnit.MICROS
-            : TimeUnit.MILLIS)
-        .withTimeLogicalType(config.timeLogicalType())
-        .withTombstones(config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
-    this.inference = new SchemaInference(config.schemalessConflictsAsText()
-        ? SchemaInference.ConflictPolicy.STRING : SchemaInference.ConflictPolicy.FAIL);
-    this.evolution = new SchemaEvolution(
-        SchemaCompatibility.valueOf(config.schemaCompatibility().name()), inference);
+    this.mapping =
+        MappingOptions.defaults()
+            .withKafkaMetadata(config.storeKafkaMetadata())
+            .withKafkaKey(config.storeKafkaKey())
+            .withKafkaHeaders(config.storeKafkaHeaders())
+            .withTimestampUnit(
+                config.timestampUnit().equals("micros") ? TimeUnit.MICROS : TimeUnit.MILLIS)
+            .withTimeLogicalType(config.timeLogicalType())
+            .withTombstones(
+                config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
+    this.inference =
+        new SchemaInference(
+            config.schemalessConflictsAsText()
+                ? SchemaInference.ConflictPolicy.STRING
+                : SchemaInference.ConflictPolicy.FAIL);
+    this.evolution =
+        new SchemaEvolution(
+            SchemaCompatibility.valueOf(config.schemaCompatibility().name()), inference);
   }
 
   /** The format Connect's instance of the task writes. */
@@ -76,13 +85,14 @@ final class ParquetFiles implements RecordWriterFactory {
 
   /** The file writer's options from the {@code parquet.*} keys. */
   static WriterOptions writerOptions(ParquetSinkConfig config) {
-    WriterOptions.Builder builder = WriterOptions.builder()
-        .codec(config.codec(), config.codecLevel())
-        .pageVersion(config.pageVersion().equals("v2") ? PageVersion.V2 : PageVersion.V1)
-        .encodingPolicy(EncodingPolicy.parse(config.encodingPolicy()))
-        .rowGroupByteTarget(config.rowGroupBytes())
-        .pageByteLimit(config.pageBytes())
-        .dictionaryByteLimit(config.dictionaryBytes());
+    WriterOptions.Builder builder =
+        WriterOptions.builder()
+            .codec(config.codec(), config.codecLevel())
+            .pageVersion(config.pageVersion().equals("v2") ? PageVersion.V2 : PageVersion.V1)
+            .encodingPolicy(EncodingPolicy.parse(config.encodingPolicy()))
+            .rowGroupByteTarget(config.rowGroupBytes())
+            .pageByteLimit(config.pageBytes())
+            .dictionaryByteLimit(config.dictionaryBytes());
     if (config.pageRows() > 0) {
       builder.pageRowLimit(config.pageRows());
     }
@@ -93,23 +103,24 @@ final class ParquetFiles implements RecordWriterFactory {
   }
 
   @Override
-  public RecordFileWriter create(OutputStream out, SinkRecord first,
-      RecordFileWriter predecessor) throws IOException {
-    FileLayout layout = predecessor instanceof ParquetFile previous && previous.successor != null
-        ? previous.successor
-        : startingLayout(first, null);
+  public RecordFileWriter create(OutputStream out, SinkRecord first, RecordFileWriter predecessor)
+      throws IOException {
+    FileLayout layout =
+        predecessor instanceof ParquetFile previous && previous.successor != null
+            ? previous.successor
+            : startingLayout(first, null);
     learn(first.topic(), layout);
-    return new ParquetFile(first.topic(),
-        new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
+    return new ParquetFile(
+        first.topic(), new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
   }
 
   /**
    * The layout of a new file for {@code first}: the topic's learned layout widened by it (and by
    * {@code current}, the layout of the file it did not fit, if any).
    *
-   * @throws DataException when the record's types conflict with what was learned under the
-   *     failing conflict policy: it is a bad record, as it would be in a file that already held
-   *     the other type
+   * @throws DataException when the record's types conflict with what was learned under the failing
+   *     conflict policy: it is a bad record, as it would be in a file that already held the other
+   *     type
    */
   private FileLayout startingLayout(SinkRecord first, FileLayout current) {
     FileLayout own = evolution.layoutFor(first, current, mapping);
@@ -144,19 +155,25 @@ final class ParquetFiles implements RecordWriterFactory {
     private final ParquetRecordWriter writer;
     private FileLayout layout;
     private long fixedBytes;
+
     /** Changes of the layout made in this file ({@link ParquetRecordWriter#reshape}). */
     private int reshapes;
+
     /** The layout of the next file, once a record did not fit this one. */
     private FileLayout successor;
+
     /** The last record {@link #accepts} decided on: {@link #write} reuses its decision. */
     private SinkRecord decided;
+
     private SchemaEvolution.Action action;
     private boolean finished;
+
     /**
      * {@link #bufferedBytes} as of {@code bufferedAtRecords} records: the task asks twice per
      * record (memory budget, file.max.bytes), and the sum runs over every column.
      */
     private long buffered;
+
     private long bufferedAtRecords = -1;
 
     ParquetFile(String topic, ParquetRecordWriter writer) {
@@ -202,8 +219,10 @@ final class ParquetFiles implements RecordWriterFactory {
 
     @Override
     public void write(SinkRecord record) throws IOException {
-      SinkRecord fitted = decide(record) == SchemaEvolution.Action.PROJECT
-          ? evolution.project(record, layout) : record;
+      SinkRecord fitted =
+          decide(record) == SchemaEvolution.Action.PROJECT
+              ? evolution.project(record, layout)
+              : record;
       writer.write(fitted);
     }
 
@@ -234,11 +253,11 @@ final class ParquetFiles implements RecordWriterFactory {
     }
 
     /**
-     * The buffered rows without {@link #fixedBytes}: the column writers' own heap is counted in
-     * the memory budget but never written to the file. Counted in {@code file.max.bytes} it
-     * committed a file of a wide schema long before it reached the limit (16 columns: 120 KiB
-     * of overhead, so file.max.bytes=128 KiB committed files of 3.6 KB), and a file of 20
-     * columns under that limit after every record.
+     * The buffered rows without {@link #fixedBytes}: the column writers' own heap is counted in the
+     * memory budget but never written to the file. Counted in {@code file.max.bytes} it committed a
+     * file of a wide schema long before it reached the limit (16 columns: 120 KiB of overhead, so
+     * file.max.bytes=128 KiB committed files of 3.6 KB), and a file of 20 columns under that limit
+     * after every record.
      */
     @Override
     public long unwrittenFileBytes() {
@@ -265,8 +284,8 @@ final class ParquetFiles implements RecordWriterFactory {
 
   /**
    * The store output as the Parquet writer sees it: closing it (which the writer does after the
-   * footer) only flushes, because the sink commits the output later, with the others of its
-   * commit, and an output closed before its commit is aborted.
+   * footer) only flushes, because the sink commits the output later, with the others of its commit,
+   * and an output closed before its commit is aborted.
    */
   private static final class KeepOpen extends FilterOutputStream {
     KeepOpen(OutputStream out) {

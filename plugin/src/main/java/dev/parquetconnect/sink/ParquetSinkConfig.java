@@ -17,11 +17,10 @@ import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The configuration of {@link ParquetSinkConnector} and its tasks, typed: the key names, the
- * getters, and the store settings ({@link #storeSettings()}). Its one {@link ConfigDef} is
- * {@link SinkConfigDef} (every key typed, documented and validated); the rules between keys are
- * {@link SinkConfigRules}, which {@link ParquetSinkConnector#validate} reports per key (so the REST
- * validate call shows them) and the constructor enforces, both through {@link
- * ConnectorValidation}.
+ * getters, and the store settings ({@link #storeSettings()}). Its one {@link ConfigDef} is {@link
+ * SinkConfigDef} (every key typed, documented and validated); the rules between keys are {@link
+ * SinkConfigRules}, which {@link ParquetSinkConnector#validate} reports per key (so the REST
+ * validate call shows them) and the constructor enforces, both through {@link ConnectorValidation}.
  */
 public final class ParquetSinkConfig extends AbstractConfig {
 
@@ -29,6 +28,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String STORE_URL_CONFIG = "store.url";
   public static final String TOPICS_DIR_CONFIG = "topics.dir";
   public static final String TOPICS_DIR_DEFAULT = "topics";
+
   /** Any Hadoop property, passed to the HDFS store with this prefix removed. */
   public static final String HADOOP_CONFIG_PREFIX = StoreConfigDef.HADOOP_CONFIG_PREFIX;
 
@@ -75,6 +75,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String SCHEMA_COMPATIBILITY_CONFIG = "schema.compatibility";
   public static final String BEHAVIOR_ON_NULL_VALUES_CONFIG = "behavior.on.null.values";
   public static final String SCHEMALESS_TYPE_CONFLICT_CONFIG = "schemaless.type.conflict";
+
   /**
    * Kafka Connect's own key (defined and validated by the worker for every connector); the task
    * reads it to decide between the dead letter queue and failing.
@@ -105,7 +106,10 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   /** How records of different value schemas share a file. */
   public enum SchemaCompatibility {
-    NONE, BACKWARD, FORWARD, FULL;
+    NONE,
+    BACKWARD,
+    FORWARD,
+    FULL;
 
     static SchemaCompatibility parse(String text) {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));
@@ -120,8 +124,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public ParquetSinkConfig(Map<String, String> props) {
     super(CONFIG_DEF, props);
-    ConnectorValidation.requireValid(CONFIG_DEF, props,
-        () -> SinkConfigRules.problems(this::get));
+    ConnectorValidation.requireValid(CONFIG_DEF, props, () -> SinkConfigRules.problems(this::get));
   }
 
   /** The definition of every key; {@code docs/configuration.md} is generated from it. */

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class ParquetSinkConnector extends SinkConnector {
   /** Added to each task's configuration: the task's number, for its name in logs and markers. */
   static final String TASK_NUMBER_CONFIG = "parquet.sink.task.number";
+
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSinkConnector.class);
 
   private Map<String, String> props;
@@ -35,8 +36,12 @@ public final class ParquetSinkConnector extends SinkConnector {
   public void start(Map<String, String> properties) {
     try {
       ParquetSinkConfig config = new ParquetSinkConfig(properties);
-      LOG.info("[{}] starting: store {}, topics dir {}, partitioner {}", config.connectorName(),
-          config.storeUrl(), config.topicsDir(), config.partitioner());
+      LOG.info(
+          "[{}] starting: store {}, topics dir {}, partitioner {}",
+          config.connectorName(),
+          config.storeUrl(),
+          config.topicsDir(),
+          config.partitioner());
     } catch (ConfigException e) {
       throw new ConnectException("Invalid configuration: " + e.getMessage(), e);
     }
@@ -76,7 +81,7 @@ public final class ParquetSinkConnector extends SinkConnector {
    */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    return ConnectorValidation.validate(config(), connectorConfigs,
-        validated -> SinkConfigRules.problems(validated::parsed));
+    return ConnectorValidation.validate(
+        config(), connectorConfigs, validated -> SinkConfigRules.problems(validated::parsed));
   }
 }

@@ -1,11 +1,11 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
+import dev.parquetconnect.sink.SinkRuntime.Rotation;
 import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.sink.commit.FileCommitProtocol;
 import dev.parquetconnect.sink.commit.MarkerKeys;
-import dev.parquetconnect.sink.SinkRuntime.Rotation;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
@@ -34,12 +34,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the records of its Kafka partitions into Parquet files, exactly once.
  *
- * <p>Each assigned partition gets a {@link TopicPartitionWriter} that first recovers the
- * committed offset from the commit markers in the store (Connect's own committed offsets are
- * only reported, never trusted), then streams records into the files of its open commit.
- * {@link #preCommit} reports, per partition, the offset after its newest completed commit.
- * The memory of all open files is kept under {@code buffer.max.bytes}. See
- * docs/exactly-once.md for the protocol.
+ * <p>Each assigned partition gets a {@link TopicPartitionWriter} that first recovers the committed
+ * offset from the commit markers in the store (Connect's own committed offsets are only reported,
+ * never trusted), then streams records into the files of its open commit. {@link #preCommit}
+ * reports, per partition, the offset after its newest completed commit. The memory of all open
+ * files is kept under {@code buffer.max.bytes}. See docs/exactly-once.md for the protocol.
  */
 public final class ParquetSinkTask extends SinkTask {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSinkTask.class);
@@ -50,8 +49,10 @@ public final class ParquetSinkTask extends SinkTask {
   private final CrashPoints crashPoints;
   private final Map<TopicPartition, TopicPartitionWriter> writers = new LinkedHashMap<>();
   private final Set<String> cleanedDirectories = new HashSet<>();
+
   /** Topics whose directory {@link #put} has cleaned (saves encoding the name per batch). */
   private final Set<String> cleanedTopics = new HashSet<>();
+
   private ParquetSinkConfig config;
   private Store store;
   private SinkRuntime runtime;
@@ -60,13 +61,19 @@ public final class ParquetSinkTask extends SinkTask {
 
   /** The task Connect instantiates: Parquet files through the conversion layer. */
   public ParquetSinkTask() {
-    this(ParquetFiles::writerFactory, config -> Stores.open(config.storeUrl(),
-        config.storeSettings()), SinkClock.SYSTEM, FaultInjector.fromSystemProperty());
+    this(
+        ParquetFiles::writerFactory,
+        config -> Stores.open(config.storeUrl(), config.storeSettings()),
+        SinkClock.SYSTEM,
+        FaultInjector.fromSystemProperty());
   }
 
   /** A task with another record format, store, clock or crash points (tests). */
-  ParquetSinkTask(Function<ParquetSinkConfig, RecordWriterFactory> formats, StoreOpener stores,
-      SinkClock clock, CrashPoints crashPoints) {
+  ParquetSinkTask(
+      Function<ParquetSinkConfig, RecordWriterFactory> formats,
+      StoreOpener stores,
+      SinkClock clock,
+      CrashPoints crashPoints) {
     this.formats = formats;
     this.stores = stores;
     this.clock = clock;
@@ -95,32 +102,48 @@ public final class ParquetSinkTask extends SinkTask {
     try {
       store = stores.open(config);
     } catch (IOException | IllegalArgumentException e) {
-      throw new ConnectException(taskName + " cannot open the store " + config.storeUrl() + ": "
-          + e.getMessage(), e);
+      throw new ConnectException(
+          taskName + " cannot open the store " + config.storeUrl() + ": " + e.getMessage(), e);
     }
     String writerId = UUID.randomUUID().toString();
-    Rotation rotation = new Rotation(config.flushSize(), config.fileMaxBytes(),
-        config.rotateIntervalMs(), config.rotateScheduleIntervalMs());
+    Rotation rotation =
+        new Rotation(
+            config.flushSize(),
+            config.fileMaxBytes(),
+            config.rotateIntervalMs(),
+            config.rotateScheduleIntervalMs());
     markerKeys = new MarkerKeys(config.topicsDir(), config.connectorName());
-    runtime = new SinkRuntime(store,
-        new SinkKeys(config.topicsDir(), SinkKeys.rootPrefixBytes(config.storeUrl())),
-        FileCommitProtocol.factory(store, markerKeys, clock, config.commitTimeoutMs(), writerId,
-            taskName, crashPoints),
-        formats.apply(config),
-        Partitioners.create(config, clock::wallMillis),
-        Partitioners.recordTime(config, clock::wallMillis),
-        rotation,
-        config.nullValueBehavior(),
-        config.commitTimeoutMs(),
-        new MemoryBudget(config.bufferMaxBytes()),
-        new ErrantRecords(config.toleratesErrors(), context, "[" + taskName + "]"),
-        crashPoints,
-        clock,
-        context,
-        taskName,
-        new SinkMetrics());
+    runtime =
+        new SinkRuntime(
+            store,
+            new SinkKeys(config.topicsDir(), SinkKeys.rootPrefixBytes(config.storeUrl())),
+            FileCommitProtocol.factory(
+                store,
+                markerKeys,
+                clock,
+                config.commitTimeoutMs(),
+                writerId,
+                taskName,
+                crashPoints),
+            formats.apply(config),
+            Partitioners.create(config, clock::wallMillis),
+            Partitioners.recordTime(config, clock::wallMillis),
+            rotation,
+            config.nullValueBehavior(),
+            config.commitTimeoutMs(),
+            new MemoryBudget(config.bufferMaxBytes()),
+            new ErrantRecords(config.toleratesErrors(), context, "[" + taskName + "]"),
+            crashPoints,
+            clock,
+            context,
+            taskName,
+            new SinkMetrics());
     runtime.metrics().register(context, config.connectorName(), taskNumber);
-    LOG.info("[{}] started: writer {}, store {}, topics dir {}", taskName, writerId, store.url(),
+    LOG.info(
+        "[{}] started: writer {}, store {}, topics dir {}",
+        taskName,
+        writerId,
+        store.url(),
         config.topicsDir());
   }
 
@@ -129,8 +152,7 @@ public final class ParquetSinkTask extends SinkTask {
     for (TopicPartition partition : partitions) {
       // Markers are written only by this partition's owner, which this task is now: whatever
       // temporary marker is there belongs to a dead or fenced writer.
-      cleanOrphansOnce(markerKeys.markerDir(partition),
-          Instant.ofEpochMilli(clock.wallMillis()));
+      cleanOrphansOnce(markerKeys.markerDir(partition), Instant.ofEpochMilli(clock.wallMillis()));
       cleanOrphansOnce(runtime.keys().topicDir(partition.topic()), orphanCutoff());
       TopicPartitionWriter writer = new TopicPartitionWriter(partition, runtime);
       writers.put(partition, writer);
@@ -157,7 +179,8 @@ public final class ParquetSinkTask extends SinkTask {
     for (SinkRecord record : records) {
       String sourceTopic = record.originalTopic();
       Integer sourcePartition = record.originalKafkaPartition();
-      if (lastSourceTopic == null || !sourceTopic.equals(lastSourceTopic)
+      if (lastSourceTopic == null
+          || !sourceTopic.equals(lastSourceTopic)
           || !sourcePartition.equals(lastSourcePartition)) {
         lastSourceTopic = sourceTopic;
         lastSourcePartition = sourcePartition;
@@ -165,7 +188,9 @@ public final class ParquetSinkTask extends SinkTask {
       }
       if (lastWriter == null) {
         // Not (or no longer) this task's partition: its owner reads the record.
-        LOG.warn("[{}] dropping a record of {}, which is not assigned to this task", taskName,
+        LOG.warn(
+            "[{}] dropping a record of {}, which is not assigned to this task",
+            taskName,
             new TopicPartition(sourceTopic, sourcePartition));
         continue;
       }
@@ -246,9 +271,9 @@ public final class ParquetSinkTask extends SinkTask {
   }
 
   /**
-   * Removes what crashed writers left under {@code prefix}, once per task instance and before
-   * this task writes there (so none of its own live files is touched). Failing is harmless: an
-   * orphan is invisible to readers.
+   * Removes what crashed writers left under {@code prefix}, once per task instance and before this
+   * task writes there (so none of its own live files is touched). Failing is harmless: an orphan is
+   * invisible to readers.
    */
   private void cleanOrphansOnce(String prefix, Instant olderThan) {
     if (!cleanedDirectories.add(prefix)) {
@@ -257,8 +282,11 @@ public final class ParquetSinkTask extends SinkTask {
     try {
       int removed = store.cleanupOrphans(prefix, olderThan);
       if (removed > 0) {
-        LOG.info("[{}] removed {} orphaned temporary files or uploads under {}", taskName,
-            removed, prefix);
+        LOG.info(
+            "[{}] removed {} orphaned temporary files or uploads under {}",
+            taskName,
+            removed,
+            prefix);
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("[{}] cannot clean up orphans under {}: {}", taskName, prefix, e.toString());
@@ -266,9 +294,9 @@ public final class ParquetSinkTask extends SinkTask {
   }
 
   /**
-   * Brings the open files' heap back under half of {@code buffer.max.bytes}: first by writing
-   * out the row groups of the largest files, then, if the stores' own buffers still hold too
-   * much (S3 parts), by committing the Kafka partitions that hold the most.
+   * Brings the open files' heap back under half of {@code buffer.max.bytes}: first by writing out
+   * the row groups of the largest files, then, if the stores' own buffers still hold too much (S3
+   * parts), by committing the Kafka partitions that hold the most.
    */
   private void relieveMemory() {
     MemoryBudget budget = runtime.budget();
@@ -286,8 +314,10 @@ public final class ParquetSinkTask extends SinkTask {
     }
     long before = budget.total();
     long target = budget.maxBytes() / 2;
-    files.sort(Comparator.comparingLong(
-        (Map.Entry<OpenFile, TopicPartitionWriter> e) -> e.getKey().accountedBytes()).reversed());
+    files.sort(
+        Comparator.comparingLong(
+                (Map.Entry<OpenFile, TopicPartitionWriter> e) -> e.getKey().accountedBytes())
+            .reversed());
     for (Map.Entry<OpenFile, TopicPartitionWriter> entry : files) {
       if (budget.total() <= target) {
         break;
@@ -303,8 +333,9 @@ public final class ParquetSinkTask extends SinkTask {
           byMemory.add(writer);
         }
       }
-      byMemory.sort(Comparator.comparingLong(
-          (TopicPartitionWriter w) -> w.epoch().accountedBytes()).reversed());
+      byMemory.sort(
+          Comparator.comparingLong((TopicPartitionWriter w) -> w.epoch().accountedBytes())
+              .reversed());
       for (TopicPartitionWriter writer : byMemory) {
         if (budget.total() <= target) {
           break;
@@ -312,7 +343,11 @@ public final class ParquetSinkTask extends SinkTask {
         writer.commit("buffer.max.bytes");
       }
     }
-    LOG.debug("[{}] memory budget: {} -> {} bytes of {}", taskName, before, budget.total(),
+    LOG.debug(
+        "[{}] memory budget: {} -> {} bytes of {}",
+        taskName,
+        before,
+        budget.total(),
         budget.maxBytes());
   }
 }

@@ -16,27 +16,26 @@ interface RecordFileWriter {
    * Whether {@code record} can go into this file: its schema is the file's, or one that {@code
    * schema.compatibility} lets the writer project to the file's schema, or (schemaless) its value
    * fits the file's inferred schema, or the file's schema could be widened to take it without
-   * changing what is written (which this call then does). When not, the sink commits the file
-   * and starts a new one for the record, passing this writer as the new file's predecessor.
+   * changing what is written (which this call then does). When not, the sink commits the file and
+   * starts a new one for the record, passing this writer as the new file's predecessor.
    *
    * @throws org.apache.kafka.connect.errors.DataException if no file can take the record (a type
-   *     conflict of schemaless data under a failing conflict policy): a bad record, not a reason
-   *     to start a new file
+   *     conflict of schemaless data under a failing conflict policy): a bad record, not a reason to
+   *     start a new file
    */
   boolean accepts(SinkRecord record);
 
   /**
-   * How often {@link #accepts} changed this file's schema in place to take a record (a new
-   * optional column, a first type for a column that was only null) instead of asking for a new
-   * file.
+   * How often {@link #accepts} changed this file's schema in place to take a record (a new optional
+   * column, a first type for a column that was only null) instead of asking for a new file.
    */
   default int reshapes() {
     return 0;
   }
 
   /**
-   * Converts and appends one record. A record that cannot be converted (a wrong type, a null in
-   * a required field, a value without a Parquet representation) throws a {@link
+   * Converts and appends one record. A record that cannot be converted (a wrong type, a null in a
+   * required field, a value without a Parquet representation) throws a {@link
    * org.apache.kafka.connect.errors.DataException} naming the field, and leaves the file as if the
    * call had not happened.
    *
@@ -51,10 +50,10 @@ interface RecordFileWriter {
   long bufferedBytes();
 
   /**
-   * About the bytes the rows not yet written out will add to the file: what {@code
-   * file.max.bytes} counts besides {@link #bytesWritten()}. {@link #bufferedBytes()} unless the
-   * writer's heap includes more than its rows (fixed per-file overhead the memory budget must
-   * see, but that never reaches the file).
+   * About the bytes the rows not yet written out will add to the file: what {@code file.max.bytes}
+   * counts besides {@link #bytesWritten()}. {@link #bufferedBytes()} unless the writer's heap
+   * includes more than its rows (fixed per-file overhead the memory budget must see, but that never
+   * reaches the file).
    */
   default long unwrittenFileBytes() {
     return bufferedBytes();

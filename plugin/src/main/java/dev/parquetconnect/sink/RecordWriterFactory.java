@@ -11,9 +11,9 @@ interface RecordWriterFactory {
   /**
    * Starts a file on {@code out} whose schema fits {@code first} (which the caller writes next).
    *
-   * @param predecessor the file of the same directory that did not {@link
-   *     RecordFileWriter#accepts accept} {@code first}, or null: a schemaless file's successor
-   *     takes the merged schema of both, so records of either shape keep fitting
+   * @param predecessor the file of the same directory that did not {@link RecordFileWriter#accepts
+   *     accept} {@code first}, or null: a schemaless file's successor takes the merged schema of
+   *     both, so records of either shape keep fitting
    * @throws org.apache.kafka.connect.errors.DataException if no file can hold {@code first}
    */
   RecordFileWriter create(OutputStream out, SinkRecord first, RecordFileWriter predecessor)

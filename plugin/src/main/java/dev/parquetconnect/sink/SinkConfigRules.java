@@ -33,12 +33,11 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The sink's rules between keys, which {@code ParquetSinkConnector.validate} reports on the key
- * at fault and the {@link ParquetSinkConfig} constructor enforces. A rule reads a key whose own
- * value is invalid as absent and decides for itself whether it can still say something (a
- * time-partitioner pattern is checked with UTC when the time zone is invalid), so its problems
- * name no involved keys; the store rules ({@link StoreConfigDef#problems}), shared with the
- * source, do.
+ * The sink's rules between keys, which {@code ParquetSinkConnector.validate} reports on the key at
+ * fault and the {@link ParquetSinkConfig} constructor enforces. A rule reads a key whose own value
+ * is invalid as absent and decides for itself whether it can still say something (a
+ * time-partitioner pattern is checked with UTC when the time zone is invalid), so its problems name
+ * no involved keys; the store rules ({@link StoreConfigDef#problems}), shared with the source, do.
  */
 final class SinkConfigRules {
   private SinkConfigRules() {}
@@ -60,7 +59,9 @@ final class SinkConfigRules {
           break;
         case PARTITIONER_HEADER:
           if (nonBlank(list(parsed, PARTITION_HEADERS_CONFIG)).isEmpty()) {
-            add(errors, PARTITION_HEADERS_CONFIG,
+            add(
+                errors,
+                PARTITION_HEADERS_CONFIG,
                 "partitioner.class=header needs at least one header");
           }
           break;
@@ -72,12 +73,16 @@ final class SinkConfigRules {
             // An invalid timezone or locale has its own error; the pattern's shape (name=value
             // segments) does not depend on them, so it is still checked, with UTC and ROOT.
             try {
-              TimePartitioner.parse(format, zone == null ? ZoneOffset.UTC : ZoneId.of(zone),
+              TimePartitioner.parse(
+                  format,
+                  zone == null ? ZoneOffset.UTC : ZoneId.of(zone),
                   locale == null ? Locale.ROOT : Locale.forLanguageTag(locale));
             } catch (IllegalArgumentException | DateTimeException e) {
               // The whole pattern too: the worker's answer to a PUT shows the message alone.
-              add(errors, PATH_FORMAT_CONFIG, PATH_FORMAT_CONFIG + " '" + format + "': "
-                  + e.getMessage());
+              add(
+                  errors,
+                  PATH_FORMAT_CONFIG,
+                  PATH_FORMAT_CONFIG + " '" + format + "': " + e.getMessage());
             }
           }
           break;
@@ -89,15 +94,18 @@ final class SinkConfigRules {
       }
     }
     Object rotateInterval = parsed.apply(ROTATE_INTERVAL_MS_CONFIG);
-    boolean usesRecordTime = PARTITIONER_TIME.equalsIgnoreCase(partitioner)
-        || (rotateInterval instanceof Long ms && ms > 0);
+    boolean usesRecordTime =
+        PARTITIONER_TIME.equalsIgnoreCase(partitioner)
+            || (rotateInterval instanceof Long ms && ms > 0);
     if (usesRecordTime && "field".equalsIgnoreCase(text(parsed, TIMESTAMP_EXTRACTOR_CONFIG))) {
       String field = text(parsed, TIMESTAMP_FIELD_CONFIG);
       try {
         RecordFields.FieldPath.parse(field == null ? "" : field);
       } catch (IllegalArgumentException e) {
-        add(errors, TIMESTAMP_FIELD_CONFIG, "timestamp.extractor=field needs a field: "
-            + e.getMessage());
+        add(
+            errors,
+            TIMESTAMP_FIELD_CONFIG,
+            "timestamp.extractor=field needs a field: " + e.getMessage());
       }
     }
     for (String key : List.of(ROTATE_INTERVAL_MS_CONFIG, ROTATE_SCHEDULE_INTERVAL_MS_CONFIG)) {

@@ -12,22 +12,23 @@ import org.apache.kafka.common.TopicPartition;
  * topics/TOPIC/NAME=VALUE/.../TOPIC+PARTITION+START+END[-ATTEMPT].parquet   data files
  * </pre>
  *
- * Start and end (the commit's first and last offset) are printed with 20 digits so that names
- * sort by offset; the attempt suffix appears only on files rewritten after a rolled-back commit
- * (docs/exactly-once.md). While a file is written its end is not known yet: it is opened under
- * the provisional name {@code TOPIC+PARTITION+START[-ATTEMPT].parquet} (the name earlier versions
- * committed it under), which only names its temporary state, and committed under the full
- * name. Topic names are encoded like partition values ({@link HivePaths}). The commit markers
- * beside them are named by {@link dev.parquetconnect.sink.commit.MarkerKeys}.
+ * Start and end (the commit's first and last offset) are printed with 20 digits so that names sort
+ * by offset; the attempt suffix appears only on files rewritten after a rolled-back commit
+ * (docs/exactly-once.md). While a file is written its end is not known yet: it is opened under the
+ * provisional name {@code TOPIC+PARTITION+START[-ATTEMPT].parquet} (the name earlier versions
+ * committed it under), which only names its temporary state, and committed under the full name.
+ * Topic names are encoded like partition values ({@link HivePaths}). The commit markers beside them
+ * are named by {@link dev.parquetconnect.sink.commit.MarkerKeys}.
  */
 public final class SinkKeys {
   static final String EXTENSION = ".parquet";
 
   /** A topic directory stays well within one segment. */
   private static final int MAX_TOPIC_DIR_BYTES = 200;
+
   /**
-   * The topic in a file name leaves room for partition, two offsets and attempt in 255 bytes:
-   * 180 + 1 + 10 + 1 + 20 + 1 + 20 + 11 + 8 = 252.
+   * The topic in a file name leaves room for partition, two offsets and attempt in 255 bytes: 180 +
+   * 1 + 10 + 1 + 20 + 1 + 20 + 11 + 8 = 252.
    */
   private static final int MAX_TOPIC_IN_NAME_BYTES = 180;
 
@@ -68,23 +69,32 @@ public final class SinkKeys {
    *
    * @param source the Kafka partition the records were consumed from
    * @param start the commit's first offset
-   * @param end the commit's last offset, or {@link #OPEN} for the provisional name of a file
-   *     still being written
+   * @param end the commit's last offset, or {@link #OPEN} for the provisional name of a file still
+   *     being written
    * @param attempt 0, or the number of earlier rolled-back attempts at this start offset
    */
   static String dataName(TopicPartition source, long start, long end, int attempt) {
-    return HivePaths.encodeSegment(source.topic(), MAX_TOPIC_IN_NAME_BYTES) + "+"
-        + source.partition() + "+" + offsetText(start)
+    return HivePaths.encodeSegment(source.topic(), MAX_TOPIC_IN_NAME_BYTES)
+        + "+"
+        + source.partition()
+        + "+"
+        + offsetText(start)
         + (end == OPEN ? "" : "+" + offsetText(end))
-        + (attempt == 0 ? "" : "-" + attempt) + EXTENSION;
+        + (attempt == 0 ? "" : "-" + attempt)
+        + EXTENSION;
   }
 
   /** The end of a file still being written: its provisional name has no end offset. */
   static final long OPEN = -1;
 
   /** The key of one file of a commit ({@link #dataDir} and {@link #dataName}). */
-  public String dataKey(String topic, String partitionPath, TopicPartition source, long start,
-      long end, int attempt) {
+  public String dataKey(
+      String topic,
+      String partitionPath,
+      TopicPartition source,
+      long start,
+      long end,
+      int attempt) {
     return StoreKeys.join(dataDir(topic, partitionPath), dataName(source, start, end, attempt));
   }
 
@@ -97,8 +107,12 @@ public final class SinkKeys {
     StoreKeys.checkKey(key);
     int bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + rootPrefixBytes;
     if (bytes > StoreKeys.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("the key of " + bytes + " bytes (with the store's "
-          + "prefix) is longer than " + StoreKeys.MAX_KEY_BYTES);
+      throw new IllegalArgumentException(
+          "the key of "
+              + bytes
+              + " bytes (with the store's "
+              + "prefix) is longer than "
+              + StoreKeys.MAX_KEY_BYTES);
     }
     return key;
   }
@@ -110,7 +124,8 @@ public final class SinkKeys {
       return 0;
     }
     String prefix = ParquetSinkConfig.trimSlashes(uri.getPath());
-    return prefix.isEmpty() ? 0
+    return prefix.isEmpty()
+        ? 0
         : prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
   }
 

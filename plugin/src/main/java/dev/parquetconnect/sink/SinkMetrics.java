@@ -8,17 +8,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The sink task's metrics (docs/operations.md lists them). The task thread is the only writer
- * of every field; JMX reads them from other threads, hence {@code volatile} and no read-modify-
- * write from anywhere else. Counters are totals since the task started.
+ * The sink task's metrics (docs/operations.md lists them). The task thread is the only writer of
+ * every field; JMX reads them from other threads, hence {@code volatile} and no read-modify- write
+ * from anywhere else. Counters are totals since the task started.
  */
 final class SinkMetrics implements AutoCloseable {
   /** The JMX type of the fallback bean on workers without KIP-877. */
   static final String FALLBACK_TYPE = "sink-task-metrics";
 
   /**
-   * Why a commit closed the open files: the reasons {@link TopicPartitionWriter} and
-   * {@link ParquetSinkTask} pass to {@code commit(reason)}, and the metric counting each.
+   * Why a commit closed the open files: the reasons {@link TopicPartitionWriter} and {@link
+   * ParquetSinkTask} pass to {@code commit(reason)}, and the metric counting each.
    */
   enum Rotation {
     FLUSH_SIZE("flush.size", "rotations-flush-size"),
@@ -75,48 +75,84 @@ final class SinkMetrics implements AutoCloseable {
 
   List<Metric> metrics() {
     List<Metric> list = new ArrayList<>();
-    list.add(new Metric("records-written", "Records in files this task committed (each record "
-        + "once: a file is visible only after its commit)", () -> recordsWritten));
-    list.add(new Metric("files-committed", "Parquet files this task committed",
-        () -> filesCommitted));
-    list.add(new Metric("files-per-commit-avg", "Files per successful commit, on average: "
-        + "about the directories a Kafka partition's records go to between two commits",
-        () -> {
-          long n = commits;
-          return n == 0 ? 0 : filesCommitted / n;
-        }));
-    list.add(new Metric("files-per-commit-max", "The most files one successful commit made "
-        + "visible", () -> filesPerCommitMax));
-    list.add(new Metric("schema-changes-in-place", "Schema changes made inside an open file "
-        + "without a commit, in committed files: a new optional column or a first type for a "
-        + "column that was only null (schemaless values); a widening of written values commits "
-        + "instead (rotations-schema-change)", () -> schemaChangesInPlace));
-    list.add(new Metric("bytes-written", "Bytes of the Parquet files this task committed",
-        () -> bytesWritten));
-    list.add(new Metric("buffered-bytes", "Heap the open files hold now (rows not yet written "
-        + "out plus the store outputs' buffers), bounded by buffer.max.bytes",
-        () -> bufferedBytes));
-    list.add(new Metric("commits", "Successful commits (one per Kafka partition and rotation)",
-        () -> commits));
-    list.add(new Metric("commit-latency-avg-ms", "Average time from writing the intent marker to "
-        + "the outcome marker of a successful commit", () -> {
-          long n = commits;
-          return n == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(commitNanosTotal / n);
-        }));
-    list.add(new Metric("commit-latency-max-ms", "Longest successful commit, from intent to "
-        + "outcome marker", () -> TimeUnit.NANOSECONDS.toMillis(commitNanosMax)));
-    list.add(new Metric("commit-failures", "Commits that failed or were fenced and were rolled "
-        + "back (their records are written again)", () -> commitFailures));
+    list.add(
+        new Metric(
+            "records-written",
+            "Records in files this task committed (each record "
+                + "once: a file is visible only after its commit)",
+            () -> recordsWritten));
+    list.add(
+        new Metric("files-committed", "Parquet files this task committed", () -> filesCommitted));
+    list.add(
+        new Metric(
+            "files-per-commit-avg",
+            "Files per successful commit, on average: "
+                + "about the directories a Kafka partition's records go to between two commits",
+            () -> {
+              long n = commits;
+              return n == 0 ? 0 : filesCommitted / n;
+            }));
+    list.add(
+        new Metric(
+            "files-per-commit-max",
+            "The most files one successful commit made " + "visible",
+            () -> filesPerCommitMax));
+    list.add(
+        new Metric(
+            "schema-changes-in-place",
+            "Schema changes made inside an open file "
+                + "without a commit, in committed files: a new optional column or a first type for a "
+                + "column that was only null (schemaless values); a widening of written values commits "
+                + "instead (rotations-schema-change)",
+            () -> schemaChangesInPlace));
+    list.add(
+        new Metric(
+            "bytes-written", "Bytes of the Parquet files this task committed", () -> bytesWritten));
+    list.add(
+        new Metric(
+            "buffered-bytes",
+            "Heap the open files hold now (rows not yet written "
+                + "out plus the store outputs' buffers), bounded by buffer.max.bytes",
+            () -> bufferedBytes));
+    list.add(
+        new Metric(
+            "commits", "Successful commits (one per Kafka partition and rotation)", () -> commits));
+    list.add(
+        new Metric(
+            "commit-latency-avg-ms",
+            "Average time from writing the intent marker to "
+                + "the outcome marker of a successful commit",
+            () -> {
+              long n = commits;
+              return n == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(commitNanosTotal / n);
+            }));
+    list.add(
+        new Metric(
+            "commit-latency-max-ms",
+            "Longest successful commit, from intent to " + "outcome marker",
+            () -> TimeUnit.NANOSECONDS.toMillis(commitNanosMax)));
+    list.add(
+        new Metric(
+            "commit-failures",
+            "Commits that failed or were fenced and were rolled "
+                + "back (their records are written again)",
+            () -> commitFailures));
     for (Rotation r : Rotation.values()) {
       int i = r.ordinal();
       String why = r == Rotation.OTHER ? "any other reason" : r.reason;
       list.add(new Metric(r.metric, "Commits started by " + why, () -> rotations[i]));
     }
-    list.add(new Metric("dlq-records", "Records sent to the dead letter queue (errors.tolerance"
-        + "=all)", () -> dlqRecords));
-    list.add(new Metric("skipped-records", "Bad records skipped without a dead letter queue "
-        + "(errors.tolerance=all on a worker without an errant record reporter)",
-        () -> skippedRecords));
+    list.add(
+        new Metric(
+            "dlq-records",
+            "Records sent to the dead letter queue (errors.tolerance" + "=all)",
+            () -> dlqRecords));
+    list.add(
+        new Metric(
+            "skipped-records",
+            "Bad records skipped without a dead letter queue "
+                + "(errors.tolerance=all on a worker without an errant record reporter)",
+            () -> skippedRecords));
     return list;
   }
 

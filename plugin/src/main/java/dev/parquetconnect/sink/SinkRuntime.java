@@ -9,9 +9,9 @@ import dev.parquetconnect.storage.Store;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
- * What every Kafka partition's writer of a task shares: the store, the naming, the commit
- * protocol, the record format, the partitioner, the rotation settings, the memory budget, error
- * handling and the clocks.
+ * What every Kafka partition's writer of a task shares: the store, the naming, the commit protocol,
+ * the record format, the partitioner, the rotation settings, the memory budget, error handling and
+ * the clocks.
  *
  * @param commits opens the commit protocol of each Kafka partition
  * @param taskName {@code <connector>-<task number>}, for markers and logs

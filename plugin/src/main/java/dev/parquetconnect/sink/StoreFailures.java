@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
 final class StoreFailures {
   /** Logged under the writer's name, where operators already look for a partition's failures. */
   private static final Logger LOG = LoggerFactory.getLogger(TopicPartitionWriter.class);
+
   /** Store failures in a row (each followed by a rewind) before the task gives up. */
   static final int MAX_CONSECUTIVE_FAILURES = 5;
+
   private static final long MAX_BACKOFF_MS = 30_000;
 
   private final String log;
@@ -37,13 +39,13 @@ final class StoreFailures {
   }
 
   /**
-   * Counts a failure that discards the open commit (writing, flushing, committing). Logged with
-   * its stack trace: it is unexpected, and the trace says where it came from.
+   * Counts a failure that discards the open commit (writing, flushing, committing). Logged with its
+   * stack trace: it is unexpected, and the trace says where it came from.
    */
   void writeFailed(String what, Exception cause) {
     consecutiveFailures++;
-    LOG.error("{} {} failed ({} in a row): {}", log, what, consecutiveFailures, cause.toString(),
-        cause);
+    LOG.error(
+        "{} {} failed ({} in a row): {}", log, what, consecutiveFailures, cause.toString(), cause);
     giveUpOrBackOff(what, cause);
   }
 
@@ -59,10 +61,18 @@ final class StoreFailures {
 
   private void giveUpOrBackOff(String what, Exception cause) {
     if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-      throw new ConnectException(log + " " + what + " failed " + consecutiveFailures
-          + " times in a row; last: " + cause.getMessage(), cause);
+      throw new ConnectException(
+          log
+              + " "
+              + what
+              + " failed "
+              + consecutiveFailures
+              + " times in a row; last: "
+              + cause.getMessage(),
+          cause);
     }
-    retryNotBeforeNanos = clock.nanos()
-        + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
+    retryNotBeforeNanos =
+        clock.nanos()
+            + TimeUnit.MILLISECONDS.toNanos(Math.min(MAX_BACKOFF_MS, 1000L << consecutiveFailures));
   }
 }

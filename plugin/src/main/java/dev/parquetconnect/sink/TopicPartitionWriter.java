@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
  * rotating, and committing through the partition's {@link CommitProtocol} (the marker protocol of
  * docs/exactly-once.md on a file store). {@link StoreFailures} counts failures and backs off.
  *
- * <p>States: <em>recovering</em> (paused at Connect, records dropped, until the protocol says
- * where to resume) and <em>active</em>. Any failure of a commit or of the store discards the open
- * commit, has the protocol roll back what it made visible, and goes back to recovering, which
- * rewinds the consumer to the first offset not committed. Called from the task's thread only.
+ * <p>States: <em>recovering</em> (paused at Connect, records dropped, until the protocol says where
+ * to resume) and <em>active</em>. Any failure of a commit or of the store discards the open commit,
+ * has the protocol roll back what it made visible, and goes back to recovering, which rewinds the
+ * consumer to the first offset not committed. Called from the task's thread only.
  */
 final class TopicPartitionWriter {
   private static final Logger LOG = LoggerFactory.getLogger(TopicPartitionWriter.class);
@@ -44,10 +44,13 @@ final class TopicPartitionWriter {
 
   private boolean recovering = true;
   private boolean paused;
+
   /** Where to resume after recovery when the store knows no later point (a failed commit). */
   private long rewindTo = -1;
+
   /** After a rewind, the rest of the current batch is stale: Connect seeks before the next. */
   private boolean dropRestOfBatch;
+
   private Epoch epoch;
 
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
@@ -86,10 +89,10 @@ final class TopicPartitionWriter {
   // Recovery
 
   /**
-   * Tries to learn from the store where this partition resumes, settling any unfinished commit.
-   * On success the consumer is sought there and resumed; while another writer's commit is still
-   * unfinished (and not yet timed out) or the store fails, the partition stays paused and the
-   * task tries again on its next call.
+   * Tries to learn from the store where this partition resumes, settling any unfinished commit. On
+   * success the consumer is sought there and resumed; while another writer's commit is still
+   * unfinished (and not yet timed out) or the store fails, the partition stays paused and the task
+   * tries again on its next call.
    */
   void recover() {
     if (!recovering || failures.backingOff()) {
@@ -118,16 +121,18 @@ final class TopicPartitionWriter {
       rt.context().offset(source, resumeAt);
       dropRestOfBatch = true;
     }
-    LOG.info("{} recovered: last committed offset {}, resuming at {}", log,
+    LOG.info(
+        "{} recovered: last committed offset {}, resuming at {}",
+        log,
         committedEnd < 0 ? "none" : committedEnd,
         resumeAt < 0 ? "the consumer's position" : resumeAt);
     resume();
   }
 
   /**
-   * Gives the format the footers of the newest done commit's files, so the schemas learned
-   * before a restart or rebalance are where new files start again. Best effort: a file that
-   * cannot be read only means the schema is learned again from the records.
+   * Gives the format the footers of the newest done commit's files, so the schemas learned before a
+   * restart or rebalance are where new files start again. Best effort: a file that cannot be read
+   * only means the schema is learned again from the records.
    */
   private void learnFromLastCommit() {
     try {
@@ -141,13 +146,18 @@ final class TopicPartitionWriter {
           throw e;
         }
         try (reader) {
-          rt.writers().learnFromFooter(source.topic(),
-              ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+          rt.writers()
+              .learnFromFooter(
+                  source.topic(),
+                  ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
         }
       }
     } catch (IOException | ParquetException | RuntimeException e) {
-      LOG.info("{} cannot read the schemas of the last commit's files ({}); new files learn "
-          + "them from the records", log, e.toString());
+      LOG.info(
+          "{} cannot read the schemas of the last commit's files ({}); new files learn "
+              + "them from the records",
+          log,
+          e.toString());
     }
   }
 
@@ -157,7 +167,9 @@ final class TopicPartitionWriter {
   /** Writes one record of this partition (or drops it when stale), rotating as configured. */
   void write(SinkRecord record) {
     long offset = record.originalKafkaOffset();
-    if (recovering || dropRestOfBatch || offset <= protocol.lastCommitted()
+    if (recovering
+        || dropRestOfBatch
+        || offset <= protocol.lastCommitted()
         || (epoch != null && offset <= epoch.end())) {
       return;
     }
@@ -166,8 +178,10 @@ final class TopicPartitionWriter {
     long time;
     try {
       if (record.value() == null && rt.nullValues() == NullValueBehavior.FAIL) {
-        throw new DataException("the record has a null value (a tombstone) and "
-            + ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG + "=fail");
+        throw new DataException(
+            "the record has a null value (a tombstone) and "
+                + ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG
+                + "=fail");
       }
       time = rt.rotation().intervalMs() > 0 ? rt.recordTime().of(record) : 0;
       place = skip ? null : files.place(record.topic(), rt.partitioner().partition(record));
@@ -175,7 +189,8 @@ final class TopicPartitionWriter {
       badRecord(record, e);
       return;
     }
-    if (epoch != null && rt.rotation().intervalMs() > 0
+    if (epoch != null
+        && rt.rotation().intervalMs() > 0
         && epoch.firstRecordTime() != Long.MIN_VALUE
         && time - epoch.firstRecordTime() >= rt.rotation().intervalMs()) {
       if (!commit("rotate.interval.ms")) {
@@ -233,8 +248,8 @@ final class TopicPartitionWriter {
   private Epoch openEpochIfNone(long offset) {
     if (epoch == null) {
       long now = rt.clock().wallMillis();
-      epoch = new Epoch(offset, protocol.attemptAt(offset), now,
-          rt.rotation().scheduleDeadline(now));
+      epoch =
+          new Epoch(offset, protocol.attemptAt(offset), now, rt.rotation().scheduleDeadline(now));
     }
     return epoch;
   }
@@ -283,9 +298,9 @@ final class TopicPartitionWriter {
   // Committing
 
   /**
-   * Commits the open files: finishes them and hands them, under their final names, to the
-   * protocol. Returns false when the commit failed and the partition went back to recovering
-   * (the caller must not write further records of this batch).
+   * Commits the open files: finishes them and hands them, under their final names, to the protocol.
+   * Returns false when the commit failed and the partition went back to recovering (the caller must
+   * not write further records of this batch).
    */
   boolean commit(String reason) {
     Epoch e = epoch;
@@ -305,8 +320,8 @@ final class TopicPartitionWriter {
       reportCommitted(e, reason, tookNanos);
       return true;
     } catch (Fenced fenced) {
-      LOG.warn("{} fenced: {}; discarding the open commit and recovering", log,
-          fenced.getMessage());
+      LOG.warn(
+          "{} fenced: {}; discarding the open commit and recovering", log, fenced.getMessage());
       rt.metrics().commitFailed();
       discard(e);
       return false;
@@ -322,8 +337,16 @@ final class TopicPartitionWriter {
   private void reportCommitted(Epoch e, String reason, long tookNanos) {
     rt.metrics().committed(reason, e.recordsWritten(), e.files(), tookNanos);
     long tookMs = TimeUnit.NANOSECONDS.toMillis(tookNanos);
-    LOG.info("{} committed offsets {}-{} ({} records, {} files; {}) in {} ms{}", log, e.start(),
-        e.end(), e.recordsWritten(), e.files().size(), reason, tookMs, inPlace(e));
+    LOG.info(
+        "{} committed offsets {}-{} ({} records, {} files; {}) in {} ms{}",
+        log,
+        e.start(),
+        e.end(),
+        e.recordsWritten(),
+        e.files().size(),
+        reason,
+        tookMs,
+        inPlace(e));
     if (LOG.isDebugEnabled()) {
       List<String> finalKeys = new ArrayList<>(e.files().size());
       for (OpenFile file : e.files()) {
@@ -332,9 +355,13 @@ final class TopicPartitionWriter {
       LOG.debug("{} committed files {}", log, finalKeys);
     }
     if (tookMs > rt.commitTimeoutMs() / 4) {
-      LOG.warn("{} making {} files visible took {} ms, more than a quarter of "
-          + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
-          log, e.files().size(), tookMs, rt.commitTimeoutMs());
+      LOG.warn(
+          "{} making {} files visible took {} ms, more than a quarter of "
+              + "commit.timeout.ms ({} ms): at half of it commits are rolled back; raise it",
+          log,
+          e.files().size(),
+          tookMs,
+          rt.commitTimeoutMs());
     }
   }
 
@@ -348,8 +375,8 @@ final class TopicPartitionWriter {
   }
 
   /**
-   * The failure path: discard the open commit (the protocol rolls back what it made visible),
-   * then recover from the store, rewinding to the first offset not committed.
+   * The failure path: discard the open commit (the protocol rolls back what it made visible), then
+   * recover from the store, rewinding to the first offset not committed.
    */
   private void fail(String what, Exception cause) {
     failures.writeFailed(what, cause);
@@ -372,8 +399,11 @@ final class TopicPartitionWriter {
     if (protocol.abort(e.start(), e.attempt())) {
       // Another task instance saw every file and rolled the commit forward.
       failures.reset();
-      LOG.info("{} the commit of offsets {}-{} was completed by another writer", log,
-          e.start(), e.end());
+      LOG.info(
+          "{} the commit of offsets {}-{} was completed by another writer",
+          log,
+          e.start(),
+          e.end());
       return;
     }
     goRecovering(e.start());
@@ -394,8 +424,11 @@ final class TopicPartitionWriter {
         rt.budget().release(file);
         file.abortQuietly();
       }
-      LOG.info("{} closed with offsets {}-{} uncommitted (they will be read again)", log,
-          epoch.start(), epoch.end());
+      LOG.info(
+          "{} closed with offsets {}-{} uncommitted (they will be read again)",
+          log,
+          epoch.start(),
+          epoch.end());
       epoch = null;
     }
   }

@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One file being replayed: its footer, and its rows read one at a time through ranged reads of
- * the store (never the whole file) straight into Connect values ({@link ConnectRecordReader}),
- * with the position of the row read last. Holds one page and one batch per column of the
- * current row group; {@link #close()} releases them and the store input.
+ * One file being replayed: its footer, and its rows read one at a time through ranged reads of the
+ * store (never the whole file) straight into Connect values ({@link ConnectRecordReader}), with the
+ * position of the row read last. Holds one page and one batch per column of the current row group;
+ * {@link #close()} releases them and the store input.
  *
  * <p>Open it, choose the mapping with {@link #readWith}, then position and read.
  */
@@ -78,8 +78,8 @@ final class FileCursor implements Closeable {
   }
 
   /**
-   * Reads the rows as records of {@code mapping} (made for this file's schema and metadata).
-   * Throws DataException when the file's columns do not fit the mapping.
+   * Reads the rows as records of {@code mapping} (made for this file's schema and metadata). Throws
+   * DataException when the file's columns do not fit the mapping.
    */
   void readWith(ParquetToConnect mapping) {
     if (rows != null) {
@@ -94,8 +94,8 @@ final class FileCursor implements Closeable {
 
   /**
    * Moves to row {@code row} of row group {@code rowGroup} (a position an earlier task recorded):
-   * the row groups before are not read at all, the rows before in the group are read and
-   * dropped (a row's place in its pages is known only by reading them).
+   * the row groups before are not read at all, the rows before in the group are read and dropped (a
+   * row's place in its pages is known only by reading them).
    */
   void seek(int rowGroup, long row) throws IOException, ParquetException {
     startAt(Math.min(rowGroup, rowGroupCount()));

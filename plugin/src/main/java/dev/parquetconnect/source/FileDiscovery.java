@@ -16,13 +16,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lists the files under {@code topics.dir} that this task reads: names matching {@code
- * file.name.pattern}, nothing in or under a directory or file whose name starts with {@code _}
- * or {@code .} (the sink's {@code _markers}, temporary files, the hidden files of other engines),
+ * file.name.pattern}, nothing in or under a directory or file whose name starts with {@code _} or
+ * {@code .} (the sink's {@code _markers}, temporary files, the hidden files of other engines),
  * nothing under the move or quarantine prefixes, and only the work {@link TaskAssignment} gives
- * this task. In replay mode a file must carry a sink file name (topic, partition, first
- * offset). A file the sink's markers show to belong to a rolled-back commit attempt is never
- * listed, in either mode ({@link RolledBackCommits}). The order is the store's: keys in UTF-8
- * byte order, the same on every listing.
+ * this task. In replay mode a file must carry a sink file name (topic, partition, first offset). A
+ * file the sink's markers show to belong to a rolled-back commit attempt is never listed, in either
+ * mode ({@link RolledBackCommits}). The order is the store's: keys in UTF-8 byte order, the same on
+ * every listing.
  */
 final class FileDiscovery {
   private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
@@ -81,9 +81,11 @@ final class FileDiscovery {
       SinkFileName name = SinkFileName.parse(f.name());
       if (name == null) {
         if (warnedNames.add(f.key())) {
-          LOG.warn("{} skipping {}: not a sink file name (<topic>+<partition>+<first offset>"
-              + "[+<last offset>][-<attempt>].parquet); read other files in generic mode",
-              logPrefix, f.key());
+          LOG.warn(
+              "{} skipping {}: not a sink file name (<topic>+<partition>+<first offset>"
+                  + "[+<last offset>][-<attempt>].parquet); read other files in generic mode",
+              logPrefix,
+              f.key());
         }
         continue;
       }
@@ -101,11 +103,15 @@ final class FileDiscovery {
     List<Found> kept = new ArrayList<>(found.size());
     for (Found f : found) {
       SinkFileName n = f.name();
-      if (n != null && aborted.contains(new RolledBackCommits.Attempt(n.topic(), n.partition(),
-          n.firstOffset(), n.attempt()))) {
+      if (n != null
+          && aborted.contains(
+              new RolledBackCommits.Attempt(
+                  n.topic(), n.partition(), n.firstOffset(), n.attempt()))) {
         if (skippedRolledBack.add(f.file().key())) {
-          LOG.warn("{} skipping {}: its commit attempt was rolled back by the sink (a file a task "
-              + "made visible after losing its partition; the sink deletes it)", logPrefix,
+          LOG.warn(
+              "{} skipping {}: its commit attempt was rolled back by the sink (a file a task "
+                  + "made visible after losing its partition; the sink deletes it)",
+              logPrefix,
               f.file().key());
         }
         continue;

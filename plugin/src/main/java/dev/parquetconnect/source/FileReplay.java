@@ -69,8 +69,11 @@ final class FileReplay implements ReplayUnit {
           more = true;
           peekFailure = e;
         }
-        SourceRecord record = mapper.toRecord(cursor.record(), sourcePartition,
-            SourcePositions.fileOffset(rowGroup, rowAfter, !more));
+        SourceRecord record =
+            mapper.toRecord(
+                cursor.record(),
+                sourcePartition,
+                SourcePositions.fileOffset(rowGroup, rowAfter, !more));
         out.add(record);
         rt.sent(file.key());
         if (peekFailure != null) {
@@ -93,18 +96,28 @@ final class FileReplay implements ReplayUnit {
 
   private void open() throws IOException, ParquetException {
     cursor = FileCursor.open(rt.store, file);
-    mapper = GenericRowMapper.of(cursor.schema(), rt.config.topic(), rt.config.keyFields(),
-        rt.config.timestampField(), file.modified().toEpochMilli(), rt.partitions);
+    mapper =
+        GenericRowMapper.of(
+            cursor.schema(),
+            rt.config.topic(),
+            rt.config.keyFields(),
+            rt.config.timestampField(),
+            file.modified().toEpochMilli(),
+            rt.partitions);
     cursor.readWith(mapper.mapping());
     if (committed != null) {
       int rowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
       long row = SourcePositions.longOf(committed, SourcePositions.ROW, 0);
       cursor.seek(rowGroup, row);
-      LOG.info("{} resuming file {} at row group {}, row {}", rt.logPrefix, file.key(), rowGroup,
-          row);
+      LOG.info(
+          "{} resuming file {} at row group {}, row {}", rt.logPrefix, file.key(), rowGroup, row);
     } else {
-      LOG.info("{} replaying file {} ({} bytes, {} row groups)", rt.logPrefix, file.key(),
-          file.size(), cursor.rowGroupCount());
+      LOG.info(
+          "{} replaying file {} ({} bytes, {} row groups)",
+          rt.logPrefix,
+          file.key(),
+          file.size(),
+          cursor.rowGroupCount());
     }
   }
 
@@ -120,8 +133,9 @@ final class FileReplay implements ReplayUnit {
     long row = cursor == null ? 0 : cursor.rowInGroup();
     closeCursor();
     done = true;
-    SourceRecord report = rt.corruptFiles.handle(file, rowGroup, row, e, sourcePartition,
-        SourcePositions.skippedFileOffset());
+    SourceRecord report =
+        rt.corruptFiles.handle(
+            file, rowGroup, row, e, sourcePartition, SourcePositions.skippedFileOffset());
     if (report != null) {
       out.add(report);
     }

@@ -17,8 +17,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * Rows of any Parquet file as records of one topic: the value is the row as a Struct of every
  * top-level column ({@link ParquetToConnect}'s mapping of other writers' files, read by {@link
  * ConnectRecordReader}); the key the value of the {@code key.fields} column (one) or a Struct of
- * them
- * (several), or null; the timestamp from {@code timestamp.field} or the file's modification time.
+ * them (several), or null; the timestamp from {@code timestamp.field} or the file's modification
+ * time.
  */
 final class GenericRowMapper {
   private final String topic;
@@ -29,8 +29,13 @@ final class GenericRowMapper {
   private final Field timestampField;
   private final long fileTimeMillis;
 
-  private GenericRowMapper(MessageType schema, String topic, List<String> keyFieldNames,
-      String timestampFieldName, long fileTimeMillis, PartitionChooser partitions) {
+  private GenericRowMapper(
+      MessageType schema,
+      String topic,
+      List<String> keyFieldNames,
+      String timestampFieldName,
+      long fileTimeMillis,
+      PartitionChooser partitions) {
     this.topic = topic;
     this.partitions = partitions;
     this.fileTimeMillis = fileTimeMillis;
@@ -39,8 +44,8 @@ final class GenericRowMapper {
     Schema valueSchema = value.valueSchema();
     this.keyFields = new Field[keyFieldNames.size()];
     for (int i = 0; i < keyFields.length; i++) {
-      keyFields[i] = requireField(valueSchema, keyFieldNames.get(i), ParquetSourceConfig
-          .KEY_FIELDS_CONFIG);
+      keyFields[i] =
+          requireField(valueSchema, keyFieldNames.get(i), ParquetSourceConfig.KEY_FIELDS_CONFIG);
     }
     if (keyFields.length == 0) {
       this.keySchema = null;
@@ -56,27 +61,36 @@ final class GenericRowMapper {
     if (timestampFieldName.isEmpty()) {
       this.timestampField = null;
     } else {
-      this.timestampField = requireField(valueSchema, timestampFieldName,
-          ParquetSourceConfig.TIMESTAMP_FIELD_CONFIG);
+      this.timestampField =
+          requireField(valueSchema, timestampFieldName, ParquetSourceConfig.TIMESTAMP_FIELD_CONFIG);
       Schema.Type type = timestampField.schema().type();
       if (type != Schema.Type.INT64 && type != Schema.Type.INT32) {
-        throw new DataException(ParquetSourceConfig.TIMESTAMP_FIELD_CONFIG + " "
-            + timestampFieldName + " is a " + type + " column, not a timestamp, date or INT64");
+        throw new DataException(
+            ParquetSourceConfig.TIMESTAMP_FIELD_CONFIG
+                + " "
+                + timestampFieldName
+                + " is a "
+                + type
+                + " column, not a timestamp, date or INT64");
       }
     }
   }
 
-  static GenericRowMapper of(MessageType schema, String topic, List<String> keyFields,
-      String timestampField, long fileTimeMillis, PartitionChooser partitions) {
-    return new GenericRowMapper(schema, topic, keyFields, timestampField, fileTimeMillis,
-        partitions);
+  static GenericRowMapper of(
+      MessageType schema,
+      String topic,
+      List<String> keyFields,
+      String timestampField,
+      long fileTimeMillis,
+      PartitionChooser partitions) {
+    return new GenericRowMapper(
+        schema, topic, keyFields, timestampField, fileTimeMillis, partitions);
   }
 
   private static Field requireField(Schema struct, String name, String config) {
     Field f = struct.field(name);
     if (f == null) {
-      throw new DataException(config + " names column " + name
-          + ", which the file does not have");
+      throw new DataException(config + " names column " + name + ", which the file does not have");
     }
     return f;
   }
@@ -87,8 +101,8 @@ final class GenericRowMapper {
   }
 
   /** The row read last as a record. */
-  SourceRecord toRecord(ConnectRecordReader row, Map<String, ?> sourcePartition,
-      Map<String, ?> sourceOffset) {
+  SourceRecord toRecord(
+      ConnectRecordReader row, Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
     Struct struct = (Struct) row.value();
     Object key = null;
     if (keyFields.length == 1) {
@@ -103,10 +117,20 @@ final class GenericRowMapper {
     Long timestamp = fileTimeMillis;
     if (timestampField != null) {
       Object t = struct.get(timestampField);
-      timestamp = t instanceof Date d ? Long.valueOf(d.getTime())
-          : t instanceof Number n ? Long.valueOf(n.longValue()) : null;
+      timestamp =
+          t instanceof Date d
+              ? Long.valueOf(d.getTime())
+              : t instanceof Number n ? Long.valueOf(n.longValue()) : null;
     }
-    return new SourceRecord(sourcePartition, sourceOffset, topic, partitions.choose(null, key),
-        keySchema, key, value.valueSchema(), struct, timestamp);
+    return new SourceRecord(
+        sourcePartition,
+        sourceOffset,
+        topic,
+        partitions.choose(null, key),
+        keySchema,
+        key,
+        value.valueSchema(),
+        struct,
+        timestamp);
   }
 }

@@ -13,8 +13,8 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * The configuration of {@link ParquetSourceConnector} and its tasks, typed: the key names and
- * the accessors. Its one {@link ConfigDef} is {@link SourceConfigDef}, the store keys of
+ * The configuration of {@link ParquetSourceConnector} and its tasks, typed: the key names and the
+ * accessors. Its one {@link ConfigDef} is {@link SourceConfigDef}, the store keys of
  * docs/storage.md ({@link StoreConfigDef}, the sink's) included, which reach the store through
  * {@link #storeSettings()}. The rules between keys are {@link SourceConfigRules}, which both the
  * connector's {@code validate} ({@link #validate(Map)}) and the constructor apply, through {@link
@@ -42,6 +42,7 @@ public final class ParquetSourceConfig extends AbstractConfig {
 
   /** Set by the connector in each task's config: this task's index and the number of tasks. */
   static final String TASK_INDEX_CONFIG = "task.index";
+
   static final String TASK_COUNT_CONFIG = "task.count";
 
   /** Which files are read and how their rows become records. */
@@ -86,6 +87,7 @@ public final class ParquetSourceConfig extends AbstractConfig {
   public static final ConfigDef CONFIG_DEF = SourceConfigDef.build();
 
   private final Pattern fileNamePattern;
+
   public ParquetSourceConfig(Map<String, ?> originals) {
     this(originals, true);
   }
@@ -93,8 +95,8 @@ public final class ParquetSourceConfig extends AbstractConfig {
   private ParquetSourceConfig(Map<String, ?> originals, boolean checkRules) {
     super(CONFIG_DEF, originals, false);
     if (checkRules) {
-      ConnectorValidation.requireValid(CONFIG_DEF, originals,
-          () -> SourceConfigRules.problems(this));
+      ConnectorValidation.requireValid(
+          CONFIG_DEF, originals, () -> SourceConfigRules.problems(this));
     }
     this.fileNamePattern = Pattern.compile(getString(FILE_NAME_PATTERN_CONFIG));
   }
@@ -108,8 +110,8 @@ public final class ParquetSourceConfig extends AbstractConfig {
    * Validates a proposed configuration: each key by its validator, then the rules between keys,
    * whose failures are attached to the keys they concern. A rule that involves a key whose own
    * value is invalid is skipped (that key's error says enough), the others are still checked, so
-   * that one answer lists every problem. Never throws: the worker turns an exception into an
-   * HTTP 500 without guidance.
+   * that one answer lists every problem. Never throws: the worker turns an exception into an HTTP
+   * 500 without guidance.
    */
   public static Config validate(Map<String, String> props) {
     return ConnectorValidation.validate(CONFIG_DEF, props, SourceConfigRules::problems);

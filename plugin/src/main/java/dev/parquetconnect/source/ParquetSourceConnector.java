@@ -15,12 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replays Parquet files from local disk, HDFS or S3 into Kafka topics: files our sink wrote
- * record for record (replay mode), or any Parquet file row by row (generic mode). See
- * docs/source.md for the configuration and the delivery guarantees.
+ * Replays Parquet files from local disk, HDFS or S3 into Kafka topics: files our sink wrote record
+ * for record (replay mode), or any Parquet file row by row (generic mode). See docs/source.md for
+ * the configuration and the delivery guarantees.
  *
- * <p>The connector itself lists nothing: each task discovers the files it owns, as a pure
- * function of the original partition (or file) and the task count ({@link TaskAssignment}).
+ * <p>The connector itself lists nothing: each task discovers the files it owns, as a pure function
+ * of the original partition (or file) and the task count ({@link TaskAssignment}).
  */
 public final class ParquetSourceConnector extends SourceConnector {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceConnector.class);
@@ -39,8 +39,11 @@ public final class ParquetSourceConnector extends SourceConnector {
   public void start(Map<String, String> props) {
     ParquetSourceConfig config = new ParquetSourceConfig(props);
     this.props = new HashMap<>(props);
-    LOG.info("[{}] started: {} mode, directory '{}'", props.getOrDefault("name", "parquet-source"),
-        ParquetSourceConfig.spelling(config.mode()), config.topicsDir());
+    LOG.info(
+        "[{}] started: {} mode, directory '{}'",
+        props.getOrDefault("name", "parquet-source"),
+        ParquetSourceConfig.spelling(config.mode()),
+        config.topicsDir());
   }
 
   @Override
@@ -62,8 +65,9 @@ public final class ParquetSourceConnector extends SourceConnector {
 
   @Override
   public void stop() {
-    LOG.info("[{}] stopped", props == null ? "parquet-source" : props.getOrDefault("name",
-        "parquet-source"));
+    LOG.info(
+        "[{}] stopped",
+        props == null ? "parquet-source" : props.getOrDefault("name", "parquet-source"));
   }
 
   @Override
@@ -77,9 +81,9 @@ public final class ParquetSourceConnector extends SourceConnector {
   }
 
   /**
-   * Supported whatever the configuration: a record's position (file, row group, row; in replay
-   * mode also the original offset) is a pure function of the files, so the worker's offset
-   * commits in the same transaction as the records make a restart resume exactly there.
+   * Supported whatever the configuration: a record's position (file, row group, row; in replay mode
+   * also the original offset) is a pure function of the files, so the worker's offset commits in
+   * the same transaction as the records make a restart resume exactly there.
    */
   @Override
   public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {

@@ -21,15 +21,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the files this task owns ({@link FileDiscovery}) and returns their rows as records, at
- * most {@code batch.size} per poll, streaming each file through ranged reads. When everything
- * found is read, the store is listed again every {@code discovery.interval.ms}.
+ * Reads the files this task owns ({@link FileDiscovery}) and returns their rows as records, at most
+ * {@code batch.size} per poll, streaming each file through ranged reads. When everything found is
+ * read, the store is listed again every {@code discovery.interval.ms}.
  *
  * <p>Replay mode keeps one {@link PartitionReplay} per original topic-partition, in (topic,
  * partition) order; generic mode one {@link FileReplay} per file, in key order.
  */
 public final class ParquetSourceTask extends SourceTask {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceTask.class);
+
   /** The longest poll() sleeps with nothing to do, so stop() is never kept waiting long. */
   private static final long MAX_IDLE_SLEEP_MS = 1_000;
 
@@ -41,10 +42,13 @@ public final class ParquetSourceTask extends SourceTask {
   private String logPrefix;
   private long nextDiscoveryNanos;
   private volatile boolean stopping;
+
   /** Replay mode: units by topic and partition, kept for their positions. */
   private final TreeMap<String, PartitionReplay> partitions = new TreeMap<>();
+
   /** Generic mode: files not yet finished, in key order. */
   private final Deque<FileReplay> fileQueue = new ArrayDeque<>();
+
   /** Generic mode: every file already handed to a unit or found finished. */
   private final Set<String> knownFiles = new HashSet<>();
 
@@ -65,15 +69,27 @@ public final class ParquetSourceTask extends SourceTask {
       throw new ConnectException(logPrefix + " cannot open store " + redacted() + ": " + e, e);
     }
     SourceMetrics metrics = new SourceMetrics();
-    rt = new TaskRuntime(store, config, context.offsetStorageReader(), transactionContext(),
-        taskName, logPrefix, metrics);
+    rt =
+        new TaskRuntime(
+            store,
+            config,
+            context.offsetStorageReader(),
+            transactionContext(),
+            taskName,
+            logPrefix,
+            metrics);
     discovery = new FileDiscovery(store, config, logPrefix);
     nextDiscoveryNanos = System.nanoTime();
     // After everything that can fail: a failed start leaves no bean behind (stop() closes it).
     metrics.register(context, connector, Integer.toString(config.taskIndex()));
-    LOG.info("{} started: {} mode, store {}, directory '{}', task {} of {}", logPrefix,
-        ParquetSourceConfig.spelling(config.mode()), redacted(), config.topicsDir(),
-        config.taskIndex() + 1, config.taskCount());
+    LOG.info(
+        "{} started: {} mode, store {}, directory '{}', task {} of {}",
+        logPrefix,
+        ParquetSourceConfig.spelling(config.mode()),
+        redacted(),
+        config.topicsDir(),
+        config.taskIndex() + 1,
+        config.taskCount());
   }
 
   /** The URL as the store prints it (never credentials: the URL cannot carry any). */
@@ -82,8 +98,8 @@ public final class ParquetSourceTask extends SourceTask {
   }
 
   /**
-   * The worker's transaction context: present only with exactly-once support enabled and
-   * {@code transaction.boundary=connector}; absent on workers older than Kafka 3.3.
+   * The worker's transaction context: present only with exactly-once support enabled and {@code
+   * transaction.boundary=connector}; absent on workers older than Kafka 3.3.
    */
   private TransactionContext transactionContext() {
     try {
@@ -167,16 +183,21 @@ public final class ParquetSourceTask extends SourceTask {
     try {
       found = discovery.list();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("{} listing {} failed, retrying in {} ms: {}", logPrefix, redacted(),
-          config.discoveryIntervalMs(), e.toString());
+      LOG.warn(
+          "{} listing {} failed, retrying in {} ms: {}",
+          logPrefix,
+          redacted(),
+          config.discoveryIntervalMs(),
+          e.toString());
       return;
     }
     if (config.mode() == Mode.REPLAY) {
       for (FileDiscovery.Found f : found) {
         SinkFileName name = f.name();
         String unitKey = name.topic() + "\u0000" + String.format("%010d", name.partition());
-        partitions.computeIfAbsent(unitKey,
-            k -> new PartitionReplay(rt, name.topic(), name.partition())).add(name, f.file());
+        partitions
+            .computeIfAbsent(unitKey, k -> new PartitionReplay(rt, name.topic(), name.partition()))
+            .add(name, f.file());
       }
       return;
     }
@@ -191,8 +212,7 @@ public final class ParquetSourceTask extends SourceTask {
     if (fresh.isEmpty()) {
       return;
     }
-    Map<Map<String, Object>, Map<String, Object>> committed =
-        rt.committedOffsets(sourcePartitions);
+    Map<Map<String, Object>, Map<String, Object>> committed = rt.committedOffsets(sourcePartitions);
     int finished = 0;
     for (int i = 0; i < fresh.size(); i++) {
       Map<String, Object> offset = committed.get(sourcePartitions.get(i));

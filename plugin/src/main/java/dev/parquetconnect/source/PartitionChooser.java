@@ -24,8 +24,8 @@ final class PartitionChooser {
     return switch (mode) {
       case ORIGINAL -> original;
       case DEFAULT -> null;
-      case KEY_HASH -> key == null ? null
-          : Utils.toPositive(Utils.murmur2(keyBytes(key))) % partitionCount;
+      case KEY_HASH ->
+          key == null ? null : Utils.toPositive(Utils.murmur2(keyBytes(key))) % partitionCount;
     };
   }
 
@@ -35,7 +35,9 @@ final class PartitionChooser {
       return bytes;
     }
     if (key instanceof java.nio.ByteBuffer buffer) {
-      return Arrays.copyOfRange(buffer.array(), buffer.arrayOffset() + buffer.position(),
+      return Arrays.copyOfRange(
+          buffer.array(),
+          buffer.arrayOffset() + buffer.position(),
           buffer.arrayOffset() + buffer.limit());
     }
     return String.valueOf(key).getBytes(StandardCharsets.UTF_8);

@@ -20,14 +20,14 @@ import org.slf4j.LoggerFactory;
  * Replay mode: the files of one original topic-partition, replayed in offset order.
  *
  * <p>Files are ordered by the first offset in their name (then attempt, then key). The files that
- * share a first offset are one commit of the sink spread over several directories (a field or
- * time partitioner), or an attempt that was rolled back and rewritten: they are read together
- * and merged by {@code __kafka_offset}. Of the files sharing a first offset only those of the
- * highest attempt are read: a file of a lower attempt belongs to a commit that was rolled back
- * (the sink retries a first offset with the next attempt only after rolling the previous one
- * back), not yet deleted. Every record whose offset is not above the last one sent is dropped, so
- * overlapping files never send a record twice, and a restart resumes exactly after the last
- * record whose offset Connect committed.
+ * share a first offset are one commit of the sink spread over several directories (a field or time
+ * partitioner), or an attempt that was rolled back and rewritten: they are read together and merged
+ * by {@code __kafka_offset}. Of the files sharing a first offset only those of the highest attempt
+ * are read: a file of a lower attempt belongs to a commit that was rolled back (the sink retries a
+ * first offset with the next attempt only after rolling the previous one back), not yet deleted.
+ * Every record whose offset is not above the last one sent is dropped, so overlapping files never
+ * send a record twice, and a restart resumes exactly after the last record whose offset Connect
+ * committed.
  *
  * <p>Source partition {@code {topic, partition}}; offset {@code {offset, file, rowGroup, row}}.
  */
@@ -37,10 +37,10 @@ final class PartitionReplay implements ReplayUnit {
   /** A file not yet read, in replay order. */
   private record Pending(SinkFileName name, StoreFile file) {}
 
-  private static final Comparator<Pending> ORDER = Comparator
-      .comparingLong((Pending p) -> p.name().firstOffset())
-      .thenComparingInt(p -> p.name().attempt())
-      .thenComparing(p -> p.file().key());
+  private static final Comparator<Pending> ORDER =
+      Comparator.comparingLong((Pending p) -> p.name().firstOffset())
+          .thenComparingInt(p -> p.name().attempt())
+          .thenComparing(p -> p.file().key());
 
   /** An open file of the group being merged, with its next row read ahead (the cursor's). */
   private static final class Member {
@@ -62,17 +62,24 @@ final class PartitionReplay implements ReplayUnit {
   private final Map<String, Object> sourcePartition;
   private final TreeSet<Pending> pending = new TreeSet<>(ORDER);
   private final Set<String> known = new HashSet<>();
+
   /** The highest attempt of a file seen per first offset. */
   private final Map<Long, Integer> highestAttempt = new HashMap<>();
+
   private final List<Member> group = new ArrayList<>();
+
   /** The Kafka offset of the last record sent (or committed before a restart); -1 for none. */
   private long lastOffset;
+
   /** The file and position a restart resumes at, until that file is opened. */
   private String resumeFile;
+
   private int resumeRowGroup;
   private long resumeRow;
+
   /** The first offset of the group read last (-1 before the first). */
   private long groupFirstOffset = -1;
+
   private SourceRecord lastOfGroup;
 
   PartitionReplay(TaskRuntime rt, String topic, int partition) {
@@ -86,8 +93,15 @@ final class PartitionReplay implements ReplayUnit {
     this.resumeRowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
     this.resumeRow = SourcePositions.longOf(committed, SourcePositions.ROW, 0);
     if (committed != null) {
-      LOG.info("{} resuming {}-{} after offset {} (file {}, row group {}, row {})",
-          rt.logPrefix, topic, partition, lastOffset, resumeFile, resumeRowGroup, resumeRow);
+      LOG.info(
+          "{} resuming {}-{} after offset {} (file {}, row group {}, row {})",
+          rt.logPrefix,
+          topic,
+          partition,
+          lastOffset,
+          resumeFile,
+          resumeRowGroup,
+          resumeRow);
     }
   }
 
@@ -107,25 +121,42 @@ final class PartitionReplay implements ReplayUnit {
     long first = name.firstOffset();
     Integer highest = highestAttempt.get(first);
     if (highest != null && name.attempt() < highest) {
-      LOG.info("{} skipping {}: a file of a later attempt at offset {} exists, so its commit "
-          + "was rolled back", rt.logPrefix, file.key(), first);
+      LOG.info(
+          "{} skipping {}: a file of a later attempt at offset {} exists, so its commit "
+              + "was rolled back",
+          rt.logPrefix,
+          file.key(),
+          first);
       return;
     }
     if (highest == null || name.attempt() > highest) {
       highestAttempt.put(first, name.attempt());
-      pending.removeIf(p -> {
-        boolean superseded = p.name().firstOffset() == first && p.name().attempt() < name.attempt();
-        if (superseded) {
-          LOG.info("{} skipping {}: {} is a later attempt at offset {}, so its commit was rolled "
-              + "back", rt.logPrefix, p.file().key(), file.key(), first);
-        }
-        return superseded;
-      });
+      pending.removeIf(
+          p -> {
+            boolean superseded =
+                p.name().firstOffset() == first && p.name().attempt() < name.attempt();
+            if (superseded) {
+              LOG.info(
+                  "{} skipping {}: {} is a later attempt at offset {}, so its commit was rolled "
+                      + "back",
+                  rt.logPrefix,
+                  p.file().key(),
+                  file.key(),
+                  first);
+            }
+            return superseded;
+          });
     }
     if (name.firstOffset() < groupFirstOffset) {
-      LOG.warn("{} file {} appeared after the files of {}-{} from offset {} were read; only its "
-          + "records above offset {} are sent", rt.logPrefix, file.key(), topic, partition,
-          groupFirstOffset, lastOffset);
+      LOG.warn(
+          "{} file {} appeared after the files of {}-{} from offset {} were read; only its "
+              + "records above offset {} are sent",
+          rt.logPrefix,
+          file.key(),
+          topic,
+          partition,
+          groupFirstOffset,
+          lastOffset);
     }
     pending.add(new Pending(name, file));
   }
@@ -159,8 +190,12 @@ final class PartitionReplay implements ReplayUnit {
       if (next.headOffset > lastOffset) {
         SourceRecord record;
         try {
-          record = next.mapper.toRecord(next.cursor.record(), sourcePartition, SourcePositions.replayOffset(
-              next.headOffset, next.cursor.key(), next.headRowGroup, next.headRowAfter));
+          record =
+              next.mapper.toRecord(
+                  next.cursor.record(),
+                  sourcePartition,
+                  SourcePositions.replayOffset(
+                      next.headOffset, next.cursor.key(), next.headRowGroup, next.headRowAfter));
         } catch (RuntimeException e) {
           fail(next, e, out); // a value the file's own schema does not describe
           continue;
@@ -175,8 +210,8 @@ final class PartitionReplay implements ReplayUnit {
   }
 
   /**
-   * Opens the files of the next first offset. Groups that a later group's first offset shows to
-   * be entirely sent already (a restart) are passed over without being opened.
+   * Opens the files of the next first offset. Groups that a later group's first offset shows to be
+   * entirely sent already (a restart) are passed over without being opened.
    *
    * @return false when there is nothing to read
    */
@@ -212,8 +247,9 @@ final class PartitionReplay implements ReplayUnit {
     FileCursor cursor = null;
     try {
       cursor = FileCursor.open(rt.store, p.file());
-      ReplayRowMapper mapper = ReplayRowMapper.of(cursor.schema(), cursor.keyValueMetadata(),
-          p.name().topic(), rt.partitions);
+      ReplayRowMapper mapper =
+          ReplayRowMapper.of(
+              cursor.schema(), cursor.keyValueMetadata(), p.name().topic(), rt.partitions);
       cursor.readWith(mapper.mapping());
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
@@ -222,8 +258,13 @@ final class PartitionReplay implements ReplayUnit {
       }
       Member m = new Member(cursor, mapper);
       group.add(m);
-      LOG.info("{} replaying file {} of {}-{} ({} bytes)", rt.logPrefix, p.file().key(), topic,
-          partition, p.file().size());
+      LOG.info(
+          "{} replaying file {} of {}-{} ({} bytes)",
+          rt.logPrefix,
+          p.file().key(),
+          topic,
+          partition,
+          p.file().size());
       advance(m, out);
     } catch (IOException | ParquetException | RuntimeException e) {
       // A RuntimeException too, as in advance: whatever opening a damaged file throws (a
@@ -276,10 +317,10 @@ final class PartitionReplay implements ReplayUnit {
     }
   }
 
-  private void reportFailure(StoreFile file, int rowGroup, long row, Exception e,
-      List<SourceRecord> out) {
-    Map<String, Object> offset = new HashMap<>(SourcePositions.replayOffset(lastOffset,
-        file.key(), rowGroup, row));
+  private void reportFailure(
+      StoreFile file, int rowGroup, long row, Exception e, List<SourceRecord> out) {
+    Map<String, Object> offset =
+        new HashMap<>(SourcePositions.replayOffset(lastOffset, file.key(), rowGroup, row));
     offset.put(SourcePositions.SKIPPED, true);
     SourceRecord report = rt.corruptFiles.handle(file, rowGroup, row, e, sourcePartition, offset);
     if (report != null) {

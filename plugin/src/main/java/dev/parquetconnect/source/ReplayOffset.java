@@ -11,9 +11,9 @@ import java.util.Set;
  * The source offset of a replayed record, {@code {offset, file, rowGroup, row}} (see {@link
  * SourcePositions}), as an immutable map that holds its four values unboxed. One is made per
  * record, and Connect keeps only the latest offset of each source partition until it commits, so
- * most are never read: building a HashMap or {@code Map.of} (hashing and probing four keys)
- * cost more than the rest of the record's bookkeeping. Reads box on the way out; equality and
- * hashing are a map's.
+ * most are never read: building a HashMap or {@code Map.of} (hashing and probing four keys) cost
+ * more than the rest of the record's bookkeeping. Reads box on the way out; equality and hashing
+ * are a map's.
  */
 final class ReplayOffset extends AbstractMap<String, Object> {
   private static final String[] KEYS = {

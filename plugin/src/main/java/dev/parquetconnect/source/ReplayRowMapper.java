@@ -9,18 +9,18 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Rows of a file our sink wrote back into the records it consumed ({@link ParquetToConnect},
- * read by {@link ConnectRecordReader}): key and value with the Connect schemas the sink stored in
- * the file's metadata, headers with theirs, topic, partition, offset and timestamp from the
- * {@code __kafka_*} columns. Built once per file.
+ * Rows of a file our sink wrote back into the records it consumed ({@link ParquetToConnect}, read
+ * by {@link ConnectRecordReader}): key and value with the Connect schemas the sink stored in the
+ * file's metadata, headers with theirs, topic, partition, offset and timestamp from the {@code
+ * __kafka_*} columns. Built once per file.
  */
 final class ReplayRowMapper {
   private final ParquetToConnect restore;
   private final PartitionChooser partitions;
   private final String fallbackTopic;
 
-  private ReplayRowMapper(ParquetToConnect restore, String fallbackTopic,
-      PartitionChooser partitions) {
+  private ReplayRowMapper(
+      ParquetToConnect restore, String fallbackTopic, PartitionChooser partitions) {
     this.restore = restore;
     this.fallbackTopic = fallbackTopic;
     this.partitions = partitions;
@@ -32,14 +32,20 @@ final class ReplayRowMapper {
    * @param fallbackTopic the topic of the file's name, for files without {@code __kafka_topic}
    * @throws DataException when the file was not written by our sink with its metadata columns
    */
-  static ReplayRowMapper of(MessageType schema, Map<String, String> keyValueMetadata,
-      String fallbackTopic, PartitionChooser partitions) {
+  static ReplayRowMapper of(
+      MessageType schema,
+      Map<String, String> keyValueMetadata,
+      String fallbackTopic,
+      PartitionChooser partitions) {
     ParquetToConnect restore = ParquetToConnect.of(schema, keyValueMetadata);
     int offsetIndex = schema.root().fieldIndex(FileLayout.OFFSET_COLUMN);
     if (!restore.sinkFile() || offsetIndex < 0) {
-      throw new DataException("not a file of our sink with store.kafka.metadata=true (no "
-          + (restore.sinkFile() ? FileLayout.OFFSET_COLUMN + " column" : FileLayout.LAYOUT_KEY
-          + " metadata") + "); read it in generic mode");
+      throw new DataException(
+          "not a file of our sink with store.kafka.metadata=true (no "
+              + (restore.sinkFile()
+                  ? FileLayout.OFFSET_COLUMN + " column"
+                  : FileLayout.LAYOUT_KEY + " metadata")
+              + "); read it in generic mode");
     }
     return new ReplayRowMapper(restore, fallbackTopic, partitions);
   }
@@ -58,8 +64,8 @@ final class ReplayRowMapper {
   }
 
   /** The row read last as a record. */
-  SourceRecord toRecord(ConnectRecordReader row, Map<String, ?> sourcePartition,
-      Map<String, ?> sourceOffset) {
+  SourceRecord toRecord(
+      ConnectRecordReader row, Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
     String topic = row.topic() != null ? row.topic() : fallbackTopic;
     Object key = row.key();
     Object value = row.value();
@@ -70,8 +76,16 @@ final class ReplayRowMapper {
     // Protobuf and JSON Schema converters read nulls without schema, and Kafka's converters
     // write a null without schema as null; the optional schema a String, ByteArray or number
     // converter gave a null is what is not restored (docs/source.md, Records).
-    return new SourceRecord(sourcePartition, sourceOffset, topic,
-        partitions.choose(row.partition(), key), key == null ? null : restore.keySchema(), key,
-        value == null ? null : restore.valueSchema(), value, row.timestamp(), row.headers());
+    return new SourceRecord(
+        sourcePartition,
+        sourceOffset,
+        topic,
+        partitions.choose(row.partition(), key),
+        key == null ? null : restore.keySchema(),
+        key,
+        value == null ? null : restore.valueSchema(),
+        value,
+        row.timestamp(),
+        row.headers());
   }
 }

@@ -13,8 +13,8 @@ interface ReplayUnit {
 
   /**
    * Appends up to {@code max - out.size()} records. Returns early when the unit has nothing more
-   * for now. An unreadable file is handled here (skipped, reported) or fails the task with a
-   * {@link org.apache.kafka.connect.errors.ConnectException}.
+   * for now. An unreadable file is handled here (skipped, reported) or fails the task with a {@link
+   * org.apache.kafka.connect.errors.ConnectException}.
    */
   void read(List<SourceRecord> out, int max);
 

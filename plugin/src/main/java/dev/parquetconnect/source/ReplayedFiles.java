@@ -15,12 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What happens to a file once it is read to the end: when every record sent from it is
- * acknowledged ({@code commitRecord}: written, or with exactly-once support committed), the file
- * is left, deleted or moved ({@code after.replay}), or for a skipped corrupt file moved to the
- * quarantine prefix. Acting only then means a crash never loses records of a file that is gone:
- * the file stays until its records are safe, and a restart that finds it gone goes on with the
- * next.
+ * What happens to a file once it is read to the end: when every record sent from it is acknowledged
+ * ({@code commitRecord}: written, or with exactly-once support committed), the file is left,
+ * deleted or moved ({@code after.replay}), or for a skipped corrupt file moved to the quarantine
+ * prefix. Acting only then means a crash never loses records of a file that is gone: the file stays
+ * until its records are safe, and a restart that finds it gone goes on with the next.
  *
  * <p>{@link #acked} is called from the producer's threads; actions run on the task's thread in
  * {@link #runReadyActions()}.
@@ -44,8 +43,7 @@ final class ReplayedFiles {
   private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
   private final Queue<Tracked> ready = new ConcurrentLinkedQueue<>();
 
-  ReplayedFiles(Store store, ParquetSourceConfig config, String logPrefix,
-      SourceMetrics metrics) {
+  ReplayedFiles(Store store, ParquetSourceConfig config, String logPrefix, SourceMetrics metrics) {
     this.metrics = metrics;
     this.store = store;
     this.topicsDir = config.topicsDir();
@@ -106,7 +104,7 @@ final class ReplayedFiles {
         return;
       }
       switch (afterReplay) {
-        case LEAVE -> { }
+        case LEAVE -> {}
         case DELETE -> {
           store.delete(file.key());
           LOG.info("{} deleted replayed file {}", logPrefix, file.key());
@@ -116,8 +114,12 @@ final class ReplayedFiles {
     } catch (IOException | RuntimeException e) {
       // The records are safe; only the clean-up failed. The next run finds the file again
       // and recognises it as replayed by its recorded position.
-      LOG.warn("{} could not {} file {}: {}", logPrefix,
-          action == Action.QUARANTINE ? "quarantine" : afterReplay.name().toLowerCase(Locale.ROOT), file.key(), e.toString());
+      LOG.warn(
+          "{} could not {} file {}: {}",
+          logPrefix,
+          action == Action.QUARANTINE ? "quarantine" : afterReplay.name().toLowerCase(Locale.ROOT),
+          file.key(),
+          e.toString());
     }
   }
 
@@ -133,8 +135,11 @@ final class ReplayedFiles {
         store.delete(file.key());
         LOG.info("{} finished moving file {} to {}", logPrefix, file.key(), target);
       } else {
-        LOG.warn("{} cannot move file {}: a different file {} is in the way", logPrefix,
-            file.key(), target);
+        LOG.warn(
+            "{} cannot move file {}: a different file {} is in the way",
+            logPrefix,
+            file.key(),
+            target);
       }
     } catch (NoSuchFileException e) {
       LOG.info("{} file {} is already gone", logPrefix, file.key());
@@ -149,8 +154,10 @@ final class ReplayedFiles {
 
   private static final class Tracked {
     final String key;
+
     /** Only written by the task thread; read under the lock. */
     volatile long outstanding;
+
     long acked;
     StoreFile file;
     Action action;

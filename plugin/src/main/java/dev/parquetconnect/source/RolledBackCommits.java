@@ -18,16 +18,17 @@ import java.util.regex.Pattern;
  * <topics.dir>/_markers/<connector>/<topic>/<partition>/<first offset>-<attempt>.outcome} saying
  * {@code outcome=aborted}, of any connector). A file of such an attempt can be visible for a while:
  * a task that lost its partition may publish one after the rollback, until the sink sweeps it
- * again. The sink keeps the markers of rolled-back attempts, so the source can tell such a file
- * by its name and never replays it.
+ * again. The sink keeps the markers of rolled-back attempts, so the source can tell such a file by
+ * its name and never replays it.
  *
- * <p>Each outcome is read once: outcomes are created once and never change (compaction only
- * deletes them).
+ * <p>Each outcome is read once: outcomes are created once and never change (compaction only deletes
+ * them).
  */
 final class RolledBackCommits {
   /** {@code _markers/<connector>/<topic>/<partition>/<20 digits>-<attempt>.outcome}. */
-  private static final Pattern OUTCOME = Pattern.compile(
-      "_markers/[^/]+/([^/]+)/(\\d{1,10})/(\\d{1,20})-(\\d{1,9})\\.outcome");
+  private static final Pattern OUTCOME =
+      Pattern.compile("_markers/[^/]+/([^/]+)/(\\d{1,10})/(\\d{1,20})-(\\d{1,9})\\.outcome");
+
   private static final int MAX_OUTCOME_BYTES = 64 * 1024;
 
   /** One attempt: topic as the file names spell it (decoded), partition, first offset, attempt. */
@@ -35,6 +36,7 @@ final class RolledBackCommits {
 
   private final Store store;
   private final String topicsDir;
+
   /** Outcome key to its attempt when it says aborted, or to null when it says done. */
   private final Map<String, Attempt> read = new HashMap<>();
 
@@ -55,8 +57,11 @@ final class RolledBackCommits {
       return null;
     }
     try {
-      return new Attempt(topic, Integer.parseInt(m.group(2)),
-          Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)));
+      return new Attempt(
+          topic,
+          Integer.parseInt(m.group(2)),
+          Long.parseLong(m.group(3)),
+          Integer.parseInt(m.group(4)));
     } catch (NumberFormatException e) {
       return null;
     }

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The name of a file our sink wrote: {@code <topic>+<partition>+<first offset>[+<last
  * offset>][-<attempt>].parquet}. The topic is percent-encoded as the sink encodes path segments
- * (Kafka topic names never contain {@code +}); offsets are zero-padded so names sort by offset.
- * The attempt suffix marks a file rewritten after a rolled-back commit.
+ * (Kafka topic names never contain {@code +}); offsets are zero-padded so names sort by offset. The
+ * attempt suffix marks a file rewritten after a rolled-back commit.
  *
  * @param topic the original topic as the name spells it (decoded)
  * @param partition the original Kafka partition

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The source task's metrics (docs/operations.md lists them). Only the task thread writes the
- * fields; JMX reads them from other threads, hence {@code volatile}. Counters are totals since
- * the task started.
+ * fields; JMX reads them from other threads, hence {@code volatile}. Counters are totals since the
+ * task started.
  */
 final class SourceMetrics implements AutoCloseable {
   /** The JMX type of the fallback bean on workers without KIP-877. */
@@ -31,13 +31,22 @@ final class SourceMetrics implements AutoCloseable {
 
   List<Metric> metrics() {
     return List.of(
-        new Metric("records", "Records this task handed to Connect (replayed rows, and reports of "
-            + "corrupt files to errors.topic)", () -> records),
-        new Metric("files-completed", "Files read to the end, or found fully replayed after a "
-            + "restart", () -> filesCompleted),
-        new Metric("files-skipped", "Unreadable files skipped (errors.on.corrupt.file=skip)",
+        new Metric(
+            "records",
+            "Records this task handed to Connect (replayed rows, and reports of "
+                + "corrupt files to errors.topic)",
+            () -> records),
+        new Metric(
+            "files-completed",
+            "Files read to the end, or found fully replayed after a " + "restart",
+            () -> filesCompleted),
+        new Metric(
+            "files-skipped",
+            "Unreadable files skipped (errors.on.corrupt.file=skip)",
             () -> filesSkipped),
-        new Metric("lag-files", "Files this task has discovered but not yet read to the end",
+        new Metric(
+            "lag-files",
+            "Files this task has discovered but not yet read to the end",
             () -> lagFiles));
   }
 

@@ -7,15 +7,15 @@ import java.util.Map;
  * The source partitions and offsets the task gives Connect, and reading them back.
  *
  * <ul>
- *   <li>Replay mode: one source partition per original topic-partition, {@code {topic,
- *       partition}}; offset {@code {offset, file, rowGroup, row}}: the Kafka offset of the last
- *       record sent, the file it came from and the position after it in that file.
- *   <li>Generic mode: one source partition per file, {@code {file}}; offset {@code {rowGroup,
- *       row, done}}: the position after the last record sent, and whether it was the file's last.
+ *   <li>Replay mode: one source partition per original topic-partition, {@code {topic, partition}};
+ *       offset {@code {offset, file, rowGroup, row}}: the Kafka offset of the last record sent, the
+ *       file it came from and the position after it in that file.
+ *   <li>Generic mode: one source partition per file, {@code {file}}; offset {@code {rowGroup, row,
+ *       done}}: the position after the last record sent, and whether it was the file's last.
  * </ul>
  *
- * A restart resumes at the recorded position: the row groups before are not read, the rows
- * before in the same row group are read and dropped, nothing is sent twice.
+ * A restart resumes at the recorded position: the row groups before are not read, the rows before
+ * in the same row group are read and dropped, nothing is sent twice.
  */
 final class SourcePositions {
   static final String TOPIC = "topic";

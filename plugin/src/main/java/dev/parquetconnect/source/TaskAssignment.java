@@ -5,9 +5,9 @@ import org.apache.kafka.common.utils.Utils;
 
 /**
  * Which task owns a piece of work: a pure function of its identity and the number of tasks, so
- * every task decides alone, the same way on every worker and after every restart, and no
- * original partition (replay mode) or file (generic mode) is ever read by two tasks of one
- * generation. When {@code tasks.max} changes, the new owner resumes from the committed offsets.
+ * every task decides alone, the same way on every worker and after every restart, and no original
+ * partition (replay mode) or file (generic mode) is ever read by two tasks of one generation. When
+ * {@code tasks.max} changes, the new owner resumes from the committed offsets.
  */
 final class TaskAssignment {
   private final int taskIndex;

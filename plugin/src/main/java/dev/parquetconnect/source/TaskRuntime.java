@@ -9,8 +9,8 @@ import org.apache.kafka.connect.source.TransactionContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /**
- * What the replay units of one task share: the store, the configuration, the committed offsets,
- * the bookkeeping of sent records and the transaction boundaries.
+ * What the replay units of one task share: the store, the configuration, the committed offsets, the
+ * bookkeeping of sent records and the transaction boundaries.
  */
 final class TaskRuntime {
   final Store store;
@@ -23,8 +23,13 @@ final class TaskRuntime {
   private final OffsetStorageReader offsets;
   private final TransactionContext transactions;
 
-  TaskRuntime(Store store, ParquetSourceConfig config, OffsetStorageReader offsets,
-      TransactionContext transactions, String taskName, String logPrefix,
+  TaskRuntime(
+      Store store,
+      ParquetSourceConfig config,
+      OffsetStorageReader offsets,
+      TransactionContext transactions,
+      String taskName,
+      String logPrefix,
       SourceMetrics metrics) {
     this.metrics = metrics;
     this.store = store;
@@ -54,9 +59,9 @@ final class TaskRuntime {
   }
 
   /**
-   * A file (replay mode: a group of files read together) is read to its end; {@code last} is
-   * the last record sent from it in the current batch, or null. With connector-defined
-   * transactions per file, the transaction ends there.
+   * A file (replay mode: a group of files read together) is read to its end; {@code last} is the
+   * last record sent from it in the current batch, or null. With connector-defined transactions per
+   * file, the transaction ends there.
    */
   void fileEnded(SourceRecord last) {
     if (transactions == null || config.transactionUnit() != TransactionUnit.FILE) {

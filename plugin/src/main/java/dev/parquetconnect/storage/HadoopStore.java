@@ -33,8 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A directory on HDFS, or on any other file system Hadoop has a {@link FileSystem} for (the
- * user adds its jars: s3a, abfs, gs, viewfs, webhdfs), through the shaded Hadoop client.
+ * A directory on HDFS, or on any other file system Hadoop has a {@link FileSystem} for (the user
+ * adds its jars: s3a, abfs, gs, viewfs, webhdfs), through the shaded Hadoop client.
  *
  * <p>Settings: {@code hadoop.conf.dir} (a directory with {@code core-site.xml}, {@code
  * hdfs-site.xml}), {@code hadoop.config.<name>} (any Hadoop property, e.g. {@code
@@ -42,13 +42,13 @@ import org.slf4j.LoggerFactory;
  * hdfs.kerberos.principal} + {@code hdfs.kerberos.keytab} (+ {@code
  * hdfs.kerberos.relogin.check.ms}, default 60000) for Kerberos.
  *
- * <p>A new file is written to {@code .tmp-pqc-<random>-<name>} in its final directory, hsynced
- * and closed at commit, then renamed to the final name without overwrite ({@code
- * rename(src, dst, Rename.NONE)} on HDFS: atomic, and it fails if the name exists). On other
- * Hadoop file systems the rename is preceded by an existence check and is only as atomic as that
- * file system's rename (not at all on s3a: use the {@code s3://} store there).
- * {@link #cleanupOrphans} recovers the lease of a temporary file still open by a crashed or
- * fenced writer (so that writer can no longer write or close it) and deletes it.
+ * <p>A new file is written to {@code .tmp-pqc-<random>-<name>} in its final directory, hsynced and
+ * closed at commit, then renamed to the final name without overwrite ({@code rename(src, dst,
+ * Rename.NONE)} on HDFS: atomic, and it fails if the name exists). On other Hadoop file systems the
+ * rename is preceded by an existence check and is only as atomic as that file system's rename (not
+ * at all on s3a: use the {@code s3://} store there). {@link #cleanupOrphans} recovers the lease of
+ * a temporary file still open by a crashed or fenced writer (so that writer can no longer write or
+ * close it) and deletes it.
  */
 public final class HadoopStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(HadoopStore.class);
@@ -85,7 +85,8 @@ public final class HadoopStore implements Store {
     }
     if (principal != null) {
       if (!new File(keytab).canRead()) {
-        throw new IllegalArgumentException("hdfs.kerberos.keytab is not a readable file: " + keytab);
+        throw new IllegalArgumentException(
+            "hdfs.kerberos.keytab is not a readable file: " + keytab);
       }
       conf.set("hadoop.security.authentication", "kerberos");
       // UGI's configuration is JVM-wide: one Kerberos setup per worker.
@@ -93,18 +94,21 @@ public final class HadoopStore implements Store {
       this.ugi = UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal, keytab);
       this.kerberos = true;
       long checkMs = settings.longValue("hdfs.kerberos.relogin.check.ms", 60_000);
-      this.relogin = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "pqc-kerberos-relogin");
-        t.setDaemon(true);
-        return t;
-      });
+      this.relogin =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "pqc-kerberos-relogin");
+                t.setDaemon(true);
+                return t;
+              });
       relogin.scheduleWithFixedDelay(this::reloginQuietly, checkMs, checkMs, TimeUnit.MILLISECONDS);
       LOG.info("{}: logged in to Kerberos as {} from a keytab", url, principal);
     } else {
       String user = settings.string("hdfs.user", null);
-      this.ugi = user != null
-          ? UserGroupInformation.createRemoteUser(user)
-          : UserGroupInformation.getCurrentUser();
+      this.ugi =
+          user != null
+              ? UserGroupInformation.createRemoteUser(user)
+              : UserGroupInformation.getCurrentUser();
       this.kerberos = false;
       this.relogin = null;
     }
@@ -115,8 +119,8 @@ public final class HadoopStore implements Store {
       fs.close();
       throw e;
     }
-    LOG.info("{}: opened as user {} ({})", url, ugi.getShortUserName(),
-        fs.getClass().getSimpleName());
+    LOG.info(
+        "{}: opened as user {} ({})", url, ugi.getShortUserName(), fs.getClass().getSimpleName());
   }
 
   /** The Hadoop configuration of a store (also used by validate, see StoreConfigDef). */
@@ -182,7 +186,9 @@ public final class HadoopStore implements Store {
 
   private Path path(String key) {
     StoreKeys.checkKey(key);
-    return new Path(root.toUri().getScheme(), root.toUri().getAuthority(),
+    return new Path(
+        root.toUri().getScheme(),
+        root.toUri().getAuthority(),
         (rootPath.equals("/") ? "" : rootPath) + "/" + key);
   }
 
@@ -203,18 +209,19 @@ public final class HadoopStore implements Store {
   @Override
   public StoreInput open(String key) throws IOException {
     Path p = path(key);
-    return as(() -> {
-      FileStatus st;
-      try {
-        st = fs.getFileStatus(p);
-      } catch (FileNotFoundException e) {
-        throw new NoSuchFileException(url(key), null, "no such file in the store");
-      }
-      if (!st.isFile() || StoreKeys.isTemporaryName(p.getName())) {
-        throw new NoSuchFileException(url(key), null, "no such file in the store");
-      }
-      return new HadoopInput(url(key), fs.open(p), st.getLen());
-    });
+    return as(
+        () -> {
+          FileStatus st;
+          try {
+            st = fs.getFileStatus(p);
+          } catch (FileNotFoundException e) {
+            throw new NoSuchFileException(url(key), null, "no such file in the store");
+          }
+          if (!st.isFile() || StoreKeys.isTemporaryName(p.getName())) {
+            throw new NoSuchFileException(url(key), null, "no such file in the store");
+          }
+          return new HadoopInput(url(key), fs.open(p), st.getLen());
+        });
   }
 
   @Override
@@ -229,23 +236,24 @@ public final class HadoopStore implements Store {
   public List<StoreFile> list(String prefix, boolean recursive) throws IOException {
     Path dir = prefixPath(prefix);
     List<StoreFile> out = new ArrayList<>();
-    as(() -> {
-      try {
-        if (!recursive) {
-          for (FileStatus st : fs.listStatus(dir)) {
-            add(out, st, true);
+    as(
+        () -> {
+          try {
+            if (!recursive) {
+              for (FileStatus st : fs.listStatus(dir)) {
+                add(out, st, true);
+              }
+            } else {
+              RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
+              while (it.hasNext()) {
+                add(out, it.next(), false);
+              }
+            }
+          } catch (FileNotFoundException e) {
+            // a missing prefix lists as empty
           }
-        } else {
-          RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
-          while (it.hasNext()) {
-            add(out, it.next(), false);
-          }
-        }
-      } catch (FileNotFoundException e) {
-        // a missing prefix lists as empty
-      }
-      return null;
-    });
+          return null;
+        });
     out.sort((a, b) -> StoreKeys.compareUtf8(a.key(), b.key()));
     return out;
   }
@@ -272,64 +280,68 @@ public final class HadoopStore implements Store {
   @Override
   public boolean exists(String key) throws IOException {
     Path p = path(key);
-    return as(() -> {
-      try {
-        return fs.getFileStatus(p).isFile();
-      } catch (FileNotFoundException e) {
-        return false;
-      }
-    });
+    return as(
+        () -> {
+          try {
+            return fs.getFileStatus(p).isFile();
+          } catch (FileNotFoundException e) {
+            return false;
+          }
+        });
   }
 
   @Override
   public StoreFile stat(String key) throws IOException {
     Path p = path(key);
-    return as(() -> {
-      try {
-        FileStatus st = fs.getFileStatus(p);
-        if (st.isFile()) {
-          return new StoreFile(key, st.getLen(), Instant.ofEpochMilli(st.getModificationTime()),
-              false);
-        }
-      } catch (FileNotFoundException e) {
-        // fall through
-      }
-      throw new NoSuchFileException(url(key), null, "no such file in the store");
-    });
+    return as(
+        () -> {
+          try {
+            FileStatus st = fs.getFileStatus(p);
+            if (st.isFile()) {
+              return new StoreFile(
+                  key, st.getLen(), Instant.ofEpochMilli(st.getModificationTime()), false);
+            }
+          } catch (FileNotFoundException e) {
+            // fall through
+          }
+          throw new NoSuchFileException(url(key), null, "no such file in the store");
+        });
   }
 
   @Override
   public void delete(String key) throws IOException {
     Path p = path(key);
-    as(() -> {
-      try {
-        if (fs.getFileStatus(p).isDirectory()) {
-          throw new FileSystemException(url(key), null, "is a directory, not a file");
-        }
-      } catch (FileNotFoundException e) {
-        return null;
-      }
-      fs.delete(p, false);
-      return null;
-    });
+    as(
+        () -> {
+          try {
+            if (fs.getFileStatus(p).isDirectory()) {
+              throw new FileSystemException(url(key), null, "is a directory, not a file");
+            }
+          } catch (FileNotFoundException e) {
+            return null;
+          }
+          fs.delete(p, false);
+          return null;
+        });
   }
 
   @Override
   public void move(String from, String to) throws IOException {
     Path src = path(from);
     Path dst = path(to);
-    as(() -> {
-      try {
-        if (!fs.getFileStatus(src).isFile()) {
-          throw new NoSuchFileException(url(from), null, "no such file in the store");
-        }
-      } catch (FileNotFoundException e) {
-        throw new NoSuchFileException(url(from), null, "no such file in the store");
-      }
-      fs.mkdirs(dst.getParent());
-      renameNoReplace(src, dst, to);
-      return null;
-    });
+    as(
+        () -> {
+          try {
+            if (!fs.getFileStatus(src).isFile()) {
+              throw new NoSuchFileException(url(from), null, "no such file in the store");
+            }
+          } catch (FileNotFoundException e) {
+            throw new NoSuchFileException(url(from), null, "no such file in the store");
+          }
+          fs.mkdirs(dst.getParent());
+          renameNoReplace(src, dst, to);
+          return null;
+        });
   }
 
   /** Renames without ever replacing the target; atomically on HDFS. */
@@ -341,7 +353,9 @@ public final class HadoopStore implements Store {
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw new FileAlreadyExistsException(url(key), null, "exists; not replaced");
       } catch (FileNotFoundException e) {
-        throw new NoSuchFileException(url + "/" + keyOf(src), null,
+        throw new NoSuchFileException(
+            url + "/" + keyOf(src),
+            null,
             "the file to rename is gone (a cleanup fenced this writer?)");
       }
     }
@@ -360,39 +374,46 @@ public final class HadoopStore implements Store {
   public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
     Path dir = prefixPath(prefix);
     List<Path> orphans = new ArrayList<>();
-    as(() -> {
-      try {
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
-        while (it.hasNext()) {
-          LocatedFileStatus st = it.next();
-          if (StoreKeys.isTemporaryName(st.getPath().getName())
-              && Instant.ofEpochMilli(st.getModificationTime()).isBefore(olderThan)) {
-            orphans.add(st.getPath());
-          }
-        }
-      } catch (FileNotFoundException e) {
-        // nothing there
-      }
-      return null;
-    });
-    int removed = 0;
-    for (Path p : orphans) {
-      boolean deleted = as(() -> {
-        if (fs instanceof DistributedFileSystem dfs) {
+    as(
+        () -> {
           try {
-            if (!dfs.isFileClosed(p)) {
-              // Revokes the writer's lease: a crashed or fenced writer can neither write nor
-              // close (and so never commit) this file any more.
-              boolean closed = dfs.recoverLease(p);
-              LOG.info("{}: recovered the lease of the open temporary file {} ({})", url,
-                  keyOf(p), closed ? "closed" : "recovery under way");
+            RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
+            while (it.hasNext()) {
+              LocatedFileStatus st = it.next();
+              if (StoreKeys.isTemporaryName(st.getPath().getName())
+                  && Instant.ofEpochMilli(st.getModificationTime()).isBefore(olderThan)) {
+                orphans.add(st.getPath());
+              }
             }
           } catch (FileNotFoundException e) {
-            return false;
+            // nothing there
           }
-        }
-        return fs.delete(p, false);
-      });
+          return null;
+        });
+    int removed = 0;
+    for (Path p : orphans) {
+      boolean deleted =
+          as(
+              () -> {
+                if (fs instanceof DistributedFileSystem dfs) {
+                  try {
+                    if (!dfs.isFileClosed(p)) {
+                      // Revokes the writer's lease: a crashed or fenced writer can neither write
+                      // nor
+                      // close (and so never commit) this file any more.
+                      boolean closed = dfs.recoverLease(p);
+                      LOG.info(
+                          "{}: recovered the lease of the open temporary file {} ({})",
+                          url,
+                          keyOf(p),
+                          closed ? "closed" : "recovery under way");
+                    }
+                  } catch (FileNotFoundException e) {
+                    return false;
+                  }
+                }
+                return fs.delete(p, false);
+              });
       if (deleted) {
         removed++;
         LOG.info("{}: removed the orphaned temporary file {}", url, keyOf(p));
@@ -435,8 +456,15 @@ public final class HadoopStore implements Store {
     @Override
     public void readFully(long position, byte[] dst, int off, int len) throws IOException {
       if (position < 0 || position + len > length) {
-        throw new java.io.EOFException(name + ": read of " + len + " bytes at " + position
-            + " is beyond the end (" + length + " bytes)");
+        throw new java.io.EOFException(
+            name
+                + ": read of "
+                + len
+                + " bytes at "
+                + position
+                + " is beyond the end ("
+                + length
+                + " bytes)");
       }
       in.readFully(position, dst, off, len);
       read.add(len);
@@ -494,14 +522,15 @@ public final class HadoopStore implements Store {
       Path dst = target;
       markClosed();
       try {
-        as(() -> {
-          if (out.hasCapability(StreamCapabilities.HSYNC)) {
-            out.hsync();
-          }
-          out.close();
-          renameNoReplace(tmp, dst, finalKey);
-          return null;
-        });
+        as(
+            () -> {
+              if (out.hasCapability(StreamCapabilities.HSYNC)) {
+                out.hsync();
+              }
+              out.close();
+              renameNoReplace(tmp, dst, finalKey);
+              return null;
+            });
         markCommitted();
       } catch (IOException | RuntimeException e) {
         discard();
@@ -519,8 +548,11 @@ public final class HadoopStore implements Store {
       try {
         as(() -> fs.delete(tmp, false));
       } catch (IOException | RuntimeException e) {
-        LOG.warn("{}: could not delete the temporary file {} ({}); cleanupOrphans will",
-            url, tmp.getName(), e.toString());
+        LOG.warn(
+            "{}: could not delete the temporary file {} ({}); cleanupOrphans will",
+            url,
+            tmp.getName(),
+            e.toString());
       }
     }
   }

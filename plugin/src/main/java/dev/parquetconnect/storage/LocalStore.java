@@ -26,13 +26,13 @@ import org.slf4j.LoggerFactory;
 /**
  * A directory on a local (or locally mounted) file system, through java.nio.
  *
- * <p>A new file is written to {@code .tmp-pqc-<random>-<name>} in its final directory, fsynced,
- * and published with a hard link to the final name ({@code link(2)} fails atomically if the name
- * exists, so nothing is ever replaced), after which the temporary name is removed and the
- * directory fsynced. On a file system without hard links the publication falls back to a rename
- * after an existence check, which is atomic in visibility but can race with a concurrent writer of
- * the same name (logged once). Symbolic links are neither followed in listings nor accepted on the
- * way to a file outside the root.
+ * <p>A new file is written to {@code .tmp-pqc-<random>-<name>} in its final directory, fsynced, and
+ * published with a hard link to the final name ({@code link(2)} fails atomically if the name
+ * exists, so nothing is ever replaced), after which the temporary name is removed and the directory
+ * fsynced. On a file system without hard links the publication falls back to a rename after an
+ * existence check, which is atomic in visibility but can race with a concurrent writer of the same
+ * name (logged once). Symbolic links are neither followed in listings nor accepted on the way to a
+ * file outside the root.
  */
 public final class LocalStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(LocalStore.class);
@@ -174,26 +174,28 @@ public final class LocalStore implements Store {
         }
       }
     } else {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path p, BasicFileAttributes a) {
-          if (a.isRegularFile() && !StoreKeys.isTemporaryName(p.getFileName().toString())) {
-            String key = keyOf(p);
-            if (StoreKeys.isValidKey(key)) {
-              out.add(new StoreFile(key, a.size(), a.lastModifiedTime().toInstant(), false));
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path p, BasicFileAttributes a) {
+              if (a.isRegularFile() && !StoreKeys.isTemporaryName(p.getFileName().toString())) {
+                String key = keyOf(p);
+                if (StoreKeys.isValidKey(key)) {
+                  out.add(new StoreFile(key, a.size(), a.lastModifiedTime().toInstant(), false));
+                }
+              }
+              return FileVisitResult.CONTINUE;
             }
-          }
-          return FileVisitResult.CONTINUE;
-        }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
-          if (e instanceof NoSuchFileException) {
-            return FileVisitResult.CONTINUE; // removed while listing
-          }
-          throw e;
-        }
-      });
+            @Override
+            public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // removed while listing
+              }
+              throw e;
+            }
+          });
     }
     out.sort((a, b) -> StoreKeys.compareUtf8(a.key(), b.key()));
     return out;
@@ -275,8 +277,10 @@ public final class LocalStore implements Store {
       }
       if (!linkFallbackLogged) {
         linkFallbackLogged = true;
-        LOG.warn("{}: hard links are not supported here ({}); publishing by rename after an "
-            + "existence check, which a concurrent writer of the same name can race", url(),
+        LOG.warn(
+            "{}: hard links are not supported here ({}); publishing by rename after an "
+                + "existence check, which a concurrent writer of the same name can race",
+            url(),
             e.getClass().getSimpleName());
       }
     }
@@ -294,28 +298,30 @@ public final class LocalStore implements Store {
       return 0;
     }
     int[] removed = {0};
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path p, BasicFileAttributes a) throws IOException {
-        if (a.isRegularFile()
-            && StoreKeys.isTemporaryName(p.getFileName().toString())
-            && a.lastModifiedTime().toInstant().isBefore(olderThan)) {
-          if (Files.deleteIfExists(p)) {
-            removed[0]++;
-            LOG.info("{}: removed the orphaned temporary file {}", url(), keyOf(p));
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path p, BasicFileAttributes a) throws IOException {
+            if (a.isRegularFile()
+                && StoreKeys.isTemporaryName(p.getFileName().toString())
+                && a.lastModifiedTime().toInstant().isBefore(olderThan)) {
+              if (Files.deleteIfExists(p)) {
+                removed[0]++;
+                LOG.info("{}: removed the orphaned temporary file {}", url(), keyOf(p));
+              }
+            }
+            return FileVisitResult.CONTINUE;
           }
-        }
-        return FileVisitResult.CONTINUE;
-      }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-    });
+          @Override
+          public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+        });
     return removed[0];
   }
 
@@ -376,8 +382,10 @@ public final class LocalStore implements Store {
         channel.force(true);
         channel.close();
         if (!Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
-          throw new IOException(url(finalKey) + ": the temporary file was removed before the "
-              + "commit (a cleanup fenced this writer)");
+          throw new IOException(
+              url(finalKey)
+                  + ": the temporary file was removed before the "
+                  + "commit (a cleanup fenced this writer)");
         }
         publish(tmp, target, finalKey);
         markCommitted();

@@ -11,12 +11,12 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
- * Retries an idempotent S3 call with exponential backoff and full jitter: attempt {@code n}
- * (from 1) waits a uniformly random time in {@code [0, min(max, base * 2^(n-1))]} before the next,
- * with a base five times larger after throttling. Retried: HTTP 5xx, 429, the throttling and
- * transient error codes (SlowDown, Throttling, RequestTimeout, InternalError,
- * ConditionalRequestConflict...), and connection errors (any {@link IOException} in the cause
- * chain of a client exception, a reset or truncated response). Anything else fails at once.
+ * Retries an idempotent S3 call with exponential backoff and full jitter: attempt {@code n} (from
+ * 1) waits a uniformly random time in {@code [0, min(max, base * 2^(n-1))]} before the next, with a
+ * base five times larger after throttling. Retried: HTTP 5xx, 429, the throttling and transient
+ * error codes (SlowDown, Throttling, RequestTimeout, InternalError, ConditionalRequestConflict...),
+ * and connection errors (any {@link IOException} in the cause chain of a client exception, a reset
+ * or truncated response). Anything else fails at once.
  *
  * <p>The SDK's own retries are switched off, so this is the only retry layer and every retry is
  * visible here (logged at WARN without credentials).
@@ -24,16 +24,35 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 final class Retrier {
   private static final Logger LOG = LoggerFactory.getLogger(Retrier.class);
 
-  private static final Set<String> RETRYABLE_CODES = Set.of(
-      "SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded",
-      "TooManyRequestsException", "ProvisionedThroughputExceededException", "RequestThrottled",
-      "RequestTimeout", "RequestTimeoutException", "InternalError", "ServiceUnavailable",
-      "ConditionalRequestConflict", "OperationAborted", "BadDigest", "IncompleteBody",
-      "ExpiredToken", "RequestTimeTooSkewed");
+  private static final Set<String> RETRYABLE_CODES =
+      Set.of(
+          "SlowDown",
+          "Throttling",
+          "ThrottlingException",
+          "RequestLimitExceeded",
+          "TooManyRequestsException",
+          "ProvisionedThroughputExceededException",
+          "RequestThrottled",
+          "RequestTimeout",
+          "RequestTimeoutException",
+          "InternalError",
+          "ServiceUnavailable",
+          "ConditionalRequestConflict",
+          "OperationAborted",
+          "BadDigest",
+          "IncompleteBody",
+          "ExpiredToken",
+          "RequestTimeTooSkewed");
 
-  private static final Set<String> THROTTLING_CODES = Set.of(
-      "SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded",
-      "TooManyRequestsException", "ProvisionedThroughputExceededException", "RequestThrottled");
+  private static final Set<String> THROTTLING_CODES =
+      Set.of(
+          "SlowDown",
+          "Throttling",
+          "ThrottlingException",
+          "RequestLimitExceeded",
+          "TooManyRequestsException",
+          "ProvisionedThroughputExceededException",
+          "RequestThrottled");
 
   interface Call<T> {
     T run() throws IOException;
@@ -46,8 +65,14 @@ final class Retrier {
 
   Retrier(int maxAttempts, long baseMs, long maxMs, String where) {
     if (maxAttempts < 1 || baseMs < 0 || maxMs < baseMs) {
-      throw new IllegalArgumentException("bad retry settings: attempts " + maxAttempts
-          + ", base " + baseMs + " ms, max " + maxMs + " ms");
+      throw new IllegalArgumentException(
+          "bad retry settings: attempts "
+              + maxAttempts
+              + ", base "
+              + baseMs
+              + " ms, max "
+              + maxMs
+              + " ms");
     }
     this.maxAttempts = maxAttempts;
     this.baseMs = baseMs;
@@ -67,16 +92,24 @@ final class Retrier {
         if (attempt >= maxAttempts || !retryable(e)) {
           throw e;
         }
-        long cap = Math.min(maxMs, (throttling(e) ? 5 * baseMs : baseMs) << Math.min(attempt - 1, 20));
+        long cap =
+            Math.min(maxMs, (throttling(e) ? 5 * baseMs : baseMs) << Math.min(attempt - 1, 20));
         long sleep = cap <= 0 ? 0 : ThreadLocalRandom.current().nextLong(cap + 1);
-        LOG.warn("{}: {} failed (attempt {} of {}), retrying in {} ms: {}", where, what, attempt,
-            maxAttempts, sleep, describe(e));
+        LOG.warn(
+            "{}: {} failed (attempt {} of {}), retrying in {} ms: {}",
+            where,
+            what,
+            attempt,
+            maxAttempts,
+            sleep,
+            describe(e));
         try {
           Thread.sleep(sleep);
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
-          InterruptedIOException iio = new InterruptedIOException(where + ": " + what
-              + " interrupted while waiting to retry");
+          InterruptedIOException iio =
+              new InterruptedIOException(
+                  where + ": " + what + " interrupted while waiting to retry");
           iio.initCause(e);
           throw iio;
         }
@@ -119,9 +152,12 @@ final class Retrier {
       String m = String.valueOf(c.getMessage());
       // A response cut off mid-body (a reset after the headers) surfaces as an unparsable
       // XML document; every call we retry is idempotent, so it is as retryable as a reset.
-      return m.contains("Unable to execute HTTP request") || m.contains("timed out")
-          || m.contains("Connection reset") || m.contains("Premature end")
-          || m.contains("Could not parse XML response") || m.contains("Unable to unmarshall");
+      return m.contains("Unable to execute HTTP request")
+          || m.contains("timed out")
+          || m.contains("Connection reset")
+          || m.contains("Premature end")
+          || m.contains("Could not parse XML response")
+          || m.contains("Unable to unmarshall");
     }
     return false;
   }
@@ -129,7 +165,8 @@ final class Retrier {
   static boolean throttling(Throwable e) {
     if (e instanceof AwsServiceException s) {
       String code = s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();
-      return s.statusCode() == 503 || s.statusCode() == 429
+      return s.statusCode() == 503
+          || s.statusCode() == 429
           || (code != null && THROTTLING_CODES.contains(code));
     }
     return false;
@@ -145,7 +182,8 @@ final class Retrier {
       root = root.getCause();
     }
     return e.getClass().getSimpleName()
-        + (root != e ? " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")"
+        + (root != e
+            ? " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")"
             : ": " + e.getMessage());
   }
 

@@ -26,14 +26,15 @@ import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
- * The S3 client an {@link S3Store} talks through, built from its settings: the HTTP client
- * (pool, timeouts, truststore), endpoint, region, path style, checksums and credentials (static
- * keys or the default chain, optionally under an assumed role). The SDK's own retries are off:
- * {@link Retrier} retries every call. Server-side encryption is per request ({@link S3Sse}).
+ * The S3 client an {@link S3Store} talks through, built from its settings: the HTTP client (pool,
+ * timeouts, truststore), endpoint, region, path style, checksums and credentials (static keys or
+ * the default chain, optionally under an assumed role). The SDK's own retries are off: {@link
+ * Retrier} retries every call. Server-side encryption is per request ({@link S3Sse}).
  */
 final class S3ClientSetup {
   final S3Client s3;
   final SdkHttpClient http;
+
   /** The credentials provider when it holds resources (an STS client), else null. */
   final AutoCloseable credentialsToClose;
 
@@ -68,17 +69,19 @@ final class S3ClientSetup {
         b.region(Region.US_EAST_1); // S3-compatible stores mostly ignore it; the signer needs one
       }
       b.forcePathStyle(settings.bool("s3.path.style.access", false));
-      String checksums = settings.string("s3.checksum.calculation", "when_supported")
-          .toLowerCase(Locale.ROOT);
+      String checksums =
+          settings.string("s3.checksum.calculation", "when_supported").toLowerCase(Locale.ROOT);
       switch (checksums) {
-        case "when_supported" -> b.requestChecksumCalculation(
-            RequestChecksumCalculation.WHEN_SUPPORTED);
+        case "when_supported" ->
+            b.requestChecksumCalculation(RequestChecksumCalculation.WHEN_SUPPORTED);
         case "when_required" -> {
           b.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
           b.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
         }
-        default -> throw new IllegalArgumentException(
-            "s3.checksum.calculation must be when_supported or when_required, got " + checksums);
+        default ->
+            throw new IllegalArgumentException(
+                "s3.checksum.calculation must be when_supported or when_required, got "
+                    + checksums);
       }
       creds = credentials(settings, region, http);
       b.credentialsProvider(creds);
@@ -102,10 +105,12 @@ final class S3ClientSetup {
 
   /** The HTTP client: connection pool, timeouts and the truststore {@code s3.tls.*} names. */
   private static SdkHttpClient httpClient(StoreSettings settings) throws IOException {
-    Apache5HttpClient.Builder h = Apache5HttpClient.builder()
-        .maxConnections(settings.intValue("s3.max.connections", 50))
-        .connectionTimeout(Duration.ofMillis(settings.longValue("s3.connect.timeout.ms", 10_000)))
-        .socketTimeout(Duration.ofMillis(settings.longValue("s3.socket.timeout.ms", 50_000)));
+    Apache5HttpClient.Builder h =
+        Apache5HttpClient.builder()
+            .maxConnections(settings.intValue("s3.max.connections", 50))
+            .connectionTimeout(
+                Duration.ofMillis(settings.longValue("s3.connect.timeout.ms", 10_000)))
+            .socketTimeout(Duration.ofMillis(settings.longValue("s3.socket.timeout.ms", 50_000)));
     String trustStore = settings.string("s3.tls.truststore.path", null);
     if (trustStore != null) {
       Secret password = settings.secret("s3.tls.truststore.password");
@@ -118,16 +123,16 @@ final class S3ClientSetup {
         tmf.init(ks);
         h.tlsTrustManagersProvider(tmf::getTrustManagers);
       } catch (GeneralSecurityException e) {
-        throw new IOException("cannot load the truststore " + trustStore + " ("
-            + e.getClass().getSimpleName() + ")");
+        throw new IOException(
+            "cannot load the truststore " + trustStore + " (" + e.getClass().getSimpleName() + ")");
       }
     }
     return h.build();
   }
 
   /** Static keys or the default chain, under an assumed role if {@code aws.sts.role.arn} is set. */
-  private static AwsCredentialsProvider credentials(StoreSettings settings, String region,
-      SdkHttpClient http) {
+  private static AwsCredentialsProvider credentials(
+      StoreSettings settings, String region, SdkHttpClient http) {
     Secret id = settings.secret("aws.access.key.id");
     Secret secret = settings.secret("aws.secret.access.key");
     Secret token = settings.secret("aws.session.token");
@@ -137,9 +142,11 @@ final class S3ClientSetup {
     }
     AwsCredentialsProvider base;
     if (id != null) {
-      base = StaticCredentialsProvider.create(token == null
-          ? AwsBasicCredentials.create(id.value(), secret.value())
-          : AwsSessionCredentials.create(id.value(), secret.value(), token.value()));
+      base =
+          StaticCredentialsProvider.create(
+              token == null
+                  ? AwsBasicCredentials.create(id.value(), secret.value())
+                  : AwsSessionCredentials.create(id.value(), secret.value(), token.value()));
     } else {
       base = DefaultCredentialsProvider.builder().build();
     }
@@ -159,12 +166,13 @@ final class S3ClientSetup {
     int duration = settings.intValue("aws.sts.duration.seconds", 3600);
     return StsAssumeRoleCredentialsProvider.builder()
         .stsClient(sts.build())
-        .refreshRequest(r -> {
-          r.roleArn(roleArn).roleSessionName(session).durationSeconds(duration);
-          if (externalId != null) {
-            r.externalId(externalId.value());
-          }
-        })
+        .refreshRequest(
+            r -> {
+              r.roleArn(roleArn).roleSessionName(session).durationSeconds(duration);
+              if (externalId != null) {
+                r.externalId(externalId.value());
+              }
+            })
         .build();
   }
 

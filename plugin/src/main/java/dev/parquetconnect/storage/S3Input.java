@@ -35,36 +35,49 @@ final class S3Input implements StoreInput {
   @Override
   public void readFully(long position, byte[] dst, int off, int len) throws IOException {
     if (position < 0 || len < 0 || position + len > length) {
-      throw new EOFException(store.url(key) + ": read of " + len + " bytes at " + position
-          + " is beyond the end (" + length + " bytes)");
+      throw new EOFException(
+          store.url(key)
+              + ": read of "
+              + len
+              + " bytes at "
+              + position
+              + " is beyond the end ("
+              + length
+              + " bytes)");
     }
     int[] done = {0};
     while (done[0] < len) {
       try {
-        store.retrier.call("GET " + key, () -> {
-          long from = position + done[0];
-          long to = position + len - 1;
-          GetObjectRequest.Builder b = GetObjectRequest.builder().bucket(store.bucket)
-              .key(objectKey).range("bytes=" + from + "-" + to);
-          if (etag != null) {
-            b.ifMatch(etag);
-          }
-          if (store.sse.customer()) {
-            b.sseCustomerAlgorithm("AES256").sseCustomerKey(store.sse.customerKey.value())
-                .sseCustomerKeyMD5(store.sse.customerKeyMd5);
-          }
-          try (ResponseInputStream<GetObjectResponse> in = store.s3.getObject(b.build())) {
-            while (done[0] < len) {
-              int n = in.read(dst, off + done[0], len - done[0]);
-              if (n < 0) {
-                throw new EOFException("the response ended early");
+        store.retrier.call(
+            "GET " + key,
+            () -> {
+              long from = position + done[0];
+              long to = position + len - 1;
+              GetObjectRequest.Builder b =
+                  GetObjectRequest.builder()
+                      .bucket(store.bucket)
+                      .key(objectKey)
+                      .range("bytes=" + from + "-" + to);
+              if (etag != null) {
+                b.ifMatch(etag);
               }
-              done[0] += n;
-              read.add(n);
-            }
-          }
-          return null;
-        });
+              if (store.sse.customer()) {
+                b.sseCustomerAlgorithm("AES256")
+                    .sseCustomerKey(store.sse.customerKey.value())
+                    .sseCustomerKeyMD5(store.sse.customerKeyMd5);
+              }
+              try (ResponseInputStream<GetObjectResponse> in = store.s3.getObject(b.build())) {
+                while (done[0] < len) {
+                  int n = in.read(dst, off + done[0], len - done[0]);
+                  if (n < 0) {
+                    throw new EOFException("the response ended early");
+                  }
+                  done[0] += n;
+                  read.add(n);
+                }
+              }
+              return null;
+            });
       } catch (S3Exception e) {
         if (e.statusCode() == 412) {
           throw new IOException(store.url(key) + ": the object changed while it was being read", e);

@@ -33,14 +33,17 @@ final class S3MultipartOutput extends TrackedOutput {
 
   private final S3Store store;
   private final String objectKey;
+
   /** The hidden object a multipart upload goes to when the name is chosen at commit; null. */
   private final String stagingKey;
+
   private final String token = StoreKeys.randomToken();
   private byte[] buf;
   private int len;
   private String uploadId;
   private final List<CompletedPart> parts = new ArrayList<>();
   private final List<String> partEtags = new ArrayList<>();
+
   /** The staging object exists (its upload completed) and must be deleted. */
   private boolean stagingCompleted;
 
@@ -94,10 +97,16 @@ final class S3MultipartOutput extends TrackedOutput {
       uploadId = store.createUpload(uploadKey(), token, key());
     }
     int partNumber = parts.size() + 1;
-    UploadPartRequest.Builder b = UploadPartRequest.builder().bucket(store.bucket).key(uploadKey())
-        .uploadId(uploadId).partNumber(partNumber).contentLength((long) len);
+    UploadPartRequest.Builder b =
+        UploadPartRequest.builder()
+            .bucket(store.bucket)
+            .key(uploadKey())
+            .uploadId(uploadId)
+            .partNumber(partNumber)
+            .contentLength((long) len);
     if (store.sse.customer()) {
-      b.sseCustomerAlgorithm("AES256").sseCustomerKey(store.sse.customerKey.value())
+      b.sseCustomerAlgorithm("AES256")
+          .sseCustomerKey(store.sse.customerKey.value())
           .sseCustomerKeyMD5(store.sse.customerKeyMd5);
     }
     UploadPartRequest req = b.build();
@@ -105,12 +114,16 @@ final class S3MultipartOutput extends TrackedOutput {
     int size = len;
     String etag;
     try {
-      etag = store.retrier.call("UPLOAD PART " + partNumber + " of " + key(),
-          () -> store.s3.uploadPart(req, body(data, size)).eTag());
+      etag =
+          store.retrier.call(
+              "UPLOAD PART " + partNumber + " of " + key(),
+              () -> store.s3.uploadPart(req, body(data, size)).eTag());
     } catch (S3Exception e) {
       if (S3Store.notFound(e)) {
-        throw new Retrier.FencedException(store.url(key()) + ": the multipart upload is gone "
-            + "(aborted by a cleanup: this writer was fenced)");
+        throw new Retrier.FencedException(
+            store.url(key())
+                + ": the multipart upload is gone "
+                + "(aborted by a cleanup: this writer was fenced)");
       }
       throw S3Store.io(store.url(key()) + ": uploading part " + partNumber + " failed", e);
     } catch (SdkException e) {
@@ -123,8 +136,8 @@ final class S3MultipartOutput extends TrackedOutput {
 
   private RequestBody body(byte[] data, int size) {
     // No copy of the part: the SDK opens a fresh stream over the buffer for each attempt.
-    return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(data, 0, size), size,
-        "application/octet-stream");
+    return RequestBody.fromContentProvider(
+        () -> new ByteArrayInputStream(data, 0, size), size, "application/octet-stream");
   }
 
   @Override
@@ -135,9 +148,11 @@ final class S3MultipartOutput extends TrackedOutput {
       checkSameDirectory(key(), finalKey);
       finalObjectKey = store.objectKey(finalKey);
       if (stagingKey == null && uploadId != null) {
-        throw new IllegalArgumentException(store.url(key()) + ": its multipart upload has "
-            + "started under its own key; only a file created with createNamedAtCommit can be "
-            + "renamed");
+        throw new IllegalArgumentException(
+            store.url(key())
+                + ": its multipart upload has "
+                + "started under its own key; only a file created with createNamedAtCommit can be "
+                + "renamed");
       }
     }
     markClosed();
@@ -171,16 +186,23 @@ final class S3MultipartOutput extends TrackedOutput {
         store.deleteObject(stagingKey);
         stagingCompleted = false;
       } catch (IOException | RuntimeException e) {
-        LOG.warn("{}: deleting the staging object of {} failed ({}); cleanupOrphans will",
-            store.url(), finalKey, Retrier.describe(e));
+        LOG.warn(
+            "{}: deleting the staging object of {} failed ({}); cleanupOrphans will",
+            store.url(),
+            finalKey,
+            Retrier.describe(e));
       }
     }
   }
 
   private void putWhole(String finalKey, String finalObjectKey) throws IOException {
-    PutObjectRequest.Builder b = PutObjectRequest.builder().bucket(store.bucket).key(finalObjectKey)
-        .contentLength((long) len).contentType("application/octet-stream")
-        .metadata(Map.of(S3Store.WRITER_META, token));
+    PutObjectRequest.Builder b =
+        PutObjectRequest.builder()
+            .bucket(store.bucket)
+            .key(finalObjectKey)
+            .contentLength((long) len)
+            .contentType("application/octet-stream")
+            .metadata(Map.of(S3Store.WRITER_META, token));
     if (store.conditionalWrites) {
       b.ifNoneMatch("*");
     }
@@ -192,9 +214,11 @@ final class S3MultipartOutput extends TrackedOutput {
           b.ssekmsKeyId(store.sse.kmsKeyId);
         }
       }
-      case "sse-c" -> b.sseCustomerAlgorithm("AES256").sseCustomerKey(store.sse.customerKey.value())
-          .sseCustomerKeyMD5(store.sse.customerKeyMd5);
-      default -> { }
+      case "sse-c" ->
+          b.sseCustomerAlgorithm("AES256")
+              .sseCustomerKey(store.sse.customerKey.value())
+              .sseCustomerKeyMD5(store.sse.customerKeyMd5);
+      default -> {}
     }
     PutObjectRequest req = b.build();
     byte[] data = buf;
@@ -204,8 +228,10 @@ final class S3MultipartOutput extends TrackedOutput {
     } catch (S3Exception e) {
       if (e.statusCode() == 412) {
         if (isOurs(finalObjectKey, finalKey, null)) {
-          LOG.info("{}: the object was already created by an earlier attempt of this writer "
-              + "whose response was lost: committed", store.url(finalKey));
+          LOG.info(
+              "{}: the object was already created by an earlier attempt of this writer "
+                  + "whose response was lost: committed",
+              store.url(finalKey));
           return;
         }
         throw new FileAlreadyExistsException(store.url(finalKey), null, "exists; not replaced");
@@ -220,14 +246,18 @@ final class S3MultipartOutput extends TrackedOutput {
   private void complete() throws IOException {
     String target = uploadKey();
     String name = stagingKey != null ? "the staging object of " + key() : key();
-    CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
-        .bucket(store.bucket).key(target).uploadId(uploadId)
-        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
+    CompleteMultipartUploadRequest.Builder b =
+        CompleteMultipartUploadRequest.builder()
+            .bucket(store.bucket)
+            .key(target)
+            .uploadId(uploadId)
+            .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
     if (store.conditionalWrites) {
       b.ifNoneMatch("*");
     }
     if (store.sse.customer()) {
-      b.sseCustomerAlgorithm("AES256").sseCustomerKey(store.sse.customerKey.value())
+      b.sseCustomerAlgorithm("AES256")
+          .sseCustomerKey(store.sse.customerKey.value())
           .sseCustomerKeyMD5(store.sse.customerKeyMd5);
     }
     CompleteMultipartUploadRequest req = b.build();
@@ -237,8 +267,10 @@ final class S3MultipartOutput extends TrackedOutput {
       if (S3Store.isInvalidPart(e) && isOurs(target, name, expectedMultipartEtag())) {
         // A retried completion after a lost or cut-off response: some stores answer that the
         // parts are gone (they now form the object) instead of NoSuchUpload.
-        LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
-            + "whose response was lost: committed", store.url(key()));
+        LOG.info(
+            "{}: the upload was already completed by an earlier attempt of this writer "
+                + "whose response was lost: committed",
+            store.url(key()));
         completed();
         return;
       }
@@ -246,8 +278,10 @@ final class S3MultipartOutput extends TrackedOutput {
         // The upload is gone or the key exists: either an earlier attempt of ours completed
         // it (its response was lost) or someone else won.
         if (isOurs(target, name, expectedMultipartEtag())) {
-          LOG.info("{}: the upload was already completed by an earlier attempt of this writer "
-              + "whose response was lost: committed", store.url(key()));
+          LOG.info(
+              "{}: the upload was already completed by an earlier attempt of this writer "
+                  + "whose response was lost: committed",
+              store.url(key()));
           completed();
           return;
         }
@@ -255,8 +289,10 @@ final class S3MultipartOutput extends TrackedOutput {
         if (e.statusCode() == 412) {
           throw new FileAlreadyExistsException(store.url(key()), null, "exists; not replaced");
         }
-        throw new Retrier.FencedException(store.url(key()) + ": the multipart upload is gone "
-            + "(aborted by a cleanup: this writer was fenced)");
+        throw new Retrier.FencedException(
+            store.url(key())
+                + ": the multipart upload is gone "
+                + "(aborted by a cleanup: this writer was fenced)");
       }
       throw S3Store.io(store.url(key()) + ": completing the upload failed", e);
     } catch (SdkException e) {
@@ -271,28 +307,37 @@ final class S3MultipartOutput extends TrackedOutput {
   }
 
   /**
-   * Makes the completed staging object appear under the final key: a server-side copy, which
-   * never replaces an existing object where the store honours {@code If-None-Match} (the HEAD
-   * before the commit covers the others) and carries this writer's token in its metadata, so a
-   * retried copy whose first response was lost recognises its own object.
+   * Makes the completed staging object appear under the final key: a server-side copy, which never
+   * replaces an existing object where the store honours {@code If-None-Match} (the HEAD before the
+   * commit covers the others) and carries this writer's token in its metadata, so a retried copy
+   * whose first response was lost recognises its own object.
    */
   private void copyStaged(String finalKey, String finalObjectKey) throws IOException {
     try {
-      store.copy(stagingKey, finalObjectKey, bytesWritten(), "the staging object of " + finalKey,
-          finalKey, token);
+      store.copy(
+          stagingKey,
+          finalObjectKey,
+          bytesWritten(),
+          "the staging object of " + finalKey,
+          finalKey,
+          token);
     } catch (S3Exception e) {
       if (e.statusCode() == 412 || e.statusCode() == 404) {
         if (isOurs(finalObjectKey, finalKey, null)) {
-          LOG.info("{}: the object was already copied by an earlier attempt of this writer "
-              + "whose response was lost: committed", store.url(finalKey));
+          LOG.info(
+              "{}: the object was already copied by an earlier attempt of this writer "
+                  + "whose response was lost: committed",
+              store.url(finalKey));
           return;
         }
         if (e.statusCode() == 412) {
           throw new FileAlreadyExistsException(store.url(finalKey), null, "exists; not replaced");
         }
         stagingCompleted = false;
-        throw new Retrier.FencedException(store.url(finalKey) + ": the staging object is gone "
-            + "(deleted by a cleanup: this writer was fenced)");
+        throw new Retrier.FencedException(
+            store.url(finalKey)
+                + ": the staging object is gone "
+                + "(deleted by a cleanup: this writer was fenced)");
       }
       throw S3Store.io(store.url(finalKey) + ": copying the staging object failed", e);
     } catch (SdkException e) {
@@ -347,20 +392,23 @@ final class S3MultipartOutput extends TrackedOutput {
       try {
         store.deleteObject(stagingKey);
       } catch (IOException | RuntimeException e) {
-        LOG.warn("{}: deleting the staging object of {} failed ({}); cleanupOrphans will",
-            store.url(), key(), Retrier.describe(e));
+        LOG.warn(
+            "{}: deleting the staging object of {} failed ({}); cleanupOrphans will",
+            store.url(),
+            key(),
+            Retrier.describe(e));
       }
     }
   }
 
-private static String unquote(String etag) {
-  if (etag == null) {
-    return null;
+  private static String unquote(String etag) {
+    if (etag == null) {
+      return null;
+    }
+    String e = etag.trim();
+    if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
+      e = e.substring(1, e.length() - 1);
+    }
+    return e.toLowerCase(Locale.ROOT);
   }
-  String e = etag.trim();
-  if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
-    e = e.substring(1, e.length() - 1);
-  }
-  return e.toLowerCase(Locale.ROOT);
-}
 }

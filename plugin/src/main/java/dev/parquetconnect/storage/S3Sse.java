@@ -47,8 +47,9 @@ final class S3Sse {
         }
         return new S3Sse(type, null, key, Base64.getEncoder().encodeToString(md5(raw)));
       }
-      default -> throw new IllegalArgumentException(
-          "s3.sse.type must be none, sse-s3, sse-kms or sse-c, got " + type);
+      default ->
+          throw new IllegalArgumentException(
+              "s3.sse.type must be none, sse-s3, sse-kms or sse-c, got " + type);
     }
   }
 

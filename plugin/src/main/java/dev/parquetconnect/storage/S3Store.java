@@ -38,20 +38,20 @@ import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
  * An S3 bucket and prefix ({@code s3://bucket/prefix}) on AWS or an S3-compatible store (MinIO,
  * Ceph, R2, S3Proxy...), through the AWS SDK v2 synchronous client on the Apache HTTP client 5.
  *
- * <p>Writes stream out as multipart uploads: a part is uploaded as soon as a part-size buffer
- * fills ({@code s3.part.size}, default 8 MiB, at least 5 MiB), so an open file holds about one
- * part of heap. {@code commit()} uploads the last part and completes the upload with {@code
- * If-None-Match: *} (a file smaller than one part is a single PutObject with the same header);
- * before that it checks with a HEAD that the key is free, for stores that ignore the header. A
- * commit whose response was lost and whose retry finds the upload gone (or gets 412) checks the
- * object: if it carries this writer's token ({@code x-amz-meta-pqc-writer}) or the ETag of
- * exactly these parts, the commit succeeded. Reads are ranged GETs pinned to the ETag seen at
- * open. Every call goes through {@link Retrier}; the SDK's own retries are off.
+ * <p>Writes stream out as multipart uploads: a part is uploaded as soon as a part-size buffer fills
+ * ({@code s3.part.size}, default 8 MiB, at least 5 MiB), so an open file holds about one part of
+ * heap. {@code commit()} uploads the last part and completes the upload with {@code If-None-Match:
+ * *} (a file smaller than one part is a single PutObject with the same header); before that it
+ * checks with a HEAD that the key is free, for stores that ignore the header. A commit whose
+ * response was lost and whose retry finds the upload gone (or gets 412) checks the object: if it
+ * carries this writer's token ({@code x-amz-meta-pqc-writer}) or the ETag of exactly these parts,
+ * the commit succeeded. Reads are ranged GETs pinned to the ETag seen at open. Every call goes
+ * through {@link Retrier}; the SDK's own retries are off.
  *
- * <p>By role: {@link S3ClientSetup} builds the client (HTTP, endpoint, credentials), {@link
- * S3Sse} holds the encryption settings, {@link S3Input} reads and {@link S3MultipartOutput}
- * writes; this class holds what they share (bucket, root, retries) and the listing, copy,
- * delete and cleanup calls.
+ * <p>By role: {@link S3ClientSetup} builds the client (HTTP, endpoint, credentials), {@link S3Sse}
+ * holds the encryption settings, {@link S3Input} reads and {@link S3MultipartOutput} writes; this
+ * class holds what they share (bucket, root, retries) and the listing, copy, delete and cleanup
+ * calls.
  *
  * <p>See docs/storage.md for every setting.
  */
@@ -63,6 +63,7 @@ public final class S3Store implements Store {
   static final int MAX_PART_SIZE = 512 * 1024 * 1024;
   static final long MAX_SINGLE_COPY = 5L * 1024 * 1024 * 1024;
   static final String WRITER_META = "pqc-writer";
+
   /**
    * The hidden prefix (under the root) of the staging objects of files named at their commit:
    * {@code .tmp-pqc-staging/<directory>/<32 hex>}. Outside every data directory and starting with
@@ -102,19 +103,27 @@ public final class S3Store implements Store {
 
     long part = settings.longValue("s3.part.size", DEFAULT_PART_SIZE);
     if (part < MIN_PART_SIZE || part > MAX_PART_SIZE) {
-      throw new IllegalArgumentException("s3.part.size must be between " + MIN_PART_SIZE + " and "
-          + MAX_PART_SIZE + " bytes, got " + part);
+      throw new IllegalArgumentException(
+          "s3.part.size must be between "
+              + MIN_PART_SIZE
+              + " and "
+              + MAX_PART_SIZE
+              + " bytes, got "
+              + part);
     }
     this.partSize = (int) part;
     // UploadPartCopy takes parts of 5 MiB to 5 GiB.
-    this.copyPartSize = Math.min(MAX_SINGLE_COPY, Math.max(MIN_PART_SIZE,
-        settings.longValue("s3.copy.part.size", 512L * 1024 * 1024)));
+    this.copyPartSize =
+        Math.min(
+            MAX_SINGLE_COPY,
+            Math.max(MIN_PART_SIZE, settings.longValue("s3.copy.part.size", 512L * 1024 * 1024)));
     this.conditionalWrites = settings.bool("s3.conditional.writes", true);
-    this.retrier = new Retrier(
-        settings.intValue("s3.retry.max.attempts", 10),
-        settings.longValue("s3.retry.base.delay.ms", 100),
-        settings.longValue("s3.retry.max.delay.ms", 10_000),
-        url);
+    this.retrier =
+        new Retrier(
+            settings.intValue("s3.retry.max.attempts", 10),
+            settings.longValue("s3.retry.base.delay.ms", 100),
+            settings.longValue("s3.retry.max.delay.ms", 10_000),
+            url);
     this.sse = S3Sse.from(settings);
 
     S3ClientSetup client = S3ClientSetup.open(settings);
@@ -123,10 +132,16 @@ public final class S3Store implements Store {
     this.credentialsToClose = client.credentialsToClose;
     String endpoint = settings.string("s3.endpoint", null);
     String region = settings.string("s3.region", null);
-    LOG.info("{}: opened (endpoint {}, region {}, path-style {}, part size {} bytes, "
+    LOG.info(
+        "{}: opened (endpoint {}, region {}, path-style {}, part size {} bytes, "
             + "conditional writes {}, encryption {}, credentials {})",
-        url, endpoint == null ? "AWS" : endpoint, region == null ? "default" : region,
-        settings.bool("s3.path.style.access", false), partSize, conditionalWrites, sse.type,
+        url,
+        endpoint == null ? "AWS" : endpoint,
+        region == null ? "default" : region,
+        settings.bool("s3.path.style.access", false),
+        partSize,
+        conditionalWrites,
+        sse.type,
         S3ClientSetup.credentialsKind(settings));
   }
 
@@ -143,8 +158,12 @@ public final class S3Store implements Store {
     StoreKeys.checkKey(key);
     String k = rootPrefix.isEmpty() ? key : rootPrefix + "/" + key;
     if (k.getBytes(StandardCharsets.UTF_8).length > StoreKeys.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("store key '" + StoreKeys.printable(key)
-          + "' with the root prefix is longer than " + StoreKeys.MAX_KEY_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "store key '"
+              + StoreKeys.printable(key)
+              + "' with the root prefix is longer than "
+              + StoreKeys.MAX_KEY_BYTES
+              + " bytes");
     }
     return k;
   }
@@ -152,8 +171,8 @@ public final class S3Store implements Store {
   /** The object-key prefix of everything under a store prefix, ending in "/" (or ""). */
   private String listPrefix(String prefix) {
     StoreKeys.checkPrefix(prefix);
-    String p = rootPrefix.isEmpty() ? prefix : prefix.isEmpty() ? rootPrefix
-        : rootPrefix + "/" + prefix;
+    String p =
+        rootPrefix.isEmpty() ? prefix : prefix.isEmpty() ? rootPrefix : rootPrefix + "/" + prefix;
     return p.isEmpty() ? "" : p + "/";
   }
 
@@ -196,7 +215,8 @@ public final class S3Store implements Store {
   HeadObjectRequest headRequest(String objectKey) {
     HeadObjectRequest.Builder b = HeadObjectRequest.builder().bucket(bucket).key(objectKey);
     if (sse.customer()) {
-      b.sseCustomerAlgorithm("AES256").sseCustomerKey(sse.customerKey.value())
+      b.sseCustomerAlgorithm("AES256")
+          .sseCustomerKey(sse.customerKey.value())
           .sseCustomerKeyMD5(sse.customerKeyMd5);
     }
     return b.build();
@@ -220,11 +240,20 @@ public final class S3Store implements Store {
   public StoreOutput createNamedAtCommit(String key) {
     String ok = objectKey(key);
     String parent = StoreKeys.parent(key);
-    String staging = (rootPrefix.isEmpty() ? "" : rootPrefix + "/") + STAGING_DIR + "/"
-        + (parent.isEmpty() ? "" : parent + "/") + StoreKeys.randomToken();
+    String staging =
+        (rootPrefix.isEmpty() ? "" : rootPrefix + "/")
+            + STAGING_DIR
+            + "/"
+            + (parent.isEmpty() ? "" : parent + "/")
+            + StoreKeys.randomToken();
     if (staging.getBytes(StandardCharsets.UTF_8).length > StoreKeys.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("store key '" + StoreKeys.printable(key) + "' leaves no "
-          + "room for its staging object within " + StoreKeys.MAX_KEY_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "store key '"
+              + StoreKeys.printable(key)
+              + "' leaves no "
+              + "room for its staging object within "
+              + StoreKeys.MAX_KEY_BYTES
+              + " bytes");
     }
     return new S3MultipartOutput(this, key, ok, staging);
   }
@@ -282,8 +311,12 @@ public final class S3Store implements Store {
       throw io(url + ": listing " + (prefix.isEmpty() ? "the root" : prefix) + " failed", e);
     }
     if (skipped > 0) {
-      LOG.warn("{}: listing {} skipped {} object(s) whose keys this store cannot address "
-          + "(empty, '.' or '..' segments, control characters, too long)", url, prefix, skipped);
+      LOG.warn(
+          "{}: listing {} skipped {} object(s) whose keys this store cannot address "
+              + "(empty, '.' or '..' segments, control characters, too long)",
+          url,
+          prefix,
+          skipped);
     }
     out.sort((a, b) -> StoreKeys.compareUtf8(a.key(), b.key()));
     return out;
@@ -307,7 +340,8 @@ public final class S3Store implements Store {
   public void delete(String key) throws IOException {
     String ok = objectKey(key);
     try {
-      retrier.call("DELETE " + key,
+      retrier.call(
+          "DELETE " + key,
           () -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(ok).build()));
     } catch (S3Exception e) {
       if (!notFound(e)) {
@@ -345,14 +379,18 @@ public final class S3Store implements Store {
   /**
    * A server-side copy that never replaces {@code dst} where the store honours {@code
    * If-None-Match} (one CopyObject, or UploadPartCopy parts above {@code s3.copy.part.size} or 5
-   * GiB). The object under {@code dst} appears at once, whole. User metadata is copied; a
-   * multipart copy sets {@code writerToken} (when not null) as CopyObject would have copied it.
+   * GiB). The object under {@code dst} appears at once, whole. User metadata is copied; a multipart
+   * copy sets {@code writerToken} (when not null) as CopyObject would have copied it.
    */
-  void copy(String src, String dst, long size, String from, String to,
-      String writerToken) throws IOException {
+  void copy(String src, String dst, long size, String from, String to, String writerToken)
+      throws IOException {
     if (size <= Math.min(MAX_SINGLE_COPY, copyPartSize)) {
-      CopyObjectRequest.Builder b = CopyObjectRequest.builder()
-          .sourceBucket(bucket).sourceKey(src).destinationBucket(bucket).destinationKey(dst);
+      CopyObjectRequest.Builder b =
+          CopyObjectRequest.builder()
+              .sourceBucket(bucket)
+              .sourceKey(src)
+              .destinationBucket(bucket)
+              .destinationKey(dst);
       if (conditionalWrites) {
         b.ifNoneMatch("*");
       }
@@ -373,12 +411,14 @@ public final class S3Store implements Store {
           b.ssekmsKeyId(sse.kmsKeyId);
         }
       }
-      case "sse-c" -> b.sseCustomerAlgorithm("AES256").sseCustomerKey(sse.customerKey.value())
-          .sseCustomerKeyMD5(sse.customerKeyMd5)
-          .copySourceSSECustomerAlgorithm("AES256")
-          .copySourceSSECustomerKey(sse.customerKey.value())
-          .copySourceSSECustomerKeyMD5(sse.customerKeyMd5);
-      default -> { }
+      case "sse-c" ->
+          b.sseCustomerAlgorithm("AES256")
+              .sseCustomerKey(sse.customerKey.value())
+              .sseCustomerKeyMD5(sse.customerKeyMd5)
+              .copySourceSSECustomerAlgorithm("AES256")
+              .copySourceSSECustomerKey(sse.customerKey.value())
+              .copySourceSSECustomerKeyMD5(sse.customerKeyMd5);
+      default -> {}
     }
   }
 
@@ -390,11 +430,18 @@ public final class S3Store implements Store {
       int n = 1;
       for (long pos = 0; pos < size; pos += copyPartSize, n++) {
         long end = Math.min(size, pos + copyPartSize) - 1;
-        UploadPartCopyRequest.Builder b = UploadPartCopyRequest.builder()
-            .sourceBucket(bucket).sourceKey(src).destinationBucket(bucket).destinationKey(dst)
-            .uploadId(uploadId).partNumber(n).copySourceRange("bytes=" + pos + "-" + end);
+        UploadPartCopyRequest.Builder b =
+            UploadPartCopyRequest.builder()
+                .sourceBucket(bucket)
+                .sourceKey(src)
+                .destinationBucket(bucket)
+                .destinationKey(dst)
+                .uploadId(uploadId)
+                .partNumber(n)
+                .copySourceRange("bytes=" + pos + "-" + end);
         if (sse.customer()) {
-          b.sseCustomerAlgorithm("AES256").sseCustomerKey(sse.customerKey.value())
+          b.sseCustomerAlgorithm("AES256")
+              .sseCustomerKey(sse.customerKey.value())
               .sseCustomerKeyMD5(sse.customerKeyMd5)
               .copySourceSSECustomerAlgorithm("AES256")
               .copySourceSSECustomerKey(sse.customerKey.value())
@@ -402,8 +449,10 @@ public final class S3Store implements Store {
         }
         UploadPartCopyRequest req = b.build();
         int partNumber = n;
-        String etag = retrier.call("COPY PART " + n + " of " + to,
-            () -> s3.uploadPartCopy(req).copyPartResult().eTag());
+        String etag =
+            retrier.call(
+                "COPY PART " + n + " of " + to,
+                () -> s3.uploadPartCopy(req).copyPartResult().eTag());
         parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
       }
       completeUpload(dst, uploadId, parts, to);
@@ -415,7 +464,9 @@ public final class S3Store implements Store {
 
   String createUpload(String objectKey, String writerToken, String key) throws IOException {
     CreateMultipartUploadRequest.Builder b =
-        CreateMultipartUploadRequest.builder().bucket(bucket).key(objectKey)
+        CreateMultipartUploadRequest.builder()
+            .bucket(bucket)
+            .key(objectKey)
             .contentType("application/octet-stream");
     if (writerToken != null) {
       b.metadata(Map.of(WRITER_META, writerToken));
@@ -428,9 +479,11 @@ public final class S3Store implements Store {
           b.ssekmsKeyId(sse.kmsKeyId);
         }
       }
-      case "sse-c" -> b.sseCustomerAlgorithm("AES256").sseCustomerKey(sse.customerKey.value())
-          .sseCustomerKeyMD5(sse.customerKeyMd5);
-      default -> { }
+      case "sse-c" ->
+          b.sseCustomerAlgorithm("AES256")
+              .sseCustomerKey(sse.customerKey.value())
+              .sseCustomerKeyMD5(sse.customerKeyMd5);
+      default -> {}
     }
     CreateMultipartUploadRequest req = b.build();
     try {
@@ -441,11 +494,14 @@ public final class S3Store implements Store {
   }
 
   /** Completes the upload of a multipart copy, with the conditional header when enabled. */
-  private void completeUpload(String objectKey, String uploadId, List<CompletedPart> parts,
-      String key) throws IOException {
-    CompleteMultipartUploadRequest.Builder b = CompleteMultipartUploadRequest.builder()
-        .bucket(bucket).key(objectKey).uploadId(uploadId)
-        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
+  private void completeUpload(
+      String objectKey, String uploadId, List<CompletedPart> parts, String key) throws IOException {
+    CompleteMultipartUploadRequest.Builder b =
+        CompleteMultipartUploadRequest.builder()
+            .bucket(bucket)
+            .key(objectKey)
+            .uploadId(uploadId)
+            .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
     if (conditionalWrites) {
       b.ifNoneMatch("*");
     }
@@ -455,17 +511,29 @@ public final class S3Store implements Store {
 
   void abortUpload(String objectKey, String uploadId) {
     try {
-      retrier.call("ABORT " + objectKey, () -> s3.abortMultipartUpload(
-          AbortMultipartUploadRequest.builder().bucket(bucket).key(objectKey).uploadId(uploadId)
-              .build()));
+      retrier.call(
+          "ABORT " + objectKey,
+          () ->
+              s3.abortMultipartUpload(
+                  AbortMultipartUploadRequest.builder()
+                      .bucket(bucket)
+                      .key(objectKey)
+                      .uploadId(uploadId)
+                      .build()));
     } catch (S3Exception e) {
       if (!notFound(e)) {
-        LOG.warn("{}: aborting the upload of {} failed ({}); cleanupOrphans will retry", url,
-            keyOf(objectKey), Retrier.describe(e));
+        LOG.warn(
+            "{}: aborting the upload of {} failed ({}); cleanupOrphans will retry",
+            url,
+            keyOf(objectKey),
+            Retrier.describe(e));
       }
     } catch (IOException | RuntimeException e) {
-      LOG.warn("{}: aborting the upload of {} failed ({}); cleanupOrphans will retry", url,
-          keyOf(objectKey), Retrier.describe(e));
+      LOG.warn(
+          "{}: aborting the upload of {} failed ({}); cleanupOrphans will retry",
+          url,
+          keyOf(objectKey),
+          Retrier.describe(e));
     }
   }
 
@@ -482,7 +550,9 @@ public final class S3Store implements Store {
 
   /** The object-key prefix of the staging objects of files under a store prefix. */
   private String stagingPrefix(String prefix) {
-    return (rootPrefix.isEmpty() ? "" : rootPrefix + "/") + STAGING_DIR + "/"
+    return (rootPrefix.isEmpty() ? "" : rootPrefix + "/")
+        + STAGING_DIR
+        + "/"
         + (prefix.isEmpty() ? "" : prefix + "/");
   }
 
@@ -519,17 +589,21 @@ public final class S3Store implements Store {
         idMarker = page.nextUploadIdMarker();
       }
     } catch (SdkException e) {
-      throw io(url + ": listing the multipart uploads under "
-          + (prefix.isEmpty() ? "the root" : prefix) + " failed", e);
+      throw io(
+          url
+              + ": listing the multipart uploads under "
+              + (prefix.isEmpty() ? "the root" : prefix)
+              + " failed",
+          e);
     }
     return aborted;
   }
 
   /**
-   * Deletes the staging objects of files named at their commit under {@code prefix}, last
-   * modified before {@code olderThan}: completed uploads whose writer crashed (or was fenced)
-   * before copying them to their final key, or after copying and before deleting them. Deleting
-   * one fences its writer: the copy of a missing source fails.
+   * Deletes the staging objects of files named at their commit under {@code prefix}, last modified
+   * before {@code olderThan}: completed uploads whose writer crashed (or was fenced) before copying
+   * them to their final key, or after copying and before deleting them. Deleting one fences its
+   * writer: the copy of a missing source fails.
    */
   private int deleteStagingObjects(String prefix, Instant olderThan) throws IOException {
     String stagingPrefix = stagingPrefix(prefix);
@@ -556,8 +630,12 @@ public final class S3Store implements Store {
         token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
       } while (token != null);
     } catch (SdkException e) {
-      throw io(url + ": listing the staging objects under "
-          + (prefix.isEmpty() ? "the root" : prefix) + " failed", e);
+      throw io(
+          url
+              + ": listing the staging objects under "
+              + (prefix.isEmpty() ? "the root" : prefix)
+              + " failed",
+          e);
     }
     return deleted;
   }
@@ -565,7 +643,8 @@ public final class S3Store implements Store {
   /** Deletes an object by its full key; a missing object is not an error. */
   void deleteObject(String ok) throws IOException {
     try {
-      retrier.call("DELETE " + keyOf(ok),
+      retrier.call(
+          "DELETE " + keyOf(ok),
           () -> s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(ok).build()));
     } catch (S3Exception e) {
       if (!notFound(e)) {

@@ -3,9 +3,8 @@ package dev.parquetconnect.storage;
 import java.util.Objects;
 
 /**
- * A credential value (a secret key, a customer encryption key, a truststore password). Its
- * {@link #toString()} never shows the value, so it can travel through settings maps that end up
- * in logs.
+ * A credential value (a secret key, a customer encryption key, a truststore password). Its {@link
+ * #toString()} never shows the value, so it can travel through settings maps that end up in logs.
  */
 public final class Secret {
   private final String value;

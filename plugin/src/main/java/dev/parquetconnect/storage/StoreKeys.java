@@ -63,9 +63,10 @@ public final class StoreKeys {
         throw refuse(key, what, "contains a backslash at " + i);
       }
       if (Character.isSurrogate(c)) {
-        boolean pair = Character.isHighSurrogate(c)
-            && i + 1 < key.length()
-            && Character.isLowSurrogate(key.charAt(i + 1));
+        boolean pair =
+            Character.isHighSurrogate(c)
+                && i + 1 < key.length()
+                && Character.isLowSurrogate(key.charAt(i + 1));
         if (!pair) {
           throw refuse(key, what, "contains an unpaired surrogate at " + i);
         }

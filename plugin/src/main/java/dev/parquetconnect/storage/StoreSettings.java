@@ -6,22 +6,23 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Typed access to the settings a store is opened with. Values may be strings, numbers,
- * booleans, {@link Secret}s or {@code char[]}s: the connectors turn Kafka's {@code Password}
- * into a {@link Secret} ({@code config.ConnectorStoreSettings}), so storage knows nothing of
- * Kafka. Keys this layer does not know are ignored: the map may be a whole connector config.
+ * Typed access to the settings a store is opened with. Values may be strings, numbers, booleans,
+ * {@link Secret}s or {@code char[]}s: the connectors turn Kafka's {@code Password} into a {@link
+ * Secret} ({@code config.ConnectorStoreSettings}), so storage knows nothing of Kafka. Keys this
+ * layer does not know are ignored: the map may be a whole connector config.
  *
  * <p>{@link #toString()} shows only the names of the settings, never a value.
  */
 public final class StoreSettings {
   /** Settings whose values are credentials: never logged, never in messages. */
-  public static final Set<String> SECRET_KEYS = Set.of(
-      "aws.access.key.id",
-      "aws.secret.access.key",
-      "aws.session.token",
-      "s3.sse.c.key",
-      "s3.tls.truststore.password",
-      "aws.sts.external.id");
+  public static final Set<String> SECRET_KEYS =
+      Set.of(
+          "aws.access.key.id",
+          "aws.secret.access.key",
+          "aws.session.token",
+          "s3.sse.c.key",
+          "s3.tls.truststore.password",
+          "aws.sts.external.id");
 
   private final Map<String, ?> values;
 
@@ -32,7 +33,8 @@ public final class StoreSettings {
   /** Whether a setting has a value: not blank, and for a secret not empty (as {@link #secret}). */
   public boolean has(String key) {
     Object v = values.get(key);
-    return v != null && !(v instanceof String s && s.isBlank())
+    return v != null
+        && !(v instanceof String s && s.isBlank())
         && !(v instanceof Secret s && s.value().isEmpty());
   }
 
@@ -101,7 +103,8 @@ public final class StoreSettings {
     if (s.equalsIgnoreCase("false")) {
       return false;
     }
-    throw new IllegalArgumentException("setting " + key + " must be true or false, got '" + s + "'");
+    throw new IllegalArgumentException(
+        "setting " + key + " must be true or false, got '" + s + "'");
   }
 
   /** The settings whose names start with {@code prefix}, with the prefix removed, as strings. */

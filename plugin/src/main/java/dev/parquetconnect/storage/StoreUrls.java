@@ -9,13 +9,13 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * The checks of a {@code store.url} that need no connection, shared by both connectors'
- * validators so that the REST validate call refuses every URL {@link Stores#open} would refuse
- * later (in a task, where the failure is harder to read).
+ * The checks of a {@code store.url} that need no connection, shared by both connectors' validators
+ * so that the REST validate call refuses every URL {@link Stores#open} would refuse later (in a
+ * task, where the failure is harder to read).
  *
  * <p>A message quotes the URL only when it cannot carry a credential (no {@code @}, no query,
- * parseable): a user who pastes {@code s3://KEY:SECRET@bucket} or {@code s3:KEY:SECRET@bucket}
- * must not find the secret in the worker's answer or log.
+ * parseable): a user who pastes {@code s3://KEY:SECRET@bucket} or {@code s3:KEY:SECRET@bucket} must
+ * not find the secret in the worker's answer or log.
  */
 public final class StoreUrls {
   /** The key both connectors read the URL from. */
@@ -44,11 +44,17 @@ public final class StoreUrls {
       return KEY + " must not carry credentials (nor any '@'); put them in the store settings";
     }
     if (uri.getScheme() == null) {
-      return KEY + " " + quoted + " needs a scheme: file:///path, hdfs://host/path or "
+      return KEY
+          + " "
+          + quoted
+          + " needs a scheme: file:///path, hdfs://host/path or "
           + "s3://bucket/prefix";
     }
     if (uri.isOpaque()) {
-      return KEY + " " + quoted + " is not a hierarchical URL: file:///path, hdfs://host/path "
+      return KEY
+          + " "
+          + quoted
+          + " is not a hierarchical URL: file:///path, hdfs://host/path "
           + "or s3://bucket/prefix";
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
@@ -82,11 +88,11 @@ public final class StoreUrls {
   }
 
   /**
-   * What is wrong with the scheme of a valid {@code store.url}, naming the key, or {@code null}:
-   * a scheme other than file and s3 must be one Hadoop has a FileSystem for (asked without any
+   * What is wrong with the scheme of a valid {@code store.url}, naming the key, or {@code null}: a
+   * scheme other than file and s3 must be one Hadoop has a FileSystem for (asked without any
    * connection, with the configuration the store would get: {@code hadoop.conf.dir} and {@code
-   * hadoop.config.*}). Else validate accepted the URL and every task failed with "No FileSystem
-   * for scheme".
+   * hadoop.config.*}). Else validate accepted the URL and every task failed with "No FileSystem for
+   * scheme".
    *
    * @param props the connector configuration as given (null values allowed)
    */
@@ -105,19 +111,25 @@ public final class StoreUrls {
       return null;
     }
     Map<String, Object> given = new LinkedHashMap<>();
-    props.forEach((key, value) -> {
-      if (value instanceof String && (key.startsWith("hadoop.config.")
-          || key.equals("hadoop.conf.dir"))) {
-        given.put(key, value);
-      }
-    });
+    props.forEach(
+        (key, value) -> {
+          if (value instanceof String
+              && (key.startsWith("hadoop.config.") || key.equals("hadoop.conf.dir"))) {
+            given.put(key, value);
+          }
+        });
     try {
       FileSystem.getFileSystemClass(scheme, HadoopStore.configuration(new StoreSettings(given)));
       return null;
     } catch (IOException e) {
-      return KEY + ": Hadoop has no file system for the scheme '" + scheme + "' (file, "
+      return KEY
+          + ": Hadoop has no file system for the scheme '"
+          + scheme
+          + "' (file, "
           + "s3, hdfs and the schemes of Hadoop jars installed with the plugin; or set "
-          + "hadoop.config.fs." + scheme + ".impl)";
+          + "hadoop.config.fs."
+          + scheme
+          + ".impl)";
     } catch (RuntimeException | LinkageError e) {
       return null; // e.g. hadoop.conf.dir is not a directory: the store reports it
     }

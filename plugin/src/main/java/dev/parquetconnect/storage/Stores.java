@@ -18,15 +18,15 @@ public final class Stores {
    * <ul>
    *   <li>{@code file:///abs/path}: {@link LocalStore} (the directory is created if missing)
    *   <li>{@code s3://bucket/prefix}: {@link S3Store}
-   *   <li>{@code hdfs://namenode:port/path} and any other scheme Hadoop has a FileSystem for on
-   *       the class path ({@code viewfs}, {@code webhdfs}, {@code abfs}, {@code gs}, {@code
-   *       s3a}...): {@link HadoopStore}
+   *   <li>{@code hdfs://namenode:port/path} and any other scheme Hadoop has a FileSystem for on the
+   *       class path ({@code viewfs}, {@code webhdfs}, {@code abfs}, {@code gs}, {@code s3a}...):
+   *       {@link HadoopStore}
    * </ul>
    *
    * @param storeUrl the URL; it must not carry credentials (they go in {@code settings})
    * @param settings the store settings (see docs/storage.md); other keys are ignored
-   * @throws IllegalArgumentException for a malformed URL or setting (the message never contains
-   *     a credential)
+   * @throws IllegalArgumentException for a malformed URL or setting (the message never contains a
+   *     credential)
    */
   public static Store open(String storeUrl, Map<String, ?> settings) throws IOException {
     return open(storeUrl, new StoreSettings(settings));

@@ -4,15 +4,17 @@ import java.io.IOException;
 
 /**
  * The state every store's output keeps: its key, the bytes written, and whether it is closed
- * (committed, aborted or failed: no more writes) and committed. The stores differ only in how
- * bytes reach the temporary state and how a commit publishes or discards it; the lifecycle rules
- * of {@link StoreOutput} (one commit or abort, writes refused after either, abort a no-op after a
+ * (committed, aborted or failed: no more writes) and committed. The stores differ only in how bytes
+ * reach the temporary state and how a commit publishes or discards it; the lifecycle rules of
+ * {@link StoreOutput} (one commit or abort, writes refused after either, abort a no-op after a
  * commit) live here once.
  */
 abstract class TrackedOutput extends StoreOutput {
   private final String key;
+
   /** The store's name of the key, for messages. */
   private final String name;
+
   private long written;
   private boolean closed;
   private boolean committed;

@@ -24,13 +24,28 @@ import org.junit.jupiter.api.Test;
 final class ConnectorValidationTest {
   /** A connector's keys in small: a store URL, a mode, a count and a name the mode needs. */
   private static ConfigDef def() {
-    ConfigDef def = new ConfigDef()
-        .define("store.url", Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
-            new StoreUrlValidator("file:///path"), Importance.HIGH, "The store.")
-        .define("mode", Type.STRING, "plain", Importance.HIGH, "The mode.")
-        .define("count", Type.INT, 1, Range.atLeast(1), Importance.LOW, "A count.")
-        .define("name.for.fancy", Type.STRING, "", Importance.LOW, "Fancy mode's name.", "G", 1,
-            Width.SHORT, "Name", VisibleWhen.equalTo("mode", "fancy"));
+    ConfigDef def =
+        new ConfigDef()
+            .define(
+                "store.url",
+                Type.STRING,
+                ConfigDef.NO_DEFAULT_VALUE,
+                new StoreUrlValidator("file:///path"),
+                Importance.HIGH,
+                "The store.")
+            .define("mode", Type.STRING, "plain", Importance.HIGH, "The mode.")
+            .define("count", Type.INT, 1, Range.atLeast(1), Importance.LOW, "A count.")
+            .define(
+                "name.for.fancy",
+                Type.STRING,
+                "",
+                Importance.LOW,
+                "Fancy mode's name.",
+                "G",
+                1,
+                Width.SHORT,
+                "Name",
+                VisibleWhen.equalTo("mode", "fancy"));
     StoreConfigDef.define(def);
     return def;
   }
@@ -60,13 +75,15 @@ final class ConnectorValidationTest {
 
   private static Map<String, List<String>> errors(Map<String, String> props) {
     Config config = ConnectorValidation.validate(def(), props, ConnectorValidationTest::rules);
-    return config.configValues().stream().filter(v -> !v.errorMessages().isEmpty())
+    return config.configValues().stream()
+        .filter(v -> !v.errorMessages().isEmpty())
         .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
   }
 
   @Test
   void aRuleIsReportedOnItsKeyNamingTheKey() {
-    assertEquals(Map.of("name.for.fancy", List.of("name.for.fancy: fancy mode needs a name")),
+    assertEquals(
+        Map.of("name.for.fancy", List.of("name.for.fancy: fancy mode needs a name")),
         errors(props("mode", "fancy")));
     assertEquals(Map.of("count", List.of("count: is unlucky")), errors(props("count", "7")));
     assertEquals(Map.of(), errors(props("mode", "fancy", "name.for.fancy", "x")));
@@ -86,7 +103,8 @@ final class ConnectorValidationTest {
     props.put("aws.access.key.id", null);
     props.put("mode", null);
     Map<String, List<String>> errors = errors(props);
-    assertEquals(List.of("aws.access.key.id is null; leave it out for its default"),
+    assertEquals(
+        List.of("aws.access.key.id is null; leave it out for its default"),
         errors.get("aws.access.key.id"));
     assertEquals(List.of("mode is null; leave it out for its default"), errors.get("mode"));
     assertFalse(errors.toString().contains("s3cr3t"));
@@ -94,45 +112,75 @@ final class ConnectorValidationTest {
 
   @Test
   void aStoreUrlErrorIsReportedOnceThoughEveryStoreKeyRevalidatesIt() {
-    assertEquals(Map.of("store.url", List.of("store.url must not carry credentials (nor any "
-        + "'@'); put them in the store settings")), errors(props("store.url", "s3://K:S@b/p")));
-    assertEquals(List.of("store.url"), List.copyOf(errors(props("store.url", "nope://h/x"))
-        .keySet()));
+    assertEquals(
+        Map.of(
+            "store.url",
+            List.of(
+                "store.url must not carry credentials (nor any "
+                    + "'@'); put them in the store settings")),
+        errors(props("store.url", "s3://K:S@b/p")));
+    assertEquals(
+        List.of("store.url"), List.copyOf(errors(props("store.url", "nope://h/x")).keySet()));
   }
 
   @Test
   void theConstructorCheckRefusesWhatValidateRefuses() {
     Map<String, String> keyWithoutSecret = props("aws.access.key.id", "AKIA");
-    ConfigException e = assertThrows(ConfigException.class, () -> ConnectorValidation
-        .requireValid(def(), keyWithoutSecret,
-            () -> StoreConfigDef.problems(keyWithoutSecret::get)));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConnectorValidation.requireValid(
+                    def(), keyWithoutSecret, () -> StoreConfigDef.problems(keyWithoutSecret::get)));
     assertEquals("aws.access.key.id and aws.secret.access.key go together", e.getMessage());
-    e = assertThrows(ConfigException.class, () -> ConnectorValidation.requireValid(def(),
-        props("store.url", "nope://h/x"), () -> List.of(ConfigProblem.on("count", "is odd"))));
-    assertTrue(e.getMessage().startsWith("count: is odd; store.url: Hadoop has no file system "
-        + "for the scheme 'nope'"), e.getMessage());
+    e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConnectorValidation.requireValid(
+                    def(),
+                    props("store.url", "nope://h/x"),
+                    () -> List.of(ConfigProblem.on("count", "is odd"))));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "count: is odd; store.url: Hadoop has no file system " + "for the scheme 'nope'"),
+        e.getMessage());
     Map<String, String> nulls = props();
     nulls.put("count", null);
-    e = assertThrows(ConfigException.class, () -> ConnectorValidation.requireValid(def(), nulls,
-        () -> {
-          throw new AssertionError("rules run only without null keys");
-        }));
+    e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConnectorValidation.requireValid(
+                    def(),
+                    nulls,
+                    () -> {
+                      throw new AssertionError("rules run only without null keys");
+                    }));
     assertEquals("count is null; leave it out for its default", e.getMessage());
     ConnectorValidation.requireValid(def(), props(), List::of);
   }
 
   @Test
   void visibilityFollowsTheModeAndTheStoreScheme() {
-    Map<String, ConfigValue> values = ConnectorValidation.validate(def(),
-        props("store.url", "s3://b/p", "mode", "FANCY", "name.for.fancy", "n"),
-        ConnectorValidationTest::rules).configValues().stream()
-        .collect(Collectors.toMap(ConfigValue::name, v -> v));
+    Map<String, ConfigValue> values =
+        ConnectorValidation.validate(
+                def(),
+                props("store.url", "s3://b/p", "mode", "FANCY", "name.for.fancy", "n"),
+                ConnectorValidationTest::rules)
+            .configValues()
+            .stream()
+            .collect(Collectors.toMap(ConfigValue::name, v -> v));
     assertTrue(values.get("name.for.fancy").visible());
     assertTrue(values.get("s3.region").visible());
     assertFalse(values.get("hdfs.user").visible());
-    values = ConnectorValidation.validate(def(), props("store.url", "hdfs://nn/p"),
-        ConnectorValidationTest::rules).configValues().stream()
-        .collect(Collectors.toMap(ConfigValue::name, v -> v));
+    values =
+        ConnectorValidation.validate(
+                def(), props("store.url", "hdfs://nn/p"), ConnectorValidationTest::rules)
+            .configValues()
+            .stream()
+            .collect(Collectors.toMap(ConfigValue::name, v -> v));
     assertFalse(values.get("name.for.fancy").visible());
     assertFalse(values.get("s3.region").visible());
     assertTrue(values.get("hdfs.user").visible());
@@ -144,11 +192,15 @@ final class ConnectorValidationTest {
     List<Object> first = offered.validValues("k", Map.of());
     first.removeIf(v -> v.equals("a"));
     assertEquals(List.of("a", "b"), offered.validValues("k", Map.of()));
-    assertEquals(List.of("round.ish", "square"),
+    assertEquals(
+        List.of("round.ish", "square"),
         EnumValues.recommender(Shape.values()).validValues("k", Map.of()));
     assertEquals(Shape.ROUND_ISH, EnumValues.parse(Shape.class, " Round.Ish "));
     assertEquals("round.ish", EnumValues.spelling(Shape.ROUND_ISH));
   }
 
-  private enum Shape { ROUND_ISH, SQUARE }
+  private enum Shape {
+    ROUND_ISH,
+    SQUARE
+  }
 }

@@ -35,8 +35,8 @@ import org.apache.parquet.io.LocalInputFile;
 public final class ConnectFiles {
   private ConnectFiles() {}
 
-  static void write(Path file, FileLayout layout, List<SinkRecord> records,
-      WriterOptions options) throws IOException {
+  static void write(Path file, FileLayout layout, List<SinkRecord> records, WriterOptions options)
+      throws IOException {
     try (OutputStream out = Files.newOutputStream(file);
         ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
       for (SinkRecord r : records) {
@@ -56,8 +56,8 @@ public final class ConnectFiles {
 
   /**
    * Reads {@code file} with parquet-java, converts each row back to Connect with the footer's
-   * metadata, and checks each equals its original record; then checks DuckDB reads every row
-   * as parquet-java does. Returns parquet-java's rows.
+   * metadata, and checks each equals its original record; then checks DuckDB reads every row as
+   * parquet-java does. Returns parquet-java's rows.
    */
   static List<Row> assertReadBackEqual(Path file, FileLayout layout, List<SinkRecord> records)
       throws Exception {
@@ -68,11 +68,11 @@ public final class ConnectFiles {
 
   /**
    * {@link #assertReadBackEqual(Path, FileLayout, List)} on a DuckDB connection the caller keeps
-   * open (tests that check hundreds of files); {@code duck} null for a file DuckDB cannot read
-   * (the deprecated, Hadoop-framed LZ4 codec), read then by parquet-java and our reader only.
+   * open (tests that check hundreds of files); {@code duck} null for a file DuckDB cannot read (the
+   * deprecated, Hadoop-framed LZ4 codec), read then by parquet-java and our reader only.
    */
-  public static List<Row> assertReadBackEqual(Path file, FileLayout layout,
-      List<SinkRecord> records, DuckDbOracle duck) throws Exception {
+  public static List<Row> assertReadBackEqual(
+      Path file, FileLayout layout, List<SinkRecord> records, DuckDbOracle duck) throws Exception {
     MessageType schema = layout.parquetSchema();
     List<Row> rows = ParquetJavaOracle.read(file, schema);
     assertEquals(records.size(), rows.size());
@@ -86,8 +86,9 @@ public final class ConnectFiles {
     assertEquals(rows, ours, "our reader reads what parquet-java reads");
     RowToConnect ourConverter;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
-      ourConverter = RowToConnect.of(reader.schema(),
-          ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+      ourConverter =
+          RowToConnect.of(
+              reader.schema(), ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
     }
     for (int i = 0; i < ours.size(); i++) {
       assertRestored(records.get(i), ourConverter.convert(ours.get(i)), layout);
@@ -126,13 +127,15 @@ public final class ConnectFiles {
     }
     if (options.kafkaKey()) {
       assertEquals(original.keySchema(), restored.keySchema(), at);
-      assertDeepEquals(ConnectTestData.normalized(original.keySchema(), original.key()),
-          restored.key(), at);
+      assertDeepEquals(
+          ConnectTestData.normalized(original.keySchema(), original.key()), restored.key(), at);
     }
     if (original.value() != null || layout.hasTombstoneColumn()) {
       assertEquals(original.valueSchema(), restored.valueSchema(), at);
-      assertDeepEquals(ConnectTestData.normalized(original.valueSchema(), original.value()),
-          restored.value(), at);
+      assertDeepEquals(
+          ConnectTestData.normalized(original.valueSchema(), original.value()),
+          restored.value(),
+          at);
     }
     if (options.kafkaHeaders()) {
       assertHeadersEqual(original.headers(), restored.headers(), at);
@@ -154,11 +157,11 @@ public final class ConnectFiles {
   }
 
   /**
-   * Equality that compares byte arrays by content wherever they are: at the top, in lists, in
-   * map keys and values and in Structs at any depth. (Struct.equals and Map.equals compare a
-   * byte[] inside a map, or inside a list in a Struct, by identity, so a value holding a map of
-   * BYTES never equalled its copy read back.) Structs compare by schema and by their fields'
-   * values as set (a null is not its default); maps regardless of order, lists in order.
+   * Equality that compares byte arrays by content wherever they are: at the top, in lists, in map
+   * keys and values and in Structs at any depth. (Struct.equals and Map.equals compare a byte[]
+   * inside a map, or inside a list in a Struct, by identity, so a value holding a map of BYTES
+   * never equalled its copy read back.) Structs compare by schema and by their fields' values as
+   * set (a null is not its default); maps regardless of order, lists in order.
    */
   public static void assertDeepEquals(Object expected, Object actual, String at) {
     assertEquals(canonical(expected), canonical(actual), at);
@@ -183,9 +186,9 @@ public final class ConnectFiles {
   }
 
   /**
-   * A Struct as its schema and its fields' values (canonical, as set: no defaults). Hashed by
-   * its values only: Connect's schema hash takes a bytes default by identity while its equals
-   * compares it by content, so equal schemas may hash apart.
+   * A Struct as its schema and its fields' values (canonical, as set: no defaults). Hashed by its
+   * values only: Connect's schema hash takes a bytes default by identity while its equals compares
+   * it by content, so equal schemas may hash apart.
    */
   private record CanonicalStruct(Schema schema, List<Object> values) {
     @Override
@@ -225,5 +228,4 @@ public final class ConnectFiles {
     }
     return value;
   }
-
 }

@@ -43,14 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Differential test of the source's fast path: files read by {@link ConnectRecordReader} give
  * exactly the records the generic path gives (the {@code Row} reader, then {@link
- * RowToConnect#convert}), value class for value class, and every Struct it builds passes
- * {@code validate()}. Seeded random Connect schemas and values written by our sink (nulls and
- * empty collections at every level, maps with struct keys, headers, tombstones), read in replay
- * and in generic mode; seeded random Parquet schemas of other writers'
- * shapes written by our format writer (legacy two-level lists, repeated fields outside lists,
- * key-only maps, optional map values, every annotation the mapping knows); and every readable
- * file of the parquet-testing corpus. Each is read with the default batch and with batches of a
- * few entries, so records straddle batch boundaries.
+ * RowToConnect#convert}), value class for value class, and every Struct it builds passes {@code
+ * validate()}. Seeded random Connect schemas and values written by our sink (nulls and empty
+ * collections at every level, maps with struct keys, headers, tombstones), read in replay and in
+ * generic mode; seeded random Parquet schemas of other writers' shapes written by our format writer
+ * (legacy two-level lists, repeated fields outside lists, key-only maps, optional map values, every
+ * annotation the mapping knows); and every readable file of the parquet-testing corpus. Each is
+ * read with the default batch and with batches of a few entries, so records straddle batch
+ * boundaries.
  */
 class ConnectRecordReaderTest {
   private static final Path CORPUS = Path.of("/work/shared/parquet-testing/data");
@@ -65,9 +65,13 @@ class ConnectRecordReaderTest {
       RandomRoundTripTest.Generator g = new RandomRoundTripTest.Generator(random);
       Schema value = g.struct(0, false, "Value" + round);
       Schema key = random.nextBoolean() ? g.schema(3, true) : null;
-      MappingOptions options = new MappingOptions(random.nextBoolean(), key != null,
-          random.nextBoolean(), random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
-          random.nextBoolean());
+      MappingOptions options =
+          new MappingOptions(
+              random.nextBoolean(),
+              key != null,
+              random.nextBoolean(),
+              random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
+              random.nextBoolean());
       FileLayout layout = FileLayout.of(key, value, options);
       List<SinkRecord> records = new ArrayList<>();
       int count = 1 + random.nextInt(60);
@@ -77,8 +81,8 @@ class ConnectRecordReaderTest {
         records.add(ConnectTestData.record(key, k, value, v, i));
       }
       Path file = dir.resolve("sink-" + round + ".parquet");
-      WriterOptions writerOptions = dictionaryOptions(dictionaries)
-          .pageRowLimit(1 + random.nextInt(16)).build();
+      WriterOptions writerOptions =
+          dictionaryOptions(dictionaries).pageRowLimit(1 + random.nextInt(16)).build();
       ConnectFiles.write(file, layout, records, writerOptions);
       assertTrue(assertSameRecords(file, true, "sink file " + round + " (" + value + ")"));
       assertTrue(assertSameRecords(file, false, "sink file " + round + " in generic mode"));
@@ -102,8 +106,11 @@ class ConnectRecordReaderTest {
       Path file = dir.resolve("foreign-" + round + ".parquet");
       int rows = 1 + random.nextInt(50);
       try (OutputStream out = Files.newOutputStream(file);
-          ParquetFileWriter writer = new ParquetFileWriter(out, schema,
-              dictionaryOptions(dictionaries).pageRowLimit(1 + random.nextInt(8)).build())) {
+          ParquetFileWriter writer =
+              new ParquetFileWriter(
+                  out,
+                  schema,
+                  dictionaryOptions(dictionaries).pageRowLimit(1 + random.nextInt(8)).build())) {
         for (int r = 0; r < rows; r++) {
           writer.write(g.row(schema.root()));
         }
@@ -117,35 +124,48 @@ class ConnectRecordReaderTest {
   }
 
   /**
-   * Binary columns in every form the reader meets: dictionary-encoded throughout, falling back
-   * to plain mid-chunk (a dictionary limit of a few hundred bytes), and plain only; strings,
-   * bytes, decimals, lists and maps of strings, string headers; batches that straddle the
-   * fallback.
+   * Binary columns in every form the reader meets: dictionary-encoded throughout, falling back to
+   * plain mid-chunk (a dictionary limit of a few hundred bytes), and plain only; strings, bytes,
+   * decimals, lists and maps of strings, string headers; batches that straddle the fallback.
    */
   @Test
   void dictionaryAndFallbackColumnsReadLikeTheRowPath() throws Exception {
-    Schema value = org.apache.kafka.connect.data.SchemaBuilder.struct().name("Dict")
-        .field("status", Schema.STRING_SCHEMA)
-        .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-        .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
-        .field("amount", ConnectTestData.optionalDecimal(2, 20))
-        .field("tags", org.apache.kafka.connect.data.SchemaBuilder.array(
-            Schema.STRING_SCHEMA).optional().build())
-        .field("labels", org.apache.kafka.connect.data.SchemaBuilder.map(Schema.STRING_SCHEMA,
-            Schema.OPTIONAL_STRING_SCHEMA).optional().build())
-        .build();
+    Schema value =
+        org.apache.kafka.connect.data.SchemaBuilder.struct()
+            .name("Dict")
+            .field("status", Schema.STRING_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
+            .field("amount", ConnectTestData.optionalDecimal(2, 20))
+            .field(
+                "tags",
+                org.apache.kafka.connect.data.SchemaBuilder.array(Schema.STRING_SCHEMA)
+                    .optional()
+                    .build())
+            .field(
+                "labels",
+                org.apache.kafka.connect.data.SchemaBuilder.map(
+                        Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA)
+                    .optional()
+                    .build())
+            .build();
     Random random = new Random(6);
     List<SinkRecord> records = new ArrayList<>();
     for (int i = 0; i < 600; i++) {
-      Struct v = new Struct(value)
-          .put("status", "status-value-" + (char) ('A' + i % 5))
-          .put("name", i % 7 == 0 ? null : "customer name number " + random.nextInt(i < 300
-              ? 20 : 400))
-          .put("blob", i % 5 == 0 ? null : blob(i < 300 ? i % 3 : random.nextInt()))
-          .put("amount", i % 6 == 0 ? null
-              : java.math.BigDecimal.valueOf(random.nextInt(i < 300 ? 9 : 100_000), 2))
-          .put("tags", i % 4 == 0 ? null : List.of("tag-" + i % 3, "tag-" + i % 13))
-          .put("labels", i % 3 == 0 ? null : Map.of("region", "region-" + i % 4));
+      Struct v =
+          new Struct(value)
+              .put("status", "status-value-" + (char) ('A' + i % 5))
+              .put(
+                  "name",
+                  i % 7 == 0 ? null : "customer name number " + random.nextInt(i < 300 ? 20 : 400))
+              .put("blob", i % 5 == 0 ? null : blob(i < 300 ? i % 3 : random.nextInt()))
+              .put(
+                  "amount",
+                  i % 6 == 0
+                      ? null
+                      : java.math.BigDecimal.valueOf(random.nextInt(i < 300 ? 9 : 100_000), 2))
+              .put("tags", i % 4 == 0 ? null : List.of("tag-" + i % 3, "tag-" + i % 13))
+              .put("labels", i % 3 == 0 ? null : Map.of("region", "region-" + i % 4));
       // Header values repeat in the first half, then one of them changes on every record.
       org.apache.kafka.connect.header.ConnectHeaders headers =
           new org.apache.kafka.connect.header.ConnectHeaders();
@@ -153,16 +173,28 @@ class ConnectRecordReaderTest {
       headers.addString("trace", i < 300 ? "trace-" + i % 3 : "trace-" + random.nextLong());
       headers.addBytes("raw", blob(i % 2));
       headers.addInt("count", i % 4);
-      records.add(new SinkRecord(ConnectTestData.TOPIC, ConnectTestData.PARTITION,
-          Schema.OPTIONAL_STRING_SCHEMA, "key-" + i % 9, value, v, i, 1_700_000_000_000L + i,
-          org.apache.kafka.common.record.TimestampType.CREATE_TIME, headers));
+      records.add(
+          new SinkRecord(
+              ConnectTestData.TOPIC,
+              ConnectTestData.PARTITION,
+              Schema.OPTIONAL_STRING_SCHEMA,
+              "key-" + i % 9,
+              value,
+              v,
+              i,
+              1_700_000_000_000L + i,
+              org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+              headers));
     }
-    FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value,
-        new MappingOptions(true, true, true, TimeUnit.MILLIS, false));
+    FileLayout layout =
+        FileLayout.of(
+            Schema.OPTIONAL_STRING_SCHEMA,
+            value,
+            new MappingOptions(true, true, true, TimeUnit.MILLIS, false));
     Map<String, WriterOptions> variants = new LinkedHashMap<>();
     variants.put("dictionary", dictionaryEverywhere().pageRowLimit(64).build());
-    variants.put("fallback", dictionaryEverywhere().pageRowLimit(16)
-        .dictionaryByteLimit(300).build());
+    variants.put(
+        "fallback", dictionaryEverywhere().pageRowLimit(16).dictionaryByteLimit(300).build());
     variants.put("plain", WriterOptions.builder().pageRowLimit(64).dictionary(false).build());
     for (Map.Entry<String, WriterOptions> variant : variants.entrySet()) {
       Path file = dir.resolve("dict-" + variant.getKey() + ".parquet");
@@ -217,9 +249,13 @@ class ConnectRecordReaderTest {
           // RLE and BIT_PACKED are the levels' (and indices') encodings, any other one is the
           // values' fallback.
           if (encodings.stream().anyMatch(e -> e != null && e.usesDictionary())
-              && encodings.stream().anyMatch(e -> e != null && !e.usesDictionary()
-                  && e != dev.parquetconnect.format.meta.Encoding.RLE
-                  && e != dev.parquetconnect.format.meta.Encoding.BIT_PACKED)) {
+              && encodings.stream()
+                  .anyMatch(
+                      e ->
+                          e != null
+                              && !e.usesDictionary()
+                              && e != dev.parquetconnect.format.meta.Encoding.RLE
+                              && e != dev.parquetconnect.format.meta.Encoding.BIT_PACKED)) {
             mixed++;
           }
         }
@@ -272,8 +308,9 @@ class ConnectRecordReaderTest {
       Object actual = readNew(file, replay, options);
       String at = what + " (batch " + batchSize + ")";
       if (expected instanceof Exception e) {
-        assertTrue(actual instanceof Exception, at + ": the Row path fails (" + e
-            + ") but the fast path does not");
+        assertTrue(
+            actual instanceof Exception,
+            at + ": the Row path fails (" + e + ") but the fast path does not");
         continue;
       }
       if (actual instanceof Exception e) {
@@ -291,8 +328,9 @@ class ConnectRecordReaderTest {
   }
 
   private static ParquetToConnect mapping(ParquetFileReader reader, boolean replay) {
-    return ParquetToConnect.of(reader.schema(), replay
-        ? ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()) : Map.of());
+    return ParquetToConnect.of(
+        reader.schema(),
+        replay ? ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()) : Map.of());
   }
 
   /** The records of the Row path, or the exception it fails with. */
@@ -320,9 +358,17 @@ class ConnectRecordReaderTest {
       try (ConnectRecordReader records = new ConnectRecordReader(reader, mapping)) {
         while (records.hasNext()) {
           records.next();
-          out.add(new RestoredRecord(records.topic(), records.partition(), records.offset(),
-              records.timestamp(), mapping.keySchema(), records.key(), mapping.valueSchema(),
-              records.value(), records.headers()));
+          out.add(
+              new RestoredRecord(
+                  records.topic(),
+                  records.partition(),
+                  records.offset(),
+                  records.timestamp(),
+                  mapping.keySchema(),
+                  records.key(),
+                  mapping.valueSchema(),
+                  records.value(),
+                  records.headers()));
         }
       }
       return out;
@@ -373,8 +419,8 @@ class ConnectRecordReaderTest {
       Struct t = (Struct) y;
       assertEquals(s.schema(), t.schema(), at);
       for (Field f : s.schema().fields()) {
-        assertSameValue(s.getWithoutDefault(f.name()), t.getWithoutDefault(f.name()),
-            at + "." + f.name());
+        assertSameValue(
+            s.getWithoutDefault(f.name()), t.getWithoutDefault(f.name()), at + "." + f.name());
       }
     } else if (x instanceof List<?> l) {
       List<?> m = (List<?>) y;
@@ -433,7 +479,8 @@ class ConnectRecordReaderTest {
 
     private FieldRepetitionType repetition(boolean allowRepeated) {
       int r = random.nextInt(allowRepeated ? 5 : 4);
-      return r < 2 ? FieldRepetitionType.OPTIONAL
+      return r < 2
+          ? FieldRepetitionType.OPTIONAL
           : r < 4 ? FieldRepetitionType.REQUIRED : FieldRepetitionType.REPEATED;
     }
 
@@ -442,15 +489,28 @@ class ConnectRecordReaderTest {
       FieldRepetitionType rep = repetition(true);
       return switch (choice) {
         case 0, 1, 2 -> primitive(name, rep);
-        case 3 -> NestedTypes.list(name, repetition(false), node("element", depth + 1)
-            .withRepetition(repetition(false)));
+        case 3 ->
+            NestedTypes.list(
+                name,
+                repetition(false),
+                node("element", depth + 1).withRepetition(repetition(false)));
         case 4 -> twoLevelList(name, depth);
-        case 5 -> NestedTypes.map(name, repetition(false), primitive("key",
-            FieldRepetitionType.REQUIRED), node("value", depth + 1).withRepetition(
-            repetition(false)));
-        case 6 -> GroupNode.of(name, repetition(false), List.of(GroupNode.of("key_value",
-            FieldRepetitionType.REPEATED, List.of(primitive("key", FieldRepetitionType.REQUIRED)))))
-            .withLogicalType(LogicalType.MAP);
+        case 5 ->
+            NestedTypes.map(
+                name,
+                repetition(false),
+                primitive("key", FieldRepetitionType.REQUIRED),
+                node("value", depth + 1).withRepetition(repetition(false)));
+        case 6 ->
+            GroupNode.of(
+                    name,
+                    repetition(false),
+                    List.of(
+                        GroupNode.of(
+                            "key_value",
+                            FieldRepetitionType.REPEATED,
+                            List.of(primitive("key", FieldRepetitionType.REQUIRED)))))
+                .withLogicalType(LogicalType.MAP);
         default -> {
           List<SchemaNode> fields = new ArrayList<>();
           int n = 1 + random.nextInt(3);
@@ -464,13 +524,20 @@ class ConnectRecordReaderTest {
 
     /** The legacy layouts: a repeated primitive, a repeated struct, or an "array" group. */
     private SchemaNode twoLevelList(String name, int depth) {
-      SchemaNode repeated = switch (random.nextInt(3)) {
-        case 0 -> primitive("item", FieldRepetitionType.REPEATED);
-        case 1 -> GroupNode.of("item", FieldRepetitionType.REPEATED, List.of(
-            primitive("a", repetition(false)), primitive("b", repetition(false))));
-        default -> GroupNode.of("array", FieldRepetitionType.REPEATED, List.of(
-            node("only", depth + 1).withRepetition(repetition(false))));
-      };
+      SchemaNode repeated =
+          switch (random.nextInt(3)) {
+            case 0 -> primitive("item", FieldRepetitionType.REPEATED);
+            case 1 ->
+                GroupNode.of(
+                    "item",
+                    FieldRepetitionType.REPEATED,
+                    List.of(primitive("a", repetition(false)), primitive("b", repetition(false))));
+            default ->
+                GroupNode.of(
+                    "array",
+                    FieldRepetitionType.REPEATED,
+                    List.of(node("only", depth + 1).withRepetition(repetition(false))));
+          };
       return GroupNode.of(name, repetition(false), List.of(repeated))
           .withLogicalType(LogicalType.LIST);
     }
@@ -479,36 +546,47 @@ class ConnectRecordReaderTest {
       return switch (random.nextInt(20)) {
         case 0 -> PrimitiveNode.of(name, rep, PhysicalType.BOOLEAN);
         case 1 -> PrimitiveNode.of(name, rep, PhysicalType.INT32);
-        case 2 -> PrimitiveNode.of(name, rep, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.IntType((byte) 8, random.nextBoolean()));
-        case 3 -> PrimitiveNode.of(name, rep, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.IntType((byte) 32, false));
+        case 2 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT32)
+                .withLogicalType(new LogicalType.IntType((byte) 8, random.nextBoolean()));
+        case 3 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT32)
+                .withLogicalType(new LogicalType.IntType((byte) 32, false));
         case 4 -> PrimitiveNode.of(name, rep, PhysicalType.INT64);
-        case 5 -> PrimitiveNode.of(name, rep, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.IntType((byte) 64, false));
+        case 5 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT64)
+                .withLogicalType(new LogicalType.IntType((byte) 64, false));
         case 6 -> PrimitiveNode.of(name, rep, PhysicalType.FLOAT);
         case 7 -> PrimitiveNode.of(name, rep, PhysicalType.DOUBLE);
-        case 8 -> PrimitiveNode.of(name, rep, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(LogicalType.STRING);
+        case 8 ->
+            PrimitiveNode.of(name, rep, PhysicalType.BYTE_ARRAY)
+                .withLogicalType(LogicalType.STRING);
         case 9 -> PrimitiveNode.of(name, rep, PhysicalType.BYTE_ARRAY);
         case 10 -> PrimitiveNode.fixed(name, rep, 16).withLogicalType(new LogicalType.UuidType());
         case 11 -> PrimitiveNode.fixed(name, rep, 2).withLogicalType(new LogicalType.Float16Type());
-        case 12 -> PrimitiveNode.of(name, rep, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.DecimalType(2, 9));
-        case 13 -> PrimitiveNode.of(name, rep, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.DecimalType(3, 18));
-        case 14 -> PrimitiveNode.fixed(name, rep, 12)
-            .withLogicalType(new LogicalType.DecimalType(4, 28));
-        case 15 -> PrimitiveNode.of(name, rep, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.DateType());
-        case 16 -> PrimitiveNode.of(name, rep, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.TimestampType(random.nextBoolean(),
-                TimeUnit.values()[random.nextInt(3)]));
-        case 17 -> PrimitiveNode.of(name, rep, PhysicalType.INT64)
-            .withLogicalType(new LogicalType.TimeType(true, TimeUnit.MICROS));
+        case 12 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT32)
+                .withLogicalType(new LogicalType.DecimalType(2, 9));
+        case 13 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT64)
+                .withLogicalType(new LogicalType.DecimalType(3, 18));
+        case 14 ->
+            PrimitiveNode.fixed(name, rep, 12).withLogicalType(new LogicalType.DecimalType(4, 28));
+        case 15 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT32)
+                .withLogicalType(new LogicalType.DateType());
+        case 16 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT64)
+                .withLogicalType(
+                    new LogicalType.TimestampType(
+                        random.nextBoolean(), TimeUnit.values()[random.nextInt(3)]));
+        case 17 ->
+            PrimitiveNode.of(name, rep, PhysicalType.INT64)
+                .withLogicalType(new LogicalType.TimeType(true, TimeUnit.MICROS));
         case 18 -> PrimitiveNode.of(name, rep, PhysicalType.INT96);
-        default -> PrimitiveNode.of(name, rep, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(new LogicalType.DecimalType(1, 30));
+        default ->
+            PrimitiveNode.of(name, rep, PhysicalType.BYTE_ARRAY)
+                .withLogicalType(new LogicalType.DecimalType(1, 30));
       };
     }
 
@@ -542,8 +620,7 @@ class ConnectRecordReaderTest {
       }
       GroupNode group = (GroupNode) node;
       NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
-      NestedTypes.MapShape map =
-          list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
+      NestedTypes.MapShape map = list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
       if (list != null) {
         List<Object> elements = new ArrayList<>();
         int n = random.nextInt(4);
@@ -567,20 +644,26 @@ class ConnectRecordReaderTest {
       LogicalType t = leaf.logicalType();
       return switch (leaf.type()) {
         case BOOLEAN -> random.nextBoolean();
-        case INT32 -> t instanceof LogicalType.DecimalType ? random.nextInt(2_000_000) - 1_000_000
-            : t instanceof LogicalType.IntType i && i.bitWidth() == 8
-                ? random.nextInt(i.signed() ? 256 : 256) - (i.signed() ? 128 : 0)
-                : random.nextInt(5) == 0 ? random.nextInt() : random.nextInt(100);
+        case INT32 ->
+            t instanceof LogicalType.DecimalType
+                ? random.nextInt(2_000_000) - 1_000_000
+                : t instanceof LogicalType.IntType i && i.bitWidth() == 8
+                    ? random.nextInt(i.signed() ? 256 : 256) - (i.signed() ? 128 : 0)
+                    : random.nextInt(5) == 0 ? random.nextInt() : random.nextInt(100);
         case INT64 -> random.nextInt(5) == 0 ? random.nextLong() : (long) random.nextInt(1000);
         case FLOAT -> random.nextFloat() * 100;
         case DOUBLE -> random.nextDouble() * 100;
         case INT96 -> bytes(12);
-        case FIXED_LEN_BYTE_ARRAY -> t instanceof LogicalType.DecimalType ? signBytes(
-            leaf.typeLength()) : bytes(leaf.typeLength());
-        case BYTE_ARRAY -> t instanceof LogicalType.StringType
-            ? ("s" + random.nextInt(20)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
-            : t instanceof LogicalType.DecimalType ? signBytes(1 + random.nextInt(13))
-            : bytes(random.nextInt(5));
+        case FIXED_LEN_BYTE_ARRAY ->
+            t instanceof LogicalType.DecimalType
+                ? signBytes(leaf.typeLength())
+                : bytes(leaf.typeLength());
+        case BYTE_ARRAY ->
+            t instanceof LogicalType.StringType
+                ? ("s" + random.nextInt(20)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                : t instanceof LogicalType.DecimalType
+                    ? signBytes(1 + random.nextInt(13))
+                    : bytes(random.nextInt(5));
       };
     }
 

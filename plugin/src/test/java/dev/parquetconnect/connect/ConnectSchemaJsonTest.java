@@ -29,18 +29,32 @@ class ConnectSchemaJsonTest {
   @Test
   void everyTypeComesBackEqual() {
     assertEquals(ConnectTestData.EVERY_TYPE, roundTrip(ConnectTestData.EVERY_TYPE));
-    for (Schema s : List.of(Schema.INT8_SCHEMA, Schema.OPTIONAL_BYTES_SCHEMA, Date.SCHEMA,
-        Time.SCHEMA, Timestamp.SCHEMA, Decimal.schema(-3), ConnectTestData.EMPTY,
-        SchemaBuilder.map(ConnectTestData.POINT, SchemaBuilder.array(Schema.STRING_SCHEMA)
-            .build()).build())) {
+    for (Schema s :
+        List.of(
+            Schema.INT8_SCHEMA,
+            Schema.OPTIONAL_BYTES_SCHEMA,
+            Date.SCHEMA,
+            Time.SCHEMA,
+            Timestamp.SCHEMA,
+            Decimal.schema(-3),
+            ConnectTestData.EMPTY,
+            SchemaBuilder.map(
+                    ConnectTestData.POINT, SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+                .build())) {
       assertEquals(s, roundTrip(s), s.toString());
     }
   }
 
   @Test
   void namesVersionsDocsAndParametersAreKept() {
-    Schema s = SchemaBuilder.int64().name("n").version(3).doc("d \"quoted\" \n")
-        .parameter("a", "1").parameter("b", "").build();
+    Schema s =
+        SchemaBuilder.int64()
+            .name("n")
+            .version(3)
+            .doc("d \"quoted\" \n")
+            .parameter("a", "1")
+            .parameter("b", "")
+            .build();
     Schema back = roundTrip(s);
     assertEquals("n", back.name());
     assertEquals(3, back.version());
@@ -54,25 +68,28 @@ class ConnectSchemaJsonTest {
 
   @Test
   void defaultsOfEveryKindComeBackEqual() {
-    List<Schema> schemas = List.of(
-        SchemaBuilder.int8().defaultValue((byte) -5).build(),
-        SchemaBuilder.int16().defaultValue((short) 300).build(),
-        SchemaBuilder.int32().defaultValue(Integer.MIN_VALUE).build(),
-        SchemaBuilder.int64().defaultValue(Long.MAX_VALUE).build(),
-        SchemaBuilder.float32().defaultValue(Float.NaN).build(),
-        SchemaBuilder.float32().defaultValue(-0.0f).build(),
-        SchemaBuilder.float64().defaultValue(0.1).build(),
-        SchemaBuilder.float64().defaultValue(Double.NEGATIVE_INFINITY).build(),
-        SchemaBuilder.bool().defaultValue(true).build(),
-        SchemaBuilder.string().defaultValue("\u00e9\ud83d\ude00").build(),
-        Decimal.builder(2).defaultValue(new BigDecimal("-1.50")).build(),
-        Date.builder().defaultValue(new java.util.Date(86_400_000L * 3)).build(),
-        Time.builder().defaultValue(new java.util.Date(1000)).build(),
-        Timestamp.builder().defaultValue(new java.util.Date(-1)).build(),
-        SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA)
-            .defaultValue(Arrays.asList("a", null)).build(),
-        SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA)
-            .defaultValue(Map.of(1, "one")).build());
+    List<Schema> schemas =
+        List.of(
+            SchemaBuilder.int8().defaultValue((byte) -5).build(),
+            SchemaBuilder.int16().defaultValue((short) 300).build(),
+            SchemaBuilder.int32().defaultValue(Integer.MIN_VALUE).build(),
+            SchemaBuilder.int64().defaultValue(Long.MAX_VALUE).build(),
+            SchemaBuilder.float32().defaultValue(Float.NaN).build(),
+            SchemaBuilder.float32().defaultValue(-0.0f).build(),
+            SchemaBuilder.float64().defaultValue(0.1).build(),
+            SchemaBuilder.float64().defaultValue(Double.NEGATIVE_INFINITY).build(),
+            SchemaBuilder.bool().defaultValue(true).build(),
+            SchemaBuilder.string().defaultValue("\u00e9\ud83d\ude00").build(),
+            Decimal.builder(2).defaultValue(new BigDecimal("-1.50")).build(),
+            Date.builder().defaultValue(new java.util.Date(86_400_000L * 3)).build(),
+            Time.builder().defaultValue(new java.util.Date(1000)).build(),
+            Timestamp.builder().defaultValue(new java.util.Date(-1)).build(),
+            SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA)
+                .defaultValue(Arrays.asList("a", null))
+                .build(),
+            SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA)
+                .defaultValue(Map.of(1, "one"))
+                .build());
     for (Schema s : schemas) {
       assertEquals(s, roundTrip(s), s.type() + " " + s.defaultValue());
     }
@@ -92,10 +109,17 @@ class ConnectSchemaJsonTest {
 
   @Test
   void malformedSchemasAreRefusedClearly() {
-    for (String bad : List.of("", "[]", "{\"type\":\"int99\"}", "{\"type\":\"struct\"}",
-        "{\"type\":\"array\"}", "{\"type\":\"int32\",\"default\":\"x\"}",
-        "{\"type\":\"int8\",\"default\":300}", "{\"type\":\"int32\"} trailing",
-        "{\"type\":\"int32\",\"type\":\"int64\"}")) {
+    for (String bad :
+        List.of(
+            "",
+            "[]",
+            "{\"type\":\"int99\"}",
+            "{\"type\":\"struct\"}",
+            "{\"type\":\"array\"}",
+            "{\"type\":\"int32\",\"default\":\"x\"}",
+            "{\"type\":\"int8\",\"default\":300}",
+            "{\"type\":\"int32\"} trailing",
+            "{\"type\":\"int32\",\"type\":\"int64\"}")) {
       assertThrows(RuntimeException.class, () -> ConnectSchemaJson.read(bad), bad);
     }
   }
@@ -106,9 +130,23 @@ class ConnectSchemaJsonTest {
     map.put(1, "int key");
     map.put("s", Arrays.asList((short) 2, (byte) 3, 4.5f, null, List.of()));
     map.put(7L, new byte[] {5});
-    List<Object> values = Arrays.asList(null, (byte) 1, (short) 2, 3, 4L, 5.5f, 6.5, Float.NaN,
-        -0.0, true, "text", new BigDecimal("1.230"), new java.util.Date(5), map,
-        ConnectTestData.point(3, null));
+    List<Object> values =
+        Arrays.asList(
+            null,
+            (byte) 1,
+            (short) 2,
+            3,
+            4L,
+            5.5f,
+            6.5,
+            Float.NaN,
+            -0.0,
+            true,
+            "text",
+            new BigDecimal("1.230"),
+            new java.util.Date(5),
+            map,
+            ConnectTestData.point(3, null));
     for (Object v : values) {
       Object json = Json.parse(Json.write(ConnectValueJson.toJson(null, v)));
       Object back = ConnectValueJson.fromJson(null, json);
@@ -118,34 +156,49 @@ class ConnectSchemaJsonTest {
         assertEquals(v, back, String.valueOf(v));
       }
     }
-    Object buffer = ConnectValueJson.fromJson(null,
-        ConnectValueJson.toJson(null, ByteBuffer.wrap(new byte[] {1, 2, 3}, 1, 2)));
+    Object buffer =
+        ConnectValueJson.fromJson(
+            null, ConnectValueJson.toJson(null, ByteBuffer.wrap(new byte[] {1, 2, 3}, 1, 2)));
     assertArrayEquals(new byte[] {2, 3}, (byte[]) buffer);
-    assertThrows(IllegalArgumentException.class,
-        () -> ConnectValueJson.toJson(null, new Object()));
+    assertThrows(IllegalArgumentException.class, () -> ConnectValueJson.toJson(null, new Object()));
   }
 
   @Test
   void valuesWithASchemaAreCheckedAgainstIt() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ConnectValueJson.toJson(Schema.INT32_SCHEMA, "not an int"));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ConnectValueJson.fromJson(Schema.INT8_SCHEMA, new BigDecimal(1000)));
     Struct p = ConnectTestData.point(1, "a");
-    assertEquals(p, ConnectValueJson.fromJson(ConnectTestData.POINT,
-        Json.parse(Json.write(ConnectValueJson.toJson(ConnectTestData.POINT, p)))));
+    assertEquals(
+        p,
+        ConnectValueJson.fromJson(
+            ConnectTestData.POINT,
+            Json.parse(Json.write(ConnectValueJson.toJson(ConnectTestData.POINT, p)))));
   }
 
   @Test
   void jsonTextIsStrictAndBounded() {
-    assertEquals(Map.of("a", List.of(new BigDecimal("1e3"), "x\u00e9\n", true)),
+    assertEquals(
+        Map.of("a", List.of(new BigDecimal("1e3"), "x\u00e9\n", true)),
         Json.parse(" {\"a\" : [1e3, \"x\\u00e9\\n\", true]} "));
     assertEquals("\ud800x", Json.parse(Json.write("\ud800x")));
     assertTrue(Json.write("\ud800").contains("\\ud800"), "a lone surrogate is escaped");
     String deep = "[".repeat(Json.MAX_DEPTH + 2) + "]".repeat(Json.MAX_DEPTH + 2);
     assertThrows(IllegalArgumentException.class, () -> Json.parse(deep));
-    for (String bad : List.of("{", "[1,]", "{\"a\" 1}", "\"\\x\"", "01x", "nul", "\"a\u0001\"",
-        "{\"a\":1,\"a\":2}", "-")) {
+    for (String bad :
+        List.of(
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "\"\\x\"",
+            "01x",
+            "nul",
+            "\"a\u0001\"",
+            "{\"a\":1,\"a\":2}",
+            "-")) {
       assertThrows(IllegalArgumentException.class, () -> Json.parse(bad), bad);
     }
   }

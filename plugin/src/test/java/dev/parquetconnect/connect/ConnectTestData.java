@@ -22,9 +22,9 @@ import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Connect schemas and values covering every type, logical type, optional flag, default and
- * nesting the mapping handles, with values at the edges (extreme numbers, NaN, -0.0, empty and
- * non-ASCII text, nulls at every level, empty lists and maps).
+ * Connect schemas and values covering every type, logical type, optional flag, default and nesting
+ * the mapping handles, with values at the edges (extreme numbers, NaN, -0.0, empty and non-ASCII
+ * text, nulls at every level, empty lists and maps).
  */
 public final class ConnectTestData {
   static final String TOPIC = "orders";
@@ -49,27 +49,39 @@ public final class ConnectTestData {
   }
 
   static final Schema POINT =
-      SchemaBuilder.struct().name("com.example.Point").version(2).doc("a point")
+      SchemaBuilder.struct()
+          .name("com.example.Point")
+          .version(2)
+          .doc("a point")
           .field("x", Schema.INT32_SCHEMA)
           .field("label", Schema.OPTIONAL_STRING_SCHEMA)
           .build();
 
   static final Schema LEVEL3 =
-      SchemaBuilder.struct().name("com.example.Level3").optional()
+      SchemaBuilder.struct()
+          .name("com.example.Level3")
+          .optional()
           .field("leaf", Schema.OPTIONAL_STRING_SCHEMA)
           .field("points", SchemaBuilder.array(POINT).optional().build())
-          .field("tags", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA)
-              .optional().build())
+          .field(
+              "tags",
+              SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA)
+                  .optional()
+                  .build())
           .build();
 
   static final Schema LEVEL2 =
-      SchemaBuilder.struct().name("com.example.Level2").optional()
+      SchemaBuilder.struct()
+          .name("com.example.Level2")
+          .optional()
           .field("depth", Schema.INT8_SCHEMA)
           .field("level3", LEVEL3)
           .build();
 
   static final Schema LEVEL1 =
-      SchemaBuilder.struct().name("com.example.Level1").optional()
+      SchemaBuilder.struct()
+          .name("com.example.Level1")
+          .optional()
           .field("level2", LEVEL2)
           .field("when", Timestamp.builder().optional().build())
           .build();
@@ -78,7 +90,10 @@ public final class ConnectTestData {
 
   /** One field per Connect type and logical type, required and optional, nested 4 deep. */
   static final Schema EVERY_TYPE =
-      SchemaBuilder.struct().name("com.example.EveryType").version(7).doc("all of them")
+      SchemaBuilder.struct()
+          .name("com.example.EveryType")
+          .version(7)
+          .doc("all of them")
           .parameter("owner", "team-a")
           .field("i8", Schema.INT8_SCHEMA)
           .field("i16", Schema.INT16_SCHEMA)
@@ -111,23 +126,33 @@ public final class ConnectTestData {
           .field("opt_time", Time.builder().optional().build())
           .field("opt_ts", Timestamp.builder().optional().build())
           .field("with_default", SchemaBuilder.int32().defaultValue(42).build())
-          .field("opt_with_default",
+          .field(
+              "opt_with_default",
               SchemaBuilder.string().optional().defaultValue("fallback").build())
           .field("ints", SchemaBuilder.array(Schema.INT32_SCHEMA).build())
-          .field("opt_strings",
-              SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+          .field(
+              "opt_strings", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
           .field("string_map", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA).build())
-          .field("int_map",
-              SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).optional()
+          .field(
+              "int_map",
+              SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA)
+                  .optional()
                   .build())
-          .field("struct_key_map", SchemaBuilder.map(POINT, Schema.OPTIONAL_FLOAT64_SCHEMA)
-              .optional().build())
+          .field(
+              "struct_key_map",
+              SchemaBuilder.map(POINT, Schema.OPTIONAL_FLOAT64_SCHEMA).optional().build())
           .field("nested", LEVEL1)
-          .field("list_of_lists",
-              SchemaBuilder.array(SchemaBuilder.array(Schema.OPTIONAL_INT64_SCHEMA).optional()
-                  .build()).optional().build())
-          .field("map_of_lists", SchemaBuilder.map(Schema.STRING_SCHEMA,
-              SchemaBuilder.array(POINT).build()).optional().build())
+          .field(
+              "list_of_lists",
+              SchemaBuilder.array(
+                      SchemaBuilder.array(Schema.OPTIONAL_INT64_SCHEMA).optional().build())
+                  .optional()
+                  .build())
+          .field(
+              "map_of_lists",
+              SchemaBuilder.map(Schema.STRING_SCHEMA, SchemaBuilder.array(POINT).build())
+                  .optional()
+                  .build())
           .field("empty", EMPTY)
           .build();
 
@@ -154,7 +179,8 @@ public final class ConnectTestData {
     s.put("dec9", new BigDecimal(seed % 2 == 0 ? "-9999999.99" : "1234567.89"));
     s.put("dec18", new BigDecimal(seed % 2 == 0 ? "-99999999999999.9999" : "0.0001"));
     s.put("dec30", new BigDecimal(seed % 2 == 0 ? "-999999999999999999999999.999999" : "1.000000"));
-    s.put("dec_unbounded",
+    s.put(
+        "dec_unbounded",
         new BigDecimal(seed % 2 == 0 ? "99999999999999999999999999999999999.999" : "-0.001"));
     s.put("dec_negative_scale", new BigDecimal(new java.math.BigInteger("123"), -2));
     s.put("date", date(seed % 2 == 0 ? -719_162 : 19_000 + seed));
@@ -204,7 +230,8 @@ public final class ConnectTestData {
     tags.put("t" + seed, (long) seed);
     tags.put("null-valued", null);
     Struct level3 =
-        new Struct(LEVEL3).put("leaf", "deep-" + seed)
+        new Struct(LEVEL3)
+            .put("leaf", "deep-" + seed)
             .put("points", List.of(point(seed, "p"), point(-seed, null)))
             .put("tags", tags);
     Struct level2 = new Struct(LEVEL2).put("depth", (byte) 2).put("level3", level3);
@@ -293,22 +320,34 @@ public final class ConnectTestData {
     return h;
   }
 
-  static SinkRecord record(Schema keySchema, Object key, Schema valueSchema, Object value,
-      long offset) {
-    return new SinkRecord(TOPIC, PARTITION, keySchema, key, valueSchema, value, offset,
-        offset % 5 == 0 ? null : 1_700_000_000_000L + offset, offset % 5 == 0
-            ? TimestampType.NO_TIMESTAMP_TYPE : TimestampType.CREATE_TIME, headers((int) offset));
+  static SinkRecord record(
+      Schema keySchema, Object key, Schema valueSchema, Object value, long offset) {
+    return new SinkRecord(
+        TOPIC,
+        PARTITION,
+        keySchema,
+        key,
+        valueSchema,
+        value,
+        offset,
+        offset % 5 == 0 ? null : 1_700_000_000_000L + offset,
+        offset % 5 == 0 ? TimestampType.NO_TIMESTAMP_TYPE : TimestampType.CREATE_TIME,
+        headers((int) offset));
   }
 
   static SinkRecord record(Schema valueSchema, Object value, long offset) {
-    return record(Schema.OPTIONAL_STRING_SCHEMA, offset % 4 == 0 ? null : "key-" + offset,
-        valueSchema, value, offset);
+    return record(
+        Schema.OPTIONAL_STRING_SCHEMA,
+        offset % 4 == 0 ? null : "key-" + offset,
+        valueSchema,
+        value,
+        offset);
   }
 
   /**
-   * The value as it reads back: a null with a default (a struct field, a list element, a map
-   * value) holds the default, as Connect's converters serialise it too; a ByteBuffer is a
-   * byte[]. Applied at every level.
+   * The value as it reads back: a null with a default (a struct field, a list element, a map value)
+   * holds the default, as Connect's converters serialise it too; a ByteBuffer is a byte[]. Applied
+   * at every level.
    */
   public static Object normalized(Schema schema, Object value) {
     if (value == null) {
@@ -339,7 +378,8 @@ public final class ConnectTestData {
     if (value instanceof Map<?, ?> map) {
       Map<Object, Object> out = new HashMap<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {
-        out.put(normalized(schema.keySchema(), e.getKey()),
+        out.put(
+            normalized(schema.keySchema(), e.getKey()),
             normalized(schema.valueSchema(), e.getValue()));
       }
       return out;

@@ -30,18 +30,19 @@ class DuckDbFilesTest {
   @Test
   void duckDbTypesMapToTheirConnectEquivalents() throws Exception {
     Path file = dir.resolve("duck.parquet");
-    String select = "SELECT true AS b, -8::TINYINT AS i8, -16::SMALLINT AS i16, 32 AS i32,"
-        + " -64::BIGINT AS i64, 200::UTINYINT AS u8, 65000::USMALLINT AS u16,"
-        + " 4000000000::UINTEGER AS u32, 18446744073709551615::UBIGINT AS u64,"
-        + " 1.5::FLOAT AS f, -2.25::DOUBLE AS d, 123.4::DECIMAL(4,1) AS dec4,"
-        + " -123456789012345.678::DECIMAL(18,3) AS dec18,"
-        + " 1234567890123456789012345678.0123456789::DECIMAL(38,10) AS dec38,"
-        + " 'h\u00e9llo' AS s, '\\x01\\x02'::BLOB AS blob, DATE '1969-12-31' AS day,"
-        + " TIME '01:02:03.004005' AS t, TIMESTAMP '2024-01-02 03:04:05.006007' AS ts,"
-        + " TIMESTAMPTZ '2024-01-02 03:04:05.006007+00' AS tstz,"
-        + " '123e4567-e89b-12d3-a456-426614174000'::UUID AS id, [1, NULL, 3] AS ints,"
-        + " {'a': 1, 'b': ['x', 'y']} AS st, MAP {'k': 1, 'm': NULL} AS m,"
-        + " [{'p': 1}, {'p': NULL}] AS list_of_structs, NULL::VARCHAR AS nothing";
+    String select =
+        "SELECT true AS b, -8::TINYINT AS i8, -16::SMALLINT AS i16, 32 AS i32,"
+            + " -64::BIGINT AS i64, 200::UTINYINT AS u8, 65000::USMALLINT AS u16,"
+            + " 4000000000::UINTEGER AS u32, 18446744073709551615::UBIGINT AS u64,"
+            + " 1.5::FLOAT AS f, -2.25::DOUBLE AS d, 123.4::DECIMAL(4,1) AS dec4,"
+            + " -123456789012345.678::DECIMAL(18,3) AS dec18,"
+            + " 1234567890123456789012345678.0123456789::DECIMAL(38,10) AS dec38,"
+            + " 'h\u00e9llo' AS s, '\\x01\\x02'::BLOB AS blob, DATE '1969-12-31' AS day,"
+            + " TIME '01:02:03.004005' AS t, TIMESTAMP '2024-01-02 03:04:05.006007' AS ts,"
+            + " TIMESTAMPTZ '2024-01-02 03:04:05.006007+00' AS tstz,"
+            + " '123e4567-e89b-12d3-a456-426614174000'::UUID AS id, [1, NULL, 3] AS ints,"
+            + " {'a': 1, 'b': ['x', 'y']} AS st, MAP {'k': 1, 'm': NULL} AS m,"
+            + " [{'p': 1}, {'p': NULL}] AS list_of_structs, NULL::VARCHAR AS nothing";
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
@@ -51,8 +52,9 @@ class DuckDbFilesTest {
     ParquetToConnect converter;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file));
         RowReader rowReader = reader.rowReader()) {
-      converter = ParquetToConnect.of(reader.schema(),
-          ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+      converter =
+          ParquetToConnect.of(
+              reader.schema(), ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
       while (rowReader.hasNext()) {
         rows.add(rowReader.next());
       }

@@ -55,52 +55,67 @@ class ForeignFilesTest {
     return new LogicalType.IntType((byte) bits, signed);
   }
 
-  static final MessageType SCHEMA = new MessageType("spark_schema", List.of(
-      p("b", PhysicalType.BOOLEAN, null),
-      PrimitiveNode.of("i32", REQUIRED, PhysicalType.INT32),
-      p("i8", PhysicalType.INT32, intType(8, true)),
-      p("i16", PhysicalType.INT32, intType(16, true)),
-      p("u8", PhysicalType.INT32, intType(8, false)),
-      p("u16", PhysicalType.INT32, intType(16, false)),
-      p("u32", PhysicalType.INT32, intType(32, false)),
-      p("i64", PhysicalType.INT64, null),
-      p("u64", PhysicalType.INT64, intType(64, false)),
-      p("f", PhysicalType.FLOAT, null),
-      p("d", PhysicalType.DOUBLE, null),
-      fixed("half", 2, LogicalType.FLOAT16),
-      p("dec_i32", PhysicalType.INT32, new LogicalType.DecimalType(2, 9)),
-      p("dec_i64", PhysicalType.INT64, new LogicalType.DecimalType(3, 18)),
-      fixed("dec_fixed", 9, new LogicalType.DecimalType(4, 20)),
-      p("dec_binary", PhysicalType.BYTE_ARRAY, new LogicalType.DecimalType(5, 25)),
-      p("s", PhysicalType.BYTE_ARRAY, LogicalType.STRING),
-      p("e", PhysicalType.BYTE_ARRAY, LogicalType.ENUM),
-      p("j", PhysicalType.BYTE_ARRAY, LogicalType.JSON),
-      p("bson", PhysicalType.BYTE_ARRAY, LogicalType.BSON),
-      fixed("uuid", 16, LogicalType.UUID),
-      p("bin", PhysicalType.BYTE_ARRAY, null),
-      fixed("fx", 3, null),
-      p("date", PhysicalType.INT32, LogicalType.DATE),
-      p("t_ms", PhysicalType.INT32, new LogicalType.TimeType(true, TimeUnit.MILLIS)),
-      p("t_us", PhysicalType.INT64, new LogicalType.TimeType(true, TimeUnit.MICROS)),
-      p("t_ns", PhysicalType.INT64, new LogicalType.TimeType(false, TimeUnit.NANOS)),
-      p("ts_ms", PhysicalType.INT64, new LogicalType.TimestampType(true, TimeUnit.MILLIS)),
-      p("ts_us", PhysicalType.INT64, new LogicalType.TimestampType(true, TimeUnit.MICROS)),
-      p("ts_ns_local", PhysicalType.INT64, new LogicalType.TimestampType(false, TimeUnit.NANOS)),
-      p("int96", PhysicalType.INT96, null),
-      NestedTypes.list("list", OPTIONAL, PrimitiveNode.of("element", OPTIONAL,
-          PhysicalType.INT64)),
-      GroupNode.of("legacy_list", OPTIONAL, List.of(
-          PrimitiveNode.of("array", REPEATED, PhysicalType.INT32)))
-          .withLogicalType(LogicalType.LIST),
-      PrimitiveNode.of("repeated_plain", REPEATED, PhysicalType.DOUBLE),
-      NestedTypes.map("map", OPTIONAL,
-          PrimitiveNode.of("key", REQUIRED, PhysicalType.BYTE_ARRAY)
-              .withLogicalType(LogicalType.STRING),
-          PrimitiveNode.of("value", OPTIONAL, PhysicalType.INT32)),
-      GroupNode.of("group", OPTIONAL, List.of(
-          PrimitiveNode.of("x", REQUIRED, PhysicalType.INT32),
-          GroupNode.of("inner", OPTIONAL, List.of(
-              p("y", PhysicalType.BYTE_ARRAY, LogicalType.STRING)))))));
+  static final MessageType SCHEMA =
+      new MessageType(
+          "spark_schema",
+          List.of(
+              p("b", PhysicalType.BOOLEAN, null),
+              PrimitiveNode.of("i32", REQUIRED, PhysicalType.INT32),
+              p("i8", PhysicalType.INT32, intType(8, true)),
+              p("i16", PhysicalType.INT32, intType(16, true)),
+              p("u8", PhysicalType.INT32, intType(8, false)),
+              p("u16", PhysicalType.INT32, intType(16, false)),
+              p("u32", PhysicalType.INT32, intType(32, false)),
+              p("i64", PhysicalType.INT64, null),
+              p("u64", PhysicalType.INT64, intType(64, false)),
+              p("f", PhysicalType.FLOAT, null),
+              p("d", PhysicalType.DOUBLE, null),
+              fixed("half", 2, LogicalType.FLOAT16),
+              p("dec_i32", PhysicalType.INT32, new LogicalType.DecimalType(2, 9)),
+              p("dec_i64", PhysicalType.INT64, new LogicalType.DecimalType(3, 18)),
+              fixed("dec_fixed", 9, new LogicalType.DecimalType(4, 20)),
+              p("dec_binary", PhysicalType.BYTE_ARRAY, new LogicalType.DecimalType(5, 25)),
+              p("s", PhysicalType.BYTE_ARRAY, LogicalType.STRING),
+              p("e", PhysicalType.BYTE_ARRAY, LogicalType.ENUM),
+              p("j", PhysicalType.BYTE_ARRAY, LogicalType.JSON),
+              p("bson", PhysicalType.BYTE_ARRAY, LogicalType.BSON),
+              fixed("uuid", 16, LogicalType.UUID),
+              p("bin", PhysicalType.BYTE_ARRAY, null),
+              fixed("fx", 3, null),
+              p("date", PhysicalType.INT32, LogicalType.DATE),
+              p("t_ms", PhysicalType.INT32, new LogicalType.TimeType(true, TimeUnit.MILLIS)),
+              p("t_us", PhysicalType.INT64, new LogicalType.TimeType(true, TimeUnit.MICROS)),
+              p("t_ns", PhysicalType.INT64, new LogicalType.TimeType(false, TimeUnit.NANOS)),
+              p("ts_ms", PhysicalType.INT64, new LogicalType.TimestampType(true, TimeUnit.MILLIS)),
+              p("ts_us", PhysicalType.INT64, new LogicalType.TimestampType(true, TimeUnit.MICROS)),
+              p(
+                  "ts_ns_local",
+                  PhysicalType.INT64,
+                  new LogicalType.TimestampType(false, TimeUnit.NANOS)),
+              p("int96", PhysicalType.INT96, null),
+              NestedTypes.list(
+                  "list", OPTIONAL, PrimitiveNode.of("element", OPTIONAL, PhysicalType.INT64)),
+              GroupNode.of(
+                      "legacy_list",
+                      OPTIONAL,
+                      List.of(PrimitiveNode.of("array", REPEATED, PhysicalType.INT32)))
+                  .withLogicalType(LogicalType.LIST),
+              PrimitiveNode.of("repeated_plain", REPEATED, PhysicalType.DOUBLE),
+              NestedTypes.map(
+                  "map",
+                  OPTIONAL,
+                  PrimitiveNode.of("key", REQUIRED, PhysicalType.BYTE_ARRAY)
+                      .withLogicalType(LogicalType.STRING),
+                  PrimitiveNode.of("value", OPTIONAL, PhysicalType.INT32)),
+              GroupNode.of(
+                  "group",
+                  OPTIONAL,
+                  List.of(
+                      PrimitiveNode.of("x", REQUIRED, PhysicalType.INT32),
+                      GroupNode.of(
+                          "inner",
+                          OPTIONAL,
+                          List.of(p("y", PhysicalType.BYTE_ARRAY, LogicalType.STRING)))))));
 
   private static byte[] half(int bits) {
     return new byte[] {(byte) bits, (byte) (bits >> 8)};
@@ -132,16 +147,44 @@ class ForeignFilesTest {
     map.put(ConnectTestData.utf8("b"), null);
     GroupNode group = (GroupNode) SCHEMA.root().field(SCHEMA.root().fieldIndex("group"));
     GroupNode inner = (GroupNode) group.field(1);
-    return Row.of(SCHEMA.root(),
-        true, -5, -128, -32768, 200, 65535, -1, Long.MIN_VALUE, -1L, 1.25f, -2.5,
-        half(0x3E00), 12345, -123456789L, fixedDecimal("-12345678901234567890", 9),
+    return Row.of(
+        SCHEMA.root(),
+        true,
+        -5,
+        -128,
+        -32768,
+        200,
+        65535,
+        -1,
+        Long.MIN_VALUE,
+        -1L,
+        1.25f,
+        -2.5,
+        half(0x3E00),
+        12345,
+        -123456789L,
+        fixedDecimal("-12345678901234567890", 9),
         new BigInteger("1234567890123456789012345").toByteArray(),
-        ConnectTestData.utf8("h\u00e9"), ConnectTestData.utf8("RED"),
-        ConnectTestData.utf8("{\"a\":1}"), new byte[] {5, 0, 0, 0, 0}, uuidBytes,
-        new byte[] {1, 2}, new byte[] {7, 8, 9}, -1, 86_399_999, 3_600_000_999L,
-        1_000_000_999_999L, -1L, -1L, 1_700_000_000_123_456_789L,
-        int96(2_440_589, 1_500_000), Arrays.asList(1L, null, 3L), List.of(4, 5),
-        List.of(0.5, -0.5), map, Row.of(group, 9, Row.of(inner, ConnectTestData.utf8("y"))));
+        ConnectTestData.utf8("h\u00e9"),
+        ConnectTestData.utf8("RED"),
+        ConnectTestData.utf8("{\"a\":1}"),
+        new byte[] {5, 0, 0, 0, 0},
+        uuidBytes,
+        new byte[] {1, 2},
+        new byte[] {7, 8, 9},
+        -1,
+        86_399_999,
+        3_600_000_999L,
+        1_000_000_999_999L,
+        -1L,
+        -1L,
+        1_700_000_000_123_456_789L,
+        int96(2_440_589, 1_500_000),
+        Arrays.asList(1L, null, 3L),
+        List.of(4, 5),
+        List.of(0.5, -0.5),
+        map,
+        Row.of(group, 9, Row.of(inner, ConnectTestData.utf8("y"))));
   }
 
   private static Row empty() {
@@ -154,8 +197,8 @@ class ForeignFilesTest {
   @Test
   void everyParquetTypeMapsAsDocumented() throws Exception {
     Path file = dir.resolve("foreign.parquet");
-    ParquetJavaOracle.write(file, SCHEMA, List.of(full(), empty()),
-        ParquetJavaOracle.WriteOptions.defaults());
+    ParquetJavaOracle.write(
+        file, SCHEMA, List.of(full(), empty()), ParquetJavaOracle.WriteOptions.defaults());
     List<Row> rows = ParquetJavaOracle.read(file, SCHEMA);
     assertEquals(rows, ConnectFiles.readWithOurReader(file), "our reader agrees");
     ParquetToConnect converter = ParquetToConnect.of(SCHEMA, Map.of());
@@ -163,27 +206,55 @@ class ForeignFilesTest {
     assertFalse(converter.sinkFile());
     Schema s = converter.valueSchema();
     Map<String, String> expectedTypes = new LinkedHashMap<>();
-    for (String pair : List.of("b=optional boolean", "i32=int32", "i8=optional int8",
-        "i16=optional int16", "u8=optional int16", "u16=optional int32", "u32=optional int64",
-        "i64=optional int64", "u64=optional decimal(0)", "f=optional float32",
-        "d=optional float64", "half=optional float32", "dec_i32=optional decimal(2)",
-        "dec_i64=optional decimal(3)", "dec_fixed=optional decimal(4)",
-        "dec_binary=optional decimal(5)", "s=optional string", "e=optional string",
-        "j=optional string", "bson=optional bytes", "uuid=optional string",
-        "bin=optional bytes", "fx=optional bytes", "date=optional date", "t_ms=optional time",
-        "t_us=optional time", "t_ns=optional time", "ts_ms=optional timestamp",
-        "ts_us=optional timestamp", "ts_ns_local=optional timestamp",
-        "int96=optional timestamp", "list=optional array", "legacy_list=optional array",
-        "repeated_plain=array", "map=optional map", "group=optional struct")) {
+    for (String pair :
+        List.of(
+            "b=optional boolean",
+            "i32=int32",
+            "i8=optional int8",
+            "i16=optional int16",
+            "u8=optional int16",
+            "u16=optional int32",
+            "u32=optional int64",
+            "i64=optional int64",
+            "u64=optional decimal(0)",
+            "f=optional float32",
+            "d=optional float64",
+            "half=optional float32",
+            "dec_i32=optional decimal(2)",
+            "dec_i64=optional decimal(3)",
+            "dec_fixed=optional decimal(4)",
+            "dec_binary=optional decimal(5)",
+            "s=optional string",
+            "e=optional string",
+            "j=optional string",
+            "bson=optional bytes",
+            "uuid=optional string",
+            "bin=optional bytes",
+            "fx=optional bytes",
+            "date=optional date",
+            "t_ms=optional time",
+            "t_us=optional time",
+            "t_ns=optional time",
+            "ts_ms=optional timestamp",
+            "ts_us=optional timestamp",
+            "ts_ns_local=optional timestamp",
+            "int96=optional timestamp",
+            "list=optional array",
+            "legacy_list=optional array",
+            "repeated_plain=array",
+            "map=optional map",
+            "group=optional struct")) {
       String[] kv = pair.split("=");
       expectedTypes.put(kv[0], kv[1]);
     }
     for (SchemaNode node : SCHEMA.fields()) {
-      assertEquals(expectedTypes.get(node.name()),
-          ConnectTypes.describe(s.field(node.name()).schema()), node.name());
+      assertEquals(
+          expectedTypes.get(node.name()),
+          ConnectTypes.describe(s.field(node.name()).schema()),
+          node.name());
     }
-    assertEquals("25", s.field("dec_binary").schema().parameters()
-        .get(ConnectTypes.DECIMAL_PRECISION));
+    assertEquals(
+        "25", s.field("dec_binary").schema().parameters().get(ConnectTypes.DECIMAL_PRECISION));
     assertEquals("20", s.field("u64").schema().parameters().get(ConnectTypes.DECIMAL_PRECISION));
     assertTrue(s.field("list").schema().valueSchema().isOptional());
     assertFalse(s.field("legacy_list").schema().valueSchema().isOptional());
@@ -264,13 +335,16 @@ class ForeignFilesTest {
 
   @Test
   void aStructTimeTimestampAndDecimalAreConnectLogicalTypes() {
-    Schema s = ParquetToConnect.foreignSchema(SCHEMA.root().field(SCHEMA.root()
-        .fieldIndex("ts_us")));
+    Schema s =
+        ParquetToConnect.foreignSchema(SCHEMA.root().field(SCHEMA.root().fieldIndex("ts_us")));
     assertEquals(Timestamp.LOGICAL_NAME, s.name());
-    assertEquals(Time.LOGICAL_NAME,
+    assertEquals(
+        Time.LOGICAL_NAME,
         ParquetToConnect.foreignSchema(SCHEMA.root().field(SCHEMA.root().fieldIndex("t_ms")))
             .name());
-    assertEquals(Decimal.LOGICAL_NAME, ParquetToConnect.foreignSchema(
-        SCHEMA.root().field(SCHEMA.root().fieldIndex("dec_fixed"))).name());
+    assertEquals(
+        Decimal.LOGICAL_NAME,
+        ParquetToConnect.foreignSchema(SCHEMA.root().field(SCHEMA.root().fieldIndex("dec_fixed")))
+            .name());
   }
 }

@@ -40,14 +40,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Changes inside nested objects are made in the open file ({@link ParquetRecordWriter#reshape}),
- * with pages already closed before the change (two rows a page): a new key at depth 2 and 3, in
- * a struct, in a list's element and in a map's value; a nested field that was only null getting
- * its first type; an empty list's element type; and widenings of values written (a long to a
- * double, an integer or boolean to its JSON text). Each file reads in parquet-java and DuckDB
- * exactly as a file written with the wider schema from its first record does, and its pages
- * stay aligned; but a place that had no column before the change (a field only null, a list
- * only empty or of nulls: a file holds no column for them) reads as null in the rows before it,
- * as in a file written wide from the start with those rows {@link Change#written as stored}. A double or a list turned into text is refused: the sink starts a new file.
+ * with pages already closed before the change (two rows a page): a new key at depth 2 and 3, in a
+ * struct, in a list's element and in a map's value; a nested field that was only null getting its
+ * first type; an empty list's element type; and widenings of values written (a long to a double, an
+ * integer or boolean to its JSON text). Each file reads in parquet-java and DuckDB exactly as a
+ * file written with the wider schema from its first record does, and its pages stay aligned; but a
+ * place that had no column before the change (a field only null, a list only empty or of nulls: a
+ * file holds no column for them) reads as null in the rows before it, as in a file written wide
+ * from the start with those rows {@link Change#written as stored}. A double or a list turned into
+ * text is refused: the sink starts a new file.
  */
 final class NestedReshapeTest {
   private static final int BEFORE = 9;
@@ -60,11 +61,14 @@ final class NestedReshapeTest {
   @TempDir Path dir;
 
   /**
-   * A name, the documents before the change and those after (by record number), and the
-   * documents before as the narrow file holds them: a list without a typed element so far has no
-   * column, so it is null in the rows written before its elements got a type.
+   * A name, the documents before the change and those after (by record number), and the documents
+   * before as the narrow file holds them: a list without a typed element so far has no column, so
+   * it is null in the rows written before its elements got a type.
    */
-  record Change(String name, LongFunction<Object> before, LongFunction<Object> after,
+  record Change(
+      String name,
+      LongFunction<Object> before,
+      LongFunction<Object> after,
       LongFunction<Object> written) {
     Change(String name, LongFunction<Object> before, LongFunction<Object> after) {
       this(name, before, after, before);
@@ -78,30 +82,60 @@ final class NestedReshapeTest {
 
   static List<Change> changes() {
     return List.of(
-        new Change("a new key at depth 3 and a new struct at depth 2",
+        new Change(
+            "a new key at depth 3 and a new struct at depth 2",
             i -> doc("id", i, "s", doc("t", doc("a", i))),
             i -> doc("id", i, "s", doc("t", doc("a", i, "b", "x" + i), "u", doc("c", i % 2 == 0)))),
-        new Change("a new key in a list's element, itself a list",
-            i -> doc("id", i, "l", i % 4 == 0 ? List.of() : i % 4 == 1 ? null
-                : Arrays.asList(doc("a", i), null, doc("a", -i))),
+        new Change(
+            "a new key in a list's element, itself a list",
+            i ->
+                doc(
+                    "id",
+                    i,
+                    "l",
+                    i % 4 == 0
+                        ? List.of()
+                        : i % 4 == 1 ? null : Arrays.asList(doc("a", i), null, doc("a", -i))),
             i -> doc("id", i, "l", List.of(doc("a", i, "b", List.of(i, i + 1)), doc()))),
-        new Change("a new key in a map's value, inside a struct",
+        new Change(
+            "a new key in a map's value, inside a struct",
             i -> doc("id", i, "s", doc("m", i % 3 == 0 ? Map.of() : Map.of(i, doc("a", i)))),
             i -> doc("id", i, "s", doc("m", Map.of(i, doc("a", i, "b", "y"), -i, doc())))),
-        new Change("a nested field's first type and an empty list's element type",
-            i -> doc("id", i, "s", doc("n", null, "e", i % 2 == 0 ? List.of()
-                : Arrays.asList((Object) null)), "o", doc()),
+        new Change(
+            "a nested field's first type and an empty list's element type",
+            i ->
+                doc(
+                    "id",
+                    i,
+                    "s",
+                    doc("n", null, "e", i % 2 == 0 ? List.of() : Arrays.asList((Object) null)),
+                    "o",
+                    doc()),
             i -> doc("id", i, "s", doc("n", i, "e", List.of(i)), "o", doc("k", i)),
             i -> doc("id", i, "s", doc("n", null, "e", null), "o", doc())),
-        new Change("a list of only nulls whose elements become structs",
+        new Change(
+            "a list of only nulls whose elements become structs",
             i -> doc("id", i, "l", i % 2 == 0 ? List.of() : Arrays.asList(null, null)),
             i -> doc("id", i, "l", List.of(doc("a", i))),
             i -> doc("id", i, "l", null)),
-        new Change("widenings: a long to a double, a long and a boolean to text, in a list",
-            i -> doc("id", i, "s", doc("v", i * 1_000_003L, "w", i, "f", i % 3 == 0),
-                "l", List.of(doc("z", i))),
-            i -> doc("id", i, "s", doc("v", i + 0.5, "w", "text" + i, "f", "no"),
-                "l", List.of(doc("z", i * 0.25)))));
+        new Change(
+            "widenings: a long to a double, a long and a boolean to text, in a list",
+            i ->
+                doc(
+                    "id",
+                    i,
+                    "s",
+                    doc("v", i * 1_000_003L, "w", i, "f", i % 3 == 0),
+                    "l",
+                    List.of(doc("z", i))),
+            i ->
+                doc(
+                    "id",
+                    i,
+                    "s",
+                    doc("v", i + 0.5, "w", "text" + i, "f", "no"),
+                    "l",
+                    List.of(doc("z", i * 0.25)))));
   }
 
   static Stream<Arguments> cases() {
@@ -119,10 +153,15 @@ final class NestedReshapeTest {
 
   @ParameterizedTest(name = "{0}, {1}, dictionary {2}, aligned {3}")
   @MethodSource("cases")
-  void takenInPlaceAndReadAsIfWrittenWideFromTheStart(Change change, PageVersion version,
-      boolean dictionary, boolean aligned) throws Exception {
-    WriterOptions options = WriterOptions.builder().pageVersion(version).dictionary(dictionary)
-        .alignedPages(aligned).pageRowLimit(2).build();
+  void takenInPlaceAndReadAsIfWrittenWideFromTheStart(
+      Change change, PageVersion version, boolean dictionary, boolean aligned) throws Exception {
+    WriterOptions options =
+        WriterOptions.builder()
+            .pageVersion(version)
+            .dictionary(dictionary)
+            .alignedPages(aligned)
+            .pageRowLimit(2)
+            .build();
     List<Object> docs = new ArrayList<>();
     for (long i = 0; i < BEFORE; i++) {
       docs.add(change.before().apply(i));
@@ -172,12 +211,13 @@ final class NestedReshapeTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("refusals")
-  void aChangeOfValuesWithoutAFormInTheWiderTypeIsRefused(String name, Object before,
-      Object after) throws Exception {
+  void aChangeOfValuesWithoutAFormInTheWiderTypeIsRefused(String name, Object before, Object after)
+      throws Exception {
     FileLayout narrow = layoutOf(List.of(before));
     try (OutputStream out = Files.newOutputStream(dir.resolve("refused.parquet"));
-        ParquetRecordWriter writer = new ParquetRecordWriter(out, narrow,
-            WriterOptions.builder().pageRowLimit(2).build(), inference)) {
+        ParquetRecordWriter writer =
+            new ParquetRecordWriter(
+                out, narrow, WriterOptions.builder().pageRowLimit(2).build(), inference)) {
       for (int i = 0; i < 5; i++) {
         writer.write(record(i, before));
       }
@@ -189,12 +229,14 @@ final class NestedReshapeTest {
 
   static Stream<Arguments> refusals() {
     return Stream.of(
-        Arguments.of("a double turned into text (5 and 5.0 are one double)",
-            doc("s", doc("d", 1.5)), doc("s", doc("d", "x"))),
-        Arguments.of("a struct turned into text",
-            doc("s", doc("t", doc("a", 1L))), doc("s", doc("t", "x"))),
-        Arguments.of("a list turned into text",
-            doc("s", doc("l", List.of(1L))), doc("s", doc("l", 2L))));
+        Arguments.of(
+            "a double turned into text (5 and 5.0 are one double)",
+            doc("s", doc("d", 1.5)),
+            doc("s", doc("d", "x"))),
+        Arguments.of(
+            "a struct turned into text", doc("s", doc("t", doc("a", 1L))), doc("s", doc("t", "x"))),
+        Arguments.of(
+            "a list turned into text", doc("s", doc("l", List.of(1L))), doc("s", doc("l", 2L))));
   }
 
   private FileLayout layoutOf(List<Object> docs) {
@@ -216,13 +258,19 @@ final class NestedReshapeTest {
     List<String> rows = new ArrayList<>();
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = duck.createStatement();
-        ResultSet rs = sql.executeQuery("SELECT * FROM read_parquet('" + file
-            + "') ORDER BY " + FileLayout.OFFSET_COLUMN)) {
+        ResultSet rs =
+            sql.executeQuery(
+                "SELECT * FROM read_parquet('"
+                    + file
+                    + "') ORDER BY "
+                    + FileLayout.OFFSET_COLUMN)) {
       int columns = rs.getMetaData().getColumnCount();
       while (rs.next()) {
         StringBuilder row = new StringBuilder();
         for (int c = 1; c <= columns; c++) {
-          row.append(rs.getMetaData().getColumnName(c)).append('=').append(rs.getString(c))
+          row.append(rs.getMetaData().getColumnName(c))
+              .append('=')
+              .append(rs.getString(c))
               .append(' ');
         }
         rows.add(row.toString());
@@ -259,7 +307,15 @@ final class NestedReshapeTest {
   }
 
   private static SinkRecord record(long offset, Object value) {
-    return new SinkRecord("t", 0, null, null, null, value, offset, 1_700_000_000_000L + offset,
+    return new SinkRecord(
+        "t",
+        0,
+        null,
+        null,
+        null,
+        value,
+        offset,
+        1_700_000_000_000L + offset,
         TimestampType.CREATE_TIME);
   }
 }

@@ -3,7 +3,6 @@ package dev.parquetconnect.connect;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.connect.RandomRoundTripTest.Generator;
 import dev.parquetconnect.format.meta.CompressionCodec;
@@ -39,34 +38,34 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link BadRecordTest} generalised: random Connect schemas ({@link RandomRoundTripTest}'s
- * generator) and good records interleaved with bad ones, each bad record an otherwise valid
- * record with ONE place deep inside its value or key corrupted after Connect validated it (a
- * list, map or struct changed after {@code put}, a required field never set, a leaf of the wrong
- * class, a null element of a list of required elements, a null map key, a decimal of the wrong
- * scale or with too many digits, a Date not at midnight, a Time outside the day, a timestamp that
- * overflows in microseconds, a nested struct of another schema, a header that is no value of its
- * schema), at random places: the record's last leaf, anywhere, and after a few good elements
- * appended to a list or map. Under random writer options (tiny pages by bytes and by rows, small
- * row groups, page versions, codecs, dictionaries) and mapping options (metadata, key, headers,
- * tombstones, timestamp unit):
+ * generator) and good records interleaved with bad ones, each bad record an otherwise valid record
+ * with ONE place deep inside its value or key corrupted after Connect validated it (a list, map or
+ * struct changed after {@code put}, a required field never set, a leaf of the wrong class, a null
+ * element of a list of required elements, a null map key, a decimal of the wrong scale or with too
+ * many digits, a Date not at midnight, a Time outside the day, a timestamp that overflows in
+ * microseconds, a nested struct of another schema, a header that is no value of its schema), at
+ * random places: the record's last leaf, anywhere, and after a few good elements appended to a list
+ * or map. Under random writer options (tiny pages by bytes and by rows, small row groups, page
+ * versions, codecs, dictionaries) and mapping options (metadata, key, headers, tombstones,
+ * timestamp unit):
  *
  * <ol>
- *   <li>every bad record is refused with a {@link DataException} whose message is exactly
- *       "topic T partition P offset N: field PATH: WHAT", PATH the corrupted place as the
- *       shredder names it ({@code a.b[2]{key}.c}, {@code m{key K}}, {@code __kafka_key...},
- *       {@code __kafka_headers[i]});
+ *   <li>every bad record is refused with a {@link DataException} whose message is exactly "topic T
+ *       partition P offset N: field PATH: WHAT", PATH the corrupted place as the shredder names it
+ *       ({@code a.b[2]{key}.c}, {@code m{key K}}, {@code __kafka_key...}, {@code
+ *       __kafka_headers[i]});
  *   <li>a refused record leaves {@code recordCount()} as it was;
- *   <li>the file written with the refused records interleaved is byte for byte the file of the
- *       good records alone, written with the same options;
+ *   <li>the file written with the refused records interleaved is byte for byte the file of the good
+ *       records alone, written with the same options;
  *   <li>the good records read back equal (parquet-java, our reader, DuckDB).
  * </ol>
  *
- * <p>Where Connect's own API cannot put the bad value (a null in a required field, a value of
- * the wrong class or a Struct of another schema straight in a Struct field: {@code Struct.put}
- * validates), the test sets the Struct's slot by reflection, as a converter or transformation
- * that builds Structs without validating them would leave it; everywhere else it uses the public
- * API after validation (list {@code set}/{@code add}, map {@code put}, {@code Struct.put} of a
- * value Connect accepts, a Struct that was never validated).
+ * <p>Where Connect's own API cannot put the bad value (a null in a required field, a value of the
+ * wrong class or a Struct of another schema straight in a Struct field: {@code Struct.put}
+ * validates), the test sets the Struct's slot by reflection, as a converter or transformation that
+ * builds Structs without validating them would leave it; everywhere else it uses the public API
+ * after validation (list {@code set}/{@code add}, map {@code put}, {@code Struct.put} of a value
+ * Connect accepts, a Struct that was never validated).
  *
  * <p>Seeded: a failure names its round and seed; {@code -Drandombad.seed=S -Drandombad.rounds=1}
  * replays one round.
@@ -79,8 +78,8 @@ class RandomBadRecordTest {
   private static final int GOOD_RECORDS = 20;
   private static final String WHERE_PREFIX =
       "topic " + ConnectTestData.TOPIC + " partition " + ConnectTestData.PARTITION + " offset ";
-  private static final Schema WRONG_SCHEMA = SchemaBuilder.struct().name("com.example.Wrong")
-      .field("x", Schema.INT32_SCHEMA).build();
+  private static final Schema WRONG_SCHEMA =
+      SchemaBuilder.struct().name("com.example.Wrong").field("x", Schema.INT32_SCHEMA).build();
   private static final java.lang.reflect.Field STRUCT_VALUES;
 
   static {
@@ -96,6 +95,7 @@ class RandomBadRecordTest {
 
   /** How often each kind of corruption and each way of planting it ran, for the log. */
   private final Map<String, Integer> tally = new TreeMap<>();
+
   /** The round's layout and options, for a failure's message. */
   private String context = "";
 
@@ -105,13 +105,21 @@ class RandomBadRecordTest {
     Random seeds = new Random(SEED);
     int rounds = ROUNDS;
     for (int round = 0; round < rounds; round++) {
-      long seed = rounds == 1 && System.getProperty("randombad.seed") != null
-          ? SEED : seeds.nextLong();
+      long seed =
+          rounds == 1 && System.getProperty("randombad.seed") != null ? SEED : seeds.nextLong();
       try {
         runRound(round, seed);
       } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("round " + round + " (-Drandombad.seed=" + seed
-            + " -Drandombad.rounds=1): " + e + "\n" + context, e);
+        throw new AssertionError(
+            "round "
+                + round
+                + " (-Drandombad.seed="
+                + seed
+                + " -Drandombad.rounds=1): "
+                + e
+                + "\n"
+                + context,
+            e);
       }
     }
     LOG.info("RandomBadRecordTest: {}", tally);
@@ -121,12 +129,16 @@ class RandomBadRecordTest {
     Random random = new Random(seed);
     Generator g = new Generator(random);
     // A struct value (its fields top-level columns) mostly; else any other type (one column).
-    Schema valueSchema = random.nextInt(4) != 0 ? g.struct(0, false, "Value" + round)
-        : nonStruct(g);
+    Schema valueSchema =
+        random.nextInt(4) != 0 ? g.struct(0, false, "Value" + round) : nonStruct(g);
     Schema keySchema = random.nextBoolean() ? g.schema(3, true) : null;
-    MappingOptions options = new MappingOptions(random.nextBoolean(), keySchema != null,
-        random.nextBoolean(), random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
-        random.nextBoolean());
+    MappingOptions options =
+        new MappingOptions(
+            random.nextBoolean(),
+            keySchema != null,
+            random.nextBoolean(),
+            random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
+            random.nextBoolean());
     FileLayout layout = FileLayout.of(keySchema, valueSchema, options);
     StringBuilder chosen = new StringBuilder();
     WriterOptions writerOptions = writerOptions(random, layout, chosen);
@@ -147,8 +159,11 @@ class RandomBadRecordTest {
         for (int b = 0; b < bad; b++) {
           Bad badRecord = corrupter.badRecord(offset++);
           long before = writer.recordCount();
-          DataException e = assertThrows(DataException.class,
-              () -> writer.write(badRecord.record()), badRecord.expected());
+          DataException e =
+              assertThrows(
+                  DataException.class,
+                  () -> writer.write(badRecord.record()),
+                  badRecord.expected());
           assertEquals(badRecord.expected(), e.getMessage(), "the bad record's message");
           assertEquals(before, writer.recordCount(), "the refused record left a row");
           assertEquals(written.size(), writer.recordCount());
@@ -156,8 +171,10 @@ class RandomBadRecordTest {
         if (i == GOOD_RECORDS) {
           break; // ends with refused records
         }
-        Object v = options.tombstones() && random.nextInt(10) == 0
-            ? null : inOtherForms(random, g.value(valueSchema), valueSchema);
+        Object v =
+            options.tombstones() && random.nextInt(10) == 0
+                ? null
+                : inOtherForms(random, g.value(valueSchema), valueSchema);
         Object k = keySchema == null ? null : inOtherForms(random, g.value(keySchema), keySchema);
         SinkRecord ok = ConnectTestData.record(keySchema, k, valueSchema, v, offset++);
         writer.write(ok);
@@ -168,7 +185,9 @@ class RandomBadRecordTest {
 
     Path goodOnly = dir.resolve("good-" + round + ".parquet");
     ConnectFiles.write(goodOnly, layout, written, writerOptions);
-    assertArrayEquals(Files.readAllBytes(goodOnly), Files.readAllBytes(mixed),
+    assertArrayEquals(
+        Files.readAllBytes(goodOnly),
+        Files.readAllBytes(mixed),
         "the file with refused records is not the file of the good ones alone");
     ConnectFiles.assertReadBackEqual(mixed, layout, written);
   }
@@ -183,9 +202,9 @@ class RandomBadRecordTest {
   }
 
   /**
-   * {@code value}, in a third of the calls in other Java forms Connect allows (outside map
-   * keys): lists as LinkedLists, which the shredder walks by iterator rather than by index, and
-   * byte arrays as ByteBuffers (a slice of a larger heap array, or a direct buffer).
+   * {@code value}, in a third of the calls in other Java forms Connect allows (outside map keys):
+   * lists as LinkedLists, which the shredder walks by iterator rather than by index, and byte
+   * arrays as ByteBuffers (a slice of a larger heap array, or a direct buffer).
    */
   private static Object inOtherForms(Random random, Object value, Schema schema) {
     return random.nextInt(3) == 0 ? varied(random, value, schema) : value;
@@ -235,8 +254,8 @@ class RandomBadRecordTest {
   }
 
   /** Random writer options, described into {@code chosen}. */
-  private static WriterOptions writerOptions(Random random, FileLayout layout,
-      StringBuilder chosen) {
+  private static WriterOptions writerOptions(
+      Random random, FileLayout layout, StringBuilder chosen) {
     WriterOptions.Builder b = WriterOptions.builder();
     if (random.nextInt(3) == 0) {
       int limit = 1 + random.nextInt(64);
@@ -244,20 +263,23 @@ class RandomBadRecordTest {
       chosen.append(" dictionaryByteLimit=").append(limit);
     }
     if (random.nextInt(3) == 0) {
-      var columns = layout.parquetSchema().columns().stream()
-          .filter(c -> c.primitive().type() != PhysicalType.BOOLEAN).toList();
+      var columns =
+          layout.parquetSchema().columns().stream()
+              .filter(c -> c.primitive().type() != PhysicalType.BOOLEAN)
+              .toList();
       if (!columns.isEmpty()) {
         String column = columns.get(random.nextInt(columns.size())).dottedPath();
         b.bloomFilter(column, 100, 0.01);
         chosen.append(" bloomFilter=").append(column);
       }
     }
-    int pageBytes = switch (random.nextInt(4)) {
-      case 0 -> 64;
-      case 1 -> 16 + random.nextInt(400);
-      case 2 -> 1 + random.nextInt(64);
-      default -> 0; // the default, 1 MiB
-    };
+    int pageBytes =
+        switch (random.nextInt(4)) {
+          case 0 -> 64;
+          case 1 -> 16 + random.nextInt(400);
+          case 2 -> 1 + random.nextInt(64);
+          default -> 0; // the default, 1 MiB
+        };
     if (pageBytes > 0) {
       b.pageByteLimit(pageBytes);
       chosen.append(" pageByteLimit=").append(pageBytes);
@@ -280,12 +302,13 @@ class RandomBadRecordTest {
       b.dictionary(false);
       chosen.append(" dictionary=false");
     }
-    CompressionCodec codec = switch (random.nextInt(4)) {
-      case 0 -> CompressionCodec.SNAPPY;
-      case 1 -> CompressionCodec.ZSTD;
-      case 2 -> CompressionCodec.GZIP;
-      default -> CompressionCodec.UNCOMPRESSED;
-    };
+    CompressionCodec codec =
+        switch (random.nextInt(4)) {
+          case 0 -> CompressionCodec.SNAPPY;
+          case 1 -> CompressionCodec.ZSTD;
+          case 2 -> CompressionCodec.GZIP;
+          default -> CompressionCodec.UNCOMPRESSED;
+        };
     b.codec(codec);
     chosen.append(' ').append(codec);
     return b.build();
@@ -296,8 +319,14 @@ class RandomBadRecordTest {
 
   // ---- places in a value: steps from the root
 
-  private sealed interface Step permits FieldStep, ElementStep, KeyStep, EntryValueStep,
-      AppendElement, AppendKey, AppendValue {}
+  private sealed interface Step
+      permits FieldStep,
+          ElementStep,
+          KeyStep,
+          EntryValueStep,
+          AppendElement,
+          AppendKey,
+          AppendValue {}
 
   private record FieldStep(Field field) implements Step {}
 
@@ -319,8 +348,8 @@ class RandomBadRecordTest {
   private record AppendValue() implements Step {}
 
   /**
-   * A place a value can be put, of {@code schema}; in the key when {@code inKey} (no steps: the
-   * key itself).
+   * A place a value can be put, of {@code schema}; in the key when {@code inKey} (no steps: the key
+   * itself).
    */
   private record Place(boolean inKey, List<Step> steps, Schema schema) {
     Step last() {
@@ -332,8 +361,10 @@ class RandomBadRecordTest {
     }
 
     boolean appends() {
-      return !steps.isEmpty() && (last() instanceof AppendElement || last() instanceof AppendKey
-          || last() instanceof AppendValue);
+      return !steps.isEmpty()
+          && (last() instanceof AppendElement
+              || last() instanceof AppendKey
+              || last() instanceof AppendValue);
     }
   }
 
@@ -348,8 +379,8 @@ class RandomBadRecordTest {
     private final Schema valueSchema;
     private final Schema keySchema;
 
-    Corrupter(Random random, Generator g, MappingOptions options, Schema valueSchema,
-        Schema keySchema) {
+    Corrupter(
+        Random random, Generator g, MappingOptions options, Schema valueSchema, Schema keySchema) {
       this.random = random;
       this.g = g;
       this.options = options;
@@ -362,10 +393,10 @@ class RandomBadRecordTest {
         return badHeader(offset);
       }
       boolean tombstone = keySchema != null && options.tombstones() && random.nextInt(8) == 0;
-      Object[] value = {tombstone ? null
-          : inOtherForms(random, g.value(valueSchema), valueSchema)};
-      Object[] key = {keySchema == null ? null
-          : inOtherForms(random, g.value(keySchema), keySchema)};
+      Object[] value = {tombstone ? null : inOtherForms(random, g.value(valueSchema), valueSchema)};
+      Object[] key = {
+        keySchema == null ? null : inOtherForms(random, g.value(keySchema), keySchema)
+      };
       List<Place> valuePlaces = new ArrayList<>();
       if (valueSchema.type() != Schema.Type.STRUCT && !tombstone) {
         // The value itself (a struct value is checked before any column sees it).
@@ -396,29 +427,47 @@ class RandomBadRecordTest {
       }
       Corruption c = corruption(place);
       List<Step> resolved = plant(place.inKey() ? key : value, place, c.bad());
-      String path = path(place.inKey(), place.inKey() ? key[0] : value[0], resolved)
-          + (c.below() == null ? "" : "." + c.below());
+      String path =
+          path(place.inKey(), place.inKey() ? key[0] : value[0], resolved)
+              + (c.below() == null ? "" : "." + c.below());
       tally.merge(c.kind(), 1, Integer::sum);
-      SinkRecord record =
-          ConnectTestData.record(keySchema, key[0], valueSchema, value[0], offset);
+      SinkRecord record = ConnectTestData.record(keySchema, key[0], valueSchema, value[0], offset);
       return new Bad(record, WHERE_PREFIX + offset + ": field " + path + ": " + c.what());
     }
 
     /** A record whose headers hold, at a random position, one that is no value of its schema. */
     private Bad badHeader(long offset) {
-      SinkRecord good = ConnectTestData.record(keySchema,
-          keySchema == null ? null : g.value(keySchema), valueSchema, g.value(valueSchema),
-          offset);
+      SinkRecord good =
+          ConnectTestData.record(
+              keySchema,
+              keySchema == null ? null : g.value(keySchema),
+              valueSchema,
+              g.value(valueSchema),
+              offset);
       List<Header> headers = new ArrayList<>();
       good.headers().forEach(headers::add);
       int at = random.nextInt(headers.size() + 1);
       headers.add(at, new BadRecordTest.BadHeader());
       tally.merge("bad header", 1, Integer::sum);
-      SinkRecord record = new SinkRecord(good.topic(), good.kafkaPartition(), good.keySchema(),
-          good.key(), good.valueSchema(), good.value(), offset, good.timestamp(),
-          good.timestampType(), headers);
-      return new Bad(record, WHERE_PREFIX + offset + ": field __kafka_headers[" + at
-          + "]: header h: a java.lang.String is no value of int32");
+      SinkRecord record =
+          new SinkRecord(
+              good.topic(),
+              good.kafkaPartition(),
+              good.keySchema(),
+              good.key(),
+              good.valueSchema(),
+              good.value(),
+              offset,
+              good.timestamp(),
+              good.timestampType(),
+              headers);
+      return new Bad(
+          record,
+          WHERE_PREFIX
+              + offset
+              + ": field __kafka_headers["
+              + at
+              + "]: header h: a java.lang.String is no value of int32");
     }
 
     /** The last place that is not an append (in the write order: depth first). */
@@ -467,7 +516,7 @@ class RandomBadRecordTest {
           out.add(new Place(inKey, with(steps, new AppendKey()), s.keySchema()));
           out.add(new Place(inKey, with(steps, new AppendValue()), s.valueSchema()));
         }
-        default -> { }
+        default -> {}
       }
     }
 
@@ -482,22 +531,33 @@ class RandomBadRecordTest {
       }
       ConnectTypes.Kind kind = ConnectTypes.kind(s);
       Object wrong = kind == ConnectTypes.Kind.STRING ? (Object) 7 : "oops";
-      String expected = switch (kind) {
-        case ARRAY -> "a List";
-        case MAP -> "a Map";
-        default -> ConnectTypes.describe(s);
-      };
-      choices.add(new Corruption("wrong class " + kind, wrong,
-          "expected " + expected + ", got a " + wrong.getClass().getName(), null));
+      String expected =
+          switch (kind) {
+            case ARRAY -> "a List";
+            case MAP -> "a Map";
+            default -> ConnectTypes.describe(s);
+          };
+      choices.add(
+          new Corruption(
+              "wrong class " + kind,
+              wrong,
+              "expected " + expected + ", got a " + wrong.getClass().getName(),
+              null));
       switch (kind) {
         case STRUCT -> {
-          choices.add(new Corruption("struct of another schema",
-              new Struct(WRONG_SCHEMA).put("x", 1), "a Struct of schema "
-              + ConnectTypes.describe(WRONG_SCHEMA) + " where the file has "
-              + ConnectTypes.describe(s), null));
-          List<Field> required = s.fields().stream()
-              .filter(f -> !f.schema().isOptional() && f.schema().defaultValue() == null)
-              .toList();
+          choices.add(
+              new Corruption(
+                  "struct of another schema",
+                  new Struct(WRONG_SCHEMA).put("x", 1),
+                  "a Struct of schema "
+                      + ConnectTypes.describe(WRONG_SCHEMA)
+                      + " where the file has "
+                      + ConnectTypes.describe(s),
+                  null));
+          List<Field> required =
+              s.fields().stream()
+                  .filter(f -> !f.schema().isOptional() && f.schema().defaultValue() == null)
+                  .toList();
           if (!required.isEmpty()) {
             Field unset = required.get(random.nextInt(required.size()));
             Struct struct = new Struct(s);
@@ -506,53 +566,91 @@ class RandomBadRecordTest {
                 struct.put(f, g.value(f.schema()));
               }
             }
-            choices.add(new Corruption("required field never set", struct,
-                "null in a required field", unset.name()));
+            choices.add(
+                new Corruption(
+                    "required field never set", struct, "null in a required field", unset.name()));
           }
         }
         case DECIMAL -> {
           DecimalLayout d = DecimalLayout.of(s);
-          BigDecimal scale = new BigDecimal(BigInteger.valueOf(
-              10L * random.nextInt(1000) + 1 + random.nextInt(9)), d.scale() + 1);
-          choices.add(new Corruption("decimal scale", scale, "decimal " + scale.toPlainString()
-              + " has scale " + scale.scale() + ", the column " + d.scale(), null));
-          BigInteger big = BigInteger.TEN.pow(d.precision()) // precision + 1 digits
-              .add(BigInteger.valueOf(random.nextInt(10)));
+          BigDecimal scale =
+              new BigDecimal(
+                  BigInteger.valueOf(10L * random.nextInt(1000) + 1 + random.nextInt(9)),
+                  d.scale() + 1);
+          choices.add(
+              new Corruption(
+                  "decimal scale",
+                  scale,
+                  "decimal "
+                      + scale.toPlainString()
+                      + " has scale "
+                      + scale.scale()
+                      + ", the column "
+                      + d.scale(),
+                  null));
+          BigInteger big =
+              BigInteger.TEN
+                  .pow(d.precision()) // precision + 1 digits
+                  .add(BigInteger.valueOf(random.nextInt(10)));
           BigDecimal digits = new BigDecimal(random.nextBoolean() ? big : big.negate(), d.scale());
-          choices.add(new Corruption("decimal digits", digits, "decimal "
-              + digits.toPlainString() + " has " + (d.precision() + 1)
-              + " digits, the column holds " + d.precision(), null));
+          choices.add(
+              new Corruption(
+                  "decimal digits",
+                  digits,
+                  "decimal "
+                      + digits.toPlainString()
+                      + " has "
+                      + (d.precision() + 1)
+                      + " digits, the column holds "
+                      + d.precision(),
+                  null));
         }
         case DATE -> {
-          long millis = (random.nextInt(200_000) - 100_000) * 86_400_000L + 1
-              + random.nextInt(86_399_999);
-          choices.add(new Corruption("date not midnight", new java.util.Date(millis),
-              "a Date must be midnight UTC, got epoch millisecond " + millis, null));
+          long millis =
+              (random.nextInt(200_000) - 100_000) * 86_400_000L + 1 + random.nextInt(86_399_999);
+          choices.add(
+              new Corruption(
+                  "date not midnight",
+                  new java.util.Date(millis),
+                  "a Date must be midnight UTC, got epoch millisecond " + millis,
+                  null));
         }
         case TIME -> {
-          long millis = random.nextBoolean() ? -1 - random.nextInt(1000)
-              : 86_400_000L + random.nextInt(1000);
-          choices.add(new Corruption("time outside the day", new java.util.Date(millis),
-              "a Time must be within one day, got millisecond " + millis, null));
+          long millis =
+              random.nextBoolean() ? -1 - random.nextInt(1000) : 86_400_000L + random.nextInt(1000);
+          choices.add(
+              new Corruption(
+                  "time outside the day",
+                  new java.util.Date(millis),
+                  "a Time must be within one day, got millisecond " + millis,
+                  null));
         }
         case TIMESTAMP -> {
           if (options.timestampUnit() == TimeUnit.MICROS) {
-            long millis = random.nextBoolean() ? Long.MAX_VALUE / 1000 + 1 + random.nextInt(1000)
-                : Long.MIN_VALUE / 1000 - 1 - random.nextInt(1000);
-            choices.add(new Corruption("timestamp overflow", new java.util.Date(millis),
-                "the Timestamp " + millis + " overflows in microseconds", null));
+            long millis =
+                random.nextBoolean()
+                    ? Long.MAX_VALUE / 1000 + 1 + random.nextInt(1000)
+                    : Long.MIN_VALUE / 1000 - 1 - random.nextInt(1000);
+            choices.add(
+                new Corruption(
+                    "timestamp overflow",
+                    new java.util.Date(millis),
+                    "the Timestamp " + millis + " overflows in microseconds",
+                    null));
           }
         }
-        default -> { }
+        default -> {}
       }
       return choices.get(random.nextInt(choices.size()));
     }
 
     private String nullKind(Place place) {
       Step last = place.last();
-      return last instanceof ElementStep || last instanceof AppendElement ? "null list element"
-          : last instanceof KeyStep || last instanceof AppendKey ? "null map key"
-          : last instanceof FieldStep ? "null in a required struct field" : "null map value";
+      return last instanceof ElementStep || last instanceof AppendElement
+          ? "null list element"
+          : last instanceof KeyStep || last instanceof AppendKey
+              ? "null map key"
+              : last instanceof FieldStep ? "null in a required struct field" : "null map value";
     }
 
     /**
@@ -606,8 +704,10 @@ class RandomBadRecordTest {
           // A key replaced in place: the entries again in their order.
           List<Map.Entry<Object, Object>> entries = new ArrayList<>();
           for (Map.Entry<Object, Object> e : map.entrySet()) {
-            entries.add(Map.entry(Objects.requireNonNullElse(e.getKey(), NULL),
-                Objects.requireNonNullElse(e.getValue(), NULL)));
+            entries.add(
+                Map.entry(
+                    Objects.requireNonNullElse(e.getKey(), NULL),
+                    Objects.requireNonNullElse(e.getValue(), NULL)));
           }
           map.clear();
           for (int i = 0; i < entries.size(); i++) {
@@ -714,13 +814,14 @@ class RandomBadRecordTest {
 
   /**
    * The place's name as the shredder builds it: struct fields joined by dots, {@code [i]} for a
-   * list element, {@code {K}} for the value of key K and {@code {key K}} for the key itself
-   * (K as {@code String.valueOf} prints it), under {@code __kafka_key} for the key; computed
-   * after the corruption, which may change a key's text.
+   * list element, {@code {K}} for the value of key K and {@code {key K}} for the key itself (K as
+   * {@code String.valueOf} prints it), under {@code __kafka_key} for the key; computed after the
+   * corruption, which may change a key's text.
    */
   private static String path(boolean inKey, Object root, List<Step> steps) {
-    StringBuilder out = new StringBuilder(inKey ? FileLayout.KEY_COLUMN
-        : root instanceof Struct ? "" : FileLayout.VALUE_COLUMN);
+    StringBuilder out =
+        new StringBuilder(
+            inKey ? FileLayout.KEY_COLUMN : root instanceof Struct ? "" : FileLayout.VALUE_COLUMN);
     Object at = root;
     for (Step step : steps) {
       if (step instanceof FieldStep f) {

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Random Connect schemas, nested up to five levels (structs, arrays, maps with primitive and
- * struct keys, every logical type, optional fields, defaults, empty structs) and random values
- * with nulls anywhere they are allowed: written by us, each file read back equal by parquet-java,
- * by our reader and by DuckDB, and converted back to the same records.
+ * Random Connect schemas, nested up to five levels (structs, arrays, maps with primitive and struct
+ * keys, every logical type, optional fields, defaults, empty structs) and random values with nulls
+ * anywhere they are allowed: written by us, each file read back equal by parquet-java, by our
+ * reader and by DuckDB, and converted back to the same records.
  */
 public class RandomRoundTripTest {
   private static final int SCHEMAS = 30;
@@ -39,9 +39,14 @@ public class RandomRoundTripTest {
       Generator g = new Generator(random);
       Schema value = g.struct(0, false, "Value" + round);
       Schema key = random.nextBoolean() ? g.schema(3, true) : null;
-      MappingOptions options = new MappingOptions(random.nextBoolean(), key != null,
-          random.nextBoolean(), random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
-          random.nextBoolean(), random.nextBoolean());
+      MappingOptions options =
+          new MappingOptions(
+              random.nextBoolean(),
+              key != null,
+              random.nextBoolean(),
+              random.nextBoolean() ? TimeUnit.MILLIS : TimeUnit.MICROS,
+              random.nextBoolean(),
+              random.nextBoolean());
       FileLayout layout = FileLayout.of(key, value, options);
       List<SinkRecord> records = new ArrayList<>();
       for (int i = 0; i < RECORDS; i++) {
@@ -50,8 +55,8 @@ public class RandomRoundTripTest {
         records.add(ConnectTestData.record(key, k, value, v, i));
       }
       Path file = dir.resolve("random-" + round + ".parquet");
-      WriterOptions writerOptions = WriterOptions.builder()
-          .pageRowLimit(1 + random.nextInt(16)).build();
+      WriterOptions writerOptions =
+          WriterOptions.builder().pageRowLimit(1 + random.nextInt(16)).build();
       ConnectFiles.write(file, layout, records, writerOptions);
       ConnectFiles.assertReadBackEqual(file, layout, records);
     }
@@ -68,26 +73,30 @@ public class RandomRoundTripTest {
 
     public Schema schema(int depth, boolean asKey) {
       int choice = random.nextInt(depth >= 4 ? 13 : 17);
-      SchemaBuilder b = switch (choice) {
-        case 0 -> SchemaBuilder.int8();
-        case 1 -> SchemaBuilder.int16();
-        case 2 -> SchemaBuilder.int32();
-        case 3 -> SchemaBuilder.int64();
-        case 4 -> SchemaBuilder.float32();
-        case 5 -> SchemaBuilder.float64();
-        case 6 -> SchemaBuilder.bool();
-        case 7 -> SchemaBuilder.string();
-        case 8 -> asKey ? SchemaBuilder.string() : SchemaBuilder.bytes();
-        case 9 -> decimal();
-        case 10 -> Date.builder();
-        case 11 -> Time.builder();
-        case 12 -> Timestamp.builder();
-        case 13 -> SchemaBuilder.array(schema(depth + 1, false));
-        case 14 -> SchemaBuilder.map(
-            random.nextInt(4) == 0 ? structBuilder(depth + 1, "Key").build()
-                : primitiveKey(), schema(depth + 1, false));
-        default -> structBuilder(depth + 1, "S");
-      };
+      SchemaBuilder b =
+          switch (choice) {
+            case 0 -> SchemaBuilder.int8();
+            case 1 -> SchemaBuilder.int16();
+            case 2 -> SchemaBuilder.int32();
+            case 3 -> SchemaBuilder.int64();
+            case 4 -> SchemaBuilder.float32();
+            case 5 -> SchemaBuilder.float64();
+            case 6 -> SchemaBuilder.bool();
+            case 7 -> SchemaBuilder.string();
+            case 8 -> asKey ? SchemaBuilder.string() : SchemaBuilder.bytes();
+            case 9 -> decimal();
+            case 10 -> Date.builder();
+            case 11 -> Time.builder();
+            case 12 -> Timestamp.builder();
+            case 13 -> SchemaBuilder.array(schema(depth + 1, false));
+            case 14 ->
+                SchemaBuilder.map(
+                    random.nextInt(4) == 0
+                        ? structBuilder(depth + 1, "Key").build()
+                        : primitiveKey(),
+                    schema(depth + 1, false));
+            default -> structBuilder(depth + 1, "S");
+          };
       if (random.nextInt(3) == 0) {
         b.optional();
       }
@@ -159,55 +168,60 @@ public class RandomRoundTripTest {
           return random.nextBoolean();
         case STRING:
           return randomText();
-        case BYTES: {
-          byte[] b = new byte[random.nextInt(6)];
-          random.nextBytes(b);
-          return b;
-        }
-        case DECIMAL: {
-          DecimalLayout d = DecimalLayout.of(schema);
-          int digits = 1 + random.nextInt(d.precision());
-          BigInteger unscaled = new BigInteger(digits * 3, random).mod(BigInteger.TEN.pow(
-              digits));
-          if (random.nextBoolean()) {
-            unscaled = unscaled.negate();
+        case BYTES:
+          {
+            byte[] b = new byte[random.nextInt(6)];
+            random.nextBytes(b);
+            return b;
           }
-          BigDecimal atParquetScale = new BigDecimal(unscaled, d.scale());
-          return atParquetScale.setScale(d.connectScale(), java.math.RoundingMode.DOWN);
-        }
+        case DECIMAL:
+          {
+            DecimalLayout d = DecimalLayout.of(schema);
+            int digits = 1 + random.nextInt(d.precision());
+            BigInteger unscaled =
+                new BigInteger(digits * 3, random).mod(BigInteger.TEN.pow(digits));
+            if (random.nextBoolean()) {
+              unscaled = unscaled.negate();
+            }
+            BigDecimal atParquetScale = new BigDecimal(unscaled, d.scale());
+            return atParquetScale.setScale(d.connectScale(), java.math.RoundingMode.DOWN);
+          }
         case DATE:
           return ConnectTestData.date(random.nextInt(200_000) - 100_000);
         case TIME:
           return new java.util.Date(random.nextInt(86_400_000));
         case TIMESTAMP:
           return new java.util.Date(random.nextLong() % 10_000_000_000_000L);
-        case ARRAY: {
-          List<Object> list = new ArrayList<>();
-          int n = random.nextInt(4);
-          for (int i = 0; i < n; i++) {
-            list.add(value(schema.valueSchema()));
-          }
-          return list;
-        }
-        case MAP: {
-          Map<Object, Object> map = new LinkedHashMap<>();
-          int n = random.nextInt(4);
-          for (int i = 0; i < n; i++) {
-            map.put(value(schema.keySchema()), value(schema.valueSchema()));
-          }
-          map.remove(null);
-          return map;
-        }
-        default: {
-          Struct s = new Struct(schema);
-          for (org.apache.kafka.connect.data.Field f : schema.fields()) {
-            Object v = value(f.schema());
-            if (v != null || f.schema().isOptional()) {
-              s.put(f, v);
+        case ARRAY:
+          {
+            List<Object> list = new ArrayList<>();
+            int n = random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+              list.add(value(schema.valueSchema()));
             }
+            return list;
           }
-          return s;
-        }
+        case MAP:
+          {
+            Map<Object, Object> map = new LinkedHashMap<>();
+            int n = random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+              map.put(value(schema.keySchema()), value(schema.valueSchema()));
+            }
+            map.remove(null);
+            return map;
+          }
+        default:
+          {
+            Struct s = new Struct(schema);
+            for (org.apache.kafka.connect.data.Field f : schema.fields()) {
+              Object v = value(f.schema());
+              if (v != null || f.schema().isOptional()) {
+                s.put(f, v);
+              }
+            }
+            return s;
+          }
       }
     }
 

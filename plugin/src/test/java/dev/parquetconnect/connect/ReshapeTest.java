@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A schemaless file takes new optional columns in place ({@link ParquetRecordWriter#reshape}):
- * the rows written before read back null in them, in parquet-java and DuckDB alike; a list or
- * struct turned into text, or a row group already written out, is refused (the sink starts a
- * new file then). Nested changes and widenings: {@code NestedReshapeTest}.
+ * A schemaless file takes new optional columns in place ({@link ParquetRecordWriter#reshape}): the
+ * rows written before read back null in them, in parquet-java and DuckDB alike; a list or struct
+ * turned into text, or a row group already written out, is refused (the sink starts a new file
+ * then). Nested changes and widenings: {@code NestedReshapeTest}.
  */
 final class ReshapeTest {
   private final SchemaInference inference =
@@ -48,15 +48,17 @@ final class ReshapeTest {
     Map<String, Object> third = doc("a", 3L, "b", "x", "c", List.of(7L));
     Path file = dir.resolve("reshaped.parquet");
     try (OutputStream out = Files.newOutputStream(file);
-        ParquetRecordWriter writer = new ParquetRecordWriter(out, layoutOf(first, second),
-            WriterOptions.builder().build(), inference)) {
+        ParquetRecordWriter writer =
+            new ParquetRecordWriter(
+                out, layoutOf(first, second), WriterOptions.builder().build(), inference)) {
       writer.write(record(0, first));
       writer.write(record(1, second));
       FileLayout wider = layoutOf(first, second, third);
       assertTrue(writer.reshape(wider), "a new key (b), a first type (c)");
       assertEquals(wider, writer.layout());
       writer.write(record(2, third));
-      assertFalse(writer.reshape(layoutOf(first, second, third, doc("c", "text"))),
+      assertFalse(
+          writer.reshape(layoutOf(first, second, third, doc("c", "text"))),
           "c: a list turned into text");
     }
     MessageType schema;
@@ -68,21 +70,28 @@ final class ReshapeTest {
     List<Object> b = new ArrayList<>();
     List<Object> offsets = new ArrayList<>();
     for (Row r : rows) {
-      b.add(r.get("b") == null ? null : new String((byte[]) r.get("b"),
-          java.nio.charset.StandardCharsets.UTF_8));
+      b.add(
+          r.get("b") == null
+              ? null
+              : new String((byte[]) r.get("b"), java.nio.charset.StandardCharsets.UTF_8));
       offsets.add(r.get(FileLayout.OFFSET_COLUMN));
     }
     assertEquals(java.util.Arrays.asList(null, null, "x"), b, "parquet-java");
     assertEquals(List.of(0L, 1L, 2L), offsets, "parquet-java");
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = duck.createStatement();
-        ResultSet rs = sql.executeQuery("SELECT a, b, c[1], __kafka_offset FROM read_parquet('"
-            + file + "') ORDER BY __kafka_offset")) {
+        ResultSet rs =
+            sql.executeQuery(
+                "SELECT a, b, c[1], __kafka_offset FROM read_parquet('"
+                    + file
+                    + "') ORDER BY __kafka_offset")) {
       Object[][] want = {{1L, null, null, 0L}, {2L, null, null, 1L}, {3L, "x", 7L, 2L}};
       for (Object[] w : want) {
         assertTrue(rs.next());
-        assertArrayEquals(w, new Object[] {rs.getObject(1), rs.getObject(2), rs.getObject(3),
-            rs.getObject(4)}, "DuckDB");
+        assertArrayEquals(
+            w,
+            new Object[] {rs.getObject(1), rs.getObject(2), rs.getObject(3), rs.getObject(4)},
+            "DuckDB");
       }
       assertFalse(rs.next());
     }
@@ -92,8 +101,9 @@ final class ReshapeTest {
   void aRowGroupWrittenOutCannotTakeANewColumn() throws Exception {
     Map<String, Object> first = doc("a", 1L);
     try (OutputStream out = Files.newOutputStream(dir.resolve("flushed.parquet"));
-        ParquetRecordWriter writer = new ParquetRecordWriter(out, layoutOf(first),
-            WriterOptions.builder().build(), inference)) {
+        ParquetRecordWriter writer =
+            new ParquetRecordWriter(
+                out, layoutOf(first), WriterOptions.builder().build(), inference)) {
       writer.write(record(0, first));
       writer.flushRowGroup();
       FileLayout before = writer.layout();
@@ -120,7 +130,15 @@ final class ReshapeTest {
   }
 
   private static SinkRecord record(long offset, Map<String, Object> value) {
-    return new SinkRecord("t", 0, null, null, null, value, offset, 1_700_000_000_000L + offset,
+    return new SinkRecord(
+        "t",
+        0,
+        null,
+        null,
+        null,
+        value,
+        offset,
+        1_700_000_000_000L + offset,
         TimestampType.CREATE_TIME);
   }
 }

@@ -47,9 +47,11 @@ final class RowToConnect {
       this.valueConverter =
           compile(root.field(mapping.valueIndex()), value, FileLayout.VALUE_COLUMN);
     }
-    this.keyConverter = mapping.keyConverted()
-        ? compile(root.field(mapping.keyIndex()), mapping.storedKeySchema(), FileLayout.KEY_COLUMN)
-        : null;
+    this.keyConverter =
+        mapping.keyConverted()
+            ? compile(
+                root.field(mapping.keyIndex()), mapping.storedKeySchema(), FileLayout.KEY_COLUMN)
+            : null;
   }
 
   /** The oracle for a file of this schema and footer key/value metadata. */
@@ -64,8 +66,8 @@ final class RowToConnect {
   /** One row (of the whole file schema) as record parts. */
   RestoredRecord convert(Row row) {
     Object value = null;
-    boolean tombstone = mapping.tombstoneIndex() >= 0
-        && Boolean.TRUE.equals(row.get(mapping.tombstoneIndex()));
+    boolean tombstone =
+        mapping.tombstoneIndex() >= 0 && Boolean.TRUE.equals(row.get(mapping.tombstoneIndex()));
     if (valueConverter != null && !tombstone) {
       Object raw = mapping.valueIndex() < 0 ? row : row.get(mapping.valueIndex());
       value = raw == null ? null : valueConverter.convert(raw);
@@ -106,9 +108,19 @@ final class RowToConnect {
     byte[] key = (byte[]) h.get(0);
     byte[] schemaJson = (byte[]) h.get(1);
     byte[] bytes = (byte[]) h.get(2);
-    mapping.addHeader(headers, key == null ? null : new String(key, StandardCharsets.UTF_8),
-        schemaJson, 0, schemaJson == null ? -1 : schemaJson.length,
-        bytes, 0, bytes == null ? -1 : bytes.length, null, 0, null, null);
+    mapping.addHeader(
+        headers,
+        key == null ? null : new String(key, StandardCharsets.UTF_8),
+        schemaJson,
+        0,
+        schemaJson == null ? -1 : schemaJson.length,
+        bytes,
+        0,
+        bytes == null ? -1 : bytes.length,
+        null,
+        0,
+        null,
+        null);
   }
 
   private static String utf8(Object bytes) {
@@ -128,7 +140,9 @@ final class RowToConnect {
         throw ParquetToConnect.mismatch(path, node, schema);
       }
       return new ListConverter(
-          compile(node.withRepetition(FieldRepetitionType.REQUIRED), schema.valueSchema(),
+          compile(
+              node.withRepetition(FieldRepetitionType.REQUIRED),
+              schema.valueSchema(),
               path + "[]"));
     }
     if (node instanceof PrimitiveNode leaf) {
@@ -153,7 +167,8 @@ final class RowToConnect {
               compile(map.key(), schema.keySchema(), path + "{key}"),
               compile(map.value(), schema.valueSchema(), path + "{value}"));
         }
-        if (list != null && ParquetToConnect.listElement(list) instanceof GroupNode entry
+        if (list != null
+            && ParquetToConnect.listElement(list) instanceof GroupNode entry
             && entry.fieldCount() == 2) {
           // A map with struct, array or map keys, stored as a list of {key, value} entries.
           return new EntryListConverter(
@@ -293,8 +308,10 @@ final class RowToConnect {
     private final boolean unsigned;
     private final boolean uuid;
     private final boolean float16;
+
     /** For TIME and TIMESTAMP: Parquet units per millisecond. */
     private final long unitsPerMilli;
+
     private final int parquetScale;
     private final int connectScale;
     private final String path;
@@ -308,9 +325,9 @@ final class RowToConnect {
       this.uuid = t instanceof LogicalType.UuidType;
       this.float16 = t instanceof LogicalType.Float16Type;
       TimeUnit unit =
-          t instanceof LogicalType.TimestampType ts ? ts.unit()
-              : t instanceof LogicalType.TimeType tt ? tt.unit()
-              : TimeUnit.MILLIS;
+          t instanceof LogicalType.TimestampType ts
+              ? ts.unit()
+              : t instanceof LogicalType.TimeType tt ? tt.unit() : TimeUnit.MILLIS;
       this.unitsPerMilli =
           unit == TimeUnit.MICROS ? 1_000L : unit == TimeUnit.NANOS ? 1_000_000L : 1L;
       this.parquetScale = t instanceof LogicalType.DecimalType d ? d.scale() : 0;
@@ -341,7 +358,8 @@ final class RowToConnect {
         case FLOAT64:
           return parquet instanceof Float f ? (double) f : parquet;
         case STRING:
-          return uuid ? ParquetValues.uuidText((byte[]) parquet, 0)
+          return uuid
+              ? ParquetValues.uuidText((byte[]) parquet, 0)
               : new String((byte[]) parquet, StandardCharsets.UTF_8);
         case BYTES:
           return parquet;

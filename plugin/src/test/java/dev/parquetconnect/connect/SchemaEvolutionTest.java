@@ -19,19 +19,23 @@ class SchemaEvolutionTest {
   private static final SchemaInference INFERENCE = new SchemaInference(ConflictPolicy.STRING);
 
   private static Schema v1(boolean versioned) {
-    SchemaBuilder b = SchemaBuilder.struct().name("com.example.User")
-        .field("id", Schema.INT64_SCHEMA)
-        .field("name", Schema.STRING_SCHEMA);
+    SchemaBuilder b =
+        SchemaBuilder.struct()
+            .name("com.example.User")
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.STRING_SCHEMA);
     return (versioned ? b.version(1) : b).build();
   }
 
   /** v1 plus an optional field and a field with a default: a backward and forward change. */
   private static Schema v2(boolean versioned) {
-    SchemaBuilder b = SchemaBuilder.struct().name("com.example.User")
-        .field("id", Schema.INT64_SCHEMA)
-        .field("name", Schema.STRING_SCHEMA)
-        .field("email", Schema.OPTIONAL_STRING_SCHEMA)
-        .field("score", SchemaBuilder.int32().defaultValue(10).build());
+    SchemaBuilder b =
+        SchemaBuilder.struct()
+            .name("com.example.User")
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.STRING_SCHEMA)
+            .field("email", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("score", SchemaBuilder.int32().defaultValue(10).build());
     return (versioned ? b.version(2) : b).build();
   }
 
@@ -69,30 +73,44 @@ class SchemaEvolutionTest {
   }
 
   /**
-   * Without versions BACKWARD and FULL project only without loss: a widening that rounds
-   * (int64 to float64 or float32, int32 to float32) is a loss, exact ones are not.
+   * Without versions BACKWARD and FULL project only without loss: a widening that rounds (int64 to
+   * float64 or float32, int32 to float32) is a loss, exact ones are not.
    */
   @Test
   void withoutVersionsNoNumberIsRoundedIntoTheFile() {
     for (SchemaCompatibility c : List.of(SchemaCompatibility.BACKWARD, SchemaCompatibility.FULL)) {
       SchemaEvolution e = evolution(c);
-      assertEquals(NEW_FILE, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA,
-          null)), c + ": 2^53 + 1 has no double");
-      assertEquals(NEW_FILE, e.decide(one(Schema.FLOAT32_SCHEMA, null), one(Schema.INT32_SCHEMA,
-          null)), c.toString());
-      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT32_SCHEMA,
-          null)), c.toString());
-      assertEquals(PROJECT, e.decide(one(Schema.INT64_SCHEMA, null), one(Schema.INT32_SCHEMA,
-          null)), c.toString());
-      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.FLOAT32_SCHEMA,
-          null)), c.toString());
+      assertEquals(
+          NEW_FILE,
+          e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA, null)),
+          c + ": 2^53 + 1 has no double");
+      assertEquals(
+          NEW_FILE,
+          e.decide(one(Schema.FLOAT32_SCHEMA, null), one(Schema.INT32_SCHEMA, null)),
+          c.toString());
+      assertEquals(
+          PROJECT,
+          e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT32_SCHEMA, null)),
+          c.toString());
+      assertEquals(
+          PROJECT,
+          e.decide(one(Schema.INT64_SCHEMA, null), one(Schema.INT32_SCHEMA, null)),
+          c.toString());
+      assertEquals(
+          PROJECT,
+          e.decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.FLOAT32_SCHEMA, null)),
+          c.toString());
       // With versions the older record's rounding is the evolution its schemas declare.
-      assertEquals(PROJECT, e.decide(one(Schema.FLOAT64_SCHEMA, 2), one(Schema.INT64_SCHEMA, 1)),
+      assertEquals(
+          PROJECT,
+          e.decide(one(Schema.FLOAT64_SCHEMA, 2), one(Schema.INT64_SCHEMA, 1)),
           c.toString());
     }
     // FORWARD without versions projects whatever the projector can.
-    assertEquals(PROJECT, evolution(SchemaCompatibility.FORWARD).decide(
-        one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA, null)));
+    assertEquals(
+        PROJECT,
+        evolution(SchemaCompatibility.FORWARD)
+            .decide(one(Schema.FLOAT64_SCHEMA, null), one(Schema.INT64_SCHEMA, null)));
   }
 
   private static Schema one(Schema x, Integer version) {
@@ -101,13 +119,28 @@ class SchemaEvolutionTest {
 
   @Test
   void incompatibleChangesOpenAFile() {
-    Schema changedType = SchemaBuilder.struct().name("com.example.User").version(3)
-        .field("id", Schema.STRING_SCHEMA).field("name", Schema.STRING_SCHEMA).build();
-    Schema newRequired = SchemaBuilder.struct().name("com.example.User").version(0)
-        .field("id", Schema.INT64_SCHEMA).field("name", Schema.STRING_SCHEMA)
-        .field("must", Schema.INT32_SCHEMA).build();
-    Schema renamed = SchemaBuilder.struct().name("com.example.Other").version(1)
-        .field("id", Schema.INT64_SCHEMA).field("name", Schema.STRING_SCHEMA).build();
+    Schema changedType =
+        SchemaBuilder.struct()
+            .name("com.example.User")
+            .version(3)
+            .field("id", Schema.STRING_SCHEMA)
+            .field("name", Schema.STRING_SCHEMA)
+            .build();
+    Schema newRequired =
+        SchemaBuilder.struct()
+            .name("com.example.User")
+            .version(0)
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.STRING_SCHEMA)
+            .field("must", Schema.INT32_SCHEMA)
+            .build();
+    Schema renamed =
+        SchemaBuilder.struct()
+            .name("com.example.Other")
+            .version(1)
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.STRING_SCHEMA)
+            .build();
     for (SchemaCompatibility c : SchemaCompatibility.values()) {
       SchemaEvolution e = evolution(c);
       assertEquals(NEW_FILE, e.decide(v2(true), changedType), c.toString());
@@ -181,9 +214,10 @@ class SchemaEvolutionTest {
   void interleavedSchemalessShapesCostOneExtraFile() {
     List<SinkRecord> records = new java.util.ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      Object value = i % 2 == 0
-          ? SchemaInferenceTest.obj("id", (long) i)
-          : SchemaInferenceTest.obj("id", (long) i, "extra", List.of("x"), "n", 1.5);
+      Object value =
+          i % 2 == 0
+              ? SchemaInferenceTest.obj("id", (long) i)
+              : SchemaInferenceTest.obj("id", (long) i, "extra", List.of("x"), "n", 1.5);
       records.add(ConnectTestData.record(null, i % 3 == 0 ? null : "k" + i, null, value, i));
     }
     MappingOptions options = MappingOptions.defaults().withKafkaKey(true);
@@ -195,8 +229,8 @@ class SchemaEvolutionTest {
   void aKeySchemaChangeOpensAFileWhenKeysAreStored() {
     SchemaEvolution e = evolution(SchemaCompatibility.BACKWARD);
     Struct v = new Struct(v1(true)).put("id", 1L).put("name", "a");
-    FileLayout withKeys = FileLayout.of(Schema.STRING_SCHEMA, v1(true),
-        MappingOptions.defaults().withKafkaKey(true));
+    FileLayout withKeys =
+        FileLayout.of(Schema.STRING_SCHEMA, v1(true), MappingOptions.defaults().withKafkaKey(true));
     SinkRecord intKey = ConnectTestData.record(Schema.INT32_SCHEMA, 5, v1(true), v, 1);
     assertEquals(NEW_FILE, e.decide(withKeys, intKey));
     FileLayout withoutKeys = FileLayout.of(null, v1(true), MappingOptions.defaults());

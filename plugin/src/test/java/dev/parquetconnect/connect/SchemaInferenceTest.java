@@ -36,25 +36,46 @@ class SchemaInferenceTest {
 
   @Test
   void infersJsonTypesAsOptionalConnectTypes() {
-    Schema s = asString.infer(obj("id", 1L, "price", 2.5, "ok", true, "name", "x",
-        "tags", List.of("a", "b"), "address", obj("city", "Oslo", "zip", 123L), "none", null));
-    Schema expected = SchemaBuilder.struct().optional()
-        .field("address", SchemaBuilder.struct().optional()
-            .field("city", Schema.OPTIONAL_STRING_SCHEMA)
-            .field("zip", Schema.OPTIONAL_INT64_SCHEMA).build())
-        .field("id", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-        .field("none", SchemaInference.UNKNOWN)
-        .field("ok", Schema.OPTIONAL_BOOLEAN_SCHEMA)
-        .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
-        .field("tags", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
-        .build();
+    Schema s =
+        asString.infer(
+            obj(
+                "id",
+                1L,
+                "price",
+                2.5,
+                "ok",
+                true,
+                "name",
+                "x",
+                "tags",
+                List.of("a", "b"),
+                "address",
+                obj("city", "Oslo", "zip", 123L),
+                "none",
+                null));
+    Schema expected =
+        SchemaBuilder.struct()
+            .optional()
+            .field(
+                "address",
+                SchemaBuilder.struct()
+                    .optional()
+                    .field("city", Schema.OPTIONAL_STRING_SCHEMA)
+                    .field("zip", Schema.OPTIONAL_INT64_SCHEMA)
+                    .build())
+            .field("id", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("none", SchemaInference.UNKNOWN)
+            .field("ok", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("tags", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+            .build();
     assertEquals(expected, s, "fields sorted by name, every one optional");
     assertNull(asString.infer(null));
     assertEquals(Schema.OPTIONAL_INT64_SCHEMA, asString.infer(5L));
     assertEquals(Schema.OPTIONAL_INT32_SCHEMA, asString.infer(5));
-    assertEquals(SchemaBuilder.array(SchemaInference.UNKNOWN).optional().build(),
-        asString.infer(List.of()));
+    assertEquals(
+        SchemaBuilder.array(SchemaInference.UNKNOWN).optional().build(), asString.infer(List.of()));
   }
 
   @Test
@@ -63,7 +84,8 @@ class SchemaInferenceTest {
     assertEquals(Schema.OPTIONAL_INT64_SCHEMA, merged.field("n").schema());
     merged = asString.merge(merged, asString.infer(obj("n", 2.5)));
     assertEquals(Schema.OPTIONAL_FLOAT64_SCHEMA, merged.field("n").schema());
-    assertEquals(Schema.OPTIONAL_FLOAT64_SCHEMA,
+    assertEquals(
+        Schema.OPTIONAL_FLOAT64_SCHEMA,
         failing.merge(Schema.OPTIONAL_FLOAT64_SCHEMA, Schema.OPTIONAL_INT32_SCHEMA),
         "widening is no conflict, even when conflicts fail");
     Struct s = (Struct) asString.conform(merged, obj("n", 7L));
@@ -84,26 +106,32 @@ class SchemaInferenceTest {
   @Test
   void conflictsBecomeTextOrFail() {
     Schema number = asString.infer(obj("v", 1L, "nested", obj("x", 1L)));
-    Schema text = asString.merge(number, asString.infer(obj("v", obj("deep", List.of(1L, 2.5)),
-        "nested", "flat")));
+    Schema text =
+        asString.merge(
+            number, asString.infer(obj("v", obj("deep", List.of(1L, 2.5)), "nested", "flat")));
     assertEquals(Schema.OPTIONAL_STRING_SCHEMA, text.field("v").schema());
     assertEquals(Schema.OPTIONAL_STRING_SCHEMA, text.field("nested").schema());
-    Struct s = (Struct) asString.conform(text, obj("v", obj("deep", List.of(1L, 2.5)),
-        "nested", obj("x", true)));
+    Struct s =
+        (Struct)
+            asString.conform(
+                text, obj("v", obj("deep", List.of(1L, 2.5)), "nested", obj("x", true)));
     assertEquals("{\"deep\":[1,2.5]}", s.get("v"));
     assertEquals("{\"x\":true}", s.get("nested"));
     assertEquals("1", ((Struct) asString.conform(text, obj("v", 1L))).get("v"));
 
-    DataException e = assertThrows(DataException.class,
-        () -> failing.merge(failing.infer(obj("a", obj("b", 1L))),
-            failing.infer(obj("a", obj("b", "x")))));
+    DataException e =
+        assertThrows(
+            DataException.class,
+            () ->
+                failing.merge(
+                    failing.infer(obj("a", obj("b", 1L))), failing.infer(obj("a", obj("b", "x")))));
     assertTrue(e.getMessage().contains("a.b"), e.getMessage());
-    assertTrue(e.getMessage().contains("int64") && e.getMessage().contains("string"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("int64") && e.getMessage().contains("string"), e.getMessage());
     Schema failingNumber = failing.infer(obj("v", 1L));
     assertFalse(failing.fits(failingNumber, obj("v", "x")));
-    DataException misfit = assertThrows(DataException.class,
-        () -> failing.conform(failingNumber, obj("v", "x")));
+    DataException misfit =
+        assertThrows(DataException.class, () -> failing.conform(failingNumber, obj("v", "x")));
     assertTrue(misfit.getMessage().contains("field v"), misfit.getMessage());
   }
 
@@ -113,8 +141,8 @@ class SchemaInferenceTest {
     assertSame(SchemaInference.UNKNOWN, unknown.field("maybe").schema());
     assertTrue(asString.fits(unknown, obj("maybe", null, "list", List.of())));
     assertFalse(asString.fits(unknown, obj("maybe", 3L)), "a first real type changes the schema");
-    Schema resolved = asString.merge(unknown, asString.infer(obj("maybe", 3L,
-        "list", List.of(obj("x", 1L)))));
+    Schema resolved =
+        asString.merge(unknown, asString.infer(obj("maybe", 3L, "list", List.of(obj("x", 1L)))));
     assertEquals(Schema.OPTIONAL_INT64_SCHEMA, resolved.field("maybe").schema());
     assertEquals(Schema.Type.STRUCT, resolved.field("list").schema().valueSchema().type());
     Schema nullElements = asString.infer(Arrays.asList(null, null));
@@ -123,15 +151,16 @@ class SchemaInferenceTest {
 
   @Test
   void nestedMapsAreStructsAndListsMergeTheirElements() {
-    Schema s = asString.inferAll(List.of(
-        obj("items", List.of(obj("sku", "a", "qty", 1L), obj("sku", "b", "price", 2.0))),
-        obj("items", List.of(obj("sku", "c", "qty", 2.5)))));
+    Schema s =
+        asString.inferAll(
+            List.of(
+                obj("items", List.of(obj("sku", "a", "qty", 1L), obj("sku", "b", "price", 2.0))),
+                obj("items", List.of(obj("sku", "c", "qty", 2.5)))));
     Schema item = s.field("items").schema().valueSchema();
-    assertEquals(List.of("price", "qty", "sku"), item.fields().stream().map(f -> f.name())
-        .toList());
+    assertEquals(
+        List.of("price", "qty", "sku"), item.fields().stream().map(f -> f.name()).toList());
     assertEquals(Schema.OPTIONAL_FLOAT64_SCHEMA, item.field("qty").schema());
-    Struct value = (Struct) asString.conform(s, obj("items", List.of(obj("sku", "z", "qty",
-        3L))));
+    Struct value = (Struct) asString.conform(s, obj("items", List.of(obj("sku", "z", "qty", 3L))));
     Struct first = (Struct) ((List<?>) value.get("items")).get(0);
     assertEquals(3.0, first.get("qty"));
     // Maps with keys that are not strings are MAPs; an empty map merges into either.
@@ -171,8 +200,8 @@ class SchemaInferenceTest {
         boolean fits = inference.fits(forward, other);
         boolean mergeKeeps;
         try {
-          mergeKeeps = java.util.Objects.equals(forward,
-              inference.merge(forward, inference.infer(other)));
+          mergeKeeps =
+              java.util.Objects.equals(forward, inference.merge(forward, inference.infer(other)));
         } catch (DataException conflict) {
           mergeKeeps = false;
         }
@@ -211,10 +240,11 @@ class SchemaInferenceTest {
 
   @Test
   void classesNoJsonConverterProducesAreRefused() {
-    DataException e = assertThrows(DataException.class,
-        () -> asString.infer(obj("x", new Object())));
+    DataException e =
+        assertThrows(DataException.class, () -> asString.infer(obj("x", new Object())));
     assertTrue(e.getMessage().contains("field x"), e.getMessage());
   }
+
   @Test
   void anObjectWithAnEmptyKeyIsAConflict() {
     // {"": 1} is valid JSON but no Connect struct can hold it: text under STRING, a bad record
@@ -225,18 +255,20 @@ class SchemaInferenceTest {
     assertEquals("{\"\":1}", value.get("v"));
     Schema struct = asString.infer(obj("v", obj("b", true)));
     assertFalse(asString.fits(struct, obj("v", obj("", 1L))));
-    assertEquals(Schema.OPTIONAL_STRING_SCHEMA,
+    assertEquals(
+        Schema.OPTIONAL_STRING_SCHEMA,
         asString.merge(struct, asString.infer(obj("v", obj("", 1L)))).field("v").schema());
-    DataException e = assertThrows(DataException.class,
-        () -> failing.infer(obj("v", List.of(obj("", 1L)))));
-    assertTrue(e.getMessage().contains("v[0]") && e.getMessage().contains("empty key"),
-        e.getMessage());
+    DataException e =
+        assertThrows(DataException.class, () -> failing.infer(obj("v", List.of(obj("", 1L)))));
+    assertTrue(
+        e.getMessage().contains("v[0]") && e.getMessage().contains("empty key"), e.getMessage());
   }
 
   @Test
   void doublesStoredAsTextStayFractions() {
     // BigDecimal's text made 9.007199254740992E15 an integer and lost the sign of -0.0.
-    assertEquals("[9.007199254740992E15,1.2345678E7,-0.0,1.0E300,2.5,1]",
+    assertEquals(
+        "[9.007199254740992E15,1.2345678E7,-0.0,1.0E300,2.5,1]",
         SchemaInference.jsonText(List.of(9007199254740992.0, 12345678.0, -0.0, 1e300, 2.5, 1L)));
   }
 }

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link StructValues}' fast path (values stored into Connect's private {@code Struct.values},
  * skipping the validation of {@code put}) is taken on the oldest Connect API the plugin supports
- * (3.6, the compile API on the test classpath) and on the Kafka releases the integration tests
- * run (4.3 and 3.9, from {@code target/kafka-runtime/}, in a child JVM each): if a Connect
- * release renames or retypes that field, this fails instead of the source silently slowing down.
+ * (3.6, the compile API on the test classpath) and on the Kafka releases the integration tests run
+ * (4.3 and 3.9, from {@code target/kafka-runtime/}, in a child JVM each): if a Connect release
+ * renames or retypes that field, this fails instead of the source silently slowing down.
  */
 class StructValuesIT {
 
@@ -40,15 +40,20 @@ class StructValuesIT {
   }
 
   private static void assertFastPath(KafkaRuntime runtime) throws Exception {
-    String classpath = String.join(File.pathSeparator,
-        runtime.jarDir() + File.separator + "*",
-        location(StructValues.class).toString(),
-        location(StructValuesProbe.class).toString());
-    Process child = new ProcessBuilder(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classpath, StructValuesProbe.class.getName())
-        .redirectErrorStream(true)
-        .start();
+    String classpath =
+        String.join(
+            File.pathSeparator,
+            runtime.jarDir() + File.separator + "*",
+            location(StructValues.class).toString(),
+            location(StructValuesProbe.class).toString());
+    Process child =
+        new ProcessBuilder(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classpath,
+                StructValuesProbe.class.getName())
+            .redirectErrorStream(true)
+            .start();
     if (!child.waitFor(60, TimeUnit.SECONDS)) {
       child.destroyForcibly();
       throw new AssertionError("the probe on Kafka " + runtime.version() + " did not finish");

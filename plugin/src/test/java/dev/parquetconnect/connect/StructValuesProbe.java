@@ -15,10 +15,11 @@ final class StructValuesProbe {
   private StructValuesProbe() {}
 
   public static void main(String[] args) {
-    Schema schema = SchemaBuilder.struct()
-        .field("id", Schema.INT64_SCHEMA)
-        .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-        .build();
+    Schema schema =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
     Struct struct = new Struct(schema);
     Field id = schema.field("id");
     Field name = schema.field("name");
@@ -27,14 +28,21 @@ final class StructValuesProbe {
     boolean visible;
     try {
       struct.validate();
-      visible = Long.valueOf(42L).equals(struct.get(id)) && "x".equals(struct.get(name))
-          && struct.equals(new Struct(schema).put(id, 42L).put(name, "x"));
+      visible =
+          Long.valueOf(42L).equals(struct.get(id))
+              && "x".equals(struct.get(name))
+              && struct.equals(new Struct(schema).put(id, 42L).put(name, "x"));
     } catch (RuntimeException e) {
       visible = false;
     }
     boolean direct = StructValues.direct();
-    System.out.println("direct=" + direct + " visible=" + visible + " api="
-        + Struct.class.getProtectionDomain().getCodeSource().getLocation());
+    System.out.println(
+        "direct="
+            + direct
+            + " visible="
+            + visible
+            + " api="
+            + Struct.class.getProtectionDomain().getCodeSource().getLocation());
     System.exit(direct && visible ? 0 : 1);
   }
 }

@@ -15,25 +15,27 @@ import org.junit.jupiter.api.Test;
 
 /** docs/configuration.md is what the ConfigDefs generate: never stale, every key listed. */
 final class ConfigurationDocsTest {
-  private static final Path DOC = Path.of(System.getProperty("repo.root", ".."), "docs/configuration.md");
+  private static final Path DOC =
+      Path.of(System.getProperty("repo.root", ".."), "docs/configuration.md");
 
   @Test
   void docsConfigurationMdIsUpToDate() throws Exception {
     String committed = Files.readString(DOC, StandardCharsets.UTF_8);
     String generated = ConfigurationDocs.render(committed);
     if (!generated.equals(committed)) {
-      throw new AssertionError("docs/configuration.md is stale: run bin/gen-docs (or `mvn -o -q "
-          + "-pl plugin -am process-test-classes` and copy plugin/target/generated-docs/configuration.md "
-          + "to docs/)\n"
-          + firstDifference(committed, generated));
+      throw new AssertionError(
+          "docs/configuration.md is stale: run bin/gen-docs (or `mvn -o -q "
+              + "-pl plugin -am process-test-classes` and copy plugin/target/generated-docs/configuration.md "
+              + "to docs/)\n"
+              + firstDifference(committed, generated));
     }
   }
 
   @Test
   void everyPublicKeyOfBothConnectorsIsListed() throws Exception {
     String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-    for (ConfigDef def : new ConfigDef[] {ParquetSinkConfig.configDef(),
-        ParquetSourceConfig.CONFIG_DEF}) {
+    for (ConfigDef def :
+        new ConfigDef[] {ParquetSinkConfig.configDef(), ParquetSourceConfig.CONFIG_DEF}) {
       for (ConfigDef.ConfigKey key : def.configKeys().values()) {
         assertEquals(!key.internalConfig, doc.contains("| `" + key.name + "` |"), key.name);
       }
@@ -42,11 +44,28 @@ final class ConfigurationDocsTest {
 
   @Test
   void passwordDefaultsAreHiddenAndCellsStayInTheirColumn() {
-    ConfigDef def = new ConfigDef()
-        .define("secret.key", ConfigDef.Type.PASSWORD, "s3cr3t", ConfigDef.Importance.HIGH,
-            "A | secret <value>", "G", 1, ConfigDef.Width.SHORT, "Secret")
-        .define("plain", ConfigDef.Type.LIST, "a,b", ConfigDef.Importance.LOW, "line one\nline two",
-            "G", 2, ConfigDef.Width.SHORT, "Plain");
+    ConfigDef def =
+        new ConfigDef()
+            .define(
+                "secret.key",
+                ConfigDef.Type.PASSWORD,
+                "s3cr3t",
+                ConfigDef.Importance.HIGH,
+                "A | secret <value>",
+                "G",
+                1,
+                ConfigDef.Width.SHORT,
+                "Secret")
+            .define(
+                "plain",
+                ConfigDef.Type.LIST,
+                "a,b",
+                ConfigDef.Importance.LOW,
+                "line one\nline two",
+                "G",
+                2,
+                ConfigDef.Width.SHORT,
+                "Plain");
     String tables = ConfigurationDocs.tables(def);
     assertFalse(tables.contains("s3cr3t"), tables);
     assertTrue(tables.contains("| `secret.key` | password | [hidden] |"), tables);
@@ -57,13 +76,17 @@ final class ConfigurationDocsTest {
 
   @Test
   void aDocumentWithoutTheRegionsIsRefused() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ConfigurationDocs.render("# nothing generated here\n"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ConfigurationDocs.render("# nothing generated here\n"));
     assertTrue(e.getMessage().contains("sink"), e.getMessage());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ConfigurationDocs.render("<!-- BEGIN GENERATED: sink -->\n"));
-    assertThrows(IllegalArgumentException.class, () -> ConfigurationDocs.render(
-        "<!-- BEGIN GENERATED: nope -->\n<!-- END GENERATED -->"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ConfigurationDocs.render("<!-- BEGIN GENERATED: nope -->\n<!-- END GENERATED -->"));
   }
 
   private static String firstDifference(String a, String b) {

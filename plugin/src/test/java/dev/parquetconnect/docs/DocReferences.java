@@ -29,74 +29,162 @@ import java.util.stream.Stream;
  * {@code src} once the sources live in modules), must exist exactly as written from the root.
  *
  * <p>Not checked, because nothing here can tell whether they are ours: spans with spaces or
- * placeholders (commands, key patterns such as {@code <topics.dir>/_markers/...}), paths into
- * other trees (an archive's {@code lib/}, a Kafka installation, a Docker image, a store's data),
- * build output and runtime data ({@code target/}, {@code data/}, {@code ../shared}), and bare
- * file names other than {@code Name.java} (other projects' spec and config files).
+ * placeholders (commands, key patterns such as {@code <topics.dir>/_markers/...}), paths into other
+ * trees (an archive's {@code lib/}, a Kafka installation, a Docker image, a store's data), build
+ * output and runtime data ({@code target/}, {@code data/}, {@code ../shared}), and bare file names
+ * other than {@code Name.java} (other projects' spec and config files).
  */
 final class DocReferences {
   /**
    * Type names the docs use that are not ours, by where they come from. Only names a doc really
    * uses belong here: each is a name the check cannot find in this repository.
    */
-  static final Map<String, List<String>> OTHER_PROJECTS = Map.of(
-      "the JDK", List.of("ArrayList", "BigDecimal", "BigInteger", "ByteArrayInputStream",
-          "ByteArrayOutputStream", "ClassCastException", "FileAlreadyExistsException", "GSSException", "HashSet",
-          "IOException", "IllegalArgumentException", "Instant", "Math", "OutOfMemoryError",
-          "OutputStream", "RandomAccess", "Runtime", "String", "VarHandle"),
-      "Kafka and Kafka Connect (and Confluent's Avro converter)", List.of("AvroData",
-          "ConnectDistributed", "DataException", "EnvVarConfigProvider", "ErrantRecordReporter",
-          "Header", "KafkaRaftServer", "Password", "RegexRouter", "SinkRecord", "SinkTaskContext",
-          "SourceRecord", "Struct", "Time", "TopicPartition", "WorkerSinkTask"),
-      "parquet-java, Avro and Thrift (the peers of the benchmarks and the oracles)", List.of(
-          "AvroParquetReader", "AvroParquetWriter", "Binary", "BinaryPlainValuesReader",
-          "ByteBufferInputStream", "ByteStreamSplitValuesReaderForDouble",
-          "DeltaBinaryPackingValuesReader", "DeltaBinaryPackingValuesWriterForLong",
-          "DeltaByteArrayReader", "DeltaLengthByteArrayValuesReader", "DictionaryValuesReader",
-          "DoublePlainValuesReader", "ExampleParquetWriter", "GenericData",
-          "GenericRecordBuilder", "GroupReadSupport", "LongPlainValuesReader", "ParquetMetadata",
-          "ParquetReader", "PlainBinaryDictionary", "PlainBinaryDictionaryValuesWriter",
-          "PlainLongDictionary", "PlainLongDictionaryValuesWriter",
-          "RunLengthBitPackingHybridDecoder", "RunLengthBitPackingHybridValuesReader",
-          "TCompactProtocol", "TField", "TList", "Util", "ZstdCompressCtx"),
-      "Spark and Trino (read for compatibility facts)", List.of("MetadataReader",
-          "MutableDouble", "MutableLong", "ParquetReaderOptions", "ParquetSchemaConverter",
-          "ParquetTypeUtils", "SchemaColumnConvertNotSupportedException", "ValueDecoders",
-          "VectorizedColumnReader"),
-      "Hadoop and Kerberos", List.of("AccessControlException", "AuthenticationMethod",
-          "DistributedFileSystem", "FileSystem", "LocalFileSystem", "MiniDFSCluster",
-          "SafeModeException", "SimpleKdcServer", "UserGroupInformation"),
-      "the S3 API (operations, errors, lifecycle rules, HTTP headers) and STS", List.of(
-          "AbortIncompleteMultipartUpload", "AbortMultipartUpload", "AssumeRole",
-          "CreateMultipartUpload", "ListMultipartUploads", "NoSuchUpload", "PutObject", "Range"),
-      "JMH and the JVM (a benchmark's sink, a JIT flag)", List.of("Blackhole", "FreqInlineSize"),
-      "not types: floating-point values", List.of("Infinity", "NaN"));
+  static final Map<String, List<String>> OTHER_PROJECTS =
+      Map.of(
+          "the JDK",
+              List.of(
+                  "ArrayList",
+                  "BigDecimal",
+                  "BigInteger",
+                  "ByteArrayInputStream",
+                  "ByteArrayOutputStream",
+                  "ClassCastException",
+                  "FileAlreadyExistsException",
+                  "GSSException",
+                  "HashSet",
+                  "IOException",
+                  "IllegalArgumentException",
+                  "Instant",
+                  "Math",
+                  "OutOfMemoryError",
+                  "OutputStream",
+                  "RandomAccess",
+                  "Runtime",
+                  "String",
+                  "VarHandle"),
+          "Kafka and Kafka Connect (and Confluent's Avro converter)",
+              List.of(
+                  "AvroData",
+                  "ConnectDistributed",
+                  "DataException",
+                  "EnvVarConfigProvider",
+                  "ErrantRecordReporter",
+                  "Header",
+                  "KafkaRaftServer",
+                  "Password",
+                  "RegexRouter",
+                  "SinkRecord",
+                  "SinkTaskContext",
+                  "SourceRecord",
+                  "Struct",
+                  "Time",
+                  "TopicPartition",
+                  "WorkerSinkTask"),
+          "parquet-java, Avro and Thrift (the peers of the benchmarks and the oracles)",
+              List.of(
+                  "AvroParquetReader",
+                  "AvroParquetWriter",
+                  "Binary",
+                  "BinaryPlainValuesReader",
+                  "ByteBufferInputStream",
+                  "ByteStreamSplitValuesReaderForDouble",
+                  "DeltaBinaryPackingValuesReader",
+                  "DeltaBinaryPackingValuesWriterForLong",
+                  "DeltaByteArrayReader",
+                  "DeltaLengthByteArrayValuesReader",
+                  "DictionaryValuesReader",
+                  "DoublePlainValuesReader",
+                  "ExampleParquetWriter",
+                  "GenericData",
+                  "GenericRecordBuilder",
+                  "GroupReadSupport",
+                  "LongPlainValuesReader",
+                  "ParquetMetadata",
+                  "ParquetReader",
+                  "PlainBinaryDictionary",
+                  "PlainBinaryDictionaryValuesWriter",
+                  "PlainLongDictionary",
+                  "PlainLongDictionaryValuesWriter",
+                  "RunLengthBitPackingHybridDecoder",
+                  "RunLengthBitPackingHybridValuesReader",
+                  "TCompactProtocol",
+                  "TField",
+                  "TList",
+                  "Util",
+                  "ZstdCompressCtx"),
+          "Spark and Trino (read for compatibility facts)",
+              List.of(
+                  "MetadataReader",
+                  "MutableDouble",
+                  "MutableLong",
+                  "ParquetReaderOptions",
+                  "ParquetSchemaConverter",
+                  "ParquetTypeUtils",
+                  "SchemaColumnConvertNotSupportedException",
+                  "ValueDecoders",
+                  "VectorizedColumnReader"),
+          "Hadoop and Kerberos",
+              List.of(
+                  "AccessControlException",
+                  "AuthenticationMethod",
+                  "DistributedFileSystem",
+                  "FileSystem",
+                  "LocalFileSystem",
+                  "MiniDFSCluster",
+                  "SafeModeException",
+                  "SimpleKdcServer",
+                  "UserGroupInformation"),
+          "the S3 API (operations, errors, lifecycle rules, HTTP headers) and STS",
+              List.of(
+                  "AbortIncompleteMultipartUpload",
+                  "AbortMultipartUpload",
+                  "AssumeRole",
+                  "CreateMultipartUpload",
+                  "ListMultipartUploads",
+                  "NoSuchUpload",
+                  "PutObject",
+                  "Range"),
+          "JMH and the JVM (a benchmark's sink, a JIT flag)",
+              List.of("Blackhole", "FreqInlineSize"),
+          "not types: floating-point values", List.of("Infinity", "NaN"));
 
   /** Members every class has, though its own source need not mention them. */
   private static final Set<String> OBJECT_MEMBERS =
       Set.of("toString", "equals", "hashCode", "getClass");
+
   /** Package prefixes of other projects' fully qualified names, which must load. */
   private static final List<String> FOREIGN_PACKAGES =
       List.of("java.", "javax.", "org.", "com.", "software.", "io.");
 
   private static final Pattern SPAN = Pattern.compile("`([^`]+)`");
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s#]*)(#[^)\\s]*)?\\)");
+
   /**
    * A type reference: optional folders ({@code sink/}) or packages ({@code sink.}), the type,
    * optional members ({@code .member}, {@code #member}) and an optional argument list.
    */
-  private static final Pattern TYPE_REFERENCE = Pattern.compile("((?:[a-z][\\w-]*/)*)"
-      + "((?:[a-z][a-z0-9_]*\\.)*)([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(\\(.*\\))?");
+  private static final Pattern TYPE_REFERENCE =
+      Pattern.compile(
+          "((?:[a-z][\\w-]*/)*)"
+              + "((?:[a-z][a-z0-9_]*\\.)*)([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(\\(.*\\))?");
+
   private static final Pattern PATH = Pattern.compile("[\\w.+-]+(?:/[\\w.+-]+)*/?");
   private static final Pattern MEMBER = Pattern.compile("[.#]([A-Za-z_]\\w*)");
+
   /** A type declaration at the start of a line (not a word "class" in a comment). */
-  private static final Pattern DECLARATION = Pattern.compile("^\\s*(?:(?:public|protected|private"
-      + "|static|final|abstract|sealed|non-sealed|strictfp)\\s+)*(?:class|interface|record|enum"
-      + "|@interface)\\s+([A-Z]\\w*)", Pattern.MULTILINE);
-  private static final Set<String> FILE_EXTENSIONS = Set.of(
-      "md", "java", "xml", "json", "thrift", "sh", "properties", "yml", "yaml", "txt");
+  private static final Pattern DECLARATION =
+      Pattern.compile(
+          "^\\s*(?:(?:public|protected|private"
+              + "|static|final|abstract|sealed|non-sealed|strictfp)\\s+)*(?:class|interface|record|enum"
+              + "|@interface)\\s+([A-Z]\\w*)",
+          Pattern.MULTILINE);
+
+  private static final Set<String> FILE_EXTENSIONS =
+      Set.of("md", "java", "xml", "json", "thrift", "sh", "properties", "yml", "yaml", "txt");
+
   /** First folders of paths to what a build or a run makes, or to what lies beside the project. */
   private static final Set<String> NOT_SOURCES = Set.of("target", "data", "..", ".");
+
   /** Folders never indexed: build output and Git; and the root's data/, the quickstart's state. */
   private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "node_modules");
 
@@ -109,17 +197,24 @@ final class DocReferences {
   }
 
   private final Path root;
+
   /** Every file and folder, relative to the root, with {@code /} between names. */
   private final Set<String> paths = new HashSet<>();
+
   private final Map<String, List<Path>> typeSources = new HashMap<>();
   private final Set<String> rootEntries = new HashSet<>();
+
   /** The names of the folders directly under any {@code dev/parquetconnect} folder. */
   private final Set<String> packages = new HashSet<>();
+
   /** The names of all folders, wherever they are. */
   private final Set<String> folderNames = new HashSet<>();
+
   private final Set<String> otherProjects = new HashSet<>();
+
   /** The names of {@link #OTHER_PROJECTS} that the docs checked so far use. */
   private final Set<String> otherProjectsUsed = new HashSet<>();
+
   private final Map<Path, String> sourceText = new HashMap<>();
   private final Map<Path, String> code = new HashMap<>();
 
@@ -188,13 +283,15 @@ final class DocReferences {
   }
 
   private String text(Path file) {
-    return sourceText.computeIfAbsent(file, f -> {
-      try {
-        return Files.readString(f, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return sourceText.computeIfAbsent(
+        file,
+        f -> {
+          try {
+            return Files.readString(f, StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 
   /** What {@code markdown} (the doc {@code docName}, a path from the root) names that is not. */
@@ -217,8 +314,8 @@ final class DocReferences {
         continue; // an anchor in the same doc, or a URL
       }
       if (!Files.exists(docDir.resolve(target))) {
-        problems.add(new Problem(docName, lineOf(prose, link.start()), target,
-            "the link leads nowhere"));
+        problems.add(
+            new Problem(docName, lineOf(prose, link.start()), target, "the link leads nowhere"));
       }
     }
     return problems;
@@ -231,21 +328,22 @@ final class DocReferences {
 
   /** Why {@code span} names something that does not exist, or null. */
   private String checkSpan(String span) {
-    if (span.contains("/") && paths.contains(span.endsWith("/")
-        ? span.substring(0, span.length() - 1) : span)) {
+    if (span.contains("/")
+        && paths.contains(span.endsWith("/") ? span.substring(0, span.length() - 1) : span)) {
       return null; // a path from the root, even one that looks like a class (docker/Dockerfile)
     }
     Matcher type = TYPE_REFERENCE.matcher(span);
     if (type.matches() && !isFileName(type)) {
-      return checkType(type.group(1) + type.group(2).replace('.', '/'), type.group(3),
-          type.group(4));
+      return checkType(
+          type.group(1) + type.group(2).replace('.', '/'), type.group(3), type.group(4));
     }
     int space = span.indexOf(' ');
     if (space >= 0) {
       // A command: only its program, when it is one of ours (bin/bench sink --cpu).
       String program = span.substring(0, space);
       return program.contains("/") && rootEntries.contains(firstFolder(program))
-          ? checkPath(program) : null;
+          ? checkPath(program)
+          : null;
     }
     if (PATH.matcher(span).matches() && (span.contains("/") || span.endsWith(".java"))) {
       return checkPath(span);
@@ -256,7 +354,8 @@ final class DocReferences {
   /** {@code README.md} matches the type pattern, with a member {@code md}: it is a file name. */
   private static boolean isFileName(Matcher type) {
     String members = type.group(4);
-    return type.group(5) == null && !members.isEmpty()
+    return type.group(5) == null
+        && !members.isEmpty()
         && FILE_EXTENSIONS.contains(members.substring(members.lastIndexOf('.') + 1));
   }
 
@@ -285,7 +384,9 @@ final class DocReferences {
       if (typeSources.containsKey(name + "Bench")) {
         return null; // a benchmark as its results name it
       }
-      return "no class " + name + " in the repository, nor among other projects' names "
+      return "no class "
+          + name
+          + " in the repository, nor among other projects' names "
           + "(DocReferences.OTHER_PROJECTS)";
     }
     Matcher member = MEMBER.matcher(members);
@@ -311,38 +412,40 @@ final class DocReferences {
   }
 
   /**
-   * The source without its comments, so that a member a comment still names ("the claim") after
-   * the code renamed it is not taken for the member. String literals are kept as they are.
+   * The source without its comments, so that a member a comment still names ("the claim") after the
+   * code renamed it is not taken for the member. String literals are kept as they are.
    */
   private String codeWithoutComments(Path source) {
-    return code.computeIfAbsent(source, f -> {
-      String text = text(f);
-      StringBuilder out = new StringBuilder(text.length());
-      int i = 0;
-      while (i < text.length()) {
-        char c = text.charAt(i);
-        if (c == '/' && text.startsWith("//", i)) {
-          int end = text.indexOf('\n', i);
-          i = end < 0 ? text.length() : end;
-        } else if (c == '/' && text.startsWith("/*", i)) {
-          int end = text.indexOf("*/", i + 2);
-          i = end < 0 ? text.length() : end + 2;
-          out.append(' ');
-        } else if (c == '"' || c == '\'') {
-          int end = i + 1;
-          while (end < text.length() && text.charAt(end) != c && text.charAt(end) != '\n') {
-            end += text.charAt(end) == '\\' ? 2 : 1;
+    return code.computeIfAbsent(
+        source,
+        f -> {
+          String text = text(f);
+          StringBuilder out = new StringBuilder(text.length());
+          int i = 0;
+          while (i < text.length()) {
+            char c = text.charAt(i);
+            if (c == '/' && text.startsWith("//", i)) {
+              int end = text.indexOf('\n', i);
+              i = end < 0 ? text.length() : end;
+            } else if (c == '/' && text.startsWith("/*", i)) {
+              int end = text.indexOf("*/", i + 2);
+              i = end < 0 ? text.length() : end + 2;
+              out.append(' ');
+            } else if (c == '"' || c == '\'') {
+              int end = i + 1;
+              while (end < text.length() && text.charAt(end) != c && text.charAt(end) != '\n') {
+                end += text.charAt(end) == '\\' ? 2 : 1;
+              }
+              end = Math.min(end + 1, text.length());
+              out.append(text, i, end);
+              i = end;
+            } else {
+              out.append(c);
+              i++;
+            }
           }
-          end = Math.min(end + 1, text.length());
-          out.append(text, i, end);
-          i = end;
-        } else {
-          out.append(c);
-          i++;
-        }
-      }
-      return out.toString();
-    });
+          return out.toString();
+        });
   }
 
   private static boolean loads(String className) {
@@ -357,8 +460,10 @@ final class DocReferences {
   /** A module's build output ({@code pq/target/pq.jar}): made by the build, not a source. */
   private boolean isBuildOutput(String path) {
     int slash = path.indexOf('/');
-    return slash > 0 && rootEntries.contains(path.substring(0, slash))
-        && path.startsWith("target/", slash + 1) || path.endsWith("/target");
+    return slash > 0
+            && rootEntries.contains(path.substring(0, slash))
+            && path.startsWith("target/", slash + 1)
+        || path.endsWith("/target");
   }
 
   private String checkPath(String span) {
@@ -376,7 +481,8 @@ final class DocReferences {
       String asFolder = "/" + path;
       String asClass = asFolder + ".java";
       return paths.stream().anyMatch(p -> p.endsWith(asFolder) || p.endsWith(asClass))
-          ? null : "no such package folder or class in the repository";
+          ? null
+          : "no such package folder or class in the repository";
     }
     if (rootEntries.contains(first) || folderNames.contains(first)) {
       // From the root, exactly: src/test/java/... once the sources live in modules is stale.

@@ -7,12 +7,12 @@ import java.util.List;
 
 /**
  * Arrow C++'s Parquet reader in a child JVM, started once and asked many questions: the reader
- * program {@code src/it/arrow-runtime} (ArrowOracleMain) on the jars the build resolved into
- * {@code target/engine-runtime/arrow-<version>}: Arrow Java's dataset module, whose jar carries
- * Arrow C++ (its datasets and Parquet reader) as a JNI library for linux x86_64. A child JVM,
- * not the test classpath: the native library loads once per JVM and allocates outside the heap,
- * and Arrow's memory module needs {@code java.nio} opened. No network. Its log goes to
- * {@code target/it/engines/arrow-<version>.log}.
+ * program {@code src/it/arrow-runtime} (ArrowOracleMain) on the jars the build resolved into {@code
+ * target/engine-runtime/arrow-<version>}: Arrow Java's dataset module, whose jar carries Arrow C++
+ * (its datasets and Parquet reader) as a JNI library for linux x86_64. A child JVM, not the test
+ * classpath: the native library loads once per JVM and allocates outside the heap, and Arrow's
+ * memory module needs {@code java.nio} opened. No network. Its log goes to {@code
+ * target/it/engines/arrow-<version>.log}.
  */
 public final class ArrowOracle implements AutoCloseable {
   private static final long ANSWER_TIMEOUT_SECONDS = 120;
@@ -31,25 +31,36 @@ public final class ArrowOracle implements AutoCloseable {
   /** Starts the reader program of {@link #version()} and waits until it is ready. */
   public static ArrowOracle start() throws IOException {
     String version = version();
-    Path runtime = Path.of(System.getProperty("engine.runtime.dir", "target/engine-runtime"))
-        .resolve("arrow-" + version);
+    Path runtime =
+        Path.of(System.getProperty("engine.runtime.dir", "target/engine-runtime"))
+            .resolve("arrow-" + version);
     if (!Files.isRegularFile(runtime.resolve("dependencies.txt"))) {
-      throw new IllegalStateException("Arrow " + version + " is not resolved in " + runtime
-          + ": run `mvn -f src/it/arrow-runtime/pom.xml -Darrow.version=" + version
-          + " clean package` (the pre-integration-test phase does it)");
+      throw new IllegalStateException(
+          "Arrow "
+              + version
+              + " is not resolved in "
+              + runtime
+              + ": run `mvn -f src/it/arrow-runtime/pom.xml -Darrow.version="
+              + version
+              + " clean package` (the pre-integration-test phase does it)");
     }
     Path work = Path.of(System.getProperty("it.work.dir", "target/it")).resolve("engines");
     Path scratch = Files.createDirectories(work.resolve("arrow-" + version + "-answers"));
     Path logFile = work.resolve("arrow-" + version + ".log");
-    List<String> command = List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC",
-        // Arrow's memory module reads direct buffers' addresses (its documented JVM flag).
-        "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("arrow-tmp")),
-        "-cp", runtime.resolve("lib") + "/*", "dev.parquetconnect.engines.ArrowOracleMain");
-    return new ArrowOracle(OracleProcess.start("Arrow " + version, command, work, logFile,
-        scratch, ANSWER_TIMEOUT_SECONDS));
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-XX:+UseSerialGC",
+            // Arrow's memory module reads direct buffers' addresses (its documented JVM flag).
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Djava.io.tmpdir=" + Files.createDirectories(work.resolve("arrow-tmp")),
+            "-cp",
+            runtime.resolve("lib") + "/*",
+            "dev.parquetconnect.engines.ArrowOracleMain");
+    return new ArrowOracle(
+        OracleProcess.start(
+            "Arrow " + version, command, work, logFile, scratch, ANSWER_TIMEOUT_SECONDS));
   }
 
   /** Every row of the Parquet file {@code file} as Arrow C++'s dataset scan reads it. */
@@ -64,8 +75,8 @@ public final class ArrowOracle implements AutoCloseable {
   }
 
   /**
-   * Arrow's answer: the Arrow schema it read the file as and one canonical line per row (see
-   * {@link EngineCanonical}), or the error it threw.
+   * Arrow's answer: the Arrow schema it read the file as and one canonical line per row (see {@link
+   * EngineCanonical}), or the error it threw.
    */
   public record Answer(String schema, List<String> rows, String error) {
     public boolean failed() {

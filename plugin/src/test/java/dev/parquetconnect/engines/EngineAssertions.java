@@ -25,22 +25,35 @@ final class EngineAssertions {
     while (i < e.size() && i < a.size() && e.get(i).equals(a.get(i))) {
       i++;
     }
-    throw new AssertionError(what + ": " + a.size() + " rows where " + e.size()
-        + " were expected; first difference at sorted row " + i + ":\n  expected: "
-        + (i < e.size() ? abbreviate(e.get(i)) : "(no more rows)") + "\n  actual:   "
-        + (i < a.size() ? abbreviate(a.get(i)) : "(no more rows)"));
+    throw new AssertionError(
+        what
+            + ": "
+            + a.size()
+            + " rows where "
+            + e.size()
+            + " were expected; first difference at sorted row "
+            + i
+            + ":\n  expected: "
+            + (i < e.size() ? abbreviate(e.get(i)) : "(no more rows)")
+            + "\n  actual:   "
+            + (i < a.size() ? abbreviate(a.get(i)) : "(no more rows)"));
   }
 
   static String abbreviate(String s) {
     return s.length() <= 1500 ? s : s.substring(0, 1500) + "...";
   }
 
-  /** The Parquet files under {@code dir}, sorted (Spark's rule: names starting with _ or . are not data). */
+  /**
+   * The Parquet files under {@code dir}, sorted (Spark's rule: names starting with _ or . are not
+   * data).
+   */
   static List<Path> parquetFiles(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
           .filter(f -> !dir.relativize(f).toString().matches("(^|.*/)[._].*"))
-          .sorted().toList();
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

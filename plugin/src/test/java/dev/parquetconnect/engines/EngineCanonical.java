@@ -30,13 +30,13 @@ import java.util.Set;
 
 /**
  * parquet-java's reading of a file rendered in the canonical text the engine oracles print
- * (SparkOracleMain in src/it/spark-runtime), so the two compare line by line. One line per
- * row: {@code {name:value,...}}; lists {@code [a,b]}; maps {@code map{k=>v,...}} with entries
- * sorted by their text (engines do not keep a map's order); null {@code null}. Values as the
- * engines type them: integers in decimal (unsigned ones unsigned), FLOAT and DOUBLE as Java
- * prints them ({@code NaN}, {@code -0.0}, {@code Infinity}), decimals as plain text at their
- * scale, strings JSON-quoted, byte strings {@code 0x}hex, dates ISO, UTC-adjusted timestamps
- * (and INT96) as an {@link Instant}, local timestamps as a {@link LocalDateTime}.
+ * (SparkOracleMain in src/it/spark-runtime), so the two compare line by line. One line per row:
+ * {@code {name:value,...}}; lists {@code [a,b]}; maps {@code map{k=>v,...}} with entries sorted by
+ * their text (engines do not keep a map's order); null {@code null}. Values as the engines type
+ * them: integers in decimal (unsigned ones unsigned), FLOAT and DOUBLE as Java prints them ({@code
+ * NaN}, {@code -0.0}, {@code Infinity}), decimals as plain text at their scale, strings
+ * JSON-quoted, byte strings {@code 0x}hex, dates ISO, UTC-adjusted timestamps (and INT96) as an
+ * {@link Instant}, local timestamps as a {@link LocalDateTime}.
  */
 public final class EngineCanonical {
   private static final long JULIAN_EPOCH_DAY = 2_440_588;
@@ -62,9 +62,10 @@ public final class EngineCanonical {
     return out;
   }
 
-  /** parquet-java's rows of {@code file}, only the top-level {@code columns} (in the file's order). */
-  public static List<String> parquetJavaRows(Path file, Set<String> columns)
-      throws IOException {
+  /**
+   * parquet-java's rows of {@code file}, only the top-level {@code columns} (in the file's order).
+   */
+  public static List<String> parquetJavaRows(Path file, Set<String> columns) throws IOException {
     MessageType schema = schemaOf(file);
     List<String> out = new ArrayList<>();
     for (Row row : ParquetJavaOracle.read(file, schema)) {
@@ -165,12 +166,15 @@ public final class EngineCanonical {
     if (type != null && !LogicalTypes.isApplicable(type, node.type(), node.typeLength())) {
       type = null;
     }
-    if (type instanceof LogicalType.StringType || type instanceof LogicalType.EnumType
+    if (type instanceof LogicalType.StringType
+        || type instanceof LogicalType.EnumType
         || type instanceof LogicalType.JsonType) {
       string(out, new String((byte[]) v, StandardCharsets.UTF_8));
     } else if (type instanceof LogicalType.DecimalType d) {
-      BigInteger unscaled = v instanceof Integer i ? BigInteger.valueOf(i)
-          : v instanceof Long l ? BigInteger.valueOf(l) : new BigInteger((byte[]) v);
+      BigInteger unscaled =
+          v instanceof Integer i
+              ? BigInteger.valueOf(i)
+              : v instanceof Long l ? BigInteger.valueOf(l) : new BigInteger((byte[]) v);
       out.append(new BigDecimal(unscaled, d.scale()).toPlainString());
     } else if (type instanceof LogicalType.DateType) {
       out.append(LocalDate.ofEpochDay(((Number) v).longValue()));
@@ -179,8 +183,8 @@ public final class EngineCanonical {
       out.append(t.adjustedToUtc() ? instant : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
     } else if (type instanceof LogicalType.IntType i && !i.signed()) {
       long raw = ((Number) v).longValue();
-      out.append(i.bitWidth() == 64 ? Long.toUnsignedString(raw)
-          : Long.toString(raw & 0xFFFFFFFFL));
+      out.append(
+          i.bitWidth() == 64 ? Long.toUnsignedString(raw) : Long.toString(raw & 0xFFFFFFFFL));
     } else {
       switch (node.type()) {
         case BOOLEAN, INT32, INT64 -> out.append(v);
@@ -200,12 +204,14 @@ public final class EngineCanonical {
 
   /** Without overflow: MILLIS and MICROS reach far beyond the 292 years of a nanosecond count. */
   private static Instant instant(long raw, TimeUnit unit) {
-    long perSecond = switch (unit) {
-      case MILLIS -> 1_000L;
-      case MICROS -> 1_000_000L;
-      case NANOS -> 1_000_000_000L;
-    };
-    return Instant.ofEpochSecond(Math.floorDiv(raw, perSecond),
+    long perSecond =
+        switch (unit) {
+          case MILLIS -> 1_000L;
+          case MICROS -> 1_000_000L;
+          case NANOS -> 1_000_000_000L;
+        };
+    return Instant.ofEpochSecond(
+        Math.floorDiv(raw, perSecond),
         Math.floorMod(raw, perSecond) * (1_000_000_000L / perSecond));
   }
 

@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * An engine's reader program in a child JVM and the line protocol both oracle programs speak:
- * the program prints {@code ready ...} once, then reads one request per line (the file to write
- * its answer into, a tab, the rest of the request) and prints {@code ok} or {@code error
- * <message>} per request. The answer file holds the schema the engine saw on its first line and
- * one canonical row per line after it (see {@link EngineCanonical}). Answers go through files so
- * that a row never has to be escaped for the pipe; four of them are reused in turn.
+ * An engine's reader program in a child JVM and the line protocol both oracle programs speak: the
+ * program prints {@code ready ...} once, then reads one request per line (the file to write its
+ * answer into, a tab, the rest of the request) and prints {@code ok} or {@code error <message>} per
+ * request. The answer file holds the schema the engine saw on its first line and one canonical row
+ * per line after it (see {@link EngineCanonical}). Answers go through files so that a row never has
+ * to be escaped for the pipe; four of them are reused in turn.
  */
 final class OracleProcess implements AutoCloseable {
   private final String engine;
@@ -39,33 +39,42 @@ final class OracleProcess implements AutoCloseable {
   /** What the engine answered: the schema it saw and its rows, or the error it threw. */
   record Reply(String schema, List<String> rows, String error) {}
 
-  private OracleProcess(String engine, Process process, Path logFile, Path scratch,
-      long answerTimeoutSeconds) {
+  private OracleProcess(
+      String engine, Process process, Path logFile, Path scratch, long answerTimeoutSeconds) {
     this.engine = engine;
     this.process = process;
     this.logFile = logFile;
     this.scratch = scratch;
     this.answerTimeoutSeconds = answerTimeoutSeconds;
     this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    this.answers = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    this.waiter = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, engine + "-oracle-answers");
-      t.setDaemon(true);
-      return t;
-    });
+    this.answers =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.waiter =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, engine + "-oracle-answers");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
-   * Runs {@code command} in {@code work} (its standard error appended to {@code logFile}) and
-   * waits for its {@code ready} line.
+   * Runs {@code command} in {@code work} (its standard error appended to {@code logFile}) and waits
+   * for its {@code ready} line.
    */
-  static OracleProcess start(String engine, List<String> command, Path work, Path logFile,
-      Path scratch, long answerTimeoutSeconds) throws IOException {
-    Process process = new ProcessBuilder(command)
-        .directory(work.toFile())
-        .redirectError(Redirect.appendTo(logFile.toFile()))
-        .start();
+  static OracleProcess start(
+      String engine,
+      List<String> command,
+      Path work,
+      Path logFile,
+      Path scratch,
+      long answerTimeoutSeconds)
+      throws IOException {
+    Process process =
+        new ProcessBuilder(command)
+            .directory(work.toFile())
+            .redirectError(Redirect.appendTo(logFile.toFile()))
+            .start();
     OracleProcess oracle =
         new OracleProcess(engine, process, logFile, scratch, answerTimeoutSeconds);
     String ready = oracle.awaitLine();
@@ -103,8 +112,12 @@ final class OracleProcess implements AutoCloseable {
       return line.get(answerTimeoutSeconds, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       process.destroyForcibly();
-      throw new IllegalStateException(engine + " gave no answer within " + answerTimeoutSeconds
-          + " s and was killed; log " + logFile);
+      throw new IllegalStateException(
+          engine
+              + " gave no answer within "
+              + answerTimeoutSeconds
+              + " s and was killed; log "
+              + logFile);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted waiting for " + engine, e);

@@ -20,36 +20,56 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The data of the pushdown differential: columns of the types engines push filters down on,
- * mostly clustered by row (so pages and row groups hold different ranges and pruning matters),
- * with nulls in runs and scattered, NaN in runs and scattered, both zeros, the infinities,
- * extremes, empty strings; a struct (nested predicates) and a list (repeated levels in the
- * pages beside the filtered columns). {@link #predicate} draws SQL predicates over them.
+ * The data of the pushdown differential: columns of the types engines push filters down on, mostly
+ * clustered by row (so pages and row groups hold different ranges and pruning matters), with nulls
+ * in runs and scattered, NaN in runs and scattered, both zeros, the infinities, extremes, empty
+ * strings; a struct (nested predicates) and a list (repeated levels in the pages beside the
+ * filtered columns). {@link #predicate} draws SQL predicates over them.
  */
 final class PushdownData {
-  static final GroupNode NESTED = GroupNode.of("s", OPTIONAL, List.of(
-      PrimitiveNode.of("a", OPTIONAL, PhysicalType.INT32),
-      PrimitiveNode.of("b", OPTIONAL, PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING)));
-  static final MessageType SCHEMA = new MessageType("pushdown", List.of(
-      PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-      PrimitiveNode.of("i32", OPTIONAL, PhysicalType.INT32),
-      PrimitiveNode.of("i64", OPTIONAL, PhysicalType.INT64),
-      PrimitiveNode.of("f32", OPTIONAL, PhysicalType.FLOAT),
-      PrimitiveNode.of("f64", OPTIONAL, PhysicalType.DOUBLE),
-      PrimitiveNode.of("str", OPTIONAL, PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING),
-      PrimitiveNode.of("dec", OPTIONAL, PhysicalType.INT64)
-          .withLogicalType(new LogicalType.DecimalType(4, 18)),
-      PrimitiveNode.fixed("dec30", OPTIONAL, 13).withLogicalType(new LogicalType.DecimalType(6, 30)),
-      PrimitiveNode.of("day", OPTIONAL, PhysicalType.INT32).withLogicalType(LogicalType.DATE),
-      PrimitiveNode.of("b", OPTIONAL, PhysicalType.BOOLEAN),
-      NESTED,
-      NestedTypes.list("l", OPTIONAL, PrimitiveNode.of("element", OPTIONAL, PhysicalType.INT32))));
+  static final GroupNode NESTED =
+      GroupNode.of(
+          "s",
+          OPTIONAL,
+          List.of(
+              PrimitiveNode.of("a", OPTIONAL, PhysicalType.INT32),
+              PrimitiveNode.of("b", OPTIONAL, PhysicalType.BYTE_ARRAY)
+                  .withLogicalType(LogicalType.STRING)));
+  static final MessageType SCHEMA =
+      new MessageType(
+          "pushdown",
+          List.of(
+              PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
+              PrimitiveNode.of("i32", OPTIONAL, PhysicalType.INT32),
+              PrimitiveNode.of("i64", OPTIONAL, PhysicalType.INT64),
+              PrimitiveNode.of("f32", OPTIONAL, PhysicalType.FLOAT),
+              PrimitiveNode.of("f64", OPTIONAL, PhysicalType.DOUBLE),
+              PrimitiveNode.of("str", OPTIONAL, PhysicalType.BYTE_ARRAY)
+                  .withLogicalType(LogicalType.STRING),
+              PrimitiveNode.of("dec", OPTIONAL, PhysicalType.INT64)
+                  .withLogicalType(new LogicalType.DecimalType(4, 18)),
+              PrimitiveNode.fixed("dec30", OPTIONAL, 13)
+                  .withLogicalType(new LogicalType.DecimalType(6, 30)),
+              PrimitiveNode.of("day", OPTIONAL, PhysicalType.INT32)
+                  .withLogicalType(LogicalType.DATE),
+              PrimitiveNode.of("b", OPTIONAL, PhysicalType.BOOLEAN),
+              NESTED,
+              NestedTypes.list(
+                  "l", OPTIONAL, PrimitiveNode.of("element", OPTIONAL, PhysicalType.INT32))));
 
   /** The columns predicates use, with their SQL type for literals. */
   enum Column {
-    I32("i32", "INT"), I64("i64", "BIGINT"), F32("f32", "FLOAT"), F64("f64", "DOUBLE"),
-    STR("str", "STRING"), DEC("dec", "DECIMAL(18,4)"), DEC30("dec30", "DECIMAL(30,6)"),
-    DAY("day", "DATE"), B("b", "BOOLEAN"), NESTED_A("s.a", "INT"), NESTED_B("s.b", "STRING");
+    I32("i32", "INT"),
+    I64("i64", "BIGINT"),
+    F32("f32", "FLOAT"),
+    F64("f64", "DOUBLE"),
+    STR("str", "STRING"),
+    DEC("dec", "DECIMAL(18,4)"),
+    DEC30("dec30", "DECIMAL(30,6)"),
+    DAY("day", "DATE"),
+    B("b", "BOOLEAN"),
+    NESTED_A("s.a", "INT"),
+    NESTED_B("s.b", "STRING");
 
     final String sql;
     final String type;
@@ -60,11 +80,26 @@ final class PushdownData {
     }
   }
 
-  private static final float[] SPECIAL_FLOATS = {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
-      Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE};
-  private static final double[] SPECIAL_DOUBLES = {Double.NaN, -0.0, 0.0,
-      Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, -Double.MAX_VALUE,
-      Double.MIN_VALUE};
+  private static final float[] SPECIAL_FLOATS = {
+    Float.NaN,
+    -0.0f,
+    0.0f,
+    Float.POSITIVE_INFINITY,
+    Float.NEGATIVE_INFINITY,
+    Float.MAX_VALUE,
+    -Float.MAX_VALUE,
+    Float.MIN_VALUE
+  };
+  private static final double[] SPECIAL_DOUBLES = {
+    Double.NaN,
+    -0.0,
+    0.0,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    Double.MAX_VALUE,
+    -Double.MAX_VALUE,
+    Double.MIN_VALUE
+  };
   private static final String[] WORDS = {"", "a", "apple", "Äpfel", "zebra", "😀", "m", "\u0000x"};
 
   private final List<Row> rows;
@@ -83,25 +118,40 @@ final class PushdownData {
       for (int k = random.nextInt(4); k > 0; k--) {
         list.add(random.nextInt(8) == 0 ? null : random.nextInt(100));
       }
-      rows.add(Row.of(SCHEMA.root(),
-          (long) i,
-          inNullRun ? null : nullable(rare() ? extremeInt() : i / 10 + random.nextInt(5)),
-          nullable(rare() ? (random.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE)
-              : (long) random.nextInt(50) * 1_000_000_007L),
-          nullable(inNanRun || rare() ? SPECIAL_FLOATS[random.nextInt(SPECIAL_FLOATS.length)]
-              : i / 100f + (float) random.nextGaussian()),
-          inNanRun ? Double.NaN : inNullRun ? null
-              : nullable(rare() ? SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)]
-                  : i + random.nextGaussian()),
-          nullable(utf8(word(i))),
-          inNullRun || random.nextInt(12) == 0 ? null
-              : (long) (i - 1500) * 10_000 + random.nextInt(10_000),
-          nullable(fixed13(BigInteger.valueOf(i - 1000).shiftLeft(40)
-              .add(BigInteger.valueOf(random.nextInt(1000))))),
-          nullable(18_000 + i / 30),
-          nullable(random.nextInt(5) == 0),
-          random.nextInt(15) == 0 ? null : nested,
-          random.nextInt(10) == 0 ? null : list));
+      rows.add(
+          Row.of(
+              SCHEMA.root(),
+              (long) i,
+              inNullRun ? null : nullable(rare() ? extremeInt() : i / 10 + random.nextInt(5)),
+              nullable(
+                  rare()
+                      ? (random.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE)
+                      : (long) random.nextInt(50) * 1_000_000_007L),
+              nullable(
+                  inNanRun || rare()
+                      ? SPECIAL_FLOATS[random.nextInt(SPECIAL_FLOATS.length)]
+                      : i / 100f + (float) random.nextGaussian()),
+              inNanRun
+                  ? Double.NaN
+                  : inNullRun
+                      ? null
+                      : nullable(
+                          rare()
+                              ? SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)]
+                              : i + random.nextGaussian()),
+              nullable(utf8(word(i))),
+              inNullRun || random.nextInt(12) == 0
+                  ? null
+                  : (long) (i - 1500) * 10_000 + random.nextInt(10_000),
+              nullable(
+                  fixed13(
+                      BigInteger.valueOf(i - 1000)
+                          .shiftLeft(40)
+                          .add(BigInteger.valueOf(random.nextInt(1000))))),
+              nullable(18_000 + i / 30),
+              nullable(random.nextInt(5) == 0),
+              random.nextInt(15) == 0 ? null : nested,
+              random.nextInt(10) == 0 ? null : list));
     }
   }
 
@@ -118,7 +168,8 @@ final class PushdownData {
   }
 
   private String word(int i) {
-    return random.nextInt(4) == 0 ? WORDS[random.nextInt(WORDS.length)]
+    return random.nextInt(4) == 0
+        ? WORDS[random.nextInt(WORDS.length)]
         : String.format("k%05d", i / 25);
   }
 
@@ -180,24 +231,44 @@ final class PushdownData {
     Row row = rows.get(random.nextInt(rows.size()));
     boolean edge = random.nextInt(4) == 0;
     return switch (c) {
-      case I32 -> edge ? Integer.toString(extremeInt()) : "CAST(" + orZero(row.get("i32")) + " AS INT)";
-      case I64 -> edge ? "CAST(" + Long.MIN_VALUE + " AS BIGINT)"
-          : "CAST(" + orZero(row.get("i64")) + " AS BIGINT)";
-      case F32 -> "CAST('" + (edge ? SPECIAL_FLOATS[random.nextInt(SPECIAL_FLOATS.length)]
-          : orZero(row.get("f32"))) + "' AS FLOAT)";
-      case F64 -> "CAST('" + (edge ? SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)]
-          : orZero(row.get("f64"))) + "' AS DOUBLE)";
+      case I32 ->
+          edge ? Integer.toString(extremeInt()) : "CAST(" + orZero(row.get("i32")) + " AS INT)";
+      case I64 ->
+          edge
+              ? "CAST(" + Long.MIN_VALUE + " AS BIGINT)"
+              : "CAST(" + orZero(row.get("i64")) + " AS BIGINT)";
+      case F32 ->
+          "CAST('"
+              + (edge
+                  ? SPECIAL_FLOATS[random.nextInt(SPECIAL_FLOATS.length)]
+                  : orZero(row.get("f32")))
+              + "' AS FLOAT)";
+      case F64 ->
+          "CAST('"
+              + (edge
+                  ? SPECIAL_DOUBLES[random.nextInt(SPECIAL_DOUBLES.length)]
+                  : orZero(row.get("f64")))
+              + "' AS DOUBLE)";
       case STR -> string(edge ? WORDS[random.nextInt(WORDS.length)] : text(row.get("str")));
-      case DEC -> "CAST('" + (row.get("dec") == null ? "0"
-          : BigDecimal.valueOf((Long) row.get("dec"), 4).toPlainString()) + "' AS DECIMAL(18,4))";
-      case DEC30 -> "CAST('" + (row.get("dec30") == null ? "0"
-          : new BigDecimal(new BigInteger((byte[]) row.get("dec30")), 6).toPlainString())
-          + "' AS DECIMAL(30,6))";
-      case DAY -> "DATE'" + LocalDate.ofEpochDay(row.get("day") == null ? 18_000
-          : (Integer) row.get("day")) + "'";
+      case DEC ->
+          "CAST('"
+              + (row.get("dec") == null
+                  ? "0"
+                  : BigDecimal.valueOf((Long) row.get("dec"), 4).toPlainString())
+              + "' AS DECIMAL(18,4))";
+      case DEC30 ->
+          "CAST('"
+              + (row.get("dec30") == null
+                  ? "0"
+                  : new BigDecimal(new BigInteger((byte[]) row.get("dec30")), 6).toPlainString())
+              + "' AS DECIMAL(30,6))";
+      case DAY ->
+          "DATE'"
+              + LocalDate.ofEpochDay(row.get("day") == null ? 18_000 : (Integer) row.get("day"))
+              + "'";
       case B -> Boolean.toString(random.nextBoolean());
-      case NESTED_A -> "CAST(" + (row.get("s") == null ? 0 : orZero(((Row) row.get("s")).get("a")))
-          + " AS INT)";
+      case NESTED_A ->
+          "CAST(" + (row.get("s") == null ? 0 : orZero(((Row) row.get("s")).get("a"))) + " AS INT)";
       case NESTED_B -> string(row.get("s") == null ? "" : text(((Row) row.get("s")).get("b")));
     };
   }

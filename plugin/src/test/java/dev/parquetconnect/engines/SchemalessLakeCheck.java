@@ -24,15 +24,15 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A whole topic directory whose files' schemas differ (schemaless JSON: columns added as keys
- * turn up, a column widened), read as a lake user reads it: Spark with partition discovery over
- * the directory (with the reader settings given: {@code mergeSchema}, a schema of the user's),
- * against DuckDB's {@code read_parquet(..., hive_partitioning = true, union_by_name = true)}.
+ * A whole topic directory whose files' schemas differ (schemaless JSON: columns added as keys turn
+ * up, a column widened), read as a lake user reads it: Spark with partition discovery over the
+ * directory (with the reader settings given: {@code mergeSchema}, a schema of the user's), against
+ * DuckDB's {@code read_parquet(..., hive_partitioning = true, union_by_name = true)}.
  *
- * <p>Both sides select the same columns, the union of every file's leaf paths (struct fields one
- * by one, so that two engines ordering a merged struct's fields differently still agree; lists
- * and maps whole) and the partition columns, and render each row in {@link EngineCanonical}'s
- * text: Spark in its reader program, DuckDB here from its JDBC values.
+ * <p>Both sides select the same columns, the union of every file's leaf paths (struct fields one by
+ * one, so that two engines ordering a merged struct's fields differently still agree; lists and
+ * maps whole) and the partition columns, and render each row in {@link EngineCanonical}'s text:
+ * Spark in its reader program, DuckDB here from its JDBC values.
  */
 final class SchemalessLakeCheck {
   private SchemalessLakeCheck() {}
@@ -87,15 +87,18 @@ final class SchemalessLakeCheck {
   private static String sparkColumn(List<String> path) {
     StringBuilder column = new StringBuilder();
     for (int k = 0; k < path.size(); k++) {
-      column.append(k == 0 ? "" : ".").append('`').append(path.get(k).replace("`", "``"))
+      column
+          .append(k == 0 ? "" : ".")
+          .append('`')
+          .append(path.get(k).replace("`", "``"))
           .append('`');
     }
     return column.toString();
   }
 
   /**
-   * The leaf columns of {@code file} and their Parquet types: the physical type of a leaf,
-   * LIST or MAP for a list or map taken whole.
+   * The leaf columns of {@code file} and their Parquet types: the physical type of a leaf, LIST or
+   * MAP for a list or map taken whole.
    */
   static Map<List<String>, String> leafTypes(Path file) throws IOException {
     Map<List<String>, String> out = new LinkedHashMap<>();
@@ -103,8 +106,8 @@ final class SchemalessLakeCheck {
     return out;
   }
 
-  private static void leafTypes(GroupNode group, List<String> prefix,
-      Map<List<String>, String> out) {
+  private static void leafTypes(
+      GroupNode group, List<String> prefix, Map<List<String>, String> out) {
     for (int i = 0; i < group.fieldCount(); i++) {
       SchemaNode field = group.field(i);
       List<String> path = new ArrayList<>(prefix);
@@ -121,8 +124,8 @@ final class SchemalessLakeCheck {
 
   /**
    * The lake's files grouped by the types of the columns whose type differs between files (a
-   * widening, or a column turned into text): within a group Spark's {@code mergeSchema} merges
-   * the files (added columns), across groups it refuses. Empty keys: one group, no such column.
+   * widening, or a column turned into text): within a group Spark's {@code mergeSchema} merges the
+   * files (added columns), across groups it refuses. Empty keys: one group, no such column.
    */
   static Map<Map<List<String>, String>, List<Path>> filesByChangedTypes(Path topicDir)
       throws IOException {
@@ -134,31 +137,38 @@ final class SchemalessLakeCheck {
       leaves.forEach((path, type) -> seen.computeIfAbsent(path, p -> new TreeSet<>()).add(type));
     }
     Map<Map<List<String>, String>, List<Path>> groups = new LinkedHashMap<>();
-    types.forEach((file, leaves) -> {
-      Map<List<String>, String> key = new TreeMap<>(Comparator.comparing(Object::toString));
-      leaves.forEach((path, type) -> {
-        if (seen.get(path).size() > 1) {
-          key.put(path, type);
-        }
-      });
-      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(file);
-    });
+    types.forEach(
+        (file, leaves) -> {
+          Map<List<String>, String> key = new TreeMap<>(Comparator.comparing(Object::toString));
+          leaves.forEach(
+              (path, type) -> {
+                if (seen.get(path).size() > 1) {
+                  key.put(path, type);
+                }
+              });
+          groups.computeIfAbsent(key, k -> new ArrayList<>()).add(file);
+        });
     return groups;
   }
 
   /**
-   * The workaround docs/compatibility.md gives a Spark user for a topic whose files disagree on
-   * a column's type: each group of {@link #filesByChangedTypes} read on its own (partition
-   * discovery from {@code basePath}, {@code mergeSchema}), the changed columns cast to the wider
-   * type (DOUBLE for numbers, else STRING), the groups' rows together (Spark's {@code
-   * unionByName(other, allowMissingColumns = true)}; a column a group lacks is null).
+   * The workaround docs/compatibility.md gives a Spark user for a topic whose files disagree on a
+   * column's type: each group of {@link #filesByChangedTypes} read on its own (partition discovery
+   * from {@code basePath}, {@code mergeSchema}), the changed columns cast to the wider type (DOUBLE
+   * for numbers, else STRING), the groups' rows together (Spark's {@code unionByName(other,
+   * allowMissingColumns = true)}; a column a group lacks is null).
    */
-  static List<String> sparkRowsByTypeGroups(SparkOracle spark, Path topicDir,
-      List<List<String>> columns, Map<String, String> reader) throws IOException {
+  static List<String> sparkRowsByTypeGroups(
+      SparkOracle spark, Path topicDir, List<List<String>> columns, Map<String, String> reader)
+      throws IOException {
     Map<Map<List<String>, String>, List<Path>> groups = filesByChangedTypes(topicDir);
     Map<List<String>, Set<String>> changed = new LinkedHashMap<>();
-    groups.keySet().forEach(key -> key.forEach(
-        (path, type) -> changed.computeIfAbsent(path, p -> new TreeSet<>()).add(type)));
+    groups
+        .keySet()
+        .forEach(
+            key ->
+                key.forEach(
+                    (path, type) -> changed.computeIfAbsent(path, p -> new TreeSet<>()).add(type)));
     Map<String, String> settings = new HashMap<>(reader);
     settings.put("mergeSchema", "true");
     settings.put("basePath", topicDir.toAbsolutePath().toString());
@@ -181,22 +191,38 @@ final class SchemalessLakeCheck {
         if (!present.contains(path)) {
           sql.append("NULL");
         } else if (changed.containsKey(path)) {
-          boolean numbers = changed.get(path).stream().allMatch(
-              t -> t.equals("INT32") || t.equals("INT64") || t.equals("FLOAT")
-                  || t.equals("DOUBLE"));
-          sql.append("CAST(").append(sparkColumn(path)).append(" AS ")
-              .append(numbers ? "DOUBLE" : "STRING").append(')');
+          boolean numbers =
+              changed.get(path).stream()
+                  .allMatch(
+                      t ->
+                          t.equals("INT32")
+                              || t.equals("INT64")
+                              || t.equals("FLOAT")
+                              || t.equals("DOUBLE"));
+          sql.append("CAST(")
+              .append(sparkColumn(path))
+              .append(" AS ")
+              .append(numbers ? "DOUBLE" : "STRING")
+              .append(')');
         } else {
           sql.append(sparkColumn(path));
         }
         sql.append(" AS c").append(i);
       }
-      SparkOracle.Answer answer = spark.query(files, Map.copyOf(settings),
-          sql.append(" FROM t").toString());
+      SparkOracle.Answer answer =
+          spark.query(files, Map.copyOf(settings), sql.append(" FROM t").toString());
       if (answer.failed()) {
-        throw new AssertionError("Spark " + spark.version() + " reading the files of "
-            + topicDir + " whose changed columns are " + files.size() + " files' "
-            + leafTypes(files.get(0)) + " failed: " + answer.error());
+        throw new AssertionError(
+            "Spark "
+                + spark.version()
+                + " reading the files of "
+                + topicDir
+                + " whose changed columns are "
+                + files.size()
+                + " files' "
+                + leafTypes(files.get(0))
+                + " failed: "
+                + answer.error());
       }
       rows.addAll(answer.rows());
     }
@@ -204,27 +230,31 @@ final class SchemalessLakeCheck {
   }
 
   /** DuckDB's rows of the lake, union by name, Hive partitions on, in the canonical text. */
-  static List<String> duckDbRows(Path topicDir, List<List<String>> columns)
-      throws SQLException {
+  static List<String> duckDbRows(Path topicDir, List<List<String>> columns) throws SQLException {
     return duckDbRows(topicDir, columns, Map.of());
   }
 
   /** The same, the columns of {@code casts} cast to the (DuckDB) type given. */
-  static List<String> duckDbRows(Path topicDir, List<List<String>> columns,
-      Map<List<String>, String> casts) throws SQLException {
+  static List<String> duckDbRows(
+      Path topicDir, List<List<String>> columns, Map<List<String>, String> casts)
+      throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT ");
     for (int i = 0; i < columns.size(); i++) {
       sql.append(i == 0 ? "" : ", ");
       List<String> path = columns.get(i);
       StringBuilder column = new StringBuilder();
       for (int k = 0; k < path.size(); k++) {
-        column.append(k == 0 ? "" : ".").append('"')
-            .append(path.get(k).replace("\"", "\"\"")).append('"');
+        column
+            .append(k == 0 ? "" : ".")
+            .append('"')
+            .append(path.get(k).replace("\"", "\"\""))
+            .append('"');
       }
-      sql.append(casts.containsKey(path)
-          ? "CAST(" + column + " AS " + casts.get(path) + ")" : column);
+      sql.append(
+          casts.containsKey(path) ? "CAST(" + column + " AS " + casts.get(path) + ")" : column);
     }
-    sql.append(" FROM read_parquet('").append(topicDir.toString().replace("'", "''"))
+    sql.append(" FROM read_parquet('")
+        .append(topicDir.toString().replace("'", "''"))
         .append("/**/*.parquet', hive_partitioning = true, union_by_name = true)");
     List<String> rows = new ArrayList<>();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");

@@ -22,11 +22,10 @@ import java.util.stream.Collectors;
  * The check the integration tests run on the lakes they write (SinkIts.duckDb: the crash,
  * end-to-end and memory ITs; the replay IT's archive): Spark (the newest of {@code
  * spark.it.versions}, its default reader: vectorized, pushdown) reads the topic directory with
- * partition discovery and finds what DuckDB finds there (Kafka coordinates and partition
- * values of every row), and reads what parquet-java reads in the files (every other column, row
- * for row, in up to six files spread over the lake). One Spark JVM serves
- * every IT of the failsafe run: started on first use, stopped when the JVM exits.
- * {@code -Dengines.lake.check=false} skips it.
+ * partition discovery and finds what DuckDB finds there (Kafka coordinates and partition values of
+ * every row), and reads what parquet-java reads in the files (every other column, row for row, in
+ * up to six files spread over the lake). One Spark JVM serves every IT of the failsafe run: started
+ * on first use, stopped when the JVM exits. {@code -Dengines.lake.check=false} skips it.
  */
 public final class SparkLakeCheck {
   private static final int SAMPLED_FILES = 6;
@@ -53,8 +52,10 @@ public final class SparkLakeCheck {
       if (failure != null) {
         // Whether the row reader agrees tells a decoding gap from wrong values.
         String rowReader = check(topicDir, SparkOracle.NOT_VECTORIZED);
-        throw new AssertionError(failure + "\n  with Spark's row reader instead: "
-            + (rowReader == null ? "equal" : rowReader));
+        throw new AssertionError(
+            failure
+                + "\n  with Spark's row reader instead: "
+                + (rowReader == null ? "equal" : rowReader));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -64,43 +65,56 @@ public final class SparkLakeCheck {
   }
 
   /**
-   * Fails unless {@code spark} (its default reader, {@code mergeSchema} on, as a lake user reads
-   * a schemaless topic whose files add columns as keys turn up) reads the directory {@code
-   * topicDir} as DuckDB's {@code union_by_name} does: every column of every file and every
-   * partition column, row for row ({@link SchemalessLakeCheck}). For lakes in which no column
-   * changed its type between files: the check fails on one that has such a column.
+   * Fails unless {@code spark} (its default reader, {@code mergeSchema} on, as a lake user reads a
+   * schemaless topic whose files add columns as keys turn up) reads the directory {@code topicDir}
+   * as DuckDB's {@code union_by_name} does: every column of every file and every partition column,
+   * row for row ({@link SchemalessLakeCheck}). For lakes in which no column changed its type
+   * between files: the check fails on one that has such a column.
    */
   static void assertSparkMergesSchemalessLakeAsDuckDb(SparkOracle spark, Path topicDir)
       throws IOException {
     Map<Map<List<String>, String>, List<Path>> groups =
         SchemalessLakeCheck.filesByChangedTypes(topicDir);
     if (groups.size() > 1) {
-      throw new AssertionError(topicDir + " has columns whose type differs between files "
-          + groups.keySet() + ": Spark cannot merge them (see assertSparkReadsChangedTypesAsDuckDb)");
+      throw new AssertionError(
+          topicDir
+              + " has columns whose type differs between files "
+              + groups.keySet()
+              + ": Spark cannot merge them (see assertSparkReadsChangedTypesAsDuckDb)");
     }
     List<List<String>> columns = SchemalessLakeCheck.columns(topicDir);
     Map<String, String> settings = new HashMap<>(SparkOracle.DEFAULTS);
     settings.put("mergeSchema", "true");
     SparkOracle.Answer answer =
         spark.query(topicDir, Map.copyOf(settings), SchemalessLakeCheck.sparkSql(columns));
-    String what = "Spark " + spark.version() + " (defaults, mergeSchema) reading the "
-        + "schemaless lake " + topicDir;
+    String what =
+        "Spark "
+            + spark.version()
+            + " (defaults, mergeSchema) reading the "
+            + "schemaless lake "
+            + topicDir;
     if (answer.failed()) {
       throw new AssertionError(what + " failed: " + answer.error());
     }
-    EngineAssertions.assertSameRows(duckDbRows(topicDir, columns), answer.rows(),
-        what + ", columns " + columns + " against DuckDB's union_by_name reading [schema "
-            + answer.schema() + "]");
+    EngineAssertions.assertSameRows(
+        duckDbRows(topicDir, columns),
+        answer.rows(),
+        what
+            + ", columns "
+            + columns
+            + " against DuckDB's union_by_name reading [schema "
+            + answer.schema()
+            + "]");
   }
 
   /**
-   * For a schemaless topic whose files disagree on a column's type (INT64 files, then DOUBLE
-   * ones after a widening; or a column turned into text): fails unless Spark's default reader
-   * with {@code mergeSchema} refuses the directory with {@code mergeError} in its error, and
-   * the workaround docs/compatibility.md gives (the files read by groups of one type, the
-   * changed columns cast to the wider type, the groups' rows together:
-   * {@link SchemalessLakeCheck#sparkRowsByTypeGroups}) reads every row DuckDB's {@code
-   * union_by_name} reads.
+   * For a schemaless topic whose files disagree on a column's type (INT64 files, then DOUBLE ones
+   * after a widening; or a column turned into text): fails unless Spark's default reader with
+   * {@code mergeSchema} refuses the directory with {@code mergeError} in its error, and the
+   * workaround docs/compatibility.md gives (the files read by groups of one type, the changed
+   * columns cast to the wider type, the groups' rows together: {@link
+   * SchemalessLakeCheck#sparkRowsByTypeGroups}) reads every row DuckDB's {@code union_by_name}
+   * reads.
    */
   public static void assertSparkReadsChangedTypesAsDuckDb(Path topicDir, String mergeError) {
     if (!Boolean.parseBoolean(System.getProperty("engines.lake.check", "true"))) {
@@ -113,8 +127,8 @@ public final class SparkLakeCheck {
     }
   }
 
-  static void assertSparkReadsChangedTypesAsDuckDb(SparkOracle spark, Path topicDir,
-      String mergeError) throws IOException {
+  static void assertSparkReadsChangedTypesAsDuckDb(
+      SparkOracle spark, Path topicDir, String mergeError) throws IOException {
     Map<Map<List<String>, String>, List<Path>> groups =
         SchemalessLakeCheck.filesByChangedTypes(topicDir);
     if (groups.size() < 2) {
@@ -125,18 +139,36 @@ public final class SparkLakeCheck {
     settings.put("mergeSchema", "true");
     SparkOracle.Answer merged =
         spark.query(topicDir, Map.copyOf(settings), SchemalessLakeCheck.sparkSql(columns));
-    String what = "Spark " + spark.version() + " (defaults, mergeSchema) reading the "
-        + "schemaless lake " + topicDir + " whose files' types differ " + groups.keySet();
+    String what =
+        "Spark "
+            + spark.version()
+            + " (defaults, mergeSchema) reading the "
+            + "schemaless lake "
+            + topicDir
+            + " whose files' types differ "
+            + groups.keySet();
     if (!merged.failed() || !merged.error().contains(mergeError)) {
-      throw new AssertionError(what + " was expected to fail with " + mergeError + ", but "
-          + (merged.failed() ? "failed otherwise: " + merged.error()
-              : "read it: compare its rows with DuckDB's and update docs/compatibility.md"));
+      throw new AssertionError(
+          what
+              + " was expected to fail with "
+              + mergeError
+              + ", but "
+              + (merged.failed()
+                  ? "failed otherwise: " + merged.error()
+                  : "read it: compare its rows with DuckDB's and update docs/compatibility.md"));
     }
-    EngineAssertions.assertSameRows(duckDbRows(topicDir, columns),
-        SchemalessLakeCheck.sparkRowsByTypeGroups(spark, topicDir, columns,
-            SparkOracle.DEFAULTS),
-        "Spark " + spark.version() + " reading " + topicDir + " by groups of files of one type "
-            + groups.keySet() + ", columns " + columns + ", against DuckDB's union_by_name");
+    EngineAssertions.assertSameRows(
+        duckDbRows(topicDir, columns),
+        SchemalessLakeCheck.sparkRowsByTypeGroups(spark, topicDir, columns, SparkOracle.DEFAULTS),
+        "Spark "
+            + spark.version()
+            + " reading "
+            + topicDir
+            + " by groups of files of one type "
+            + groups.keySet()
+            + ", columns "
+            + columns
+            + ", against DuckDB's union_by_name");
   }
 
   private static List<String> duckDbRows(Path topicDir, List<List<String>> columns) {
@@ -186,8 +218,13 @@ public final class SparkLakeCheck {
       }
     }
     SparkOracle spark = spark();
-    String what = "Spark " + spark.version() + " (" + SparkOracle.describe(reader)
-        + ") reading the lake " + topicDir;
+    String what =
+        "Spark "
+            + spark.version()
+            + " ("
+            + SparkOracle.describe(reader)
+            + ") reading the lake "
+            + topicDir;
 
     // Every column of the files but those a directory level overrides, row for row.
     MessageType schema = EngineCanonical.schemaOf(files.get(0));
@@ -204,15 +241,28 @@ public final class SparkLakeCheck {
       if (!EngineCanonical.schemaOf(file).equals(schema)) {
         continue;
       }
-      SparkOracle.Answer rows = spark.query(file, reader, "SELECT "
-          + dataColumns.stream().map(c -> "`" + c.replace("`", "``") + "`")
-              .collect(Collectors.joining(", ")) + " FROM t");
+      SparkOracle.Answer rows =
+          spark.query(
+              file,
+              reader,
+              "SELECT "
+                  + dataColumns.stream()
+                      .map(c -> "`" + c.replace("`", "``") + "`")
+                      .collect(Collectors.joining(", "))
+                  + " FROM t");
       if (rows.failed()) {
         throw new AssertionError(what + " failed on " + file + ": " + rows.error());
       }
-      EngineAssertions.assertSameRows(EngineCanonical.parquetJavaRows(file, dataColumns),
-          rows.rows(), what + ", file " + topicDir.relativize(file) + " (file columns, against "
-              + "parquet-java) [schema " + rows.schema() + "]");
+      EngineAssertions.assertSameRows(
+          EngineCanonical.parquetJavaRows(file, dataColumns),
+          rows.rows(),
+          what
+              + ", file "
+              + topicDir.relativize(file)
+              + " (file columns, against "
+              + "parquet-java) [schema "
+              + rows.schema()
+              + "]");
     }
 
     // Kafka coordinates and partition values, against DuckDB's reading with Hive partitioning.
@@ -233,11 +283,14 @@ public final class SparkLakeCheck {
       String sep = i == 0 ? "" : ", ";
       sparkSql.append(sep).append("CAST(`").append(c).append("` AS STRING) AS c").append(i);
       // Spark reads __HIVE_DEFAULT_PARTITION__ as null, DuckDB as that string.
-      duckSql.append(sep).append("NULLIF(CAST(\"").append(c.replace("\"", "\"\""))
+      duckSql
+          .append(sep)
+          .append("NULLIF(CAST(\"")
+          .append(c.replace("\"", "\"\""))
           .append("\" AS VARCHAR), '__HIVE_DEFAULT_PARTITION__')");
     }
-    SparkOracle.Answer sparkKeys = spark.query(topicDir, reader,
-        sparkSql.append(" FROM t").toString());
+    SparkOracle.Answer sparkKeys =
+        spark.query(topicDir, reader, sparkSql.append(" FROM t").toString());
     if (sparkKeys.failed()) {
       throw new AssertionError(what + " failed: " + sparkKeys.error());
     }
@@ -245,8 +298,9 @@ public final class SparkLakeCheck {
     String glob = "'" + topicDir.toString().replace("'", "''") + "/**/*.parquet'";
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = db.createStatement();
-        ResultSet rs = sql.executeQuery(duckSql + " FROM read_parquet(" + glob
-            + ", hive_partitioning=true)")) {
+        ResultSet rs =
+            sql.executeQuery(
+                duckSql + " FROM read_parquet(" + glob + ", hive_partitioning=true)")) {
       while (rs.next()) {
         StringBuilder line = new StringBuilder("{");
         for (int i = 0; i < keys.size(); i++) {
@@ -261,7 +315,7 @@ public final class SparkLakeCheck {
         duckKeys.add(line.append('}').toString());
       }
     }
-    EngineAssertions.assertSameRows(duckKeys, sparkKeys.rows(), what + " (" + keys
-        + ", against DuckDB's reading)");
+    EngineAssertions.assertSameRows(
+        duckKeys, sparkKeys.rows(), what + " (" + keys + ", against DuckDB's reading)");
   }
 }

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a lake user's Spark reads of the sink's default output and of {@code pq rewrite}'s
  * compatible settings: every row equal to parquet-java's reading, with Spark's default reader
- * (vectorized) and with its row-by-row reader, in each Spark version the build resolves
- * ({@code spark.it.versions}). One Spark JVM per version for the whole class.
+ * (vectorized) and with its row-by-row reader, in each Spark version the build resolves ({@code
+ * spark.it.versions}). One Spark JVM per version for the whole class.
  *
  * <p>The files: {@link SinkOutputFiles}.
  */
@@ -47,13 +47,15 @@ class SparkSinkOutputIT {
     LOG.info("seed {}", SEED);
     List<CompletableFuture<SparkOracle>> starting = new ArrayList<>();
     for (String version : SparkOracle.versions()) {
-      starting.add(CompletableFuture.supplyAsync(() -> {
-        try {
-          return SparkOracle.start(version);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }));
+      starting.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return SparkOracle.start(version);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              }));
     }
     lake = SinkOutputFiles.sharedLake(SEED);
     SinkOutputFiles.writeOddPartitionsLake(dir.resolve("odd-lake"), SEED);
@@ -102,18 +104,39 @@ class SparkSinkOutputIT {
       String name = SinkOutputFiles.displayName(dir, lake, file);
       for (SparkOracle spark : sparks.values()) {
         for (Map<String, String> reader : READERS) {
-          tests.add(DynamicTest.dynamicTest(
-              "Spark " + spark.version() + ", " + SparkOracle.describe(reader) + ": " + name, () -> {
-                SparkOracle.Answer answer = spark.read(file, reader);
-                if (answer.failed()) {
-                  throw new AssertionError("Spark " + spark.version() + " ("
-                      + SparkOracle.describe(reader) + ") cannot read " + what + " " + name + ": "
-                      + answer.error());
-                }
-                assertSameRows(parquetJavaRows(file), answer.rows(),
-                    "Spark " + spark.version() + " (" + SparkOracle.describe(reader) + ") reading "
-                        + what + " " + name + " [schema " + answer.schema() + "]");
-              }));
+          tests.add(
+              DynamicTest.dynamicTest(
+                  "Spark " + spark.version() + ", " + SparkOracle.describe(reader) + ": " + name,
+                  () -> {
+                    SparkOracle.Answer answer = spark.read(file, reader);
+                    if (answer.failed()) {
+                      throw new AssertionError(
+                          "Spark "
+                              + spark.version()
+                              + " ("
+                              + SparkOracle.describe(reader)
+                              + ") cannot read "
+                              + what
+                              + " "
+                              + name
+                              + ": "
+                              + answer.error());
+                    }
+                    assertSameRows(
+                        parquetJavaRows(file),
+                        answer.rows(),
+                        "Spark "
+                            + spark.version()
+                            + " ("
+                            + SparkOracle.describe(reader)
+                            + ") reading "
+                            + what
+                            + " "
+                            + name
+                            + " [schema "
+                            + answer.schema()
+                            + "]");
+                  }));
         }
       }
     }

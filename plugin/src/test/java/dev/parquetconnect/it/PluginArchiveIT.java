@@ -22,24 +22,26 @@ import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plugin archive {@code mvn package} builds, as Confluent Hub and a worker's
- * {@code plugin.path} expect it: {@code <name>/manifest.json}, {@code lib/} with our jar and its
- * runtime dependencies but none of Kafka's own classes (the worker provides them, and a second
- * copy inside a plugin breaks Connect's isolation), {@code doc/}, {@code etc/}.
+ * The plugin archive {@code mvn package} builds, as Confluent Hub and a worker's {@code
+ * plugin.path} expect it: {@code <name>/manifest.json}, {@code lib/} with our jar and its runtime
+ * dependencies but none of Kafka's own classes (the worker provides them, and a second copy inside
+ * a plugin breaks Connect's isolation), {@code doc/}, {@code etc/}.
  */
 final class PluginArchiveIT {
   private static final String PLUGIN = "kafka-connect-parquet";
+
   /** Jars the worker provides; inside a plugin they would shadow or clash with its own. */
-  private static final Pattern WORKER_JARS = Pattern.compile(
-      "(kafka-clients|kafka_2\\.\\d+|kafka-server.*|kafka-storage.*|connect-(api|runtime|json|"
-          + "transforms|mirror.*|basic-auth-extension)|slf4j-api|slf4j-reload4j|log4j.*|"
-          + "reload4j)-[0-9].*\\.jar");
+  private static final Pattern WORKER_JARS =
+      Pattern.compile(
+          "(kafka-clients|kafka_2\\.\\d+|kafka-server.*|kafka-storage.*|connect-(api|runtime|json|"
+              + "transforms|mirror.*|basic-auth-extension)|slf4j-api|slf4j-reload4j|log4j.*|"
+              + "reload4j)-[0-9].*\\.jar");
 
   private static Path archive() throws IOException {
     Path target = ItPaths.pluginDir().getParent();
     try (Stream<Path> files = Files.list(target)) {
-      List<Path> zips = files.filter(p -> p.getFileName().toString().matches(
-          PLUGIN + "-.+\\.zip")).toList();
+      List<Path> zips =
+          files.filter(p -> p.getFileName().toString().matches(PLUGIN + "-.+\\.zip")).toList();
       assertEquals(1, zips.size(), "one plugin zip in " + target + " (mvn package): " + zips);
       return zips.get(0);
     }
@@ -48,8 +50,11 @@ final class PluginArchiveIT {
   @Test
   void theZipHasTheConfluentHubLayoutAndNoKafkaJars() throws Exception {
     Path zip = archive();
-    String version = zip.getFileName().toString()
-        .substring(PLUGIN.length() + 1, zip.getFileName().toString().length() - ".zip".length());
+    String version =
+        zip.getFileName()
+            .toString()
+            .substring(
+                PLUGIN.length() + 1, zip.getFileName().toString().length() - ".zip".length());
     Set<String> names = new TreeSet<>();
     try (ZipFile file = new ZipFile(zip.toFile())) {
       file.stream().map(ZipEntry::getName).forEach(names::add);
@@ -82,7 +87,8 @@ final class PluginArchiveIT {
       if (Files.isDirectory(config)) {
         try (Stream<Path> examples = Files.list(config)) {
           for (Path example : examples.filter(p -> p.toString().endsWith(".json")).toList()) {
-            assertTrue(names.contains(PLUGIN + "/etc/" + example.getFileName()),
+            assertTrue(
+                names.contains(PLUGIN + "/etc/" + example.getFileName()),
                 "example config " + example + " in etc/");
           }
         }
@@ -95,8 +101,8 @@ final class PluginArchiveIT {
           continue;
         }
         String jar = name.substring((PLUGIN + "/lib/").length());
-        assertTrue(jar.endsWith(".jar") && !jar.contains("/"), "only jars directly in lib/: "
-            + name);
+        assertTrue(
+            jar.endsWith(".jar") && !jar.contains("/"), "only jars directly in lib/: " + name);
         if (WORKER_JARS.matcher(jar).matches()) {
           workerJars.add(jar);
         }

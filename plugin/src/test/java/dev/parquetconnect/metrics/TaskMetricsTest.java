@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.MetricValueProvider;
-import org.apache.kafka.common.metrics.Gauge;
 import org.junit.jupiter.api.Test;
 
 final class TaskMetricsTest {
@@ -25,10 +25,16 @@ final class TaskMetricsTest {
   void withoutPluginMetricsTheGaugesAreAnMBeanUntilClosed() throws Exception {
     AtomicLong written = new AtomicLong();
     ObjectName name = TaskMetrics.fallbackObjectName("sink-task-metrics", "orders-sink", "3");
-    assertEquals(new ObjectName(
-        "dev.parquetconnect:type=sink-task-metrics,connector=orders-sink,task=3"), name);
-    try (TaskMetrics metrics = TaskMetrics.register(new Object(), "sink-task-metrics",
-        "orders-sink", "3", List.of(new Metric("records-written", "records", written::get)))) {
+    assertEquals(
+        new ObjectName("dev.parquetconnect:type=sink-task-metrics,connector=orders-sink,task=3"),
+        name);
+    try (TaskMetrics metrics =
+        TaskMetrics.register(
+            new Object(),
+            "sink-task-metrics",
+            "orders-sink",
+            "3",
+            List.of(new Metric("records-written", "records", written::get)))) {
       assertEquals("mbean", metrics.mechanism());
       assertTrue(JMX.isRegistered(name));
       written.set(42);
@@ -42,8 +48,13 @@ final class TaskMetricsTest {
   void connectorNamesWithJmxSpecialCharactersAreQuoted() throws Exception {
     ObjectName name = TaskMetrics.fallbackObjectName("source-task-metrics", "a,b=c:d", "0");
     assertEquals("a,b=c:d", ObjectName.unquote(name.getKeyProperty("connector")));
-    try (TaskMetrics metrics = TaskMetrics.register(null, "source-task-metrics", "a,b=c:d", "0",
-        List.of(new Metric("records", "r", () -> 7)))) {
+    try (TaskMetrics metrics =
+        TaskMetrics.register(
+            null,
+            "source-task-metrics",
+            "a,b=c:d",
+            "0",
+            List.of(new Metric("records", "r", () -> 7)))) {
       assertEquals(7L, JMX.getAttribute(name, "records"));
     }
   }
@@ -51,10 +62,20 @@ final class TaskMetricsTest {
   @Test
   void aSecondRegistrationOfTheSameTaskReplacesTheFirst() throws Exception {
     ObjectName name = TaskMetrics.fallbackObjectName("sink-task-metrics", "twice", "0");
-    TaskMetrics first = TaskMetrics.register(null, "sink-task-metrics", "twice", "0",
-        List.of(new Metric("records-written", "r", () -> 1)));
-    try (TaskMetrics second = TaskMetrics.register(null, "sink-task-metrics", "twice", "0",
-        List.of(new Metric("records-written", "r", () -> 2)))) {
+    TaskMetrics first =
+        TaskMetrics.register(
+            null,
+            "sink-task-metrics",
+            "twice",
+            "0",
+            List.of(new Metric("records-written", "r", () -> 1)));
+    try (TaskMetrics second =
+        TaskMetrics.register(
+            null,
+            "sink-task-metrics",
+            "twice",
+            "0",
+            List.of(new Metric("records-written", "r", () -> 2)))) {
       assertEquals(2L, JMX.getAttribute(name, "records-written"));
     } finally {
       first.close();
@@ -80,8 +101,8 @@ final class TaskMetricsTest {
     final Map<MetricName, MetricValueProvider<?>> added = new LinkedHashMap<>();
 
     @Override
-    public MetricName metricName(String name, String description,
-        LinkedHashMap<String, String> tags) {
+    public MetricName metricName(
+        String name, String description, LinkedHashMap<String, String> tags) {
       return new MetricName(name, "plugins", description, tags);
     }
 
@@ -102,9 +123,15 @@ final class TaskMetricsTest {
     ContextWithPluginMetrics context = () -> plugin;
     AtomicLong records = new AtomicLong(5);
     ObjectName fallback = TaskMetrics.fallbackObjectName("source-task-metrics", "replay", "1");
-    try (TaskMetrics metrics = TaskMetrics.register(context, "source-task-metrics", "replay",
-        "1", List.of(new Metric("records", "records sent", records::get),
-            new Metric("lag-files", "files left", () -> 3)))) {
+    try (TaskMetrics metrics =
+        TaskMetrics.register(
+            context,
+            "source-task-metrics",
+            "replay",
+            "1",
+            List.of(
+                new Metric("records", "records sent", records::get),
+                new Metric("lag-files", "files left", () -> 3)))) {
       assertEquals("connect-plugin-metrics", metrics.mechanism());
       assertFalse(JMX.isRegistered(fallback), "no fallback bean when the worker has the API");
       assertEquals(2, plugin.added.size());
@@ -120,16 +147,22 @@ final class TaskMetricsTest {
 
   @Test
   void aPluginMetricsThatRefusesFallsBackToTheMBean() throws Exception {
-    PluginMetrics refusing = new RecordingPluginMetrics() {
-      @Override
-      public void addMetric(MetricName metricName, MetricValueProvider<?> provider) {
-        throw new IllegalArgumentException("closed");
-      }
-    };
+    PluginMetrics refusing =
+        new RecordingPluginMetrics() {
+          @Override
+          public void addMetric(MetricName metricName, MetricValueProvider<?> provider) {
+            throw new IllegalArgumentException("closed");
+          }
+        };
     ContextWithPluginMetrics context = () -> refusing;
     ObjectName name = TaskMetrics.fallbackObjectName("sink-task-metrics", "refused", "0");
-    try (TaskMetrics metrics = TaskMetrics.register(context, "sink-task-metrics", "refused", "0",
-        List.of(new Metric("records-written", "r", () -> 4)))) {
+    try (TaskMetrics metrics =
+        TaskMetrics.register(
+            context,
+            "sink-task-metrics",
+            "refused",
+            "0",
+            List.of(new Metric("records-written", "r", () -> 4)))) {
       assertEquals("mbean", metrics.mechanism());
       assertEquals(4L, JMX.getAttribute(name, "records-written"));
     }

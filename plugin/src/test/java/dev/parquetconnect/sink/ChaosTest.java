@@ -22,15 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded random runs of the whole task against a store that fails 3% of its calls (some commits
  * after the file became visible), with crashes at random protocol points, offsets with gaps (as
- * after compaction), bad records to the dead letter queue and ignored tombstones. At the end,
- * every good offset is in exactly one committed file, every bad one went to the dead letter
- * queue (at least once, from whichever task instance read it, failed ones included), and no
- * temporary file is left. Everything follows from the seed, including where the manual clock
- * starts within the scheduled rotation's period, so a failing seed fails again.
+ * after compaction), bad records to the dead letter queue and ignored tombstones. At the end, every
+ * good offset is in exactly one committed file, every bad one went to the dead letter queue (at
+ * least once, from whichever task instance read it, failed ones included), and no temporary file is
+ * left. Everything follows from the seed, including where the manual clock starts within the
+ * scheduled rotation's period, so a failing seed fails again.
  */
 final class ChaosTest {
-  static final String[] POINTS =
-      {"put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done"};
+  static final String[] POINTS = {
+    "put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done"
+  };
   static final int SEEDS = Integer.getInteger("chaos.seeds", 20);
 
   @TempDir Path dir;
@@ -45,9 +46,9 @@ final class ChaosTest {
   /**
    * The run that once failed the build: the first task instance dead-letters bad records, commits
    * them, and later fails after five store failures in a row; the later instances resume after
-   * those commits and never see the records again. The test used to forget the dead letters of
-   * a failed instance (and found none at all); which instance commits what depends on where in
-   * the 5 s rotation schedule the clock starts.
+   * those commits and never see the records again. The test used to forget the dead letters of a
+   * failed instance (and found none at all); which instance commits what depends on where in the 5
+   * s rotation schedule the clock starts.
    */
   @Test
   void deadLettersOfAFailedTaskAreCounted() throws IOException {
@@ -56,10 +57,10 @@ final class ChaosTest {
 
   /**
    * Where in the {@code rotate.schedule.interval.ms} period (5 s) the clock of a seed starts.
-   * Scheduled rotation commits at multiples of the interval, so this decides which records share
-   * a commit: it must follow from the seed (or a failing seed cannot be run again), and differ
-   * between seeds (so that they explore different commit boundaries). A separate generator
-   * keeps each seed's records, configuration and crashes what they were.
+   * Scheduled rotation commits at multiples of the interval, so this decides which records share a
+   * commit: it must follow from the seed (or a failing seed cannot be run again), and differ
+   * between seeds (so that they explore different commit boundaries). A separate generator keeps
+   * each seed's records, configuration and crashes what they were.
    */
   static long schedulePhase(long seed) {
     return new Random(~seed).nextInt(5000);
@@ -111,17 +112,20 @@ final class ChaosTest {
         String point = POINTS[random.nextInt(POINTS.length)];
         int crashAt = 1 + random.nextInt(instance < 11 ? 40 : Integer.MAX_VALUE);
         int[] hits = {0};
-        CrashPoints crash = instance == 11 ? CrashPoints.NONE : at -> {
-          if (at.equals(point) && ++hits[0] == crashAt) {
-            throw new SinkTaskTest.SimulatedCrash(at);
-          }
-        };
+        CrashPoints crash =
+            instance == 11
+                ? CrashPoints.NONE
+                : at -> {
+                  if (at.equals(point) && ++hits[0] == crashAt) {
+                    throw new SinkTaskTest.SimulatedCrash(at);
+                  }
+                };
         if (instance == 11) {
           flaky.failureRate(0);
         }
         try {
-          connect.start(() -> new ParquetSinkTask(c -> format, c -> flaky, clock, crash), props,
-              true);
+          connect.start(
+              () -> new ParquetSinkTask(c -> format, c -> flaky, clock, crash), props, true);
           for (int step = 0; step < 2000 && connect.step(1 + random.nextInt(30)); step++) {
             clock.advance(random.nextInt(3000));
             if (random.nextInt(3) == 0) {
@@ -152,8 +156,16 @@ final class ChaosTest {
         }
       }
       Map<String, Integer> counts = SimulatedConnect.offsetCounts(local, "topics");
-      String context = "seed " + seed + " phase " + phase + " (" + crashes + " crashes, "
-          + failures + " failed tasks)";
+      String context =
+          "seed "
+              + seed
+              + " phase "
+              + phase
+              + " ("
+              + crashes
+              + " crashes, "
+              + failures
+              + " failed tasks)";
       for (String id : good) {
         assertEquals(1, counts.getOrDefault(id, 0), context + ": " + id);
       }

@@ -23,15 +23,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each crash window of docs/exactly-once.md, on one store: the first task instance stops exactly
- * at the window's point, a second instance takes the partition over and acts while the first is
+ * Each crash window of docs/exactly-once.md, on one store: the first task instance stops exactly at
+ * the window's point, a second instance takes the partition over and acts while the first is
  * stopped, then the first is killed there or wakes up as a zombie and goes on. Afterwards a fresh
  * instance recovers, and every offset is in exactly one visible file: none lost, none twice, no
  * file of a rolled-back attempt left, however long after the rollback the zombie acted.
  *
  * <p>The instances run in the test's thread; "stopping" is the crash point running the second
- * instance before it returns, "killing" is a {@link SinkTaskTest.SimulatedCrash} thrown there
- * (the instance is abandoned with whatever it left in the store).
+ * instance before it returns, "killing" is a {@link SinkTaskTest.SimulatedCrash} thrown there (the
+ * instance is abandoned with whatever it left in the store).
  */
 abstract class CrashWindowContract {
   static final TopicPartition TP = SinkTaskDriver.TP;
@@ -44,6 +44,7 @@ abstract class CrashWindowContract {
   Store store;
   final ManualClock clock = new ManualClock();
   final LinesFormat format = new LinesFormat();
+
   /**
    * Runs with {@code "delete <key>"} before each delete and {@code "commit <key>"} before each
    * commit of a marker (a {@link Store#create} output) of the instances' store.
@@ -61,25 +62,33 @@ abstract class CrashWindowContract {
   }
 
   SinkTaskDriver instance(CrashPoints crashPoints) {
-    return new SinkTaskDriver(new HookedStore(store, key -> storeHook.accept(key)), clock, format,
-        crashPoints, TIMEOUT_MS, Map.of(), ZombieFencingTest::record);
+    return new SinkTaskDriver(
+        new HookedStore(store, key -> storeHook.accept(key)),
+        clock,
+        format,
+        crashPoints,
+        TIMEOUT_MS,
+        Map.of(),
+        ZombieFencingTest::record);
   }
 
   /**
-   * The first instance delivers offsets 0-9 (one commit of three files, one per header value)
-   * and reaches {@code point} for the {@code hit}-th time; there the second instance acts, and
-   * then the first is killed ({@code kill}) or goes on.
+   * The first instance delivers offsets 0-9 (one commit of three files, one per header value) and
+   * reaches {@code point} for the {@code hit}-th time; there the second instance acts, and then the
+   * first is killed ({@code kill}) or goes on.
    */
   void firstStopsAt(String point, int hit, boolean kill, Runnable secondActs) {
     int[] hits = new int[1];
-    SinkTaskDriver first = instance(p -> {
-      if (p.equals(point) && ++hits[0] == hit) {
-        secondActs.run();
-        if (kill) {
-          throw new SinkTaskTest.SimulatedCrash(p);
-        }
-      }
-    });
+    SinkTaskDriver first =
+        instance(
+            p -> {
+              if (p.equals(point) && ++hits[0] == hit) {
+                secondActs.run();
+                if (kill) {
+                  throw new SinkTaskTest.SimulatedCrash(p);
+                }
+              }
+            });
     try {
       first.deliverUpTo(10);
       assertFalse(kill, "the first instance never reached " + point);
@@ -92,7 +101,9 @@ abstract class CrashWindowContract {
   /** A second instance that recovers (waiting out an unfinished commit) and commits 0-19. */
   SinkTaskDriver takeOverAndCommit(boolean expectWait) {
     SinkTaskDriver second = instance(CrashPoints.NONE);
-    assertEquals(expectWait, second.context.paused.contains(TP),
+    assertEquals(
+        expectWait,
+        second.context.paused.contains(TP),
         expectWait ? "waits for the unfinished commit" : "nothing to wait for");
     if (expectWait) {
       clock.advance(TIMEOUT_MS);
@@ -171,10 +182,14 @@ abstract class CrashWindowContract {
 
   @Test
   void killedBetweenFiles() throws IOException {
-    firstStopsAt("mid-commit", 1, true, () -> {
-      assertEquals(1, dataFilesUnchecked().size(), "one file of three visible");
-      takeOverAndCommit(true);
-    });
+    firstStopsAt(
+        "mid-commit",
+        1,
+        true,
+        () -> {
+          assertEquals(1, dataFilesUnchecked().size(), "one file of three visible");
+          takeOverAndCommit(true);
+        });
     recoverAndAssertEachOffsetOnce(30);
   }
 
@@ -186,32 +201,44 @@ abstract class CrashWindowContract {
 
   @Test
   void killedWithAllFilesBeforeTheOutcome() throws IOException {
-    firstStopsAt("before-done", 1, true, () -> {
-      SinkTaskDriver second = instance(CrashPoints.NONE);
-      assertFalse(second.context.paused.contains(TP), "rolled forward at once");
-      assertEquals(10L, second.position);
-      second.deliverUpTo(20);
-    });
+    firstStopsAt(
+        "before-done",
+        1,
+        true,
+        () -> {
+          SinkTaskDriver second = instance(CrashPoints.NONE);
+          assertFalse(second.context.paused.contains(TP), "rolled forward at once");
+          assertEquals(10L, second.position);
+          second.deliverUpTo(20);
+        });
     recoverAndAssertEachOffsetOnce(30);
   }
 
   @Test
   void stoppedWithAllFilesBeforeTheOutcomeFindsItRolledForward() throws IOException {
-    firstStopsAt("before-done", 1, false, () -> {
-      SinkTaskDriver second = instance(CrashPoints.NONE);
-      assertEquals(10L, second.position, "rolled forward at once");
-      second.deliverUpTo(20);
-    });
+    firstStopsAt(
+        "before-done",
+        1,
+        false,
+        () -> {
+          SinkTaskDriver second = instance(CrashPoints.NONE);
+          assertEquals(10L, second.position, "rolled forward at once");
+          second.deliverUpTo(20);
+        });
     recoverAndAssertEachOffsetOnce(30);
   }
 
   @Test
   void killedAfterTheOutcome() throws IOException {
-    firstStopsAt("after-done", 1, true, () -> {
-      SinkTaskDriver second = instance(CrashPoints.NONE);
-      assertEquals(10L, second.position, "resumes after the done commit");
-      second.deliverUpTo(20);
-    });
+    firstStopsAt(
+        "after-done",
+        1,
+        true,
+        () -> {
+          SinkTaskDriver second = instance(CrashPoints.NONE);
+          assertEquals(10L, second.position, "resumes after the done commit");
+          second.deliverUpTo(20);
+        });
     recoverAndAssertEachOffsetOnce(30);
   }
 
@@ -219,28 +246,32 @@ abstract class CrashWindowContract {
   // A zombie stalled between its deadline check and a file's appearance
 
   /**
-   * The window of a zombie that outlives its commit: it stalls right before making its first
-   * file visible; the new owner waits the timeout, rolls the commit back and commits the same
-   * offsets again (as attempt 1, and {@code laterCommits} more commits after them); the zombie
-   * wakes, makes its file visible (its deadline check passed before the stall) and is killed
-   * before it can learn of the rollback. Its file must not stay.
+   * The window of a zombie that outlives its commit: it stalls right before making its first file
+   * visible; the new owner waits the timeout, rolls the commit back and commits the same offsets
+   * again (as attempt 1, and {@code laterCommits} more commits after them); the zombie wakes, makes
+   * its file visible (its deadline check passed before the stall) and is killed before it can learn
+   * of the rollback. Its file must not stay.
    */
   void zombiePublishesAfterItsRollback(int laterCommits) throws IOException {
     String[] zombieFile = new String[1];
     int[] hits = new int[2];
-    SinkTaskDriver zombie = instance(p -> {
-      if (p.equals("before-file") && ++hits[0] == 1) {
-        SinkTaskDriver owner = takeOverAndCommit(true);
-        owner.deliverUpTo(20 + 10L * laterCommits);
-        assertEachOffsetOnceUnchecked(20 + 10L * laterCommits);
-      } else if (p.equals("mid-commit") && ++hits[1] == 1) {
-        List<String> attempt0 = dataFilesUnchecked().stream()
-            .filter(k -> k.endsWith("+00000000000000000009.parquet")).toList();
-        assertEquals(1, attempt0.size(), "the zombie's file is visible: " + attempt0);
-        zombieFile[0] = attempt0.get(0);
-        throw new SinkTaskTest.SimulatedCrash(p);
-      }
-    });
+    SinkTaskDriver zombie =
+        instance(
+            p -> {
+              if (p.equals("before-file") && ++hits[0] == 1) {
+                SinkTaskDriver owner = takeOverAndCommit(true);
+                owner.deliverUpTo(20 + 10L * laterCommits);
+                assertEachOffsetOnceUnchecked(20 + 10L * laterCommits);
+              } else if (p.equals("mid-commit") && ++hits[1] == 1) {
+                List<String> attempt0 =
+                    dataFilesUnchecked().stream()
+                        .filter(k -> k.endsWith("+00000000000000000009.parquet"))
+                        .toList();
+                assertEquals(1, attempt0.size(), "the zombie's file is visible: " + attempt0);
+                zombieFile[0] = attempt0.get(0);
+                throw new SinkTaskTest.SimulatedCrash(p);
+              }
+            });
     assertThrows(SinkTaskTest.SimulatedCrash.class, () -> zombie.deliverUpTo(10));
     assertTrue(store.exists(zombieFile[0]));
     long end = 30 + 10L * laterCommits;
@@ -263,15 +294,19 @@ abstract class CrashWindowContract {
   void theOwnerItselfDeletesAZombieFileWithinTheCommitTimeout() throws IOException {
     int[] hits = new int[2];
     SinkTaskDriver[] owner = new SinkTaskDriver[1];
-    SinkTaskDriver zombie = instance(p -> {
-      if (p.equals("before-file") && ++hits[0] == 1) {
-        owner[0] = takeOverAndCommit(true);
-      } else if (p.equals("mid-commit") && ++hits[1] == 1) {
-        throw new SinkTaskTest.SimulatedCrash(p);
-      }
-    });
+    SinkTaskDriver zombie =
+        instance(
+            p -> {
+              if (p.equals("before-file") && ++hits[0] == 1) {
+                owner[0] = takeOverAndCommit(true);
+              } else if (p.equals("mid-commit") && ++hits[1] == 1) {
+                throw new SinkTaskTest.SimulatedCrash(p);
+              }
+            });
     assertThrows(SinkTaskTest.SimulatedCrash.class, () -> zombie.deliverUpTo(10));
-    assertEquals(2, SimulatedConnect.offsetCounts(store, "topics").get("orders-0@0"),
+    assertEquals(
+        2,
+        SimulatedConnect.offsetCounts(store, "topics").get("orders-0@0"),
         "the zombie's file is visible");
     // No rebalance: the owner goes on committing and sweeps once a commit timeout has passed.
     clock.advance(TIMEOUT_MS);
@@ -280,21 +315,22 @@ abstract class CrashWindowContract {
   }
 
   /**
-   * A zombie that checked the markers (step 2) and stalled before its intent was written, while
-   * the new owner committed the same offsets and so many more that compaction deleted the
-   * markers of that attempt: the zombie's intent is created all the same, and it must not finish.
+   * A zombie that checked the markers (step 2) and stalled before its intent was written, while the
+   * new owner committed the same offsets and so many more that compaction deleted the markers of
+   * that attempt: the zombie's intent is created all the same, and it must not finish.
    */
   @Test
   void aZombieClaimingAnAttemptWhoseMarkersWereCompactedPublishesNothing() throws IOException {
     long ownerEnd = 10L * (FileCommitProtocol.RETAINED_ATTEMPTS + 3);
-    storeHook = key -> {
-      if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
-        storeHook = k -> {};
-        SinkTaskDriver owner = takeOverAndCommit(false);
-        owner.deliverUpTo(ownerEnd);
-        assertFalse(storeExists(MARKERS + "00000000000000000000-0.outcome"), "compacted");
-      }
-    };
+    storeHook =
+        key -> {
+          if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
+            storeHook = k -> {};
+            SinkTaskDriver owner = takeOverAndCommit(false);
+            owner.deliverUpTo(ownerEnd);
+            assertFalse(storeExists(MARKERS + "00000000000000000000-0.outcome"), "compacted");
+          }
+        };
     SinkTaskDriver zombie = instance(CrashPoints.NONE);
     zombie.deliverUpTo(10);
     assertEachOffsetOnce(ownerEnd);
@@ -307,12 +343,13 @@ abstract class CrashWindowContract {
 
   @Test
   void killedWhileWritingAMarker() throws IOException {
-    storeHook = key -> {
-      if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
-        storeHook = k -> {};
-        throw new SinkTaskTest.SimulatedCrash(key);
-      }
-    };
+    storeHook =
+        key -> {
+          if (key.equals("commit " + MARKERS + "00000000000000000000-0.intent")) {
+            storeHook = k -> {};
+            throw new SinkTaskTest.SimulatedCrash(key);
+          }
+        };
     SinkTaskDriver first = instance(CrashPoints.NONE);
     assertThrows(SinkTaskTest.SimulatedCrash.class, () -> first.deliverUpTo(10));
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.intent"), "never committed");
@@ -327,18 +364,22 @@ abstract class CrashWindowContract {
   void killedDuringCompaction() throws IOException {
     SinkTaskDriver first = instance(CrashPoints.NONE);
     first.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS);
-    storeHook = key -> {
-      if (key.startsWith("delete ") && key.endsWith(".outcome")) {
-        storeHook = k -> {};
-        throw new SinkTaskTest.SimulatedCrash(key);
-      }
-    };
-    assertThrows(SinkTaskTest.SimulatedCrash.class,
+    storeHook =
+        key -> {
+          if (key.startsWith("delete ") && key.endsWith(".outcome")) {
+            storeHook = k -> {};
+            throw new SinkTaskTest.SimulatedCrash(key);
+          }
+        };
+    assertThrows(
+        SinkTaskTest.SimulatedCrash.class,
         () -> first.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 10));
     assertTrue(store.exists(MARKERS + "00000000000000000000-0.outcome"));
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.intent"));
     SinkTaskDriver second = instance(CrashPoints.NONE);
-    assertEquals(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 10, second.position,
+    assertEquals(
+        10L * FileCommitProtocol.RETAINED_ATTEMPTS + 10,
+        second.position,
         "the outcome without intent is skipped");
     second.deliverUpTo(10L * FileCommitProtocol.RETAINED_ATTEMPTS + 20);
     assertFalse(store.exists(MARKERS + "00000000000000000000-0.outcome"), "compacted later");

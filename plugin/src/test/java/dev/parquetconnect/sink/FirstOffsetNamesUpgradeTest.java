@@ -24,17 +24,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An upgrade: the store holds files and markers of a version that named files by their first
- * offset only ({@code t+p+S[-a].parquet}; the intent lists those names). Recovery goes by the keys
- * the intent lists, so every commit state such a version left is resumed after, rolled forward or
+ * An upgrade: the store holds files and markers of a version that named files by their first offset
+ * only ({@code t+p+S[-a].parquet}; the intent lists those names). Recovery goes by the keys the
+ * intent lists, so every commit state such a version left is resumed after, rolled forward or
  * rolled back as before, and the new commits get full names ({@code t+p+S+E[-a].parquet}).
  *
- * <p>The old store is made by running this version to a crash point and then renaming its files
- * and rewriting its intent to the old names, exactly what the old version would have left.
+ * <p>The old store is made by running this version to a crash point and then renaming its files and
+ * rewriting its intent to the old names, exactly what the old version would have left.
  */
 final class FirstOffsetNamesUpgradeTest {
   static final TopicPartition TP = SinkTaskDriver.TP;
   static final long TIMEOUT_MS = 10_000;
+
   /** The end offset in a full name, which the old names did not have. */
   private static final Pattern END = Pattern.compile("\\+\\d{20}(?=(-\\d+)?\\.parquet$)");
 
@@ -54,10 +55,9 @@ final class FirstOffsetNamesUpgradeTest {
   }
 
   SinkTaskDriver instance(CrashPoints crashPoints) {
-    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS, Map.of(),
-        ZombieFencingTest::record);
+    return new SinkTaskDriver(
+        store, clock, format, crashPoints, TIMEOUT_MS, Map.of(), ZombieFencingTest::record);
   }
-
 
   /** The name an earlier version gave a file: no end offset. */
   static String oldName(String key) {
@@ -66,8 +66,8 @@ final class FirstOffsetNamesUpgradeTest {
 
   /** Rewrites one commit attempt as an earlier version left it: files and intent, old names. */
   void downgrade(long start, int attempt) throws IOException {
-    String intentKey = "topics/_markers/conn/orders/0/" + SinkKeys.offsetText(start) + "-"
-        + attempt + ".intent";
+    String intentKey =
+        "topics/_markers/conn/orders/0/" + SinkKeys.offsetText(start) + "-" + attempt + ".intent";
     String intent = read(intentKey);
     StringBuilder old = new StringBuilder();
     int files = 0;
@@ -121,13 +121,15 @@ final class FirstOffsetNamesUpgradeTest {
     SinkTaskDriver before = instance(CrashPoints.NONE);
     before.deliverUpTo(15); // offsets 0-9 committed, 10-14 open and lost with the instance
     downgrade(0, 0);
-    assertTrue(dataFiles().contains("orders+0+00000000000000000000.parquet"), dataFiles().toString());
+    assertTrue(
+        dataFiles().contains("orders+0+00000000000000000000.parquet"), dataFiles().toString());
 
     SinkTaskDriver after = instance(CrashPoints.NONE);
     assertEquals(10L, after.position, "resumes after the old commit");
     after.deliverUpTo(20);
     assertEachOffsetOnce(20);
-    assertTrue(dataFiles().contains("orders+0+00000000000000000010+00000000000000000019.parquet"),
+    assertTrue(
+        dataFiles().contains("orders+0+00000000000000000010+00000000000000000019.parquet"),
         dataFiles().toString());
   }
 
@@ -145,8 +147,10 @@ final class FirstOffsetNamesUpgradeTest {
     assertEquals(10L, owner.position);
     owner.deliverUpTo(20);
     assertEachOffsetOnce(20);
-    assertEquals(3, dataFiles().stream().filter(n -> n.equals(
-        "orders+0+00000000000000000000.parquet")).count(), dataFiles().toString());
+    assertEquals(
+        3,
+        dataFiles().stream().filter(n -> n.equals("orders+0+00000000000000000000.parquet")).count(),
+        dataFiles().toString());
   }
 
   @Test
@@ -168,7 +172,9 @@ final class FirstOffsetNamesUpgradeTest {
     owner.deliverUpTo(10);
     assertEachOffsetOnce(10);
     for (String name : dataFiles()) {
-      assertEquals("orders+0+00000000000000000000+00000000000000000009-1.parquet", name,
+      assertEquals(
+          "orders+0+00000000000000000000+00000000000000000009-1.parquet",
+          name,
           "the old-named file was deleted, the new attempt has full names");
     }
   }

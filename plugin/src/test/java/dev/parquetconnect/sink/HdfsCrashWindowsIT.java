@@ -9,8 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The crash windows of docs/exactly-once.md on HDFS (a MiniDFSCluster on 127.0.0.1): temporary
- * files renamed without overwrite, markers created the same way, deletes and listings through
- * the namenode.
+ * files renamed without overwrite, markers created the same way, deletes and listings through the
+ * namenode.
  */
 final class HdfsCrashWindowsIT extends CrashWindowContract {
   @TempDir static Path dir;

@@ -13,16 +13,17 @@ import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * A record format for the sink's own tests, standing in for Parquet: one line per record,
- * {@code <topic> <partition> <offset> <value>}, buffered as a "row group" until {@link
- * #flushRowGroup} or {@link #finish}, then written out. A value whose text is {@code bad} is
- * refused like an unconvertible record; a file accepts only records of its first record's value
- * schema (schema.compatibility=NONE), and a value {@code conflict} is refused by every file that
- * exists (like a schemaless type conflict).
+ * A record format for the sink's own tests, standing in for Parquet: one line per record, {@code
+ * <topic> <partition> <offset> <value>}, buffered as a "row group" until {@link #flushRowGroup} or
+ * {@link #finish}, then written out. A value whose text is {@code bad} is refused like an
+ * unconvertible record; a file accepts only records of its first record's value schema
+ * (schema.compatibility=NONE), and a value {@code conflict} is refused by every file that exists
+ * (like a schemaless type conflict).
  */
 final class LinesFormat implements RecordWriterFactory {
   final AtomicInteger flushes = new AtomicInteger();
   final AtomicInteger created = new AtomicInteger();
+
   /** Heap each open file claims besides its rows, like a real writer's page buffers. */
   private final long fixedBytesPerFile;
 
@@ -35,8 +36,7 @@ final class LinesFormat implements RecordWriterFactory {
   }
 
   @Override
-  public RecordFileWriter create(OutputStream out, SinkRecord first,
-      RecordFileWriter predecessor) {
+  public RecordFileWriter create(OutputStream out, SinkRecord first, RecordFileWriter predecessor) {
     created.incrementAndGet();
     return new Writer(out, first.valueSchema());
   }
@@ -51,8 +51,7 @@ final class LinesFormat implements RecordWriterFactory {
         continue;
       }
       String[] parts = line.split(" ", 4);
-      lines.add(new Line(parts[0], Integer.parseInt(parts[1]), Long.parseLong(parts[2]),
-          parts[3]));
+      lines.add(new Line(parts[0], Integer.parseInt(parts[1]), Long.parseLong(parts[2]), parts[3]));
     }
     return lines;
   }
@@ -87,8 +86,16 @@ final class LinesFormat implements RecordWriterFactory {
       if (value.equals("bad")) {
         throw new DataException("field 'value' holds 'bad', which has no Parquet form");
       }
-      byte[] line = (record.originalTopic() + " " + record.originalKafkaPartition() + " "
-          + record.originalKafkaOffset() + " " + value + "\n").getBytes(StandardCharsets.UTF_8);
+      byte[] line =
+          (record.originalTopic()
+                  + " "
+                  + record.originalKafkaPartition()
+                  + " "
+                  + record.originalKafkaOffset()
+                  + " "
+                  + value
+                  + "\n")
+              .getBytes(StandardCharsets.UTF_8);
       rowGroup.write(line, 0, line.length);
       records++;
     }

@@ -1,8 +1,8 @@
 package dev.parquetconnect.sink;
 
 /**
- * A clock the test moves. It starts at the real time, because the stores stamp files with the
- * real clock and orphan clean-up compares the two.
+ * A clock the test moves. It starts at the real time, because the stores stamp files with the real
+ * clock and orphan clean-up compares the two.
  */
 final class ManualClock implements SinkClock {
   private long millis = System.currentTimeMillis();

@@ -25,28 +25,35 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * The memory test's task harness, run by {@link SinkMemoryIT} in a JVM of its own with a small
  * heap: it drives the production {@link ParquetSinkTask} (real Parquet files on a local store)
- * directly with generated records of a nested schema, as Connect would, and prints the peak heap
- * it saw. Arguments: store directory, record count, distinct partition values, Kafka partitions,
+ * directly with generated records of a nested schema, as Connect would, and prints the peak heap it
+ * saw. Arguments: store directory, record count, distinct partition values, Kafka partitions,
  * buffer.max.bytes.
  */
 public final class MemoryHarness {
   static final String TOPIC = "memory";
-  static final Schema ITEM = SchemaBuilder.struct().name("Item")
-      .field("sku", Schema.STRING_SCHEMA)
-      .field("qty", Schema.INT32_SCHEMA)
-      .field("price", Schema.FLOAT64_SCHEMA)
-      .build();
-  static final Schema VALUE = SchemaBuilder.struct().name("Event")
-      .field("id", Schema.INT64_SCHEMA)
-      .field("region", Schema.STRING_SCHEMA)
-      .field("customer", SchemaBuilder.struct().name("Customer")
-          .field("name", Schema.STRING_SCHEMA)
-          .field("tier", Schema.OPTIONAL_INT32_SCHEMA)
-          .build())
-      .field("items", SchemaBuilder.array(ITEM).build())
-      .field("created", Timestamp.SCHEMA)
-      .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-      .build();
+  static final Schema ITEM =
+      SchemaBuilder.struct()
+          .name("Item")
+          .field("sku", Schema.STRING_SCHEMA)
+          .field("qty", Schema.INT32_SCHEMA)
+          .field("price", Schema.FLOAT64_SCHEMA)
+          .build();
+  static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("Event")
+          .field("id", Schema.INT64_SCHEMA)
+          .field("region", Schema.STRING_SCHEMA)
+          .field(
+              "customer",
+              SchemaBuilder.struct()
+                  .name("Customer")
+                  .field("name", Schema.STRING_SCHEMA)
+                  .field("tier", Schema.OPTIONAL_INT32_SCHEMA)
+                  .build())
+          .field("items", SchemaBuilder.array(ITEM).build())
+          .field("created", Timestamp.SCHEMA)
+          .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
 
   private MemoryHarness() {}
 
@@ -105,25 +112,40 @@ public final class MemoryHarness {
   static SinkRecord record(long i, int partitions, int values) {
     List<Struct> items = new ArrayList<>();
     for (int k = 0; k < 1 + i % 3; k++) {
-      items.add(new Struct(ITEM).put("sku", "sku-" + (i + k) % 101).put("qty", 1 + k)
-          .put("price", (i % 1000) / 10.0 + k));
+      items.add(
+          new Struct(ITEM)
+              .put("sku", "sku-" + (i + k) % 101)
+              .put("qty", 1 + k)
+              .put("price", (i % 1000) / 10.0 + k));
     }
-    Struct value = new Struct(VALUE)
-        .put("id", i)
-        .put("region", "r" + (i * 7919 % values))
-        .put("customer", new Struct(VALUE.field("customer").schema())
-            .put("name", "customer-" + i % 997).put("tier", i % 3 == 0 ? null : (int) (i % 5)))
-        .put("items", items)
-        .put("created", new java.util.Date(1_700_000_000_000L + i))
-        .put("note", i % 7 == 0 ? "note " + i : null);
+    Struct value =
+        new Struct(VALUE)
+            .put("id", i)
+            .put("region", "r" + (i * 7919 % values))
+            .put(
+                "customer",
+                new Struct(VALUE.field("customer").schema())
+                    .put("name", "customer-" + i % 997)
+                    .put("tier", i % 3 == 0 ? null : (int) (i % 5)))
+            .put("items", items)
+            .put("created", new java.util.Date(1_700_000_000_000L + i))
+            .put("note", i % 7 == 0 ? "note " + i : null);
     int partition = (int) (i % partitions);
-    return new SinkRecord(TOPIC, partition, Schema.STRING_SCHEMA, "k" + i, VALUE, value,
-        i / partitions, 1_700_000_000_000L + i, TimestampType.CREATE_TIME);
+    return new SinkRecord(
+        TOPIC,
+        partition,
+        Schema.STRING_SCHEMA,
+        "k" + i,
+        VALUE,
+        value,
+        i / partitions,
+        1_700_000_000_000L + i,
+        TimestampType.CREATE_TIME);
   }
 
   /**
-   * The largest heap in use right after a full collection: the live data at its peak (after a
-   * young collection the old generation still holds garbage).
+   * The largest heap in use right after a full collection: the live data at its peak (after a young
+   * collection the old generation still holds garbage).
    */
   private static AtomicLong watchFullCollections() {
     AtomicLong peak = new AtomicLong();
@@ -134,25 +156,31 @@ public final class MemoryHarness {
       }
     }
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
-        if (!notification.getType()
-            .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-          return;
-        }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
-            (CompositeData) notification.getUserData());
-        if (!info.getGcAction().contains("major")) {
-          return;
-        }
-        long used = 0;
-        for (Map.Entry<String, MemoryUsage> pool
-            : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-          if (heapPools.contains(pool.getKey())) {
-            used += pool.getValue().getUsed();
-          }
-        }
-        peak.accumulateAndGet(used, Math::max);
-      }, null, null);
+      ((NotificationEmitter) gc)
+          .addNotificationListener(
+              (notification, handback) -> {
+                if (!notification
+                    .getType()
+                    .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                  return;
+                }
+                GarbageCollectionNotificationInfo info =
+                    GarbageCollectionNotificationInfo.from(
+                        (CompositeData) notification.getUserData());
+                if (!info.getGcAction().contains("major")) {
+                  return;
+                }
+                long used = 0;
+                for (Map.Entry<String, MemoryUsage> pool :
+                    info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+                  if (heapPools.contains(pool.getKey())) {
+                    used += pool.getValue().getUsed();
+                  }
+                }
+                peak.accumulateAndGet(used, Math::max);
+              },
+              null,
+              null);
     }
     return peak;
   }

@@ -5,15 +5,16 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Seeded JSON order documents shaped like most real JSON: optional fields sometimes null,
- * sometimes absent, arrays sometimes empty, objects with null values, an amount that is an
- * integer until the first one with a fraction, a discount that is null for a while, and rare
- * keys that first appear late. Every document has {@code country}, one of {@link #COUNTRIES}
- * (the field partitioner's field), and {@code id}, its index. Used by the schemaless sink tests
- * on the task and on a real worker, so both see the same shapes.
+ * Seeded JSON order documents shaped like most real JSON: optional fields sometimes null, sometimes
+ * absent, arrays sometimes empty, objects with null values, an amount that is an integer until the
+ * first one with a fraction, a discount that is null for a while, and rare keys that first appear
+ * late. Every document has {@code country}, one of {@link #COUNTRIES} (the field partitioner's
+ * field), and {@code id}, its index. Used by the schemaless sink tests on the task and on a real
+ * worker, so both see the same shapes.
  */
 final class MessyJson {
   static final String[] COUNTRIES = {"de", "fr", "us", "br", "jp", "in", "za", "au"};
+
   /** Keys that first appear late (each in about one document of 400). */
   static final int RARE_KEYS = 4;
 
@@ -40,12 +41,12 @@ final class MessyJson {
       out.append(",\"amount\":").append(random.nextInt(10_000));
     }
     switch (random.nextInt(3)) {
-      case 0 -> { } // absent
+      case 0 -> {} // absent
       case 1 -> out.append(",\"note\":null");
       default -> out.append(",\"note\":\"note ").append(random.nextInt(100)).append('"');
     }
     switch (random.nextInt(4)) {
-      case 0 -> { }
+      case 0 -> {}
       case 1 -> out.append(",\"tags\":[]");
       default -> out.append(",\"tags\":").append(tags());
     }
@@ -53,13 +54,16 @@ final class MessyJson {
     switch (random.nextInt(5)) {
       case 0 -> out.append(",\"attrs\":{}");
       case 1 -> out.append(",\"attrs\":{\"color\":null,\"size\":\"L\"}");
-      case 2 -> { }
+      case 2 -> {}
       default -> out.append(",\"attrs\":{\"color\":\"red\",\"size\":null}");
     }
     // Null for the first documents, then sometimes a number.
     if (random.nextInt(2) == 0) {
-      out.append(",\"discount\":").append(id > 500 && random.nextBoolean()
-          ? Integer.toString(random.nextInt(50)) + ".5" : "null");
+      out.append(",\"discount\":")
+          .append(
+              id > 500 && random.nextBoolean()
+                  ? Integer.toString(random.nextInt(50)) + ".5"
+                  : "null");
     }
     out.append(",\"address\":{\"city\":\"city-").append(random.nextInt(20)).append('"');
     if (random.nextBoolean()) {

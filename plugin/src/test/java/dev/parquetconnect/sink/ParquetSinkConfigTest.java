@@ -63,11 +63,16 @@ final class ParquetSinkConfigTest {
 
   @Test
   void pagesAreCutByBytesUnlessARowCapIsSet() {
-    assertEquals(WriterOptions.DEFAULT_PAGE_ROW_LIMIT,
+    assertEquals(
+        WriterOptions.DEFAULT_PAGE_ROW_LIMIT,
         ParquetFiles.writerOptions(new ParquetSinkConfig(props())).pageRowLimit());
-    assertEquals(20_000, ParquetFiles.writerOptions(new ParquetSinkConfig(
-        props(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "20000"))).pageRowLimit());
-    assertEquals(List.of(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG),
+    assertEquals(
+        20_000,
+        ParquetFiles.writerOptions(
+                new ParquetSinkConfig(props(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "20000")))
+            .pageRowLimit());
+    assertEquals(
+        List.of(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG),
         List.copyOf(validate(props(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "-1")).keySet()));
   }
 
@@ -83,17 +88,24 @@ final class ParquetSinkConfigTest {
   @Test
   void singleKeysAreValidated() {
     assertThrows(ConfigException.class, () -> new ParquetSinkConfig(Map.of("name", "x")));
-    Map<String, List<String>> errors = validate(props(
-        ParquetSinkConfig.STORE_URL_CONFIG, "s3://AKIAXX:secretvalue@bucket/p",
-        ParquetSinkConfig.TOPICS_DIR_CONFIG, "a/../b",
-        ParquetSinkConfig.TIMEZONE_CONFIG, "Mars/Olympus",
-        ParquetSinkConfig.PARQUET_CODEC_CONFIG, "lzo",
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "0",
-        ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "explode"));
-    assertEquals(List.of(ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG,
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, ParquetSinkConfig.PARQUET_CODEC_CONFIG,
-        ParquetSinkConfig.STORE_URL_CONFIG, ParquetSinkConfig.TIMEZONE_CONFIG,
-        ParquetSinkConfig.TOPICS_DIR_CONFIG), errors.keySet().stream().sorted().toList());
+    Map<String, List<String>> errors =
+        validate(
+            props(
+                ParquetSinkConfig.STORE_URL_CONFIG, "s3://AKIAXX:secretvalue@bucket/p",
+                ParquetSinkConfig.TOPICS_DIR_CONFIG, "a/../b",
+                ParquetSinkConfig.TIMEZONE_CONFIG, "Mars/Olympus",
+                ParquetSinkConfig.PARQUET_CODEC_CONFIG, "lzo",
+                ParquetSinkConfig.FLUSH_SIZE_CONFIG, "0",
+                ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "explode"));
+    assertEquals(
+        List.of(
+            ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG,
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG,
+            ParquetSinkConfig.PARQUET_CODEC_CONFIG,
+            ParquetSinkConfig.STORE_URL_CONFIG,
+            ParquetSinkConfig.TIMEZONE_CONFIG,
+            ParquetSinkConfig.TOPICS_DIR_CONFIG),
+        errors.keySet().stream().sorted().toList());
     assertFalse(errors.toString().contains("secretvalue"), "no secret in the answer: " + errors);
     assertFalse(validate(props(ParquetSinkConfig.STORE_URL_CONFIG, "file:relative")).isEmpty());
     assertFalse(validate(props(ParquetSinkConfig.TOPICS_DIR_CONFIG, "_hidden")).isEmpty());
@@ -101,44 +113,82 @@ final class ParquetSinkConfigTest {
 
   @Test
   void crossFieldProblemsAreReportedOnTheKeyAtFault() {
-    assertEquals(Map.of(ParquetSinkConfig.PARTITION_FIELDS_CONFIG,
+    assertEquals(
+        Map.of(
+            ParquetSinkConfig.PARTITION_FIELDS_CONFIG,
             List.of("partition.field.name: partitioner.class=field needs at least one field")),
         validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "field")));
-    assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "header"))
-        .containsKey(ParquetSinkConfig.PARTITION_HEADERS_CONFIG));
-    assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "time",
-        ParquetSinkConfig.PATH_FORMAT_CONFIG, "yyyy/MM"))
-        .get(ParquetSinkConfig.PATH_FORMAT_CONFIG).get(0).contains("not name=value"));
-    assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "time",
-        ParquetSinkConfig.TIMESTAMP_EXTRACTOR_CONFIG, "field"))
-        .containsKey(ParquetSinkConfig.TIMESTAMP_FIELD_CONFIG));
-    assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "com.example.Nope"))
-        .get(ParquetSinkConfig.PARTITIONER_CONFIG).get(0).contains("no such class"));
-    assertTrue(validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, String.class.getName()))
-        .get(ParquetSinkConfig.PARTITIONER_CONFIG).get(0).contains("does not implement"));
-    assertEquals(Map.of(), validate(props(
-        ParquetSinkConfig.PARTITIONER_CONFIG, TenantPartitioner.class.getName())));
-    assertTrue(validate(props(ParquetSinkConfig.PARQUET_CODEC_CONFIG, "snappy",
-        ParquetSinkConfig.PARQUET_CODEC_LEVEL_CONFIG, "3"))
-        .containsKey(ParquetSinkConfig.PARQUET_CODEC_LEVEL_CONFIG));
-    assertTrue(validate(props(ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG, "0"))
-        .containsKey(ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG));
+    assertTrue(
+        validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "header"))
+            .containsKey(ParquetSinkConfig.PARTITION_HEADERS_CONFIG));
+    assertTrue(
+        validate(
+                props(
+                    ParquetSinkConfig.PARTITIONER_CONFIG,
+                    "time",
+                    ParquetSinkConfig.PATH_FORMAT_CONFIG,
+                    "yyyy/MM"))
+            .get(ParquetSinkConfig.PATH_FORMAT_CONFIG)
+            .get(0)
+            .contains("not name=value"));
+    assertTrue(
+        validate(
+                props(
+                    ParquetSinkConfig.PARTITIONER_CONFIG,
+                    "time",
+                    ParquetSinkConfig.TIMESTAMP_EXTRACTOR_CONFIG,
+                    "field"))
+            .containsKey(ParquetSinkConfig.TIMESTAMP_FIELD_CONFIG));
+    assertTrue(
+        validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, "com.example.Nope"))
+            .get(ParquetSinkConfig.PARTITIONER_CONFIG)
+            .get(0)
+            .contains("no such class"));
+    assertTrue(
+        validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, String.class.getName()))
+            .get(ParquetSinkConfig.PARTITIONER_CONFIG)
+            .get(0)
+            .contains("does not implement"));
+    assertEquals(
+        Map.of(),
+        validate(props(ParquetSinkConfig.PARTITIONER_CONFIG, TenantPartitioner.class.getName())));
+    assertTrue(
+        validate(
+                props(
+                    ParquetSinkConfig.PARQUET_CODEC_CONFIG,
+                    "snappy",
+                    ParquetSinkConfig.PARQUET_CODEC_LEVEL_CONFIG,
+                    "3"))
+            .containsKey(ParquetSinkConfig.PARQUET_CODEC_LEVEL_CONFIG));
+    assertTrue(
+        validate(props(ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG, "0"))
+            .containsKey(ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG));
     assertTrue(validate(props("aws.access.key.id", "AKIA")).containsKey("aws.secret.access.key"));
     assertTrue(validate(props("s3.sse.type", "sse-c")).containsKey("s3.sse.c.key"));
-    ConfigException e = assertThrows(ConfigException.class, () -> new ParquetSinkConfig(
-        props(ParquetSinkConfig.PARTITIONER_CONFIG, "field")));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ParquetSinkConfig(props(ParquetSinkConfig.PARTITIONER_CONFIG, "field")));
     assertTrue(e.getMessage().contains(ParquetSinkConfig.PARTITION_FIELDS_CONFIG), e.getMessage());
   }
 
   @Test
   void storeSettingsCarryStorageKeysSecretsAsSecretsAndHadoopPassThrough() {
-    ParquetSinkConfig config = new ParquetSinkConfig(props(
-        ParquetSinkConfig.STORE_URL_CONFIG, "s3://lake/raw",
-        "aws.access.key.id", "AKIAEXAMPLE",
-        "aws.secret.access.key", "s3cr3t",
-        "s3.endpoint", "http://127.0.0.1:9000",
-        "hadoop.config.dfs.replication", "2",
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "5"));
+    ParquetSinkConfig config =
+        new ParquetSinkConfig(
+            props(
+                ParquetSinkConfig.STORE_URL_CONFIG,
+                "s3://lake/raw",
+                "aws.access.key.id",
+                "AKIAEXAMPLE",
+                "aws.secret.access.key",
+                "s3cr3t",
+                "s3.endpoint",
+                "http://127.0.0.1:9000",
+                "hadoop.config.dfs.replication",
+                "2",
+                ParquetSinkConfig.FLUSH_SIZE_CONFIG,
+                "5"));
     StoreSettings settings = config.storeSettings();
     assertEquals(Secret.of("s3cr3t"), settings.secret("aws.secret.access.key"));
     assertEquals("http://127.0.0.1:9000", settings.string("s3.endpoint", null));
@@ -157,8 +207,10 @@ final class ParquetSinkConfigTest {
 
   @Test
   void storeKeysAreVisibleOnlyForTheirScheme() {
-    Map<String, ConfigValue> s3 = byName(new ParquetSinkConnector().validate(props(
-        ParquetSinkConfig.STORE_URL_CONFIG, "s3://b/p")));
+    Map<String, ConfigValue> s3 =
+        byName(
+            new ParquetSinkConnector()
+                .validate(props(ParquetSinkConfig.STORE_URL_CONFIG, "s3://b/p")));
     assertTrue(s3.get("s3.region").visible());
     assertFalse(s3.get("hdfs.user").visible());
     Map<String, ConfigValue> local = byName(new ParquetSinkConnector().validate(props()));

@@ -52,37 +52,38 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Seeded randomized test of partition directories, end to end: records with hostile partition
  * values (separators, dot segments, Hive's special characters, controls, emoji, unpaired
  * surrogates, 10,000-character values, empty strings, nulls) go through the real {@link
- * ParquetSinkTask} on a local store with the field, header and time partitioners, and the
- * committed tree is checked:
+ * ParquetSinkTask} on a local store with the field, header and time partitioners, and the committed
+ * tree is checked:
  *
  * <ul>
  *   <li>every file lies under the configured {@code topics.dir} (real paths, after links);
- *   <li>every record is in exactly one file (its Kafka partition and offset, read by DuckDB),
- *       also when different values share the default partition's directory (null and "");
- *   <li>the directory of each record is what the documented encoding ({@link HivePaths}'s
- *       javadoc, modelled here independently of its code) makes of its values; for the time
- *       partitioner the values are {@code java.time}'s formatting of the record time in the
- *       configured zone and locale;
+ *   <li>every record is in exactly one file (its Kafka partition and offset, read by DuckDB), also
+ *       when different values share the default partition's directory (null and "");
+ *   <li>the directory of each record is what the documented encoding ({@link HivePaths}'s javadoc,
+ *       modelled here independently of its code) makes of its values; for the time partitioner the
+ *       values are {@code java.time}'s formatting of the record time in the configured zone and
+ *       locale;
  *   <li>distinct values never share a directory (null and "" do, as documented);
- *   <li>DuckDB's {@code read_parquet(..., hive_partitioning = true)} over the whole tree gives
- *       each record's partition columns back: the original value for every value that is not
- *       hashed (capped, or with an unpaired surrogate), and precisely the documented text
- *       otherwise (see {@link #duckDbValue}). The field cases on {@code s} check a column the
- *       file has as well, so they also show DuckDB taking the directory's value over the file's.
+ *   <li>DuckDB's {@code read_parquet(..., hive_partitioning = true)} over the whole tree gives each
+ *       record's partition columns back: the original value for every value that is not hashed
+ *       (capped, or with an unpaired surrogate), and precisely the documented text otherwise (see
+ *       {@link #duckDbValue}). The field cases on {@code s} check a column the file has as well, so
+ *       they also show DuckDB taking the directory's value over the file's.
  * </ul>
  *
  * <p>What DuckDB (1.4) makes of a directory {@code name=value}, found by experiment and checked
- * here on every row: it percent-decodes the value ({@code %XX} of any UTF-8 byte, so every
- * escape of ours comes back); it reads a value that is {@code NULL} in any case as SQL NULL (so
- * the sink escapes such values); it reads {@code __HIVE_DEFAULT_PARTITION__} as that string, not
- * as NULL; it does not decode names (the column is the encoded name); and a partition column
- * replaces a file column of the same name.
+ * here on every row: it percent-decodes the value ({@code %XX} of any UTF-8 byte, so every escape
+ * of ours comes back); it reads a value that is {@code NULL} in any case as SQL NULL (so the sink
+ * escapes such values); it reads {@code __HIVE_DEFAULT_PARTITION__} as that string, not as NULL; it
+ * does not decode names (the column is the encoded name); and a partition column replaces a file
+ * column of the same name.
  */
 final class RandomPartitionPathsTest {
   private static final String TOPIC = "events";
   private static final String TOPICS_DIR = "lake/tp";
   private static final int PARTITIONS = 3;
   private static final int RECORDS = 160;
+
   /** Cases per partitioner; case n uses the n-th fields or path.format of the lists below. */
   private static final int SEEDS = 5;
 
@@ -100,40 +101,52 @@ final class RandomPartitionPathsTest {
     return out.stream();
   }
 
-  private static final Schema NESTED = SchemaBuilder.struct().name("Nested").optional()
-      .field("city", Schema.OPTIONAL_STRING_SCHEMA)
-      .build();
-  private static final Schema EVENT = SchemaBuilder.struct().name("Event")
-      .field("id", Schema.INT64_SCHEMA)
-      .field("s", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("i", Schema.OPTIONAL_INT32_SCHEMA)
-      .field("l", Schema.INT64_SCHEMA)
-      .field("b", Schema.OPTIONAL_BOOLEAN_SCHEMA)
-      .field("nested", NESTED)
-      .field("ts", Timestamp.builder().optional().build())
-      .build();
+  private static final Schema NESTED =
+      SchemaBuilder.struct()
+          .name("Nested")
+          .optional()
+          .field("city", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+  private static final Schema EVENT =
+      SchemaBuilder.struct()
+          .name("Event")
+          .field("id", Schema.INT64_SCHEMA)
+          .field("s", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("i", Schema.OPTIONAL_INT32_SCHEMA)
+          .field("l", Schema.INT64_SCHEMA)
+          .field("b", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+          .field("nested", NESTED)
+          .field("ts", Timestamp.builder().optional().build())
+          .build();
 
   /** The partition fields of the field cases, by seed; leaves differ within a case. */
-  private static final List<List<String>> ONE_FIELD = List.of(
-      List.of("s"), List.of("nested.city"), List.of("i"), List.of("l"), List.of("b"));
-  private static final List<List<String>> TWO_FIELDS = List.of(
-      List.of("s", "nested.city"), List.of("nested.city", "s"), List.of("b", "s"),
-      List.of("s", "i"), List.of("l", "nested.city"));
+  private static final List<List<String>> ONE_FIELD =
+      List.of(List.of("s"), List.of("nested.city"), List.of("i"), List.of("l"), List.of("b"));
+
+  private static final List<List<String>> TWO_FIELDS =
+      List.of(
+          List.of("s", "nested.city"),
+          List.of("nested.city", "s"),
+          List.of("b", "s"),
+          List.of("s", "i"),
+          List.of("l", "nested.city"));
 
   /** path.format segments; names with a space, values with ':' and '/' (zone ids). */
-  private static final List<List<String>> PATH_FORMATS = List.of(
-      List.of("'year'=yyyy", "'month'=MM", "'day'=dd", "'hour'=HH"),
-      List.of("'dt'=yyyy-MM-dd", "'hour'=HH"),
-      List.of("'era'=G", "'ym'=uuuu-MMM", "'dow'=EEEE"),
-      List.of("'ts'=uuuu-MM-dd'T'HH:mmXXX", "'zone'=VV"),
-      List.of("'week day'=EEEE", "'q'=QQQ", "'h'=hh a"));
-  private static final List<String> LOCALES = List.of(
-      "en", "fr-FR", "de", "ja-JP", "ar", "th-TH", "tr", "ru", "zh-CN", "hi-IN", "el");
+  private static final List<List<String>> PATH_FORMATS =
+      List.of(
+          List.of("'year'=yyyy", "'month'=MM", "'day'=dd", "'hour'=HH"),
+          List.of("'dt'=yyyy-MM-dd", "'hour'=HH"),
+          List.of("'era'=G", "'ym'=uuuu-MMM", "'dow'=EEEE"),
+          List.of("'ts'=uuuu-MM-dd'T'HH:mmXXX", "'zone'=VV"),
+          List.of("'week day'=EEEE", "'q'=QQQ", "'h'=hh a"));
+
+  private static final List<String> LOCALES =
+      List.of("en", "fr-FR", "de", "ja-JP", "ar", "th-TH", "tr", "ru", "zh-CN", "hi-IN", "el");
 
   @ParameterizedTest(name = "{0} #{1} seed {2}")
   @MethodSource("cases")
-  void directoriesAreTheDocumentedEncodingAndDuckDbReadsThemBack(String mode, int variant,
-      long seed) throws Exception {
+  void directoriesAreTheDocumentedEncodingAndDuckDbReadsThemBack(
+      String mode, int variant, long seed) throws Exception {
     Random random = new Random(seed);
     Values values = new Values(random);
     Map<String, String> props = new HashMap<>();
@@ -205,8 +218,14 @@ final class RandomPartitionPathsTest {
         value = map;
         schema = null;
       } else {
-        Struct struct = new Struct(EVENT).put("id", (long) n).put("s", s).put("i", i).put("l", l)
-            .put("b", b).put("ts", new java.util.Date(time));
+        Struct struct =
+            new Struct(EVENT)
+                .put("id", (long) n)
+                .put("s", s)
+                .put("i", i)
+                .put("l", l)
+                .put("b", b)
+                .put("ts", new java.util.Date(time));
         if (!nestedNull) {
           struct.put("nested", new Struct(NESTED).put("city", city));
         }
@@ -260,47 +279,68 @@ final class RandomPartitionPathsTest {
           // java.time's own formatting of the record time, each segment split at its first '='.
           Instant instant = Instant.ofEpochMilli(time);
           for (String segment : format) {
-            String text = DateTimeFormatter.ofPattern(segment, locale).withZone(zone)
-                .format(instant);
+            String text =
+                DateTimeFormatter.ofPattern(segment, locale).withZone(zone).format(instant);
             int eq = text.indexOf('=');
             cols.add(new String[] {text.substring(0, eq), text.substring(eq + 1)});
           }
         }
       }
-      records.add(new SinkRecord(TOPIC, partition, null, null, schema, value, offset, time,
-          TimestampType.CREATE_TIME, recordHeaders));
+      records.add(
+          new SinkRecord(
+              TOPIC,
+              partition,
+              null,
+              null,
+              schema,
+              value,
+              offset,
+              time,
+              TimestampType.CREATE_TIME,
+              recordHeaders));
       columns.add(cols);
     }
 
     // The case exercised what it is for.
     List<String> all = columns.stream().flatMap(List::stream).map(c -> c[1]).toList();
-    boolean strings = mode.equals("header") || (mode.startsWith("field")
-        && (fields.contains("s") || fields.contains("nested.city")));
+    boolean strings =
+        mode.equals("header")
+            || (mode.startsWith("field")
+                && (fields.contains("s") || fields.contains("nested.city")));
     if (mode.equals("header") || (mode.startsWith("field") && !fields.equals(List.of("l")))) {
       assertTrue(all.contains(null), "no null value");
     }
     if (strings) {
       assertTrue(all.contains(""), "no empty value");
       assertTrue(all.stream().anyMatch(v -> v != null && v.length() == 10_000), "no long value");
-      assertTrue(all.stream().anyMatch(v -> v != null && expectedValue(v).indexOf('~') >= 0
-          && v.length() < 10_000), "no value hashed for a surrogate or near the cap");
-      assertTrue(all.stream().anyMatch(v -> v != null && expectedValue(v).startsWith("%")),
+      assertTrue(
+          all.stream()
+              .anyMatch(
+                  v -> v != null && expectedValue(v).indexOf('~') >= 0 && v.length() < 10_000),
+          "no value hashed for a surrogate or near the cap");
+      assertTrue(
+          all.stream().anyMatch(v -> v != null && expectedValue(v).startsWith("%")),
           "no value with a leading escape");
-      assertTrue(all.stream().anyMatch(v -> v != null && v.codePoints().anyMatch(c -> c > 0xFFFF)),
+      assertTrue(
+          all.stream().anyMatch(v -> v != null && v.codePoints().anyMatch(c -> c > 0xFFFF)),
           "no value with a supplementary character");
     }
     if (mode.equals("time")) {
       LongSummaryStatistics times =
           records.stream().mapToLong(SinkRecord::timestamp).summaryStatistics();
-      assertTrue(times.getMin() < -2_208_988_800_000L && times.getMax() > 4_102_444_800_000L,
+      assertTrue(
+          times.getMin() < -2_208_988_800_000L && times.getMax() > 4_102_444_800_000L,
           "times from before 1900 to after 2100: " + times);
     }
 
     // The real task: random batches, then a scheduled commit of everything still open.
     ManualClock clock = new ManualClock();
-    ParquetSinkTask task = new ParquetSinkTask(ParquetFiles::writerFactory,
-        c -> dev.parquetconnect.storage.Stores.open(c.storeUrl(), c.storeSettings()), clock,
-        CrashPoints.NONE);
+    ParquetSinkTask task =
+        new ParquetSinkTask(
+            ParquetFiles::writerFactory,
+            c -> dev.parquetconnect.storage.Stores.open(c.storeUrl(), c.storeSettings()),
+            clock,
+            CrashPoints.NONE);
     TestContext context = new TestContext(true);
     List<TopicPartition> tps = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
@@ -324,7 +364,9 @@ final class RandomPartitionPathsTest {
       task.close(tps);
       task.stop();
     }
-    assertEquals(List.of(), context.deadLetterErrors.stream().map(Throwable::toString).toList(),
+    assertEquals(
+        List.of(),
+        context.deadLetterErrors.stream().map(Throwable::toString).toList(),
         "no record is dead-lettered");
     for (int p = 0; p < PARTITIONS; p++) {
       assertEquals(next[p], committed.getOrDefault(tps.get(p), 0L), "committed " + tps.get(p));
@@ -360,9 +402,17 @@ final class RandomPartitionPathsTest {
       String before = directoryByValues.putIfAbsent(key, path);
       assertTrue(before == null || before.equals(path), "one value, two directories: " + path);
     }
-    valuesByDirectory.forEach((path, set) -> assertEquals(1, set.size(),
-        "distinct values share the directory " + ascii(path) + ": " + set.stream()
-            .map(v -> v.stream().map(RandomPartitionPathsTest::ascii).toList()).toList()));
+    valuesByDirectory.forEach(
+        (path, set) ->
+            assertEquals(
+                1,
+                set.size(),
+                "distinct values share the directory "
+                    + ascii(path)
+                    + ": "
+                    + set.stream()
+                        .map(v -> v.stream().map(RandomPartitionPathsTest::ascii).toList())
+                        .toList()));
 
     // DuckDB over the whole tree, with hive partitioning.
     List<String> names = columns.get(0).stream().map(c -> expectedName(c[0])).toList();
@@ -371,15 +421,22 @@ final class RandomPartitionPathsTest {
     Set<Path> filesRead = new HashSet<>();
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = duck.createStatement()) {
-      StringBuilder select = new StringBuilder("SELECT __kafka_partition, __kafka_offset, filename");
+      StringBuilder select =
+          new StringBuilder("SELECT __kafka_partition, __kafka_offset, filename");
       for (String name : names) {
         select.append(", \"").append(name.replace("\"", "\"\"")).append('"');
       }
-      try (ResultSet rs = sql.executeQuery(select + " FROM read_parquet('" + glob
-          + "', hive_partitioning = true, hive_types_autocast = false, filename = true)")) {
+      try (ResultSet rs =
+          sql.executeQuery(
+              select
+                  + " FROM read_parquet('"
+                  + glob
+                  + "', hive_partitioning = true, hive_types_autocast = false, filename = true)")) {
         ResultSetMetaData meta = rs.getMetaData();
         for (int c = 0; c < names.size(); c++) {
-          assertEquals(names.get(c), meta.getColumnLabel(4 + c),
+          assertEquals(
+              names.get(c),
+              meta.getColumnLabel(4 + c),
               "DuckDB names a partition column by the encoded name");
         }
         while (rs.next()) {
@@ -390,25 +447,42 @@ final class RandomPartitionPathsTest {
           Path file = Path.of(rs.getString(3)).toRealPath();
           filesRead.add(file);
           String where = "offset " + key + " in " + ascii(topicDir.relativize(file).toString());
-          assertEquals(expectedPath(columns.get(n)),
-              topicDir.relativize(file.getParent()).toString(), where + ": directory");
+          assertEquals(
+              expectedPath(columns.get(n)),
+              topicDir.relativize(file.getParent()).toString(),
+              where + ": directory");
           for (int c = 0; c < names.size(); c++) {
             String expected = duckDbValue(columns.get(n).get(c)[1]);
             String actual = rs.getString(4 + c);
-            assertEquals(expected == null ? null : ascii(expected),
-                actual == null ? null : ascii(actual), where + ": DuckDB's " + names.get(c)
-                    + " for " + shortAscii(columns.get(n).get(c)[1]));
+            assertEquals(
+                expected == null ? null : ascii(expected),
+                actual == null ? null : ascii(actual),
+                where
+                    + ": DuckDB's "
+                    + names.get(c)
+                    + " for "
+                    + shortAscii(columns.get(n).get(c)[1]));
           }
         }
       }
     }
     Set<Path> unread = new TreeSet<>(dataFiles);
     unread.removeAll(filesRead);
-    assertEquals(List.of(), unread.stream().map(p -> ascii(topicDir.relativize(p).toString()))
-        .toList(), "files DuckDB did not read");
+    assertEquals(
+        List.of(),
+        unread.stream().map(p -> ascii(topicDir.relativize(p).toString())).toList(),
+        "files DuckDB did not read");
     for (int n = 0; n < records.size(); n++) {
-      assertEquals(1, seen[n], "rows of record " + n + " (" + records.get(n).kafkaPartition()
-          + "/" + records.get(n).kafkaOffset() + ")");
+      assertEquals(
+          1,
+          seen[n],
+          "rows of record "
+              + n
+              + " ("
+              + records.get(n).kafkaPartition()
+              + "/"
+              + records.get(n).kafkaOffset()
+              + ")");
     }
   }
 
@@ -420,7 +494,9 @@ final class RandomPartitionPathsTest {
   static String expectedPath(List<String[]> columns) {
     StringBuilder out = new StringBuilder();
     for (String[] c : columns) {
-      out.append(out.length() == 0 ? "" : "/").append(expectedName(c[0])).append('=')
+      out.append(out.length() == 0 ? "" : "/")
+          .append(expectedName(c[0]))
+          .append('=')
           .append(expectedValue(c[1]));
     }
     return out.toString();
@@ -435,19 +511,21 @@ final class RandomPartitionPathsTest {
     if (value == null || value.isEmpty()) {
       return DEFAULT_PARTITION;
     }
-    if (value.length() == 4 && value.chars().allMatch(c -> c < 0x80)
+    if (value.length() == 4
+        && value.chars().allMatch(c -> c < 0x80)
         && value.equalsIgnoreCase("null")) {
-      return "%" + HexFormat.of().withUpperCase().toHexDigits((byte) value.charAt(0))
+      return "%"
+          + HexFormat.of().withUpperCase().toHexDigits((byte) value.charAt(0))
           + value.substring(1);
     }
     return encoded(value, 160);
   }
 
   /**
-   * Hive's special characters, the controls U+0000-U+001F and U+007F, and '~' as %XX, a leading '.' or '_' too, an unpaired surrogate as %EF%BF%BD (U+FFFD), anything
-   * else as it is; over {@code cap} bytes, or with an unpaired surrogate: the longest prefix of
-   * whole pieces that leaves room in the cap for '~' and 16 hex digits of the SHA-256 of the
-   * value's UTF-16 code units.
+   * Hive's special characters, the controls U+0000-U+001F and U+007F, and '~' as %XX, a leading '.'
+   * or '_' too, an unpaired surrogate as %EF%BF%BD (U+FFFD), anything else as it is; over {@code
+   * cap} bytes, or with an unpaired surrogate: the longest prefix of whole pieces that leaves room
+   * in the cap for '~' and 16 hex digits of the SHA-256 of the value's UTF-16 code units.
    */
   static String encoded(String text, int cap) {
     List<String> pieces = new ArrayList<>();
@@ -458,8 +536,11 @@ final class RandomPartitionPathsTest {
       if (Character.isSurrogate(text.charAt(i)) && width == 1) {
         pieces.add("%EF%BF%BD");
         lossy = true;
-      } else if (cp < 0x20 || cp == 0x7f || cp == '~'
-          || HIVE_SPECIALS.indexOf(cp) >= 0 || (i == 0 && (cp == '.' || cp == '_'))) {
+      } else if (cp < 0x20
+          || cp == 0x7f
+          || cp == '~'
+          || HIVE_SPECIALS.indexOf(cp) >= 0
+          || (i == 0 && (cp == '.' || cp == '_'))) {
         StringBuilder p = new StringBuilder();
         for (byte b : new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8)) {
           p.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
@@ -512,8 +593,11 @@ final class RandomPartitionPathsTest {
       }
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
     } catch (CharacterCodingException e) {
       throw new AssertionError("not UTF-8 once decoded: " + ascii(text), e);
     }
@@ -538,8 +622,17 @@ final class RandomPartitionPathsTest {
   // ---- random values
 
   private static ZoneId randomZone(Random random) {
-    List<String> fixed = List.of("UTC", "+05:45", "-12:00", "+14:00", "Asia/Kathmandu",
-        "America/St_Johns", "Australia/Lord_Howe", "Europe/Paris", "Pacific/Apia");
+    List<String> fixed =
+        List.of(
+            "UTC",
+            "+05:45",
+            "-12:00",
+            "+14:00",
+            "Asia/Kathmandu",
+            "America/St_Johns",
+            "Australia/Lord_Howe",
+            "Europe/Paris",
+            "Pacific/Apia");
     if (random.nextBoolean()) {
       return ZoneId.of(fixed.get(random.nextInt(fixed.size())));
     }
@@ -551,20 +644,116 @@ final class RandomPartitionPathsTest {
   private static final class Values {
     /** Pieces of values: everything the encoding treats specially, and plain text. */
     static final String[] ATOMS = {
-      "/", "..", ".", "_x", "%", "=", "~", "\u0000", "\u0001", "\u001f", "\t", "\n", "\u007f",
-      "\u0080", "\u0085", "\u009f", "\u00a0", " ", "  ", "+", "#", "'", "\"", "*", ":", "?", "\\",
-      "{", "}", "[", "]", "^", "&", "$", "!", "@", ",", ";", "<", ">", "|", "%2F", "%zz",
-      "\u00e9", "caf\u00e9", "\u65e5\u672c", "\ud83d\ude00", "\ud83c\udff3\ufe0f\u200d\ud83c\udf08",
-      "\ud800", "\udc00", "\udbff", "\udfff", "\u2028", "\ufffd", "\ufeff", "a", "Z", "0", "42",
-      "null", "NULL", "x~0123456789abcdef", "__HIVE_DEFAULT_PARTITION__"
+      "/",
+      "..",
+      ".",
+      "_x",
+      "%",
+      "=",
+      "~",
+      "\u0000",
+      "\u0001",
+      "\u001f",
+      "\t",
+      "\n",
+      "\u007f",
+      "\u0080",
+      "\u0085",
+      "\u009f",
+      "\u00a0",
+      " ",
+      "  ",
+      "+",
+      "#",
+      "'",
+      "\"",
+      "*",
+      ":",
+      "?",
+      "\\",
+      "{",
+      "}",
+      "[",
+      "]",
+      "^",
+      "&",
+      "$",
+      "!",
+      "@",
+      ",",
+      ";",
+      "<",
+      ">",
+      "|",
+      "%2F",
+      "%zz",
+      "\u00e9",
+      "caf\u00e9",
+      "\u65e5\u672c",
+      "\ud83d\ude00",
+      "\ud83c\udff3\ufe0f\u200d\ud83c\udf08",
+      "\ud800",
+      "\udc00",
+      "\udbff",
+      "\udfff",
+      "\u2028",
+      "\ufffd",
+      "\ufeff",
+      "a",
+      "Z",
+      "0",
+      "42",
+      "null",
+      "NULL",
+      "x~0123456789abcdef",
+      "__HIVE_DEFAULT_PARTITION__"
     };
+
     /** Whole values of their own. */
     static final String[] WHOLE = {
-      "", "", ".", "..", "...", "_", "_x", "%", "=", "~", " ", "/", "//", "../..", "null", "NULL",
-      "Null", "nULL", " null", "null ", "nul", "__HIVE_DEFAULT_PARTITION__", "\ud800", "\udc00",
-      "a\ud800", "a\udbff", "a\udc00", "a\udfff", "a\ufffd", "a%EF%BF%BD", "\ud800\udc00", "x",
-      "X", "true", "1", "-1", "1e5", "2024-05-01", "a=b", "a/b", "a%2Fb"
+      "",
+      "",
+      ".",
+      "..",
+      "...",
+      "_",
+      "_x",
+      "%",
+      "=",
+      "~",
+      " ",
+      "/",
+      "//",
+      "../..",
+      "null",
+      "NULL",
+      "Null",
+      "nULL",
+      " null",
+      "null ",
+      "nul",
+      "__HIVE_DEFAULT_PARTITION__",
+      "\ud800",
+      "\udc00",
+      "a\ud800",
+      "a\udbff",
+      "a\udc00",
+      "a\udfff",
+      "a\ufffd",
+      "a%EF%BF%BD",
+      "\ud800\udc00",
+      "x",
+      "X",
+      "true",
+      "1",
+      "-1",
+      "1e5",
+      "2024-05-01",
+      "a=b",
+      "a/b",
+      "a%2Fb"
     };
+
     static final String LONG_PREFIX = "L".repeat(9_990);
 
     final Random random;
@@ -595,10 +784,10 @@ final class RandomPartitionPathsTest {
         v = LONG_PREFIX + atoms(10).substring(0, 10);
       } else if (r < 62) {
         // Around the cap of 160 bytes, in one-, two- and three-byte pieces.
-        String piece = List.of("x", "\u00e9", "%", "\u65e5", "\ud83d\ude00")
-            .get(random.nextInt(5));
-        v = piece.repeat(1 + (130 + random.nextInt(40)) / utf8Length(piece.equals("%") ? "%25"
-            : piece));
+        String piece = List.of("x", "\u00e9", "%", "\u65e5", "\ud83d\ude00").get(random.nextInt(5));
+        v =
+            piece.repeat(
+                1 + (130 + random.nextInt(40)) / utf8Length(piece.equals("%") ? "%25" : piece));
       } else {
         v = atoms(1 + random.nextInt(12));
         v = v.substring(0, Math.min(v.length(), 1 + random.nextInt(12)));
@@ -637,9 +826,19 @@ final class RandomPartitionPathsTest {
     /** Milliseconds since the epoch: mostly 1800-2600, with the eras' and years' edges. */
     long time() {
       long[] edges = {
-        0, -1, 1, -62_135_596_800_000L, -62_135_596_800_001L, 253_402_300_799_999L,
-        253_402_300_800_000L, 8_640_000_000_000_000L, -8_640_000_000_000_000L,
-        -2_208_988_800_000L, 951_782_400_000L, 4_102_444_800_000L, 1_711_846_800_000L,
+        0,
+        -1,
+        1,
+        -62_135_596_800_000L,
+        -62_135_596_800_001L,
+        253_402_300_799_999L,
+        253_402_300_800_000L,
+        8_640_000_000_000_000L,
+        -8_640_000_000_000_000L,
+        -2_208_988_800_000L,
+        951_782_400_000L,
+        4_102_444_800_000L,
+        1_711_846_800_000L,
         1_729_990_800_000L
       };
       if (random.nextInt(6) == 0) {

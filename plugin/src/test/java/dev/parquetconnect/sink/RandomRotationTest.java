@@ -57,22 +57,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Seeded random runs of the real {@link ParquetSinkTask} (Parquet files through {@link
- * ParquetFiles}, a local store, a {@link ManualClock}) with every rotation trigger at once:
- * several topics and Kafka partitions interleaved in random batches, a field or header
- * partitioner with many values (many open files), records of random sizes up to a few hundred
- * KB, a small random {@code buffer.max.bytes} (early row groups, budget commits), random {@code
- * file.max.bytes}, {@code flush.size}, {@code rotate.interval.ms} on record times that go
- * forward and sometimes back (record, field or wall-clock extractor), {@code
- * rotate.schedule.interval.ms} with clock advances, schema changes, random row-group and page
- * targets, codec and page version.
+ * ParquetFiles}, a local store, a {@link ManualClock}) with every rotation trigger at once: several
+ * topics and Kafka partitions interleaved in random batches, a field or header partitioner with
+ * many values (many open files), records of random sizes up to a few hundred KB, a small random
+ * {@code buffer.max.bytes} (early row groups, budget commits), random {@code file.max.bytes},
+ * {@code flush.size}, {@code rotate.interval.ms} on record times that go forward and sometimes back
+ * (record, field or wall-clock extractor), {@code rotate.schedule.interval.ms} with clock advances,
+ * schema changes, random row-group and page targets, codec and page version.
  *
  * <p>At the end (after a final scheduled commit): every offset in exactly one committed file; each
  * file named after its commit's first and last offset, the commits tiling each partition and all
  * files of a commit sharing the name; every record read back equal by parquet-java, our reader and
  * DuckDB, in its own partition directory; footers consistent (row groups summing up, a row group
  * ending at every early flush); {@code file.max.bytes} kept to within the record that crossed it;
- * record times of a commit within {@code rotate.interval.ms} of its first record's; every record
- * of a commit read before the next schedule boundary after the commit began. After every put: the
+ * record times of a commit within {@code rotate.interval.ms} of its first record's; every record of
+ * a commit read before the next schedule boundary after the commit began. After every put: the
  * buffered bytes (metric and budget) under {@code buffer.max.bytes}, and {@code preCommit} never
  * ahead of the committed files. Everything follows from the seed (the clock's phase too).
  */
@@ -85,9 +84,11 @@ final class RandomRotationTest {
       Pattern.compile("(.+)\\+(\\d+)\\+(\\d{20})\\+(\\d{20})(?:-(\\d+))?\\.parquet");
   private static final Pattern PROVISIONAL =
       Pattern.compile("(.+)\\+(\\d+)\\+(\\d{20})(?:-(\\d+))?\\.parquet");
+
   /** Not brotli: parquet-java, an oracle here, has no Brotli codec on the test classpath. */
-  private static final String[] CODECS =
-      {"uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4"};
+  private static final String[] CODECS = {
+    "uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4"
+  };
 
   @TempDir Path dir;
 
@@ -101,10 +102,17 @@ final class RandomRotationTest {
     }
     LOG.info("random rotation totals over {} seeds: {}", SEEDS, totals);
     if (SEEDS >= 4) {
-      for (String t : List.of("rotations-flush-size", "rotations-file-max-bytes",
-          "rotations-rotate-interval", "rotations-rotate-schedule-interval",
-          "rotations-schema-change", "rotations-buffer-max-bytes", "early-flushes",
-          "files-with-early-flushed-row-groups", "large-values")) {
+      for (String t :
+          List.of(
+              "rotations-flush-size",
+              "rotations-file-max-bytes",
+              "rotations-rotate-interval",
+              "rotations-rotate-schedule-interval",
+              "rotations-schema-change",
+              "rotations-buffer-max-bytes",
+              "early-flushes",
+              "files-with-early-flushed-row-groups",
+              "large-values")) {
         assertTrue(totals.getOrDefault(t, 0L) > 0, "no seed exercised " + t + ": " + totals);
       }
     }
@@ -115,8 +123,8 @@ final class RandomRotationTest {
   }
 
   /** One record as produced, and what the test knows of how the task got it. */
-  private record Produced(SinkRecord record, String directory, long time, long putWall, int put,
-      long bytes) {}
+  private record Produced(
+      SinkRecord record, String directory, long time, long putWall, int put, long bytes) {}
 
   /** One seed's configuration, records, task and checks. */
   private final class Run {
@@ -128,10 +136,13 @@ final class RandomRotationTest {
     final TestContext context = new TestContext(false);
     final Map<String, String> props = new HashMap<>();
     final Map<TopicPartition, TreeMap<Long, Produced>> produced = new LinkedHashMap<>();
+
     /** Early flushes per provisional file: the record counts at which a row group was cut. */
     final Map<String, List<Long>> flushesByProvisionalKey = new HashMap<>();
+
     /** Puts in which memory pressure committed something. */
     final List<Boolean> budgetCommitInPut = new ArrayList<>();
+
     final List<Long> putWall = new ArrayList<>();
     long bufferMax;
     long fileMax;
@@ -154,9 +165,12 @@ final class RandomRotationTest {
     void run() throws Exception {
       configure();
       List<TopicPartition> partitions = produce();
-      ParquetSinkTask task = new ParquetSinkTask(c -> new FlushRecorder(
-          ParquetFiles.writerFactory(c)), c -> Stores.open(c.storeUrl(), c.storeSettings()),
-          clock, CrashPoints.NONE);
+      ParquetSinkTask task =
+          new ParquetSinkTask(
+              c -> new FlushRecorder(ParquetFiles.writerFactory(c)),
+              c -> Stores.open(c.storeUrl(), c.storeSettings()),
+              clock,
+              CrashPoints.NONE);
       context.assignment.addAll(partitions);
       task.initialize(context);
       task.start(props);
@@ -172,10 +186,16 @@ final class RandomRotationTest {
         for (TopicPartition tp : partitions) {
           assertEquals(produced.get(tp).lastKey() + 1, reported.get(tp), at() + " " + tp);
         }
-        for (String metric : List.of("rotations-flush-size", "rotations-file-max-bytes",
-            "rotations-rotate-interval", "rotations-rotate-schedule-interval",
-            "rotations-schema-change", "rotations-buffer-max-bytes", "commits",
-            "files-committed")) {
+        for (String metric :
+            List.of(
+                "rotations-flush-size",
+                "rotations-file-max-bytes",
+                "rotations-rotate-interval",
+                "rotations-rotate-schedule-interval",
+                "rotations-schema-change",
+                "rotations-buffer-max-bytes",
+                "commits",
+                "files-committed")) {
           count(metric, attribute(bean, metric));
         }
         assertEquals(0, attribute(bean, "commit-failures"), at());
@@ -197,8 +217,11 @@ final class RandomRotationTest {
       // file.max.bytes among them). Each even seed is roomy, with files of at most 192 KiB.
       boolean roomy = seed % 2 == 0;
       bufferMax = roomy ? 64L << 20 : (1L << 20) + random.nextInt(3 << 20);
-      fileMax = 65_536 + (roomy || random.nextBoolean() ? random.nextInt(128 << 10)
-          : random.nextInt(4 << 20));
+      fileMax =
+          65_536
+              + (roomy || random.nextBoolean()
+                  ? random.nextInt(128 << 10)
+                  : random.nextInt(4 << 20));
       flushSize = 10 + random.nextInt(random.nextBoolean() ? 100 : 1000);
       intervalMs = random.nextInt(4) == 0 ? -1 : 2_000 + random.nextInt(60_000);
       scheduleMs = 10_000 + random.nextInt(120_000);
@@ -232,19 +255,24 @@ final class RandomRotationTest {
       props.put(ParquetSinkConfig.PARQUET_TIMESTAMP_UNIT_CONFIG, micros ? "micros" : "millis");
       props.put(ParquetSinkConfig.PARQUET_CODEC_CONFIG, CODECS[random.nextInt(CODECS.length)]);
       props.put(ParquetSinkConfig.PARQUET_PAGE_VERSION_CONFIG, random.nextBoolean() ? "v1" : "v2");
-      props.put(ParquetSinkConfig.PARQUET_ENCODING_POLICY_CONFIG,
+      props.put(
+          ParquetSinkConfig.PARQUET_ENCODING_POLICY_CONFIG,
           random.nextBoolean() ? "adaptive" : "compatible");
-      props.put(ParquetSinkConfig.PARQUET_ROW_GROUP_BYTES_CONFIG,
+      props.put(
+          ParquetSinkConfig.PARQUET_ROW_GROUP_BYTES_CONFIG,
           Long.toString(65_536 + random.nextInt(random.nextBoolean() ? 256 << 10 : 8 << 20)));
-      props.put(ParquetSinkConfig.PARQUET_PAGE_BYTES_CONFIG,
+      props.put(
+          ParquetSinkConfig.PARQUET_PAGE_BYTES_CONFIG,
           Integer.toString(1024 + random.nextInt(random.nextBoolean() ? 16 << 10 : 1 << 20)));
-      props.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG,
+      props.put(
+          ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG,
           Integer.toString(random.nextBoolean() ? 0 : 1 + random.nextInt(500)));
-      props.put(ParquetSinkConfig.PARQUET_DICTIONARY_BYTES_CONFIG,
+      props.put(
+          ParquetSinkConfig.PARQUET_DICTIONARY_BYTES_CONFIG,
           Integer.toString(1024 + random.nextInt(1 << 20)));
       // Where the clock starts within the schedule's period follows from the seed.
-      clock.advance(Math.floorMod(random.nextInt((int) scheduleMs) - clock.wallMillis(),
-          scheduleMs));
+      clock.advance(
+          Math.floorMod(random.nextInt((int) scheduleMs) - clock.wallMillis(), scheduleMs));
     }
 
     /** The records of every partition, in offset order, with times, sizes and directories. */
@@ -256,8 +284,7 @@ final class RandomRotationTest {
       for (int t = 0; t < topics; t++) {
         String topic = "rot" + t;
         Schema[] schemas = {valueSchema(g, topic, 1), valueSchema(g, topic, 2)};
-        Schema keySchema = random.nextBoolean() ? Schema.OPTIONAL_STRING_SCHEMA
-            : g.schema(2, true);
+        Schema keySchema = random.nextBoolean() ? Schema.OPTIONAL_STRING_SCHEMA : g.schema(2, true);
         int count = 1 + random.nextInt(3);
         for (int p = 0; p < count; p++) {
           TopicPartition tp = new TopicPartition(topic, p);
@@ -274,8 +301,10 @@ final class RandomRotationTest {
               version = 1 - version;
             }
             long span = intervalMs > 0 ? intervalMs : 30_000;
-            time += random.nextInt(20) == 0 ? -random.nextInt((int) (3 * span))
-                : random.nextInt((int) (span / 4));
+            time +=
+                random.nextInt(20) == 0
+                    ? -random.nextInt((int) (3 * span))
+                    : random.nextInt((int) (span / 4));
             String directoryValue = "v" + random.nextInt(values);
             Schema schema = schemas[version];
             Struct value = new Struct(schema);
@@ -303,8 +332,18 @@ final class RandomRotationTest {
               headers.addInt("n", i);
             }
             long recordTimestamp = extractor.equals("record") ? time : time + random.nextInt(99);
-            SinkRecord record = new SinkRecord(topic, p, keySchema, key, schema, value, offset,
-                recordTimestamp, TimestampType.CREATE_TIME, headers);
+            SinkRecord record =
+                new SinkRecord(
+                    topic,
+                    p,
+                    keySchema,
+                    key,
+                    schema,
+                    value,
+                    offset,
+                    recordTimestamp,
+                    TimestampType.CREATE_TIME,
+                    headers);
             String directory = (headerPartitioner ? "h=" : "part=") + directoryValue;
             records.put(offset, new Produced(record, directory, time, -1, -1, bytes));
             if (bytes > 100_000) {
@@ -319,8 +358,9 @@ final class RandomRotationTest {
     /** Mostly small, sometimes a few KB, sometimes 100 KB and more. */
     int size() {
       int kind = random.nextInt(100);
-      return kind < 80 ? random.nextInt(200) : kind < 96 ? random.nextInt(20_000)
-          : 100_000 + random.nextInt(200_000);
+      return kind < 80
+          ? random.nextInt(200)
+          : kind < 96 ? random.nextInt(20_000) : 100_000 + random.nextInt(200_000);
     }
 
     String text(int n) {
@@ -329,8 +369,9 @@ final class RandomRotationTest {
       }
       StringBuilder b = new StringBuilder(n);
       for (int i = 0; i < n; i++) {
-        b.append((char) (random.nextInt(10) == 0 ? 0x4e00 + random.nextInt(50)
-            : 'a' + random.nextInt(26)));
+        b.append(
+            (char)
+                (random.nextInt(10) == 0 ? 0x4e00 + random.nextInt(50) : 'a' + random.nextInt(26)));
       }
       return b.toString();
     }
@@ -342,13 +383,15 @@ final class RandomRotationTest {
     }
 
     Schema valueSchema(RandomRoundTripTest.Generator g, String topic, int version) {
-      SchemaBuilder b = SchemaBuilder.struct().name("com.example." + topic + ".V" + version)
-          .version(version)
-          .field("part", Schema.STRING_SCHEMA)
-          .field("ts", Schema.INT64_SCHEMA)
-          .field("big", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("raw", Schema.OPTIONAL_BYTES_SCHEMA)
-          .field("rest", g.struct(1, true, topic + "Rest" + version));
+      SchemaBuilder b =
+          SchemaBuilder.struct()
+              .name("com.example." + topic + ".V" + version)
+              .version(version)
+              .field("part", Schema.STRING_SCHEMA)
+              .field("ts", Schema.INT64_SCHEMA)
+              .field("big", Schema.OPTIONAL_STRING_SCHEMA)
+              .field("raw", Schema.OPTIONAL_BYTES_SCHEMA)
+              .field("rest", g.struct(1, true, topic + "Rest" + version));
       if (version == 2) {
         b.field("extra", Schema.OPTIONAL_INT64_SCHEMA);
       }
@@ -373,8 +416,15 @@ final class RandomRotationTest {
           for (int k = 1 + random.nextInt(40); k > 0 && offset != null; k--) {
             Produced p = records.get(offset);
             long time = extractor.equals("wallclock") ? clock.wallMillis() : p.time();
-            records.put(offset, new Produced(p.record(), p.directory(), time,
-                clock.wallMillis(), putWall.size(), p.bytes()));
+            records.put(
+                offset,
+                new Produced(
+                    p.record(),
+                    p.directory(),
+                    time,
+                    clock.wallMillis(),
+                    putWall.size(),
+                    p.bytes()));
             batch.add(p.record());
             offset = records.higherKey(offset);
           }
@@ -387,8 +437,10 @@ final class RandomRotationTest {
         long budgetCommits = attribute(bean, "rotations-buffer-max-bytes");
         task.put(batch);
         afterPut(task, bean, batch, budgetCommits);
-        clock.advance(random.nextInt(8) == 0 ? random.nextInt((int) (2 * scheduleMs))
-            : random.nextInt(3_000));
+        clock.advance(
+            random.nextInt(8) == 0
+                ? random.nextInt((int) (2 * scheduleMs))
+                : random.nextInt(3_000));
       }
     }
 
@@ -397,8 +449,9 @@ final class RandomRotationTest {
      * (reaching it flushes and commits within the put), and what preCommit reports is covered by
      * committed files (their names; {@link #checkStore} then checks they hold those records).
      */
-    void afterPut(ParquetSinkTask task, ObjectName bean, List<SinkRecord> batch,
-        long budgetCommitsBefore) throws Exception {
+    void afterPut(
+        ParquetSinkTask task, ObjectName bean, List<SinkRecord> batch, long budgetCommitsBefore)
+        throws Exception {
       if (batch.isEmpty()) {
         task.put(batch);
       }
@@ -414,8 +467,10 @@ final class RandomRotationTest {
         // Offsets up to the newest commit's E are reported once committed, no further.
         assertEquals(end + 1, e.getValue(), at() + ": " + e.getKey() + " reported");
       }
-      assertTrue(context.seeks.isEmpty() || context.seeks.keySet().stream().allMatch(
-          tp -> context.seeks.get(tp) == produced.get(tp).firstKey()),
+      assertTrue(
+          context.seeks.isEmpty()
+              || context.seeks.keySet().stream()
+                  .allMatch(tp -> context.seeks.get(tp) == produced.get(tp).firstKey()),
           at() + ": no rewind: " + context.seeks);
       assertTrue(context.paused.isEmpty(), at() + ": paused " + context.paused);
     }
@@ -432,8 +487,10 @@ final class RandomRotationTest {
       for (Path file : dataFiles()) {
         Matcher m = NAME.matcher(file.getFileName().toString());
         assertTrue(m.matches(), at() + ": " + file);
-        ends.merge(new TopicPartition(m.group(1), Integer.parseInt(m.group(2))),
-            Long.parseLong(m.group(4)), Math::max);
+        ends.merge(
+            new TopicPartition(m.group(1), Integer.parseInt(m.group(2))),
+            Long.parseLong(m.group(4)),
+            Math::max);
       }
       return ends;
     }
@@ -447,7 +504,8 @@ final class RandomRotationTest {
         return walk.filter(Files::isRegularFile)
             .filter(f -> !topics.relativize(f).getName(0).toString().equals("_markers"))
             .filter(f -> !f.getFileName().toString().startsWith(".tmp-pqc-"))
-            .sorted().toList();
+            .sorted()
+            .toList();
       }
     }
 
@@ -469,8 +527,10 @@ final class RandomRotationTest {
 
     void checkStore(ObjectName bean) throws Exception {
       try (Stream<Path> walk = Files.walk(root)) {
-        assertEquals(List.of(), walk.filter(f -> f.getFileName().toString().startsWith(
-            ".tmp-pqc-")).toList(), at() + ": no temporary file left");
+        assertEquals(
+            List.of(),
+            walk.filter(f -> f.getFileName().toString().startsWith(".tmp-pqc-")).toList(),
+            at() + ": no temporary file left");
       }
       Map<String, Commit> commits = new TreeMap<>();
       Map<TopicPartition, Map<Long, Path>> seen = new HashMap<>();
@@ -488,10 +548,18 @@ final class RandomRotationTest {
           long end = Long.parseLong(m.group(4));
           Path topicDir = root.resolve("topics").resolve(tp.topic());
           assertEquals(topicDir, file.getParent().getParent(), at() + ": " + file);
-          Commit commit = commits.computeIfAbsent(tp + "@" + start,
-              k -> new Commit(tp, start, end));
-          assertEquals(end, commit.end, at() + ": the files of the commit at " + start
-              + " share its name: " + file + " and " + commit.files);
+          Commit commit =
+              commits.computeIfAbsent(tp + "@" + start, k -> new Commit(tp, start, end));
+          assertEquals(
+              end,
+              commit.end,
+              at()
+                  + ": the files of the commit at "
+                  + start
+                  + " share its name: "
+                  + file
+                  + " and "
+                  + commit.files);
           commit.files.add(file);
 
           List<Produced> inFile = checkFile(file, tp, duck);
@@ -501,7 +569,9 @@ final class RandomRotationTest {
             Path before = seen.computeIfAbsent(tp, k -> new HashMap<>()).put(offset, file);
             assertNull(before, at() + ": " + tp + "@" + offset + " in " + before + " and " + file);
             commit.records.put(offset, p);
-            assertEquals(p.directory(), file.getParent().getFileName().toString(),
+            assertEquals(
+                p.directory(),
+                file.getParent().getFileName().toString(),
                 at() + ": " + tp + "@" + offset + " in its partition directory");
           }
           bytes += Files.size(file);
@@ -511,7 +581,8 @@ final class RandomRotationTest {
       long total = produced.values().stream().mapToLong(Map::size).sum();
       assertEquals(total, rows, at() + ": every record in a file");
       for (Map.Entry<TopicPartition, TreeMap<Long, Produced>> e : produced.entrySet()) {
-        assertEquals(e.getValue().keySet(),
+        assertEquals(
+            e.getValue().keySet(),
             new TreeSet<>(seen.getOrDefault(e.getKey(), Map.of()).keySet()),
             at() + ": every offset of " + e.getKey() + " committed once");
       }
@@ -526,10 +597,9 @@ final class RandomRotationTest {
 
     /**
      * A commit covers exactly its records from S to E (offsets with gaps in between): S and E are
-     * its first and last (nothing is skipped here); its record times stay within
-     * rotate.interval.ms of its first record's; its records were all read before the schedule
-     * boundary that followed its first; and a file that went past file.max.bytes did so by its
-     * last record only.
+     * its first and last (nothing is skipped here); its record times stay within rotate.interval.ms
+     * of its first record's; its records were all read before the schedule boundary that followed
+     * its first; and a file that went past file.max.bytes did so by its last record only.
      */
     void checkCommit(Commit c) {
       String at = at() + ": commit " + c.tp + " " + c.start + "-" + c.end + " " + c.files;
@@ -538,24 +608,50 @@ final class RandomRotationTest {
       Produced first = c.records.firstEntry().getValue();
       if (intervalMs > 0) {
         for (Produced p : c.records.values()) {
-          assertTrue(p.time() - first.time() < intervalMs, at + ": offset "
-              + p.record().kafkaOffset() + " at " + p.time() + " is " + (p.time() - first.time())
-              + " ms after the first record's time, rotate.interval.ms " + intervalMs);
+          assertTrue(
+              p.time() - first.time() < intervalMs,
+              at
+                  + ": offset "
+                  + p.record().kafkaOffset()
+                  + " at "
+                  + p.time()
+                  + " is "
+                  + (p.time() - first.time())
+                  + " ms after the first record's time, rotate.interval.ms "
+                  + intervalMs);
         }
       }
       long deadline = Math.floorDiv(first.putWall(), scheduleMs) * scheduleMs + scheduleMs;
       for (Produced p : c.records.values()) {
-        assertTrue(p.putWall() < deadline, at + ": offset " + p.record().kafkaOffset()
-            + " was put at " + p.putWall() + ", after the schedule boundary " + deadline
-            + " that follows the commit's first record (put at " + first.putWall() + ")");
+        assertTrue(
+            p.putWall() < deadline,
+            at
+                + ": offset "
+                + p.record().kafkaOffset()
+                + " was put at "
+                + p.putWall()
+                + ", after the schedule boundary "
+                + deadline
+                + " that follows the commit's first record (put at "
+                + first.putWall()
+                + ")");
       }
       for (Map.Entry<Path, List<Produced>> e : c.byFile.entrySet()) {
         List<Produced> records = e.getValue();
         long last = records.get(records.size() - 1).bytes();
         long dataBytes = dataBytes(e.getKey());
-        assertTrue(dataBytes <= fileMax + last + 16_384, at + ": " + e.getKey() + " holds "
-            + dataBytes + " bytes of row groups, file.max.bytes " + fileMax
-            + " plus its last record (at most " + last + " bytes)");
+        assertTrue(
+            dataBytes <= fileMax + last + 16_384,
+            at
+                + ": "
+                + e.getKey()
+                + " holds "
+                + dataBytes
+                + " bytes of row groups, file.max.bytes "
+                + fileMax
+                + " plus its last record (at most "
+                + last
+                + " bytes)");
       }
       // A commit none of the other triggers explains was made by file.max.bytes: one of its
       // files must then have come near it. What is buffered counts about uncompressed (the open
@@ -567,9 +663,16 @@ final class RandomRotationTest {
         for (Path f : c.files) {
           largest = Math.max(largest, uncompressedBytes(f));
         }
-        assertTrue(largest * 4 >= fileMax, at + ": committed before "
-            + next.getKey() + " with no trigger but file.max.bytes " + fileMax
-            + ", its largest file holding " + largest + " uncompressed bytes of row groups");
+        assertTrue(
+            largest * 4 >= fileMax,
+            at
+                + ": committed before "
+                + next.getKey()
+                + " with no trigger but file.max.bytes "
+                + fileMax
+                + ", its largest file holding "
+                + largest
+                + " uncompressed bytes of row groups");
       }
     }
 
@@ -593,8 +696,7 @@ final class RandomRotationTest {
       }
       for (Map.Entry<Path, List<Produced>> e : c.byFile.entrySet()) {
         if (e.getKey().getParent().getFileName().toString().equals(next.directory())
-            && !e.getValue().get(0).record().valueSchema()
-                .equals(next.record().valueSchema())) {
+            && !e.getValue().get(0).record().valueSchema().equals(next.record().valueSchema())) {
           return true; // schema change
         }
       }
@@ -668,12 +770,17 @@ final class RandomRotationTest {
       }
       assertFalse(records.isEmpty(), at + ": no empty file");
       SinkRecord firstRecord = records.get(0).record();
-      MappingOptions options = MappingOptions.defaults().withKafkaMetadata(true)
-          .withKafkaKey(storeKey).withKafkaHeaders(storeHeaders)
-          .withTimestampUnit(micros ? dev.parquetconnect.format.meta.TimeUnit.MICROS
-              : dev.parquetconnect.format.meta.TimeUnit.MILLIS);
-      FileLayout layout = FileLayout.of(firstRecord.keySchema(), firstRecord.valueSchema(),
-          options);
+      MappingOptions options =
+          MappingOptions.defaults()
+              .withKafkaMetadata(true)
+              .withKafkaKey(storeKey)
+              .withKafkaHeaders(storeHeaders)
+              .withTimestampUnit(
+                  micros
+                      ? dev.parquetconnect.format.meta.TimeUnit.MICROS
+                      : dev.parquetconnect.format.meta.TimeUnit.MILLIS);
+      FileLayout layout =
+          FileLayout.of(firstRecord.keySchema(), firstRecord.valueSchema(), options);
       assertEquals(layout.parquetSchema(), schema, at + ": the layout of its first record");
       List<SinkRecord> expected = new ArrayList<>();
       for (Produced p : records) {
@@ -681,7 +788,10 @@ final class RandomRotationTest {
         expected.add(p.record());
       }
       // DuckDB does not read the deprecated LZ4 codec (Hadoop framing; docs/compatibility.md).
-      ConnectFiles.assertReadBackEqual(file, layout, expected,
+      ConnectFiles.assertReadBackEqual(
+          file,
+          layout,
+          expected,
           props.get(ParquetSinkConfig.PARQUET_CODEC_CONFIG).equals("lz4") ? null : duck);
 
       // Footers: ours and parquet-java's agree, row counts sum up, chunks are whole.
@@ -705,8 +815,7 @@ final class RandomRotationTest {
           for (ColumnChunkMetaData column : block.getColumns()) {
             assertTrue(column.getStartingPos() >= end, at + ": chunks follow each other");
             end = column.getStartingPos() + column.getTotalSize();
-            assertTrue(column.getValueCount() >= block.getRowCount(),
-                at + ": " + column.getPath());
+            assertTrue(column.getValueCount() >= block.getRowCount(), at + ": " + column.getPath());
           }
         }
         assertTrue(end <= Files.size(file) - 8, at);
@@ -714,16 +823,23 @@ final class RandomRotationTest {
       // Early flushes (memory pressure) each ended a row group.
       Matcher m = NAME.matcher(file.getFileName().toString());
       assertTrue(m.matches());
-      String provisional = file.getParent().getFileName() + "/" + m.group(1) + "+" + m.group(2)
-          + "+" + m.group(3);
+      String provisional =
+          file.getParent().getFileName() + "/" + m.group(1) + "+" + m.group(2) + "+" + m.group(3);
       List<Long> flushes = flushesByProvisionalKey.getOrDefault(provisional, List.of());
       for (long cut : flushes) {
-        assertTrue(ends.contains(cut), at + ": the early flush after " + cut
-            + " records ended a row group; row groups end at " + ends);
+        assertTrue(
+            ends.contains(cut),
+            at
+                + ": the early flush after "
+                + cut
+                + " records ended a row group; row groups end at "
+                + ends);
       }
       if (!flushes.isEmpty()) {
-        assertTrue(ends.size() >= flushes.size() + (flushes.get(flushes.size() - 1)
-            < records.size() ? 1 : 0), at + ": " + flushes + " vs " + ends);
+        assertTrue(
+            ends.size()
+                >= flushes.size() + (flushes.get(flushes.size() - 1) < records.size() ? 1 : 0),
+            at + ": " + flushes + " vs " + ends);
         count("early-flushes", flushes.size());
         if (ends.size() > 1) {
           count("files-with-early-flushed-row-groups", 1);
@@ -744,8 +860,8 @@ final class RandomRotationTest {
       }
 
       @Override
-      public RecordFileWriter create(OutputStream out, SinkRecord first,
-          RecordFileWriter predecessor) throws IOException {
+      public RecordFileWriter create(
+          OutputStream out, SinkRecord first, RecordFileWriter predecessor) throws IOException {
         String key = ((StoreOutput) out).key();
         int slash = key.lastIndexOf('/');
         String fileName = key.substring(slash + 1);
@@ -753,10 +869,10 @@ final class RandomRotationTest {
         assertTrue(m.matches(), key);
         String directory = key.substring(key.lastIndexOf('/', slash - 1) + 1, slash);
         List<Long> flushes = new ArrayList<>();
-        flushesByProvisionalKey.put(directory + "/" + m.group(1) + "+" + m.group(2) + "+"
-            + m.group(3), flushes);
-        RecordFileWriter inner = delegate.create(out, first,
-            predecessor instanceof Recorded r ? r.inner : predecessor);
+        flushesByProvisionalKey.put(
+            directory + "/" + m.group(1) + "+" + m.group(2) + "+" + m.group(3), flushes);
+        RecordFileWriter inner =
+            delegate.create(out, first, predecessor instanceof Recorded r ? r.inner : predecessor);
         return new Recorded(inner, flushes);
       }
     }

@@ -49,38 +49,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Seeded randomized test of {@code schema.compatibility} through the real {@link
- * ParquetSinkTask} on a local store.
+ * Seeded randomized test of {@code schema.compatibility} through the real {@link ParquetSinkTask}
+ * on a local store.
  *
- * <p>A random base struct schema (nested structs, arrays of primitives and of structs) evolves
- * by Avro/Confluent-style steps: add an optional field or a field with a default, remove a field
- * that is optional or has a default, remove or add a required field without default, promote
- * int32 to int64, int64 or float32 to float64, change a type incompatibly, make a field optional
- * or required, rename a struct (Connect compares names), change a doc or a default (a new schema
- * to a registry, projectable both ways), at any depth. Versions are numbered as a Schema Registry
- * subject numbers them: each distinct schema gets the next version, and a step that comes back
- * to an earlier schema gets that schema's version (and is then the very same Connect schema).
- * Some chains carry no versions at all (a converter without a registry). Records of the chain's
- * versions, interleaved at random and going back to older ones, go to two Kafka partitions
- * through the task under each mode with a random {@code flush.size}.
+ * <p>A random base struct schema (nested structs, arrays of primitives and of structs) evolves by
+ * Avro/Confluent-style steps: add an optional field or a field with a default, remove a field that
+ * is optional or has a default, remove or add a required field without default, promote int32 to
+ * int64, int64 or float32 to float64, change a type incompatibly, make a field optional or
+ * required, rename a struct (Connect compares names), change a doc or a default (a new schema to a
+ * registry, projectable both ways), at any depth. Versions are numbered as a Schema Registry
+ * subject numbers them: each distinct schema gets the next version, and a step that comes back to
+ * an earlier schema gets that schema's version (and is then the very same Connect schema). Some
+ * chains carry no versions at all (a converter without a registry). Records of the chain's
+ * versions, interleaved at random and going back to older ones, go to two Kafka partitions through
+ * the task under each mode with a random {@code flush.size}.
  *
- * <p>The expectation is derived here from the documented rules (javadoc of {@code
- * SchemaEvolution} and {@code SchemaCompatibility}, docs/configuration.md), not from the sink's
- * code: a file holds the schema of the record that opened it; a record of the same schema is
- * written; under NONE any other schema commits the file; under BACKWARD and FULL (file keeps the
- * newest) a versioned record newer than the file commits it, an older one is projected when
- * Connect's projection can (same names and parameters, numeric promotion, every target field it
- * lacks optional or defaulted, an optional source only into an optional or defaulted target),
- * otherwise it commits the file; under FORWARD (file keeps the oldest) the same with older and
- * newer swapped; without versions BACKWARD and FULL project only when nothing is dropped and
- * FORWARD whatever can be projected. Projection is Avro's schema resolution restricted to those
- * rules: fields the target lacks dropped, fields the record lacks take their default (null for
- * optional ones), numbers widened. No record is a bad record. A file ends at {@code flush.size}
- * offsets or at a schema change; the rest is committed by the schedule at the end.
+ * <p>The expectation is derived here from the documented rules (javadoc of {@code SchemaEvolution}
+ * and {@code SchemaCompatibility}, docs/configuration.md), not from the sink's code: a file holds
+ * the schema of the record that opened it; a record of the same schema is written; under NONE any
+ * other schema commits the file; under BACKWARD and FULL (file keeps the newest) a versioned record
+ * newer than the file commits it, an older one is projected when Connect's projection can (same
+ * names and parameters, numeric promotion, every target field it lacks optional or defaulted, an
+ * optional source only into an optional or defaulted target), otherwise it commits the file; under
+ * FORWARD (file keeps the oldest) the same with older and newer swapped; without versions BACKWARD
+ * and FULL project only when nothing is dropped and FORWARD whatever can be projected. Projection
+ * is Avro's schema resolution restricted to those rules: fields the target lacks dropped, fields
+ * the record lacks take their default (null for optional ones), numbers widened. No record is a bad
+ * record. A file ends at {@code flush.size} offsets or at a schema change; the rest is committed by
+ * the schedule at the end.
  *
- * <p>Each committed file is checked against the model: its name (partition, first and last
- * offset), its Connect schema as stored in the footer, its Parquet schema as parquet-java reads
- * it, and every row as parquet-java and DuckDB read it and as our reader replays it.
+ * <p>Each committed file is checked against the model: its name (partition, first and last offset),
+ * its Connect schema as stored in the footer, its Parquet schema as parquet-java reads it, and
+ * every row as parquet-java and DuckDB read it and as our reader replays it.
  */
 final class RandomSchemaEvolutionTest {
   private static final Logger LOG = LoggerFactory.getLogger(RandomSchemaEvolutionTest.class);
@@ -109,8 +109,8 @@ final class RandomSchemaEvolutionTest {
 
   @ParameterizedTest(name = "{0} seed {1} versioned {2}")
   @MethodSource("cases")
-  void committedFilesHoldEachRecordProjectedToTheirSchema(String mode, long seed,
-      boolean versioned) throws Exception {
+  void committedFilesHoldEachRecordProjectedToTheirSchema(String mode, long seed, boolean versioned)
+      throws Exception {
     Random random = new Random(seed);
     Evolver evolver = new Evolver(random, versioned);
     int steps = 4 + random.nextInt(5);
@@ -127,18 +127,26 @@ final class RandomSchemaEvolutionTest {
     while (records.size() < RECORDS) {
       int now = Math.min(chain.size() - 1, records.size() * chain.size() / RECORDS);
       int pick = random.nextInt(10);
-      current = pick < 5 ? now
-          : pick < 7 ? Math.max(0, now - 1)
-          : pick < 9 ? random.nextInt(now + 1)
-          : current;
+      current =
+          pick < 5
+              ? now
+              : pick < 7 ? Math.max(0, now - 1) : pick < 9 ? random.nextInt(now + 1) : current;
       int run = 1 + random.nextInt(random.nextBoolean() ? 2 : 8);
       for (int r = 0; r < run && records.size() < RECORDS; r++) {
         Schema schema = chain.get(current);
         int partition = random.nextInt(PARTITIONS);
         long offset = nextOffset[partition]++;
-        records.add(new SinkRecord(TOPIC, partition, null, null, schema,
-            evolver.value(schema), offset, 1_700_000_000_000L + records.size(),
-            TimestampType.CREATE_TIME));
+        records.add(
+            new SinkRecord(
+                TOPIC,
+                partition,
+                null,
+                null,
+                schema,
+                evolver.value(schema),
+                offset,
+                1_700_000_000_000L + records.size(),
+                TimestampType.CREATE_TIME));
       }
     }
 
@@ -151,16 +159,25 @@ final class RandomSchemaEvolutionTest {
     runTask(mode, flushSize, random, records, nextOffset);
     checkFiles(model);
 
-    LOG.info("schema-evolution {} seed {}: versioned {}, {} schemas, flush.size {}, {} files,"
-        + " {} projected, {} schema changes", mode, seed, versioned, evolver.distinct(),
-        flushSize, model.files.size(), model.projected, model.schemaChanges);
+    LOG.info(
+        "schema-evolution {} seed {}: versioned {}, {} schemas, flush.size {}, {} files,"
+            + " {} projected, {} schema changes",
+        mode,
+        seed,
+        versioned,
+        evolver.distinct(),
+        flushSize,
+        model.files.size(),
+        model.projected,
+        model.schemaChanges);
     // The seed did what it is for.
     assertTrue(evolver.distinct() >= 3, "distinct schemas: " + evolver.distinct());
     // (Under FORWARD without versions every projectable record is projected, so a chain of
     // compatible steps may never need a new file; and a file that starts from the learned
     // schema may take every later version by projection.)
-    assertTrue(model.schemaChanges > 0 || (mode.equals("FORWARD") && !versioned)
-        || model.projected > 0, "no schema change committed a file, none projected");
+    assertTrue(
+        model.schemaChanges > 0 || (mode.equals("FORWARD") && !versioned) || model.projected > 0,
+        "no schema change committed a file, none projected");
     if (!mode.equals("NONE")) {
       assertTrue(model.projected > 0, "no record projected");
     }
@@ -168,61 +185,89 @@ final class RandomSchemaEvolutionTest {
 
   /**
    * Two fully compatible versions interleaved record by record (v2 adds an optional field and a
-   * field with a default): NONE commits at every change; BACKWARD and FULL keep
-   * v2 once it is seen (one extra file, not one per record), FORWARD keeps v1, the first seen,
-   * and projects v2 to it (one file).
+   * field with a default): NONE commits at every change; BACKWARD and FULL keep v2 once it is seen
+   * (one extra file, not one per record), FORWARD keeps v1, the first seen, and projects v2 to it
+   * (one file).
    */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"NONE", "BACKWARD", "FORWARD", "FULL"})
   void twoInterleavedCompatibleVersionsShareFiles(String mode) throws Exception {
-    Schema v1 = SchemaBuilder.struct().name("com.example.Order").version(1)
-        .field("id", Schema.INT32_SCHEMA)
-        .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-        .build();
-    Schema v2 = SchemaBuilder.struct().name("com.example.Order").version(2)
-        .field("id", Schema.INT32_SCHEMA)
-        .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-        .field("qty", SchemaBuilder.int32().defaultValue(7).build())
-        .field("tag", Schema.OPTIONAL_STRING_SCHEMA)
-        .build();
+    Schema v1 =
+        SchemaBuilder.struct()
+            .name("com.example.Order")
+            .version(1)
+            .field("id", Schema.INT32_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Schema v2 =
+        SchemaBuilder.struct()
+            .name("com.example.Order")
+            .version(2)
+            .field("id", Schema.INT32_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("qty", SchemaBuilder.int32().defaultValue(7).build())
+            .field("tag", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
     List<SinkRecord> records = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      Struct value = i % 2 == 0
-          ? new Struct(v1).put("id", i).put("note", "n" + i)
-          : new Struct(v2).put("id", i).put("note", null).put("qty", i).put("tag", "t");
-      records.add(new SinkRecord(TOPIC, 0, null, null, value.schema(), value, i,
-          1_700_000_000_000L + i, TimestampType.CREATE_TIME));
+      Struct value =
+          i % 2 == 0
+              ? new Struct(v1).put("id", i).put("note", "n" + i)
+              : new Struct(v2).put("id", i).put("note", null).put("qty", i).put("tag", "t");
+      records.add(
+          new SinkRecord(
+              TOPIC,
+              0,
+              null,
+              null,
+              value.schema(),
+              value,
+              i,
+              1_700_000_000_000L + i,
+              TimestampType.CREATE_TIME));
     }
     Model model = new Model(Mode.valueOf(mode), 1000);
     records.forEach(model::add);
-    int expectedFiles = switch (mode) {
-      case "NONE" -> 40;
-      case "FORWARD" -> 1;
-      default -> 2;
-    };
+    int expectedFiles =
+        switch (mode) {
+          case "NONE" -> 40;
+          case "FORWARD" -> 1;
+          default -> 2;
+        };
     assertEquals(expectedFiles, model.files.size(), "the model's files");
     runTask(mode, 1000, new Random(1), records, new long[] {40, 0});
     checkFiles(model);
   }
 
   /**
-   * Without versions BACKWARD and FULL project only without loss (SchemaEvolution's javadoc):
-   * an int64 record in a file whose field is float64 must not be rounded into it (2^53 + 1 has
-   * no double), it opens a file of its own; FORWARD projects whatever the projector can.
+   * Without versions BACKWARD and FULL project only without loss (SchemaEvolution's javadoc): an
+   * int64 record in a file whose field is float64 must not be rounded into it (2^53 + 1 has no
+   * double), it opens a file of its own; FORWARD projects whatever the projector can.
    */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"BACKWARD", "FORWARD", "FULL"})
   void withoutVersionsNoLongIsRoundedUnlessForward(String mode) throws Exception {
-    Schema asDouble = SchemaBuilder.struct().name("com.example.M")
-        .field("x", Schema.FLOAT64_SCHEMA).build();
-    Schema asLong = SchemaBuilder.struct().name("com.example.M")
-        .field("x", Schema.INT64_SCHEMA).build();
+    Schema asDouble =
+        SchemaBuilder.struct().name("com.example.M").field("x", Schema.FLOAT64_SCHEMA).build();
+    Schema asLong =
+        SchemaBuilder.struct().name("com.example.M").field("x", Schema.INT64_SCHEMA).build();
     List<SinkRecord> records = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      Struct value = i % 2 == 0 ? new Struct(asDouble).put("x", i + 0.5)
-          : new Struct(asLong).put("x", (1L << 53) + i);
-      records.add(new SinkRecord(TOPIC, 0, null, null, value.schema(), value, i,
-          1_700_000_000_000L + i, TimestampType.CREATE_TIME));
+      Struct value =
+          i % 2 == 0
+              ? new Struct(asDouble).put("x", i + 0.5)
+              : new Struct(asLong).put("x", (1L << 53) + i);
+      records.add(
+          new SinkRecord(
+              TOPIC,
+              0,
+              null,
+              null,
+              value.schema(),
+              value,
+              i,
+              1_700_000_000_000L + i,
+              TimestampType.CREATE_TIME));
     }
     Model model = new Model(Mode.valueOf(mode), 1000);
     records.forEach(model::add);
@@ -233,8 +278,8 @@ final class RandomSchemaEvolutionTest {
 
   // ---- the real task
 
-  private void runTask(String mode, int flushSize, Random random, List<SinkRecord> records,
-      long[] ends) {
+  private void runTask(
+      String mode, int flushSize, Random random, List<SinkRecord> records, long[] ends) {
     List<TopicPartition> tps = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
       tps.add(new TopicPartition(TOPIC, p));
@@ -257,7 +302,9 @@ final class RandomSchemaEvolutionTest {
       deadLettered = sink.deadLettered();
       errors = sink.deadLetterErrors();
     }
-    assertEquals(List.of(), deadLettered.stream().map(SinkRecord::kafkaOffset).toList(),
+    assertEquals(
+        List.of(),
+        deadLettered.stream().map(SinkRecord::kafkaOffset).toList(),
         "bad records: " + errors);
     for (int p = 0; p < PARTITIONS; p++) {
       if (ends[p] > 0) {
@@ -268,7 +315,12 @@ final class RandomSchemaEvolutionTest {
 
   // ---- the expectation
 
-  enum Mode { NONE, BACKWARD, FORWARD, FULL }
+  enum Mode {
+    NONE,
+    BACKWARD,
+    FORWARD,
+    FULL
+  }
 
   /** A file the rules predict: its schema and its records, projected to it. */
   static final class ModelFile {
@@ -304,6 +356,7 @@ final class RandomSchemaEvolutionTest {
     final Map<Integer, ModelFile> open = new HashMap<>();
     int projected;
     int schemaChanges;
+
     /** Where new files start: the schema of the topic's files that the others project to. */
     Schema learned;
 
@@ -332,8 +385,10 @@ final class RandomSchemaEvolutionTest {
         // A new file starts from the schema learned for the topic when the record projects to
         // it and not the other way round (e.g. an older version under BACKWARD), else from the
         // record's.
-        Struct fitted = learned == null || learned.equals(schema) || fits(schema, learned)
-            ? null : fit(learned, schema, value);
+        Struct fitted =
+            learned == null || learned.equals(schema) || fits(schema, learned)
+                ? null
+                : fit(learned, schema, value);
         if (fitted != null) {
           projected++;
           row = fitted;
@@ -357,7 +412,9 @@ final class RandomSchemaEvolutionTest {
      * into, the new file's when neither or both.
      */
     private void learn(Schema fileSchema) {
-      if (learned != null && !learned.equals(fileSchema) && !fits(fileSchema, learned)
+      if (learned != null
+          && !learned.equals(fileSchema)
+          && !fits(fileSchema, learned)
           && fits(learned, fileSchema)) {
         return;
       }
@@ -413,9 +470,9 @@ final class RandomSchemaEvolutionTest {
     private Projection() {}
 
     /**
-     * Whether values of {@code from} project to {@code to}; unless {@code allowDrop}, also
-     * without loss: no field dropped, and no number widened to a type that cannot hold every
-     * value of its old one (int32 to float32, int64 to float32 or float64 round).
+     * Whether values of {@code from} project to {@code to}; unless {@code allowDrop}, also without
+     * loss: no field dropped, and no number widened to a type that cannot hold every value of its
+     * old one (int32 to float32, int64 to float32 or float64 round).
      */
     static boolean possible(Schema from, Schema to, boolean allowDrop) {
       if (!Objects.equals(from.name(), to.name())
@@ -447,7 +504,8 @@ final class RandomSchemaEvolutionTest {
         }
       }
       for (Field t : to.fields()) {
-        if (from.field(t.name()) == null && !t.schema().isOptional()
+        if (from.field(t.name()) == null
+            && !t.schema().isOptional()
             && t.schema().defaultValue() == null) {
           return false; // nothing to fill it with
         }
@@ -457,8 +515,14 @@ final class RandomSchemaEvolutionTest {
 
     /** Avro's numeric promotions (and Connect's narrower integers, unused here). */
     private static boolean widens(Schema.Type from, Schema.Type to) {
-      List<Schema.Type> order = List.of(Schema.Type.INT8, Schema.Type.INT16, Schema.Type.INT32,
-          Schema.Type.INT64, Schema.Type.FLOAT32, Schema.Type.FLOAT64);
+      List<Schema.Type> order =
+          List.of(
+              Schema.Type.INT8,
+              Schema.Type.INT16,
+              Schema.Type.INT32,
+              Schema.Type.INT64,
+              Schema.Type.FLOAT32,
+              Schema.Type.FLOAT64);
       int f = order.indexOf(from);
       int t = order.indexOf(to);
       return f >= 0 && t > f;
@@ -466,14 +530,15 @@ final class RandomSchemaEvolutionTest {
 
     /** Whether every value of {@code from} has an equal value of {@code to}. */
     private static boolean exact(Schema.Type from, Schema.Type to) {
-      int bits = switch (from) {
-        case INT8 -> 8;
-        case INT16 -> 16;
-        case INT32 -> 32;
-        case INT64 -> 64;
-        case FLOAT32 -> to == Schema.Type.FLOAT64 ? 0 : 99;
-        default -> 99;
-      };
+      int bits =
+          switch (from) {
+            case INT8 -> 8;
+            case INT16 -> 16;
+            case INT32 -> 32;
+            case INT64 -> 64;
+            case FLOAT32 -> to == Schema.Type.FLOAT64 ? 0 : 99;
+            default -> 99;
+          };
       return switch (to) {
         case INT16, INT32, INT64 -> bits <= 64;
         case FLOAT32 -> bits <= 24;
@@ -487,23 +552,28 @@ final class RandomSchemaEvolutionTest {
         return to.isOptional() ? null : to.defaultValue();
       }
       switch (to.type()) {
-        case STRUCT: {
-          Struct in = (Struct) v;
-          Struct out = new Struct(to);
-          for (Field t : to.fields()) {
-            Field f = from.field(t.name());
-            out.put(t.name(), f == null ? t.schema().defaultValue()
-                : value(f.schema(), in.getWithoutDefault(f.name()), t.schema()));
+        case STRUCT:
+          {
+            Struct in = (Struct) v;
+            Struct out = new Struct(to);
+            for (Field t : to.fields()) {
+              Field f = from.field(t.name());
+              out.put(
+                  t.name(),
+                  f == null
+                      ? t.schema().defaultValue()
+                      : value(f.schema(), in.getWithoutDefault(f.name()), t.schema()));
+            }
+            return out;
           }
-          return out;
-        }
-        case ARRAY: {
-          List<Object> out = new ArrayList<>();
-          for (Object e : (List<?>) v) {
-            out.add(value(from.valueSchema(), e, to.valueSchema()));
+        case ARRAY:
+          {
+            List<Object> out = new ArrayList<>();
+            for (Object e : (List<?>) v) {
+              out.add(value(from.valueSchema(), e, to.valueSchema()));
+            }
+            return out;
           }
-          return out;
-        }
         case INT64:
           return ((Number) v).longValue();
         case FLOAT64:
@@ -543,15 +613,16 @@ final class RandomSchemaEvolutionTest {
     }
 
     Schema connect(Integer version) {
-      SchemaBuilder b = switch (type) {
-        case STRUCT -> {
-          SchemaBuilder s = SchemaBuilder.struct().name(name);
-          fields.forEach((k, f) -> s.field(k, f.connect(null)));
-          yield s;
-        }
-        case ARRAY -> SchemaBuilder.array(element.connect(null));
-        default -> SchemaBuilder.type(type);
-      };
+      SchemaBuilder b =
+          switch (type) {
+            case STRUCT -> {
+              SchemaBuilder s = SchemaBuilder.struct().name(name);
+              fields.forEach((k, f) -> s.field(k, f.connect(null)));
+              yield s;
+            }
+            case ARRAY -> SchemaBuilder.array(element.connect(null));
+            default -> SchemaBuilder.type(type);
+          };
       if (optional) {
         b.optional();
       }
@@ -568,18 +639,26 @@ final class RandomSchemaEvolutionTest {
     }
   }
 
-  private static final List<Schema.Type> PRIMITIVES = List.of(Schema.Type.INT32,
-      Schema.Type.INT64, Schema.Type.FLOAT32, Schema.Type.FLOAT64, Schema.Type.BOOLEAN,
-      Schema.Type.STRING);
+  private static final List<Schema.Type> PRIMITIVES =
+      List.of(
+          Schema.Type.INT32,
+          Schema.Type.INT64,
+          Schema.Type.FLOAT32,
+          Schema.Type.FLOAT64,
+          Schema.Type.BOOLEAN,
+          Schema.Type.STRING);
 
   /** A chain of schemas and a registry subject's numbering of them. */
   static final class Evolver {
     final Random random;
     final boolean versioned;
+
     /** The schema after each step (the base first); repeats are the same Connect schema. */
     final List<Schema> chain = new ArrayList<>();
+
     /** The subject's distinct schemas, without version, in the order they were registered. */
     private final List<Schema> registered = new ArrayList<>();
+
     private final List<Schema> registeredVersioned = new ArrayList<>();
     private final List<String> removedNames = new ArrayList<>();
     private Node root;
@@ -664,19 +743,21 @@ final class RandomSchemaEvolutionTest {
         }
         case 8, 9 -> { // promote a number (or an array's numbers)
           Node target = f.type == Schema.Type.ARRAY ? f.element : f;
-          Schema.Type to = switch (target.type) {
-            case INT32 -> random.nextBoolean() ? Schema.Type.INT64 : Schema.Type.FLOAT64;
-            case INT64, FLOAT32 -> Schema.Type.FLOAT64;
-            default -> null;
-          };
+          Schema.Type to =
+              switch (target.type) {
+                case INT32 -> random.nextBoolean() ? Schema.Type.INT64 : Schema.Type.FLOAT64;
+                case INT64, FLOAT32 -> Schema.Type.FLOAT64;
+                default -> null;
+              };
           if (to == null) {
             return false;
           }
           target.type = to;
           if (target.defaultValue != null) {
-            target.defaultValue = to == Schema.Type.INT64
-                ? (Object) ((Number) target.defaultValue).longValue()
-                : (Object) ((Number) target.defaultValue).doubleValue();
+            target.defaultValue =
+                to == Schema.Type.INT64
+                    ? (Object) ((Number) target.defaultValue).longValue()
+                    : (Object) ((Number) target.defaultValue).doubleValue();
           }
         }
         case 10 -> { // change a type incompatibly
@@ -859,21 +940,23 @@ final class RandomSchemaEvolutionTest {
         return null;
       }
       switch (schema.type()) {
-        case STRUCT: {
-          Struct s = new Struct(schema);
-          for (Field f : schema.fields()) {
-            s.put(f, value(f.schema()));
+        case STRUCT:
+          {
+            Struct s = new Struct(schema);
+            for (Field f : schema.fields()) {
+              s.put(f, value(f.schema()));
+            }
+            return s;
           }
-          return s;
-        }
-        case ARRAY: {
-          List<Object> out = new ArrayList<>();
-          int n = random.nextInt(4);
-          for (int i = 0; i < n; i++) {
-            out.add(value(schema.valueSchema()));
+        case ARRAY:
+          {
+            List<Object> out = new ArrayList<>();
+            int n = random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+              out.add(value(schema.valueSchema()));
+            }
+            return out;
           }
-          return out;
-        }
         default:
           return primitiveValue(schema.type());
       }
@@ -898,24 +981,31 @@ final class RandomSchemaEvolutionTest {
       for (int i = 0; i < m.offsets.size(); i++) {
         assertEquals(m.start() + i, m.offsets.get(i), "model offsets of " + m);
       }
-      expectedNames.add(String.format("evo+%d+%020d+%020d.parquet", m.partition, m.start(),
-          m.end()));
+      expectedNames.add(
+          String.format("evo+%d+%020d+%020d.parquet", m.partition, m.start(), m.end()));
     }
     List<String> missing = new ArrayList<>(expectedNames);
     missing.removeAll(byName.keySet());
     List<String> unexpected = new ArrayList<>(byName.keySet());
     unexpected.removeAll(expectedNames);
     unexpected.sort(null);
-    assertTrue(missing.isEmpty() && unexpected.isEmpty() && files.size() == expectedNames.size(),
-        "committed files: " + files.size() + ", the model's " + expectedNames.size()
-            + "; missing " + missing + ", unexpected " + unexpected);
+    assertTrue(
+        missing.isEmpty() && unexpected.isEmpty() && files.size() == expectedNames.size(),
+        "committed files: "
+            + files.size()
+            + ", the model's "
+            + expectedNames.size()
+            + "; missing "
+            + missing
+            + ", unexpected "
+            + unexpected);
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
       for (int i = 0; i < model.files.size(); i++) {
         Path file = byName.get(expectedNames.get(i));
         Matcher m = NAME.matcher(file.getFileName().toString());
         assertTrue(m.matches(), file.toString());
-        assertEquals("partition=" + model.files.get(i).partition,
-            file.getParent().getFileName().toString());
+        assertEquals(
+            "partition=" + model.files.get(i).partition, file.getParent().getFileName().toString());
         checkFile(file, model.files.get(i), duck);
       }
     }
@@ -931,8 +1021,9 @@ final class RandomSchemaEvolutionTest {
     ParquetToConnect mapping;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
       ours = reader.schema();
-      mapping = ParquetToConnect.of(ours,
-          ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
+      mapping =
+          ParquetToConnect.of(
+              ours, ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata()));
     }
     assertEquals(schema, mapping.valueSchema(), at + ": the file's Connect schema");
 
@@ -974,8 +1065,11 @@ final class RandomSchemaEvolutionTest {
     // DuckDB's rows.
     String path = file.toAbsolutePath().toString().replace("'", "''");
     try (Statement s = duck.createStatement();
-        ResultSet rs = s.executeQuery("SELECT * FROM read_parquet('" + path
-            + "', file_row_number = true) ORDER BY file_row_number")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT * FROM read_parquet('"
+                    + path
+                    + "', file_row_number = true) ORDER BY file_row_number")) {
       int r = 0;
       while (rs.next()) {
         String where = at + " row " + r + " (DuckDB, offset " + expected.offsets.get(r) + ")";
@@ -1011,8 +1105,10 @@ final class RandomSchemaEvolutionTest {
   /** ConnectToParquet's mapping of the few types here, checked on parquet-java's type. */
   private static void checkParquetType(Schema schema, String name, Type type, String at) {
     assertEquals(name, type.getName(), at);
-    assertEquals(schema.isOptional() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED,
-        type.getRepetition(), at + ": repetition");
+    assertEquals(
+        schema.isOptional() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED,
+        type.getRepetition(),
+        at + ": repetition");
     switch (schema.type()) {
       case STRUCT -> {
         assertTrue(!type.isPrimitive() && type.getLogicalTypeAnnotation() == null, at + " " + type);
@@ -1035,18 +1131,21 @@ final class RandomSchemaEvolutionTest {
       }
       default -> {
         assertTrue(type.isPrimitive(), at);
-        PrimitiveTypeName physical = switch (schema.type()) {
-          case INT32 -> PrimitiveTypeName.INT32;
-          case INT64 -> PrimitiveTypeName.INT64;
-          case FLOAT32 -> PrimitiveTypeName.FLOAT;
-          case FLOAT64 -> PrimitiveTypeName.DOUBLE;
-          case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
-          case STRING -> PrimitiveTypeName.BINARY;
-          default -> throw new AssertionError(schema.type());
-        };
+        PrimitiveTypeName physical =
+            switch (schema.type()) {
+              case INT32 -> PrimitiveTypeName.INT32;
+              case INT64 -> PrimitiveTypeName.INT64;
+              case FLOAT32 -> PrimitiveTypeName.FLOAT;
+              case FLOAT64 -> PrimitiveTypeName.DOUBLE;
+              case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
+              case STRING -> PrimitiveTypeName.BINARY;
+              default -> throw new AssertionError(schema.type());
+            };
         assertEquals(physical, type.asPrimitiveType().getPrimitiveTypeName(), at);
-        assertEquals(schema.type() == Schema.Type.STRING ? LogicalTypeAnnotation.stringType()
-            : null, type.getLogicalTypeAnnotation(), at);
+        assertEquals(
+            schema.type() == Schema.Type.STRING ? LogicalTypeAnnotation.stringType() : null,
+            type.getLogicalTypeAnnotation(),
+            at);
       }
     }
   }
@@ -1058,21 +1157,23 @@ final class RandomSchemaEvolutionTest {
       return null;
     }
     switch (schema.type()) {
-      case STRUCT: {
-        Struct s = (Struct) v;
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Field f : schema.fields()) {
-          out.put(f.name(), plain(f.schema(), s.getWithoutDefault(f.name())));
+      case STRUCT:
+        {
+          Struct s = (Struct) v;
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (Field f : schema.fields()) {
+            out.put(f.name(), plain(f.schema(), s.getWithoutDefault(f.name())));
+          }
+          return out;
         }
-        return out;
-      }
-      case ARRAY: {
-        List<Object> out = new ArrayList<>();
-        for (Object e : (List<?>) v) {
-          out.add(plain(schema.valueSchema(), e));
+      case ARRAY:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object e : (List<?>) v) {
+            out.add(plain(schema.valueSchema(), e));
+          }
+          return out;
         }
-        return out;
-      }
       default:
         return typed(schema, v);
     }
@@ -1080,15 +1181,16 @@ final class RandomSchemaEvolutionTest {
 
   /** {@code v} checked to be the Java type of its Connect type (an int64 is a Long, ...). */
   private static Object typed(Schema schema, Object v) {
-    Class<?> expected = switch (schema.type()) {
-      case INT32 -> Integer.class;
-      case INT64 -> Long.class;
-      case FLOAT32 -> Float.class;
-      case FLOAT64 -> Double.class;
-      case BOOLEAN -> Boolean.class;
-      case STRING -> String.class;
-      default -> throw new AssertionError(schema.type());
-    };
+    Class<?> expected =
+        switch (schema.type()) {
+          case INT32 -> Integer.class;
+          case INT64 -> Long.class;
+          case FLOAT32 -> Float.class;
+          case FLOAT64 -> Double.class;
+          case BOOLEAN -> Boolean.class;
+          case STRING -> String.class;
+          default -> throw new AssertionError(schema.type());
+        };
     assertEquals(expected, v.getClass(), "the value " + v + " of a " + schema.type());
     return v;
   }
@@ -1098,22 +1200,24 @@ final class RandomSchemaEvolutionTest {
       return null;
     }
     switch (schema.type()) {
-      case STRUCT: {
-        Row row = (Row) v;
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < schema.fields().size(); i++) {
-          Field f = schema.fields().get(i);
-          out.put(f.name(), fromRow(f.schema(), row.get(i)));
+      case STRUCT:
+        {
+          Row row = (Row) v;
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (int i = 0; i < schema.fields().size(); i++) {
+            Field f = schema.fields().get(i);
+            out.put(f.name(), fromRow(f.schema(), row.get(i)));
+          }
+          return out;
         }
-        return out;
-      }
-      case ARRAY: {
-        List<Object> out = new ArrayList<>();
-        for (Object e : (List<?>) v) {
-          out.add(fromRow(schema.valueSchema(), e));
+      case ARRAY:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object e : (List<?>) v) {
+            out.add(fromRow(schema.valueSchema(), e));
+          }
+          return out;
         }
-        return out;
-      }
       case STRING:
         return new String((byte[]) v, StandardCharsets.UTF_8);
       default:
@@ -1126,23 +1230,25 @@ final class RandomSchemaEvolutionTest {
       return null;
     }
     switch (schema.type()) {
-      case STRUCT: {
-        Object[] attributes = ((java.sql.Struct) v).getAttributes();
-        assertEquals(schema.fields().size(), attributes.length, "DuckDB struct " + v);
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < attributes.length; i++) {
-          Field f = schema.fields().get(i);
-          out.put(f.name(), fromDuck(f.schema(), attributes[i]));
+      case STRUCT:
+        {
+          Object[] attributes = ((java.sql.Struct) v).getAttributes();
+          assertEquals(schema.fields().size(), attributes.length, "DuckDB struct " + v);
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (int i = 0; i < attributes.length; i++) {
+            Field f = schema.fields().get(i);
+            out.put(f.name(), fromDuck(f.schema(), attributes[i]));
+          }
+          return out;
         }
-        return out;
-      }
-      case ARRAY: {
-        List<Object> out = new ArrayList<>();
-        for (Object e : (Object[]) ((Array) v).getArray()) {
-          out.add(fromDuck(schema.valueSchema(), e));
+      case ARRAY:
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object e : (Object[]) ((Array) v).getArray()) {
+            out.add(fromDuck(schema.valueSchema(), e));
+          }
+          return out;
         }
-        return out;
-      }
       default:
         return typed(schema, v);
     }

@@ -12,6 +12,7 @@ import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.io.LocalFileInput;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
@@ -19,7 +20,6 @@ import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.schema.SchemaNode;
-import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.source.ParquetSourceConfig;
 import dev.parquetconnect.source.TaskDriver;
 import java.math.BigDecimal;
@@ -58,12 +58,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Seeded differential test of the schemaless path, end to end: random JSON documents, written as
  * text, become Connect values through Kafka's own {@link JsonConverter} ({@code
  * schemas.enable=false}, as a worker runs it), go through the real {@link ParquetSinkTask} on a
- * local store until every offset is committed, and the committed files are read back by DuckDB
- * and by parquet-java and compared row by row with what the documented rules say each row must
- * hold; the files are also replayed with our {@link ConnectRecordReader} and through the real
- * source task ({@code TaskDriver}: each offset once, in order) and compared with what
- * JsonConverter produced. It also bounds the files: schema change commits equal the model's and
- * at most its distinct widenings, and files at most flush.size's plus those.
+ * local store until every offset is committed, and the committed files are read back by DuckDB and
+ * by parquet-java and compared row by row with what the documented rules say each row must hold;
+ * the files are also replayed with our {@link ConnectRecordReader} and through the real source task
+ * ({@code TaskDriver}: each offset once, in order) and compared with what JsonConverter produced.
+ * It also bounds the files: schema change commits equal the model's and at most its distinct
+ * widenings, and files at most flush.size's plus those.
  *
  * <p>The expectation is derived here from the JSON documents alone, from the rules as documented
  * (docs/configuration.md {@code schemaless.type.conflict}, docs/architecture.md, the javadoc of
@@ -72,38 +72,39 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <ul>
  *   <li>a file's schema is inferred from its records: JSON integers are INT64, other numbers
- *       DOUBLE, an integer widens to DOUBLE where the other records have fractions; an object is
- *       a struct of its keys (sorted), a key seen in any record is an optional column; an array's
+ *       DOUBLE, an integer widens to DOUBLE where the other records have fractions; an object is a
+ *       struct of its keys (sorted), a key seen in any record is an optional column; an array's
  *       element type is the merge of its elements'; a key that was only ever null so far (or an
  *       array only ever empty or of nulls) has no column at all, so no file holds a column whose
  *       values were all null in the topic up to it (a column of a guessed type that later files
  *       contradict);
  *   <li>any other pair of types is a conflict: with {@code string} the field is STRING and values
  *       that are not strings are stored as their JSON text; with {@code fail} the record that
- *       brings the conflict (with its file's schema, or within itself) is a bad record (dead
- *       letter queue) and the file goes on; an object with an empty key counts as a conflict
- *       (no Connect field can be named ""); a document stored whole as text is the one column
- *       {@code value};
- *   <li>every file starts from the merge of all the types the task's files had so far and its
- *       first record's; a record that does not fit its file's schema widens the file's schema in
- *       place when every value the file holds has a form in the wider type: a new key at any
- *       depth, a key that was only ever null or an empty array's element getting a type, a
- *       column without values taking any type, a long becoming DOUBLE, a long or boolean its
- *       JSON text; otherwise (a fraction, an object or an array turned into STRING) it commits
- *       the open file and the next one starts from the merge of all learned (no row group is
- *       written out in these small files, which would also make it commit). {@code flush.size}
- *       counts every record read, bad ones too. Under {@code fail}, a record that does not fit its file and whose
- *       types conflict with what was learned is a bad record;
+ *       brings the conflict (with its file's schema, or within itself) is a bad record (dead letter
+ *       queue) and the file goes on; an object with an empty key counts as a conflict (no Connect
+ *       field can be named ""); a document stored whole as text is the one column {@code value};
+ *   <li>every file starts from the merge of all the types the task's files had so far and its first
+ *       record's; a record that does not fit its file's schema widens the file's schema in place
+ *       when every value the file holds has a form in the wider type: a new key at any depth, a key
+ *       that was only ever null or an empty array's element getting a type, a column without values
+ *       taking any type, a long becoming DOUBLE, a long or boolean its JSON text; otherwise (a
+ *       fraction, an object or an array turned into STRING) it commits the open file and the next
+ *       one starts from the merge of all learned (no row group is written out in these small files,
+ *       which would also make it commit). {@code flush.size} counts every record read, bad ones
+ *       too. Under {@code fail}, a record that does not fit its file and whose types conflict with
+ *       what was learned is a bad record;
  *   <li>an object without keys (or whose keys all have no column) is a Parquet group holding one
  *       always-null {@code __empty};
- *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent,
- *       or whose column the file lacks (an array that was only empty or of nulls in the topic).
+ *   <li>replay (schemaless) gives maps again, without the keys whose value was null or absent, or
+ *       whose column the file lacks (an array that was only empty or of nulls in the topic).
  * </ul>
  */
 final class RandomSchemalessTest {
   private static final String TOPIC = "json";
+
   /** Seeds per conflict policy; each is a few hundred records in tens of files. */
   private static final int SEEDS = 6;
+
   private static final int RECORDS = 220;
 
   @TempDir Path dir;
@@ -136,11 +137,20 @@ final class RandomSchemalessTest {
       SchemaAndValue connect =
           converter.toConnectData(TOPIC, text.getBytes(StandardCharsets.UTF_8));
       assertEquals(null, connect.schema(), "schemaless");
-      assertSameJson(doc, connect.value(), "JsonConverter's value of offset " + offset + ": "
-          + ascii(text));
+      assertSameJson(
+          doc, connect.value(), "JsonConverter's value of offset " + offset + ": " + ascii(text));
       docs.add(doc);
-      records.add(new SinkRecord(TOPIC, 0, null, null, null, connect.value(), offset,
-          1_700_000_000_000L + offset, org.apache.kafka.common.record.TimestampType.CREATE_TIME));
+      records.add(
+          new SinkRecord(
+              TOPIC,
+              0,
+              null,
+              null,
+              null,
+              connect.value(),
+              offset,
+              1_700_000_000_000L + offset,
+              org.apache.kafka.common.record.TimestampType.CREATE_TIME));
     }
 
     int flushSize = 5 + random.nextInt(60);
@@ -179,9 +189,10 @@ final class RandomSchemalessTest {
     // The committed files, in offset order, against the model's files.
     List<Path> files;
     try (Stream<Path> walk = Files.walk(dir.resolve("topics"))) {
-      files = walk.filter(p -> p.getFileName().toString().endsWith(".parquet"))
-          .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
-          .toList();
+      files =
+          walk.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+              .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
+              .toList();
     }
     assertEquals(model.files.size(), files.size(), "files " + files + " vs model " + model.files);
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
@@ -200,9 +211,11 @@ final class RandomSchemalessTest {
     // for the same widening (files start from all that was learned), and the files are those
     // flush.size makes plus one per such commit.
     assertEquals(model.schemaChanges, schemaChanges, "schema change commits");
-    assertTrue(schemaChanges <= model.widenings(), schemaChanges + " schema change commits, "
-        + model.widenings() + " distinct widenings");
-    assertTrue(model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
+    assertTrue(
+        schemaChanges <= model.widenings(),
+        schemaChanges + " schema change commits, " + model.widenings() + " distinct widenings");
+    assertTrue(
+        model.files.size() <= (records.size() + flushSize - 1) / flushSize + schemaChanges,
         model.files.size() + " files, flush.size " + flushSize);
     assertTrue(model.widened > 0, "no long stored in a DOUBLE column");
     // Changes inside nested objects and lists, and retyped columns, were made in open files.
@@ -239,24 +252,32 @@ final class RandomSchemalessTest {
     } finally {
       source.stop();
     }
-    assertEquals(offsets, replayed.stream()
-        .map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList(),
+    assertEquals(
+        offsets,
+        replayed.stream().map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList(),
         "replayed offsets (source task)");
     for (SourceRecord r : replayed) {
       long offset = ((Number) r.sourceOffset().get("offset")).longValue();
       String where = "offset " + offset + " (source task)";
       assertEquals(TOPIC, r.topic(), where);
       assertEquals(null, r.valueSchema(), where + ": schemaless");
-      assertSame(replayed(records.get((int) offset).value(), typeOf.get(offset),
-          rowTypeOf.get(offset)), r.value(),
+      assertSame(
+          replayed(records.get((int) offset).value(), typeOf.get(offset), rowTypeOf.get(offset)),
+          r.value(),
           where);
     }
   }
 
   // ---- checking one file
 
-  private void checkFile(Path file, ModelFile expected, List<Object> docs,
-      List<SinkRecord> records, List<Long> bad, Connection duck) throws Exception {
+  private void checkFile(
+      Path file,
+      ModelFile expected,
+      List<Object> docs,
+      List<SinkRecord> records,
+      List<Long> bad,
+      Connection duck)
+      throws Exception {
     String at = file.getFileName().toString();
     MessageType schema;
     Map<String, String> metadata;
@@ -268,14 +289,14 @@ final class RandomSchemalessTest {
     // the Kafka metadata columns.
     Type valueType = expected.type;
     boolean struct = valueType instanceof Struct;
-    Struct type = struct ? (Struct) valueType
-        : new Struct(new TreeMap<>(Map.of("value", valueType)));
+    Struct type =
+        struct ? (Struct) valueType : new Struct(new TreeMap<>(Map.of("value", valueType)));
     // Only keys with a column (some value but null so far); a value without such keys is a
     // struct without fields: its placeholder is the one column.
     List<String> keys = withColumns(type);
     List<String> names = new ArrayList<>(keys.isEmpty() ? List.of("__empty") : keys);
-    names.addAll(List.of("__kafka_topic", "__kafka_partition", "__kafka_offset",
-        "__kafka_timestamp"));
+    names.addAll(
+        List.of("__kafka_topic", "__kafka_partition", "__kafka_offset", "__kafka_timestamp"));
     List<String> actualNames = schema.fields().stream().map(SchemaNode::name).toList();
     assertEquals(names, actualNames, at + ": columns");
     for (int i = 0; i < keys.size(); i++) {
@@ -291,8 +312,12 @@ final class RandomSchemalessTest {
       Object doc = docs.get((int) offset);
       for (String k : keys) {
         Type then = expected.rowTypes.get(expected.offsets.indexOf(offset));
-        row.put(k, stored(struct ? ((Map<?, ?>) doc).get(k) : doc, type.fields.get(k),
-            struct ? field(then, k) : then));
+        row.put(
+            k,
+            stored(
+                struct ? ((Map<?, ?>) doc).get(k) : doc,
+                type.fields.get(k),
+                struct ? field(then, k) : then));
       }
       expectedRows.add(row);
     }
@@ -304,23 +329,30 @@ final class RandomSchemalessTest {
       String where = at + " row " + r + " (parquet-java, offset " + expected.offsets.get(r) + ")";
       assertEquals(expected.offsets.get(r), rows.get(r).get(offsetColumn), where);
       for (int c = 0; c < keys.size(); c++) {
-        assertSame(expectedRows.get(r).get(names.get(c)),
-            fromRow(rows.get(r).get(c), schema.fields().get(c)), where + " " + names.get(c));
+        assertSame(
+            expectedRows.get(r).get(names.get(c)),
+            fromRow(rows.get(r).get(c), schema.fields().get(c)),
+            where + " " + names.get(c));
       }
     }
 
     // DuckDB.
     String path = file.toAbsolutePath().toString().replace("'", "''");
     try (Statement s = duck.createStatement();
-        ResultSet rs = s.executeQuery("SELECT * FROM read_parquet('" + path
-            + "', file_row_number = true) ORDER BY file_row_number")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT * FROM read_parquet('"
+                    + path
+                    + "', file_row_number = true) ORDER BY file_row_number")) {
       int r = 0;
       while (rs.next()) {
         String where = at + " row " + r + " (DuckDB, offset " + expected.offsets.get(r) + ")";
         assertEquals(expected.offsets.get(r), rs.getObject(offsetColumn + 1), where);
         for (int c = 0; c < keys.size(); c++) {
-          assertSame(expectedRows.get(r).get(names.get(c)),
-              fromDuck(rs.getObject(c + 1), schema.fields().get(c)), where + " " + names.get(c));
+          assertSame(
+              expectedRows.get(r).get(names.get(c)),
+              fromDuck(rs.getObject(c + 1), schema.fields().get(c)),
+              where + " " + names.get(c));
         }
         r++;
       }
@@ -338,8 +370,10 @@ final class RandomSchemalessTest {
         long offset = expected.offsets.get(r);
         String where = at + " row " + r + " (replay, offset " + offset + ")";
         assertEquals(offset, replay.offsetValue(), where);
-        assertSame(replayed(records.get((int) offset).value(), valueType,
-            expected.rowTypes.get(r)), replay.value(), where);
+        assertSame(
+            replayed(records.get((int) offset).value(), valueType, expected.rowTypes.get(r)),
+            replay.value(),
+            where);
         r++;
       }
       assertEquals(expected.offsets.size(), r, at + ": rows (replay)");
@@ -372,13 +406,14 @@ final class RandomSchemalessTest {
     assertTrue(node instanceof PrimitiveNode, at + ": a leaf");
     PrimitiveNode leaf = (PrimitiveNode) node;
     Prim p = (Prim) type;
-    PhysicalType physical = switch (p) {
-      case INT64 -> PhysicalType.INT64;
-      case DOUBLE -> PhysicalType.DOUBLE;
-      case BOOLEAN -> PhysicalType.BOOLEAN;
-      case STRING -> PhysicalType.BYTE_ARRAY;
-      case UNKNOWN -> throw new AssertionError(at + ": a column for a key only ever null");
-    };
+    PhysicalType physical =
+        switch (p) {
+          case INT64 -> PhysicalType.INT64;
+          case DOUBLE -> PhysicalType.DOUBLE;
+          case BOOLEAN -> PhysicalType.BOOLEAN;
+          case STRING -> PhysicalType.BYTE_ARRAY;
+          case UNKNOWN -> throw new AssertionError(at + ": a column for a key only ever null");
+        };
     assertEquals(physical, leaf.type(), at);
     if (physical == PhysicalType.BYTE_ARRAY) {
       assertTrue(leaf.logicalType() instanceof LogicalType.StringType, at + ": STRING");
@@ -390,22 +425,28 @@ final class RandomSchemalessTest {
   /** The keys of {@code s} that have a column, in order. */
   private static List<String> withColumns(Struct s) {
     List<String> keys = new ArrayList<>();
-    s.fields.forEach((k, t) -> {
-      if (Model.stored(t) != null) {
-        keys.add(k);
-      }
-    });
+    s.fields.forEach(
+        (k, t) -> {
+          if (Model.stored(t) != null) {
+            keys.add(k);
+          }
+        });
     return keys;
   }
 
   /**
-   * No column of the file holds only nulls in the topic so far: every leaf column of the value
-   * but the placeholder of an object without typed keys has a non-null value in a good record up
-   * to the file's last one. A column of a guessed type for a key nobody has seen a value of
-   * would contradict the type a later file learns (Spark's mergeSchema refuses such a directory).
+   * No column of the file holds only nulls in the topic so far: every leaf column of the value but
+   * the placeholder of an object without typed keys has a non-null value in a good record up to the
+   * file's last one. A column of a guessed type for a key nobody has seen a value of would
+   * contradict the type a later file learns (Spark's mergeSchema refuses such a directory).
    */
-  private static void checkNoColumnOfOnlyNulls(MessageType schema, boolean struct,
-      ModelFile file, List<Object> docs, List<Long> bad, String at) {
+  private static void checkNoColumnOfOnlyNulls(
+      MessageType schema,
+      boolean struct,
+      ModelFile file,
+      List<Object> docs,
+      List<Long> bad,
+      String at) {
     long last = file.offsets.get(file.offsets.size() - 1);
     Set<String> valued = new HashSet<>();
     for (long offset = 0; offset <= last; offset++) {
@@ -415,8 +456,7 @@ final class RandomSchemalessTest {
       Object doc = docs.get((int) offset);
       for (SchemaNode f : schema.fields()) {
         if (!f.name().startsWith("__kafka_")) {
-          valued(struct && doc instanceof Map<?, ?> m ? m.get(f.name()) : doc, f, f.name(),
-              valued);
+          valued(struct && doc instanceof Map<?, ?> m ? m.get(f.name()) : doc, f, f.name(), valued);
         }
       }
     }
@@ -427,7 +467,8 @@ final class RandomSchemalessTest {
       }
     }
     for (String leaf : leaves) {
-      assertTrue(valued.contains(leaf) || leaf.endsWith("#placeholder"),
+      assertTrue(
+          valued.contains(leaf) || leaf.endsWith("#placeholder"),
           at + ": column " + leaf + " holds only nulls in the topic so far");
     }
   }
@@ -463,8 +504,8 @@ final class RandomSchemalessTest {
    */
   private static void leaves(SchemaNode node, String path, int siblings, List<String> out) {
     if (node instanceof PrimitiveNode leaf) {
-      boolean placeholder = siblings == 1 && leaf.name().equals("__empty")
-          && leaf.type() == PhysicalType.BOOLEAN;
+      boolean placeholder =
+          siblings == 1 && leaf.name().equals("__empty") && leaf.type() == PhysicalType.BOOLEAN;
       out.add(placeholder ? path + "#placeholder" : path);
       return;
     }
@@ -482,9 +523,9 @@ final class RandomSchemalessTest {
   // ---- what a file stores and what replay gives
 
   /**
-   * A JSON value stored in a column of {@code type} by a file whose type was {@code then} when
-   * the row was written: the form the oracles' values are read in. A place that had no column
-   * then is null: the column added later in place holds null in the rows before it.
+   * A JSON value stored in a column of {@code type} by a file whose type was {@code then} when the
+   * row was written: the form the oracles' values are read in. A place that had no column then is
+   * null: the column added later in place holds null in the rows before it.
    */
   private static Object stored(Object v, Type type, Type then) {
     if (then != null && Model.stored(then) == null) {
@@ -528,8 +569,8 @@ final class RandomSchemalessTest {
   }
 
   /**
-   * JsonConverter's value {@code v} replayed from a column of {@code type}, written when the
-   * file's type was {@code then} (see {@link #stored}).
+   * JsonConverter's value {@code v} replayed from a column of {@code type}, written when the file's
+   * type was {@code then} (see {@link #stored}).
    */
   private static Object replayed(Object v, Type type, Type then) {
     if (v == null || then != null && Model.stored(then) == null) {
@@ -537,13 +578,15 @@ final class RandomSchemalessTest {
     }
     if (type instanceof Struct s) {
       Map<String, Object> out = new LinkedHashMap<>();
-      ((Map<?, ?>) v).forEach((k, e) -> {
-        // A key whose column the file lacks reads as null: left out, like a null value.
-        Object value = replayed(e, s.fields.get(k), field(then, (String) k));
-        if (value != null) {
-          out.put((String) k, value);
-        }
-      });
+      ((Map<?, ?>) v)
+          .forEach(
+              (k, e) -> {
+                // A key whose column the file lacks reads as null: left out, like a null value.
+                Object value = replayed(e, s.fields.get(k), field(then, (String) k));
+                if (value != null) {
+                  out.put((String) k, value);
+                }
+              });
       return out;
     }
     if (type instanceof ArrayOf a) {
@@ -563,7 +606,8 @@ final class RandomSchemalessTest {
     }
     if (node instanceof PrimitiveNode leaf) {
       return leaf.type() == PhysicalType.BYTE_ARRAY
-          ? new String((byte[]) v, StandardCharsets.UTF_8) : v;
+          ? new String((byte[]) v, StandardCharsets.UTF_8)
+          : v;
     }
     GroupNode g = (GroupNode) node;
     if (g.isList()) {
@@ -619,8 +663,8 @@ final class RandomSchemalessTest {
   /** A value stored as its JSON text (a conflict under {@code string}). */
   private record JsonText(Object value) {}
 
-  private static final ObjectMapper JACKSON = new ObjectMapper()
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final ObjectMapper JACKSON =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   /** {@code actual} is {@code expected}: maps by key, doubles bit for bit, JSON text parsed. */
   private static void assertSame(Object expected, Object actual, String at) {
@@ -712,8 +756,8 @@ final class RandomSchemalessTest {
     }
     if (n.isNumber()) {
       // The text as written, parsed once to the nearest double (as Double.parseDouble does).
-      return Double.parseDouble(n.numberValue() instanceof BigDecimal d ? d.toString()
-          : n.asText());
+      return Double.parseDouble(
+          n.numberValue() instanceof BigDecimal d ? d.toString() : n.asText());
     }
     if (n.isBoolean()) {
       return n.booleanValue();
@@ -725,7 +769,13 @@ final class RandomSchemalessTest {
 
   private sealed interface Type permits Prim, Struct, ArrayOf {}
 
-  private enum Prim implements Type { UNKNOWN, INT64, DOUBLE, BOOLEAN, STRING }
+  private enum Prim implements Type {
+    UNKNOWN,
+    INT64,
+    DOUBLE,
+    BOOLEAN,
+    STRING
+  }
 
   private record Struct(TreeMap<String, Type> fields) implements Type {}
 
@@ -745,8 +795,10 @@ final class RandomSchemalessTest {
     final List<Long> bad = new ArrayList<>();
     ModelFile open;
     int readSinceCommit;
+
     /** Longs in DOUBLE columns and non-strings in STRING columns, over the committed files. */
     int widened;
+
     int asText;
 
     Model(boolean failOnConflict, int flushSize) {
@@ -792,10 +844,13 @@ final class RandomSchemalessTest {
     }
 
     final Map<Long, Object> docs = new HashMap<>();
+
     /** The merge of every file's type so far: where a new file starts. */
     Type learned;
+
     /** Commits because a record widened what its file held. */
     int schemaChanges;
+
     /** The learned types that were not an in-place change of the one before. */
     private final List<Type> widenedTypes = new ArrayList<>();
 
@@ -830,9 +885,9 @@ final class RandomSchemalessTest {
      * Whether a file of {@code from} whose rows hold {@code values} at this place (null: assume
      * values everywhere) becomes {@code to} in place: every value it holds has the same or a
      * documented wider form (an integer as a DOUBLE, an integer or boolean as its JSON text), a
-     * place that holds no value takes any type, and new keys at any depth are new columns. A
-     * struct or array never turns into text in place, nor a fraction (whose text the double
-     * stored cannot tell: 5 and 5.0 are the same double).
+     * place that holds no value takes any type, and new keys at any depth are new columns. A struct
+     * or array never turns into text in place, nor a fraction (whose text the double stored cannot
+     * tell: 5 and 5.0 are the same double).
      */
     static boolean inPlace(Type from, Type to, List<Object> values) {
       if (stored(from) == null || stored(from).equals(stored(to))) {
@@ -862,6 +917,7 @@ final class RandomSchemalessTest {
 
     /** In-place changes below the top level (inside an object or a list's element). */
     int nestedInPlace;
+
     /** In-place changes of a column's stored type (its values re-encoded, or its first type). */
     int retypedInPlace;
 
@@ -925,12 +981,13 @@ final class RandomSchemalessTest {
       }
       if (t instanceof Struct st) {
         TreeMap<String, Type> fields = new TreeMap<>();
-        st.fields.forEach((k, v) -> {
-          Type column = stored(v);
-          if (column != null) {
-            fields.put(k, column);
-          }
-        });
+        st.fields.forEach(
+            (k, v) -> {
+              Type column = stored(v);
+              if (column != null) {
+                fields.put(k, column);
+              }
+            });
         return new Struct(fields);
       }
       return t;
@@ -1034,6 +1091,7 @@ final class RandomSchemalessTest {
   private static final class ModelFile {
     Type type;
     final List<Long> offsets = new ArrayList<>();
+
     /** The file's type when each row was written (a place without a column then holds null). */
     final List<Type> rowTypes = new ArrayList<>();
 
@@ -1059,28 +1117,80 @@ final class RandomSchemalessTest {
   // ---- random JSON documents and their text
 
   /**
-   * Documents whose keys keep a type per path (so that files widen and grow rather than conflict
-   * on every record), with a conflict now and then.
+   * Documents whose keys keep a type per path (so that files widen and grow rather than conflict on
+   * every record), with a conflict now and then.
    */
   private static final class Generator {
     static final String[] KEYS = {
-      "id", "name", "a", "A", "b", "a b", "x.y", "a.b.c", "\u00fcml\u00e4ut", "\u65e5\u672c",
-      "\ud83d\ude00", "q\"uote", "back\\slash", "tab\tkey", "new\nline", "__empty", "value",
-      "k/1", "element", "list", "key", "n0", "n1", "n2", "n3", "Z", "z"
+      "id",
+      "name",
+      "a",
+      "A",
+      "b",
+      "a b",
+      "x.y",
+      "a.b.c",
+      "\u00fcml\u00e4ut",
+      "\u65e5\u672c",
+      "\ud83d\ude00",
+      "q\"uote",
+      "back\\slash",
+      "tab\tkey",
+      "new\nline",
+      "__empty",
+      "value",
+      "k/1",
+      "element",
+      "list",
+      "key",
+      "n0",
+      "n1",
+      "n2",
+      "n3",
+      "Z",
+      "z"
     };
     static final String[] STRINGS = {
-      "", "plain", "\u00fcn\u00efc\u00f6d\u00e9", "\ud83d\ude00 smile", "\u0000nul", "line\nbreak",
-      "tab\there", "quote\"d", "back\\slash", "{\"a\":1}", "[1,2]", "123", "1.5", "null", "true",
-      "\u2028\u2029", "\u007f\u0080\u07ff\u0800\uffff", "/slash/", "\u00a0nbsp", "  spaces  "
+      "",
+      "plain",
+      "\u00fcn\u00efc\u00f6d\u00e9",
+      "\ud83d\ude00 smile",
+      "\u0000nul",
+      "line\nbreak",
+      "tab\there",
+      "quote\"d",
+      "back\\slash",
+      "{\"a\":1}",
+      "[1,2]",
+      "123",
+      "1.5",
+      "null",
+      "true",
+      "\u2028\u2029",
+      "\u007f\u0080\u07ff\u0800\uffff",
+      "/slash/",
+      "\u00a0nbsp",
+      "  spaces  "
     };
     static final String[] DOUBLES = {
       "1.0", "0.0", "-0.0", "1e300", "1E300", "-1.5e-7", "5e-324", "1.7976931348623157e308",
-      "2.5", "0.1", "123456789.123456789", "1E2", "1e+2", "-2.0E-3", "4.9E-324", "3.141592653589793",
+      "2.5", "0.1", "123456789.123456789", "1E2", "1e+2", "-2.0E-3", "4.9E-324",
+          "3.141592653589793",
       "9007199254740993.0", "1e-400", "100.0", "-0e0"
     };
     static final long[] LONGS = {
-      0, 1, -1, 42, Long.MAX_VALUE, Long.MIN_VALUE, 9007199254740993L, -9007199254740993L,
-      Integer.MAX_VALUE, Integer.MIN_VALUE, 2147483648L, 1234567890123L
+      0,
+      1,
+      -1,
+      42,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      9007199254740993L,
+      -9007199254740993L,
+      Integer.MAX_VALUE,
+      Integer.MIN_VALUE,
+      2147483648L,
+      1234567890123L
     };
 
     final Random random;
@@ -1099,10 +1209,13 @@ final class RandomSchemalessTest {
 
     /** The kind of a path: 0 number, 1 string, 2 boolean, 3 object, 4 array, 5 null only. */
     int kind(String path, int depth) {
-      int k = kinds.computeIfAbsent(path, p -> {
-        int r = random.nextInt(100);
-        return r < 30 ? 0 : r < 50 ? 1 : r < 58 ? 2 : r < 78 ? 3 : r < 94 ? 4 : 5;
-      });
+      int k =
+          kinds.computeIfAbsent(
+              path,
+              p -> {
+                int r = random.nextInt(100);
+                return r < 30 ? 0 : r < 50 ? 1 : r < 58 ? 2 : r < 78 ? 3 : r < 94 ? 4 : 5;
+              });
       if (random.nextDouble() < conflictRate) {
         k = random.nextInt(5);
       }
@@ -1139,8 +1252,9 @@ final class RandomSchemalessTest {
       }
       return switch (kind(path, depth)) {
         case 0 -> number(path);
-        case 1 -> STRINGS[random.nextInt(STRINGS.length)]
-            + (random.nextInt(4) == 0 ? Integer.toString(random.nextInt(1000)) : "");
+        case 1 ->
+            STRINGS[random.nextInt(STRINGS.length)]
+                + (random.nextInt(4) == 0 ? Integer.toString(random.nextInt(1000)) : "");
         case 2 -> random.nextBoolean();
         case 3 -> object(path, depth);
         case 4 -> array(path, depth);
@@ -1159,7 +1273,8 @@ final class RandomSchemalessTest {
         doubleText.put(d, text);
         return d;
       }
-      return random.nextInt(3) == 0 ? LONGS[random.nextInt(LONGS.length)]
+      return random.nextInt(3) == 0
+          ? LONGS[random.nextInt(LONGS.length)]
           : (long) (random.nextInt(2001) - 1000);
     }
 
@@ -1237,15 +1352,17 @@ final class RandomSchemalessTest {
         if (c == '/' && r == 0) {
           out.append("\\/");
         } else if (mustEscape && r < 4 && "\"\\\b\f\n\r\t".indexOf(c) >= 0) {
-          out.append('\\').append(switch (c) {
-            case '"' -> '"';
-            case '\\' -> '\\';
-            case '\b' -> 'b';
-            case '\f' -> 'f';
-            case '\n' -> 'n';
-            case '\r' -> 'r';
-            default -> 't';
-          });
+          out.append('\\')
+              .append(
+                  switch (c) {
+                    case '"' -> '"';
+                    case '\\' -> '\\';
+                    case '\b' -> 'b';
+                    case '\f' -> 'f';
+                    case '\n' -> 'n';
+                    case '\r' -> 'r';
+                    default -> 't';
+                  });
         } else if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
           // A pair is escaped as two escapes or written as it is, never split (a lone half
           // would not survive the UTF-8 of the record's bytes).

@@ -24,15 +24,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The sink on S3 (S3Proxy on 127.0.0.1) with files larger than one part, so that every file is a
  * multipart upload to a staging object, completed, copied to its full name and deleted at the
- * commit. The task runs in process; crashes are simulated at the protocol's points, as in
- * {@link ZombieFencingTest}. Every offset ends up in one visible file under its full name, and no
- * staging object is ever listed.
+ * commit. The task runs in process; crashes are simulated at the protocol's points, as in {@link
+ * ZombieFencingTest}. Every offset ends up in one visible file under its full name, and no staging
+ * object is ever listed.
  */
 final class S3StagedCommitIT {
   static final TopicPartition TP = SinkTaskDriver.TP;
   static final long TIMEOUT_MS = 10_000;
+
   /** Records of 2 MiB: three or four of them make a file of more than one 5 MiB part. */
   static final String BIG = "x".repeat(2 << 20);
+
   static final Pattern FULL_NAME =
       Pattern.compile("orders\\+0\\+\\d{20}\\+\\d{20}(-\\d+)?\\.parquet");
 
@@ -56,8 +58,10 @@ final class S3StagedCommitIT {
 
   @BeforeEach
   void openStore() throws IOException {
-    store = Stores.open("s3://" + S3ProxyServer.BUCKET + "/staged" + (++roots) + "-"
-        + System.nanoTime(), S3ProxyServer.settings(server.endpoint()));
+    store =
+        Stores.open(
+            "s3://" + S3ProxyServer.BUCKET + "/staged" + (++roots) + "-" + System.nanoTime(),
+            S3ProxyServer.settings(server.endpoint()));
   }
 
   @AfterEach
@@ -67,14 +71,19 @@ final class S3StagedCommitIT {
 
   SinkTaskDriver instance(CrashPoints crashPoints) {
     // 2 MiB records: a budget well above the few open files' buffers, so none is flushed early
-    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS,
-        Map.of(ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(1L << 30)), o -> {
+    return new SinkTaskDriver(
+        store,
+        clock,
+        format,
+        crashPoints,
+        TIMEOUT_MS,
+        Map.of(ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(1L << 30)),
+        o -> {
           SinkRecord r = SinkTaskTest.record(0, o, BIG + o);
           r.headers().addString("h", "h" + (o % 3));
           return r;
         });
   }
-
 
   void assertEachOffsetOnceUnderFullNames(long endExclusive) throws IOException {
     Map<String, Integer> counts = SimulatedConnect.offsetCounts(store, "topics");
@@ -97,10 +106,12 @@ final class S3StagedCommitIT {
     SinkTaskDriver task = instance(CrashPoints.NONE);
     task.deliverUpTo(20);
     assertEachOffsetOnceUnderFullNames(20);
-    assertTrue(store.exists(
-        "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009.parquet"));
-    assertTrue(store.exists(
-        "topics/orders/h=h2/orders+0+00000000000000000010+00000000000000000019.parquet"));
+    assertTrue(
+        store.exists(
+            "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009.parquet"));
+    assertTrue(
+        store.exists(
+            "topics/orders/h=h2/orders+0+00000000000000000010+00000000000000000019.parquet"));
     assertEquals(0, store.cleanupOrphans("", Instant.MAX), "no upload or staging object left");
   }
 
@@ -121,8 +132,9 @@ final class S3StagedCommitIT {
     owner.position = 0;
     owner.deliverUpTo(10);
     assertEachOffsetOnceUnderFullNames(10);
-    assertTrue(store.exists(
-        "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009-1.parquet"));
+    assertTrue(
+        store.exists(
+            "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009-1.parquet"));
     assertEquals(2, store.cleanupOrphans("", Instant.MAX), "the crashed writer's two uploads");
     assertEquals(0, store.cleanupOrphans("", Instant.MAX));
   }

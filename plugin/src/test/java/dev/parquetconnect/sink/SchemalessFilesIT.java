@@ -39,20 +39,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Schemaless JSON on a real worker does not shatter into small files: the shipped {@code
  * config/sink-local.json} (only topic and store changed) on a KRaft broker and a Connect worker
- * (child JVMs on 127.0.0.1), 4 partitions, 20,000 {@link MessyJson} documents (optional fields
- * null or absent, absent keys, empty arrays, objects with null values, one long-to-double
- * widening) partitioned by a field of 8 values, produced at 1,000 a second. Alongside, a second
- * connector writes the same records with an embedded fixed schema. Checks: every offset once
- * (DuckDB), all committed within the rotation interval (plus polling slack) after the last
- * record was produced, "schema change" commits at most the distinct widenings (the open files
- * take a widening in place while they have written no row group), and about the files of the
- * fixed schema.
+ * (child JVMs on 127.0.0.1), 4 partitions, 20,000 {@link MessyJson} documents (optional fields null
+ * or absent, absent keys, empty arrays, objects with null values, one long-to-double widening)
+ * partitioned by a field of 8 values, produced at 1,000 a second. Alongside, a second connector
+ * writes the same records with an embedded fixed schema. Checks: every offset once (DuckDB), all
+ * committed within the rotation interval (plus polling slack) after the last record was produced,
+ * "schema change" commits at most the distinct widenings (the open files take a widening in place
+ * while they have written no row group), and about the files of the fixed schema.
  */
 final class SchemalessFilesIT {
   private static final Logger LOG = LoggerFactory.getLogger(SchemalessFilesIT.class);
   private static final int PARTITIONS = 4;
   private static final int RECORDS = 20_000;
   private static final long SEED = 0x5c4e_3a1eL;
+
   /** Distinct widenings of written values in {@link MessyJson}: amount INT64 to DOUBLE. */
   private static final int WIDENINGS = 1;
 
@@ -62,8 +62,10 @@ final class SchemalessFilesIT {
     Path work = ItPaths.freshWorkDir("SchemalessFilesIT");
     KafkaRuntime runtime = KafkaRuntime.defaultVersion();
     try (KafkaBroker broker = KafkaBroker.start(runtime, work.resolve("broker"));
-        ConnectWorker worker = ConnectWorker.builder(runtime, broker.bootstrapServers())
-            .workDir(work.resolve("worker")).start();
+        ConnectWorker worker =
+            ConnectWorker.builder(runtime, broker.bootstrapServers())
+                .workDir(work.resolve("worker"))
+                .start();
         ItStores.Running store = ItStores.local(work.resolve("store"))) {
       Map<String, String> shipped = shippedConfig();
       long rotationMs = Long.parseLong(shipped.get("rotate.schedule.interval.ms"));
@@ -84,10 +86,13 @@ final class SchemalessFilesIT {
       // As an application would: 1,000 records a second (each batch to both topics).
       for (int i = 0; i < RECORDS; i += 1000) {
         long batchStart = System.nanoTime();
-        KafkaRecords.produce(broker.bootstrapServers(), "fixed", fixed.subList(i, i + 1000),
+        KafkaRecords.produce(
+            broker.bootstrapServers(), "fixed", fixed.subList(i, i + 1000), Duration.ofMinutes(1));
+        KafkaRecords.produce(
+            broker.bootstrapServers(),
+            "messy",
+            schemaless.subList(i, i + 1000),
             Duration.ofMinutes(1));
-        KafkaRecords.produce(broker.bootstrapServers(), "messy",
-            schemaless.subList(i, i + 1000), Duration.ofMinutes(1));
         long spentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - batchStart);
         Thread.sleep(Math.max(0, 1000 - spentMs));
       }
@@ -99,9 +104,9 @@ final class SchemalessFilesIT {
           messyEnds.put(new TopicPartition("messy", p), counts[p]);
           fixedEnds.put(new TopicPartition("fixed", p), counts[p]);
         }
-        SinkIts.awaitCommitted(check, "messy", messyEnds, Duration.ofMinutes(3), () -> { });
+        SinkIts.awaitCommitted(check, "messy", messyEnds, Duration.ofMinutes(3), () -> {});
         long committedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - produced);
-        SinkIts.awaitCommitted(check, "fixed", fixedEnds, Duration.ofMinutes(3), () -> { });
+        SinkIts.awaitCommitted(check, "fixed", fixedEnds, Duration.ofMinutes(3), () -> {});
         worker.deleteConnector("messy");
         worker.deleteConnector("fixed");
         worker.awaitConnectorDeleted("messy", Duration.ofMinutes(1));
@@ -113,32 +118,45 @@ final class SchemalessFilesIT {
         Map<String, Integer> reasons = commitReasons(worker.logFile(), "messy");
         Map<String, Integer> fixedReasons = commitReasons(worker.logFile(), "fixed");
         int schemaChanges = reasons.getOrDefault("schema change", 0);
-        LOG.info("schemaless: {} files, commits by reason {}, all committed {} ms after the last "
-            + "record was produced; fixed schema: {} files, commits by reason {}", messyFiles,
-            reasons, committedAfterMs, fixedFiles, fixedReasons);
+        LOG.info(
+            "schemaless: {} files, commits by reason {}, all committed {} ms after the last "
+                + "record was produced; fixed schema: {} files, commits by reason {}",
+            messyFiles,
+            reasons,
+            committedAfterMs,
+            fixedFiles,
+            fixedReasons);
 
         SinkIts.Found found = SinkIts.duckDb(lake.resolve("messy"), null);
         assertEquals(new SinkIts.Found(RECORDS, RECORDS, 0, 0, found.maxOffset()), found);
         // Each document once, in the directory of its country, across files whose schemas
         // differ (columns added in place, amount widened).
-        assertEquals(0, SinkIts.duckDbCount("SELECT count(*) - count(DISTINCT id) + count(*) "
-            + "FILTER (WHERE id IS NULL OR country IS NULL) + abs(count(*) - " + RECORDS
-            + ") FROM read_parquet('" + lake.resolve("messy") + "/**/*.parquet', "
-            + "hive_partitioning=true, union_by_name=true)"));
+        assertEquals(
+            0,
+            SinkIts.duckDbCount(
+                "SELECT count(*) - count(DISTINCT id) + count(*) "
+                    + "FILTER (WHERE id IS NULL OR country IS NULL) + abs(count(*) - "
+                    + RECORDS
+                    + ") FROM read_parquet('"
+                    + lake.resolve("messy")
+                    + "/**/*.parquet', "
+                    + "hive_partitioning=true, union_by_name=true)"));
         // Spark over the whole directory, as a lake user reads it: its mergeSchema refuses
         // the files in which amount is still INT64 beside the later DOUBLE ones; read by
         // groups of files of one type, cast and unioned (docs/compatibility.md), every row is
         // DuckDB's.
-        SparkLakeCheck.assertSparkReadsChangedTypesAsDuckDb(lake.resolve("messy"),
-            "CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE");
+        SparkLakeCheck.assertSparkReadsChangedTypesAsDuckDb(
+            lake.resolve("messy"), "CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE");
         // The schedule's interval, plus the worker's poll and a loaded test machine.
-        assertTrue(committedAfterMs <= rotationMs + 5_000,
+        assertTrue(
+            committedAfterMs <= rotationMs + 5_000,
             "committed " + committedAfterMs + " ms after the last record");
         assertTrue(schemaChanges <= WIDENINGS, reasons.toString());
         // Each schema change commit makes up to one file per directory; the schedule's timing
         // differs between the two connectors by up to one commit per partition.
         long slack = (long) (schemaChanges + PARTITIONS) * MessyJson.COUNTRIES.length;
-        assertTrue(messyFiles <= fixedFiles + slack,
+        assertTrue(
+            messyFiles <= fixedFiles + slack,
             messyFiles + " files, the fixed schema's " + fixedFiles);
       }
     }
@@ -146,7 +164,10 @@ final class SchemalessFilesIT {
 
   /** config/sink-local.json as shipped. */
   private static Map<String, String> shippedConfig() throws Exception {
-    JsonNode json = Json.read(Files.readString(Path.of(System.getProperty("repo.root", ".."), "config/sink-local.json")));
+    JsonNode json =
+        Json.read(
+            Files.readString(
+                Path.of(System.getProperty("repo.root", ".."), "config/sink-local.json")));
     Map<String, String> config = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
@@ -156,8 +177,8 @@ final class SchemalessFilesIT {
   }
 
   /** The shipped config with only the topic and the store changed (and schemas, for fixed). */
-  private static Map<String, String> config(Map<String, String> shipped,
-      ItStores.Running store, String topic, boolean withSchema) {
+  private static Map<String, String> config(
+      Map<String, String> shipped, ItStores.Running store, String topic, boolean withSchema) {
     Map<String, String> config = new LinkedHashMap<>(shipped);
     config.put("topics", topic);
     config.put(ParquetSinkConfig.STORE_URL_CONFIG, store.url("lake"));
@@ -169,8 +190,8 @@ final class SchemalessFilesIT {
   }
 
   /**
-   * The documents as produced: schemaless JSON text, and the same values with an envelope of
-   * one schema (the merge of all of them), to the same partitions.
+   * The documents as produced: schemaless JSON text, and the same values with an envelope of one
+   * schema (the merge of all of them), to the same partitions.
    */
   private static void records(List<JsonRecord> schemaless, List<JsonRecord> fixed) {
     MessyJson gen = new MessyJson(SEED);
@@ -193,10 +214,11 @@ final class SchemalessFilesIT {
     }
     for (int id = 0; id < RECORDS; id++) {
       JsonRecord r = schemaless.get(id);
-      byte[] bytes = enveloped.fromConnectData("fixed", schema,
-          inference.conform(schema, values.get(id)));
-      fixed.add(JsonRecord.of(r.key(), new String(bytes, StandardCharsets.UTF_8))
-          .withPartition(r.partition()));
+      byte[] bytes =
+          enveloped.fromConnectData("fixed", schema, inference.conform(schema, values.get(id)));
+      fixed.add(
+          JsonRecord.of(r.key(), new String(bytes, StandardCharsets.UTF_8))
+              .withPartition(r.partition()));
     }
   }
 
@@ -209,8 +231,9 @@ final class SchemalessFilesIT {
   /** The task's commit log lines of {@code connector}, counted by reason. */
   private static Map<String, Integer> commitReasons(Path log, String connector) throws Exception {
     Map<String, Integer> out = new LinkedHashMap<>();
-    java.util.regex.Pattern line = java.util.regex.Pattern.compile(
-        "\\[" + connector + "-\\d+ [^\\]]+\\] committed offsets .* files; ([^)]*)\\)");
+    java.util.regex.Pattern line =
+        java.util.regex.Pattern.compile(
+            "\\[" + connector + "-\\d+ [^\\]]+\\] committed offsets .* files; ([^)]*)\\)");
     for (String l : Files.readAllLines(log)) {
       java.util.regex.Matcher m = line.matcher(l);
       if (m.find()) {
@@ -219,5 +242,4 @@ final class SchemalessFilesIT {
     }
     return out;
   }
-
 }

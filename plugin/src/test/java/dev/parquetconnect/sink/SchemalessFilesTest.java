@@ -28,13 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Schemaless JSON of many shapes does not shatter into small files: the real task with the
- * settings of {@code config/sink-local.json} (Kafka's own {@link JsonConverter} with {@code
- * schemas.enable=false}, the field partitioner on 8 countries, flush.size 500, a 10 s schedule),
- * 4 Kafka partitions and 20,000 {@link MessyJson} documents, writes about the files the same
- * records with one fixed schema need: files start from the schema learned for the topic, new
- * optional columns are added to the open file, and only a real widening of written values
- * (here: the integer amount turning into a double) rolls the files.
+ * Schemaless JSON of many shapes does not shatter into small files: the real task with the settings
+ * of {@code config/sink-local.json} (Kafka's own {@link JsonConverter} with {@code
+ * schemas.enable=false}, the field partitioner on 8 countries, flush.size 500, a 10 s schedule), 4
+ * Kafka partitions and 20,000 {@link MessyJson} documents, writes about the files the same records
+ * with one fixed schema need: files start from the schema learned for the topic, new optional
+ * columns are added to the open file, and only a real widening of written values (here: the integer
+ * amount turning into a double) rolls the files.
  */
 final class SchemalessFilesTest {
   private static final Logger LOG = LoggerFactory.getLogger(SchemalessFilesTest.class);
@@ -46,8 +46,15 @@ final class SchemalessFilesTest {
   @TempDir Path dir;
 
   /** What one run of the task left. */
-  record Run(long files, long schemaChanges, long flushSize, long schedule, long committed,
-      double recordsPerSecond, long inPlace, long filesMetric) {}
+  record Run(
+      long files,
+      long schemaChanges,
+      long flushSize,
+      long schedule,
+      long committed,
+      double recordsPerSecond,
+      long inPlace,
+      long filesMetric) {}
 
   @Test
   void schemalessRecordsNeedAboutTheFilesOfAFixedSchema() throws Exception {
@@ -69,8 +76,9 @@ final class SchemalessFilesTest {
     // Each schema change commit makes up to a file per directory more; the schedule's
     // boundaries follow the wall clock the task starts at, which differs between the two runs
     // by up to one scheduled commit per Kafka partition.
-    assertTrue(free.files() <= fixed.files()
-        + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
+    assertTrue(
+        free.files()
+            <= fixed.files() + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
         free + " vs " + fixed);
   }
 
@@ -89,8 +97,9 @@ final class SchemalessFilesTest {
     long widenings = 1; // order.amount and lines[].amount: INT64 -> DOUBLE, learned together
     assertTrue(free.schemaChanges() <= widenings, free.toString());
     assertTrue(free.inPlace() > 0, free.toString());
-    assertTrue(free.files() <= fixed.files()
-        + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
+    assertTrue(
+        free.files()
+            <= fixed.files() + (free.schemaChanges() + PARTITIONS) * MessyJson.COUNTRIES.length,
         free + " vs " + fixed);
   }
 
@@ -100,26 +109,29 @@ final class SchemalessFilesTest {
     for (SinkRecord r : records) {
       Map<String, Object> doc = new LinkedHashMap<>();
       Map<String, Object> rest = new LinkedHashMap<>();
-      ((Map<?, ?>) r.value()).forEach((k, v) -> {
-        if (k.equals("country") || k.equals("id")) {
-          doc.put((String) k, v);
-        } else {
-          rest.put((String) k, v);
-        }
-      });
+      ((Map<?, ?>) r.value())
+          .forEach(
+              (k, v) -> {
+                if (k.equals("country") || k.equals("id")) {
+                  doc.put((String) k, v);
+                } else {
+                  rest.put((String) k, v);
+                }
+              });
       doc.put("order", rest);
       doc.put("lines", List.of(rest));
-      out.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), null, doc,
-          r.timestamp()));
+      out.add(
+          r.newRecord(
+              r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), null, doc, r.timestamp()));
     }
     return out;
   }
 
   /**
-   * What a task learned survives its restart: the new task reads the footers of the last
-   * commit's files, so its files start from the widened schema, and the second half of the
-   * records (integer and fractional amounts alike) commits nothing for a schema change (nor
-   * does the first: the widening is taken in the open files).
+   * What a task learned survives its restart: the new task reads the footers of the last commit's
+   * files, so its files start from the widened schema, and the second half of the records (integer
+   * and fractional amounts alike) commits nothing for a schema change (nor does the first: the
+   * widening is taken in the open files).
    */
   @Test
   void aRestartedTaskStartsFromTheSchemasOfItsLastCommit() throws Exception {
@@ -135,20 +147,30 @@ final class SchemalessFilesTest {
   }
 
   /**
-   * Records with schemas under {@code schema.compatibility=BACKWARD}, two versions interleaved
-   * (as while producers upgrade) across the 8 directories, need about the files of one version:
-   * they made 9,298 files and 1,631 schema change commits when each new file started from its
-   * first record's version (an old one rolled again at the next new one).
+   * Records with schemas under {@code schema.compatibility=BACKWARD}, two versions interleaved (as
+   * while producers upgrade) across the 8 directories, need about the files of one version: they
+   * made 9,298 files and 1,631 schema change commits when each new file started from its first
+   * record's version (an old one rolled again at the next new one).
    */
   @Test
   void interleavedSchemaVersionsAcrossDirectories() throws Exception {
-    Schema v1 = SchemaBuilder.struct().name("Order").version(1)
-        .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
-        .field("amount", Schema.INT64_SCHEMA).build();
-    Schema v2 = SchemaBuilder.struct().name("Order").version(2)
-        .field("country", Schema.STRING_SCHEMA).field("id", Schema.INT64_SCHEMA)
-        .field("amount", Schema.INT64_SCHEMA).field("note", Schema.OPTIONAL_STRING_SCHEMA)
-        .build();
+    Schema v1 =
+        SchemaBuilder.struct()
+            .name("Order")
+            .version(1)
+            .field("country", Schema.STRING_SCHEMA)
+            .field("id", Schema.INT64_SCHEMA)
+            .field("amount", Schema.INT64_SCHEMA)
+            .build();
+    Schema v2 =
+        SchemaBuilder.struct()
+            .name("Order")
+            .version(2)
+            .field("country", Schema.STRING_SCHEMA)
+            .field("id", Schema.INT64_SCHEMA)
+            .field("amount", Schema.INT64_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
     List<SinkRecord> base = records(SEED);
     List<SinkRecord> interleaved = new ArrayList<>();
     List<SinkRecord> single = new ArrayList<>();
@@ -158,15 +180,26 @@ final class SchemalessFilesTest {
       boolean newer = versions.nextBoolean();
       Struct value =
           new Struct(newer ? v2 : v1)
-              .put("country", doc.get("country")).put("id", doc.get("id"))
+              .put("country", doc.get("country"))
+              .put("id", doc.get("id"))
               .put("amount", ((Number) doc.get("amount")).longValue());
-      Struct only = new Struct(v2)
-          .put("country", doc.get("country")).put("id", doc.get("id"))
-          .put("amount", ((Number) doc.get("amount")).longValue());
-      interleaved.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(),
-          value.schema(), value, r.timestamp()));
-      single.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), v2, only,
-          r.timestamp()));
+      Struct only =
+          new Struct(v2)
+              .put("country", doc.get("country"))
+              .put("id", doc.get("id"))
+              .put("amount", ((Number) doc.get("amount")).longValue());
+      interleaved.add(
+          r.newRecord(
+              r.topic(),
+              r.kafkaPartition(),
+              r.keySchema(),
+              r.key(),
+              value.schema(),
+              value,
+              r.timestamp()));
+      single.add(
+          r.newRecord(
+              r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), v2, only, r.timestamp()));
     }
     Run mixed = run(interleaved, dir.resolve("interleaved"), "BACKWARD");
     Run one = run(single, dir.resolve("single"), "BACKWARD");
@@ -175,8 +208,12 @@ final class SchemalessFilesTest {
     // New files start from the newest version learned, to which the older one projects: at
     // most one schema change commit per Kafka partition (the first v2 record meeting a v1 file).
     assertTrue(mixed.schemaChanges() <= PARTITIONS, mixed.toString());
-    assertTrue(mixed.files() <= one.files() + mixed.schemaChanges() * MessyJson.COUNTRIES.length
-        + MessyJson.COUNTRIES.length * PARTITIONS, mixed + " vs " + one);
+    assertTrue(
+        mixed.files()
+            <= one.files()
+                + mixed.schemaChanges() * MessyJson.COUNTRIES.length
+                + MessyJson.COUNTRIES.length * PARTITIONS,
+        mixed + " vs " + one);
   }
 
   /** The documents through JsonConverter and StringConverter, spread over the partitions. */
@@ -195,8 +232,17 @@ final class SchemalessFilesTest {
       var k = keys.toConnectData(TOPIC, key == null ? null : key.getBytes(StandardCharsets.UTF_8));
       var v = values.toConnectData(TOPIC, doc.getBytes(StandardCharsets.UTF_8));
       int p = partitions.nextInt(PARTITIONS);
-      out.add(new SinkRecord(TOPIC, p, k.schema(), k.value(), v.schema(), v.value(), next[p]++,
-          1_700_000_000_000L + id, TimestampType.CREATE_TIME));
+      out.add(
+          new SinkRecord(
+              TOPIC,
+              p,
+              k.schema(),
+              k.value(),
+              v.schema(),
+              v.value(),
+              next[p]++,
+              1_700_000_000_000L + id,
+              TimestampType.CREATE_TIME));
     }
     return out;
   }
@@ -210,8 +256,15 @@ final class SchemalessFilesTest {
     }
     List<SinkRecord> out = new ArrayList<>(records.size());
     for (SinkRecord r : records) {
-      out.add(r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), schema,
-          inference.conform(schema, r.value()), r.timestamp()));
+      out.add(
+          r.newRecord(
+              r.topic(),
+              r.kafkaPartition(),
+              r.keySchema(),
+              r.key(),
+              schema,
+              inference.conform(schema, r.value()),
+              r.timestamp()));
     }
     return out;
   }
@@ -260,9 +313,15 @@ final class SchemalessFilesTest {
       try (Stream<Path> walk = Files.walk(store.resolve("topics"))) {
         files = walk.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
       }
-      return new Run(files, sink.rotations("schema change"), sink.rotations("flush.size"),
-          sink.rotations("rotate.schedule.interval.ms"), committed, records.size() / seconds,
-          sink.schemaChangesInPlace(), sink.filesCommitted());
+      return new Run(
+          files,
+          sink.rotations("schema change"),
+          sink.rotations("flush.size"),
+          sink.rotations("rotate.schedule.interval.ms"),
+          committed,
+          records.size() / seconds,
+          sink.schemaChangesInPlace(),
+          sink.filesCommitted());
     }
   }
 }

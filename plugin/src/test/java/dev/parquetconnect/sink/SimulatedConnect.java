@@ -20,9 +20,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * Kafka Connect's side of a sink task, simulated in the test's thread: a fixed log of records
- * per partition, a consumer position per partition that honours the task's seeks and pauses,
- * the consumer group's committed offsets (from {@code preCommit}), and crashes (a task instance
+ * Kafka Connect's side of a sink task, simulated in the test's thread: a fixed log of records per
+ * partition, a consumer position per partition that honours the task's seeks and pauses, the
+ * consumer group's committed offsets (from {@code preCommit}), and crashes (a task instance
  * abandoned without {@code close} or {@code stop}, its temporary files left behind).
  */
 final class SimulatedConnect {
@@ -50,8 +50,8 @@ final class SimulatedConnect {
   }
 
   /** Starts a new task instance that gets every partition (after a crash or at first). */
-  ParquetSinkTask start(Supplier<ParquetSinkTask> newTask, Map<String, String> props,
-      boolean withReporter) {
+  ParquetSinkTask start(
+      Supplier<ParquetSinkTask> newTask, Map<String, String> props, boolean withReporter) {
     task = newTask.get();
     context = new TestContext(withReporter);
     context.assignment.addAll(log.keySet());
@@ -143,8 +143,7 @@ final class SimulatedConnect {
     Map<String, Integer> counts = new TreeMap<>();
     for (List<LinesFormat.Line> lines : committedFiles(store, topicsDir).values()) {
       for (LinesFormat.Line line : lines) {
-        counts.merge(line.topic() + "-" + line.partition() + "@" + line.offset(), 1,
-            Integer::sum);
+        counts.merge(line.topic() + "-" + line.partition() + "@" + line.offset(), 1, Integer::sum);
       }
     }
     return counts;

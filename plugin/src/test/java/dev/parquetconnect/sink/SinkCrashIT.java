@@ -35,22 +35,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Exactly once through crashes: while 200,000 records flow through a field partitioner, the sink is crashed
- * again and again at random points: the worker JVM halted at a named point of the commit
+ * Exactly once through crashes: while 200,000 records flow through a field partitioner, the sink is
+ * crashed again and again at random points: the worker JVM halted at a named point of the commit
  * protocol (like a SIGKILL there: {@link FaultInjector}), the task failed there, or the worker
- * killed with SIGKILL at a random moment; each time the worker or the task is restarted.
- * Afterwards DuckDB finds every offset exactly once, each row in the directory of its field
- * value, and no temporary file or upload is left. On local disk (10 crashes: every point of the
- * protocol halted or failed at least once), and 3 each on HDFS (with a datanode stopped and
- * restarted mid-write) and S3, to keep the build short.
+ * killed with SIGKILL at a random moment; each time the worker or the task is restarted. Afterwards
+ * DuckDB finds every offset exactly once, each row in the directory of its field value, and no
+ * temporary file or upload is left. On local disk (10 crashes: every point of the protocol halted
+ * or failed at least once), and 3 each on HDFS (with a datanode stopped and restarted mid-write)
+ * and S3, to keep the build short.
  */
 final class SinkCrashIT {
   private static final Logger LOG = LoggerFactory.getLogger(SinkCrashIT.class);
   private static final int RECORDS = 200_000;
   private static final int PARTITIONS = 3;
   private static final int REGIONS = 20;
-  private static final List<String> POINTS = List.of(
-      "put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done");
+  private static final List<String> POINTS =
+      List.of("put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done");
 
   private static Path workDir;
   private static KafkaBroker broker;
@@ -86,18 +86,26 @@ final class SinkCrashIT {
     Collections.shuffle(points, random);
     broker.createTopic(topic, PARTITIONS);
     try (ItStores.Running store = startStore(storeName, dir);
-        ConnectWorker worker = ConnectWorker.builder(runtime, broker.bootstrapServers())
-            .workDir(dir.resolve("worker"))
-            .groupId("connect-" + storeName)
-            .jvmOption("-D" + FaultInjector.PROPERTY + "=" + faultFile)
-            .start();
+        ConnectWorker worker =
+            ConnectWorker.builder(runtime, broker.bootstrapServers())
+                .workDir(dir.resolve("worker"))
+                .groupId("connect-" + storeName)
+                .jvmOption("-D" + FaultInjector.PROPERTY + "=" + faultFile)
+                .start();
         Store check = store.open("lake")) {
-      worker.putConnectorConfig(connector, SinkIts.connectorConfig(store, "lake", topic, Map.of(
-          ParquetSinkConfig.PARTITIONER_CONFIG, "field",
-          ParquetSinkConfig.PARTITION_FIELDS_CONFIG, SinkIts.REGIONS_FIELD,
-          ParquetSinkConfig.FLUSH_SIZE_CONFIG, "4000",
-          // A single task: the orphans of a crashed instance are removed at once on restart.
-          ParquetSinkConfig.ORPHAN_MIN_AGE_MS_CONFIG, "0")));
+      worker.putConnectorConfig(
+          connector,
+          SinkIts.connectorConfig(
+              store,
+              "lake",
+              topic,
+              Map.of(
+                  ParquetSinkConfig.PARTITIONER_CONFIG, "field",
+                  ParquetSinkConfig.PARTITION_FIELDS_CONFIG, SinkIts.REGIONS_FIELD,
+                  ParquetSinkConfig.FLUSH_SIZE_CONFIG, "4000",
+                  // A single task: the orphans of a crashed instance are removed at once on
+                  // restart.
+                  ParquetSinkConfig.ORPHAN_MIN_AGE_MS_CONFIG, "0")));
       worker.awaitConnectorRunning(connector, 1, Duration.ofMinutes(2));
       int chunk = RECORDS / (crashes + 1);
       int produced = 0;
@@ -108,8 +116,14 @@ final class SinkCrashIT {
           hdfs.stopDatanode(random.nextInt(3));
           log.add("datanode stopped");
         }
-        String crash = crash(worker, connector, faultFile, round,
-            points.get((round - round / 3) % points.size()), random);
+        String crash =
+            crash(
+                worker,
+                connector,
+                faultFile,
+                round,
+                points.get((round - round / 3) % points.size()),
+                random);
         log.add(crash);
         LOG.info("{} round {}: {}", storeName, round, crash);
         if (store instanceof ItStores.Hdfs hdfs && round == 2) {
@@ -122,16 +136,19 @@ final class SinkCrashIT {
       for (int p = 0; p < PARTITIONS; p++) {
         ends.put(new TopicPartition(topic, p), (long) perPartition(p));
       }
-      SinkIts.awaitCommitted(check, connector, ends, Duration.ofMinutes(4), () -> { });
+      SinkIts.awaitCommitted(check, connector, ends, Duration.ofMinutes(4), () -> {});
       worker.deleteConnector(connector);
       worker.awaitConnectorDeleted(connector, Duration.ofMinutes(1));
       Files.deleteIfExists(faultFile);
 
-      Path files = storeName.equals("local")
-          ? dir.resolve("lake/" + SinkIts.TOPICS_DIR + "/" + topic)
-          : SinkIts.localCopy(check, topic, dir.resolve("copy"));
-      SinkIts.Found found = SinkIts.duckDb(files,
-          "SELECT count(*) FROM $RAW WHERE filename NOT LIKE '%/region=' || region || '/%'");
+      Path files =
+          storeName.equals("local")
+              ? dir.resolve("lake/" + SinkIts.TOPICS_DIR + "/" + topic)
+              : SinkIts.localCopy(check, topic, dir.resolve("copy"));
+      SinkIts.Found found =
+          SinkIts.duckDb(
+              files,
+              "SELECT count(*) FROM $RAW WHERE filename NOT LIKE '%/region=' || region || '/%'");
       String rounds = storeName + ": " + log;
       assertEquals(RECORDS, found.rows(), rounds);
       assertEquals(RECORDS, found.distinctOffsets(), rounds);
@@ -143,8 +160,14 @@ final class SinkCrashIT {
   }
 
   /** One crash of a random kind at a random point; returns what happened. */
-  private static String crash(ConnectWorker worker, String connector, Path faultFile, int round,
-      String point, Random random) throws IOException, InterruptedException {
+  private static String crash(
+      ConnectWorker worker,
+      String connector,
+      Path faultFile,
+      int round,
+      String point,
+      Random random)
+      throws IOException, InterruptedException {
     int kind = round % 3;
     if (kind == 2) {
       Thread.sleep(500 + random.nextInt(2500));
@@ -159,8 +182,8 @@ final class SinkCrashIT {
     String what = action + " at " + point + " (hit " + hits + ")";
     if (action.equals("halt")) {
       try {
-        Await.until("the worker to halt at " + point, Duration.ofSeconds(90),
-            () -> !worker.isRunning());
+        Await.until(
+            "the worker to halt at " + point, Duration.ofSeconds(90), () -> !worker.isRunning());
       } catch (IllegalStateException notReached) {
         Files.deleteIfExists(faultFile);
         worker.kill();
@@ -169,9 +192,11 @@ final class SinkCrashIT {
       worker.restart();
     } else {
       try {
-        worker.awaitConnectorStatus(connector, "the task to fail at " + point,
-            Duration.ofSeconds(90), s -> s.tasks().stream()
-                .anyMatch(t -> "FAILED".equals(t.state())));
+        worker.awaitConnectorStatus(
+            connector,
+            "the task to fail at " + point,
+            Duration.ofSeconds(90),
+            s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
       } catch (IllegalStateException notReached) {
         Files.deleteIfExists(faultFile);
         what += " not reached in 90 s: restart instead";

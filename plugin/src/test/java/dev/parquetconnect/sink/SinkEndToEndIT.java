@@ -22,24 +22,24 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every record exactly once through a real worker, on every store: a real KRaft broker and a real Connect
- * worker (child JVMs on 127.0.0.1), the connector created over the REST API with a JSON config,
- * 100,000 records of a nested schema through JsonConverter ({@code schemas.enable=true}), and
- * DuckDB finding each (partition, offset) exactly once, on local disk, HDFS (MiniDFSCluster),
- * S3 (S3Proxy), and S3 behind a proxy failing 10% of requests with 500, 503 SlowDown and
- * connection resets.
+ * Every record exactly once through a real worker, on every store: a real KRaft broker and a real
+ * Connect worker (child JVMs on 127.0.0.1), the connector created over the REST API with a JSON
+ * config, 100,000 records of a nested schema through JsonConverter ({@code schemas.enable=true}),
+ * and DuckDB finding each (partition, offset) exactly once, on local disk, HDFS (MiniDFSCluster),
+ * S3 (S3Proxy), and S3 behind a proxy failing 10% of requests with 500, 503 SlowDown and connection
+ * resets.
  */
 final class SinkEndToEndIT {
   private static final Logger LOG = LoggerFactory.getLogger(SinkEndToEndIT.class);
@@ -56,9 +56,10 @@ final class SinkEndToEndIT {
     workDir = ItPaths.freshWorkDir("SinkEndToEndIT");
     KafkaRuntime runtime = KafkaRuntime.defaultVersion();
     broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
-    worker = ConnectWorker.builder(runtime, broker.bootstrapServers())
-        .workDir(workDir.resolve("worker"))
-        .start();
+    worker =
+        ConnectWorker.builder(runtime, broker.bootstrapServers())
+            .workDir(workDir.resolve("worker"))
+            .start();
   }
 
   @AfterAll
@@ -96,32 +97,48 @@ final class SinkEndToEndIT {
         ends.put(new TopicPartition(topic, p), (long) countInPartition(p));
       }
       try (Store check = store.open("lake")) {
-        SinkIts.awaitCommitted(check, connector, ends, COMMIT_TIMEOUT,
-            () -> requireTaskRunning(connector));
+        SinkIts.awaitCommitted(
+            check, connector, ends, COMMIT_TIMEOUT, () -> requireTaskRunning(connector));
         int[] requestsAndFaults = store.requestsAndFaults();
-        LOG.info("{}: {} records committed {} s after the start ({} requests through the fault "
-            + "proxy, {} failed by it)", storeName, RECORDS,
-            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), requestsAndFaults[0],
+        LOG.info(
+            "{}: {} records committed {} s after the start ({} requests through the fault "
+                + "proxy, {} failed by it)",
+            storeName,
+            RECORDS,
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+            requestsAndFaults[0],
             requestsAndFaults[1]);
         if (storeName.equals("s3-faults")) {
-          assertTrue(requestsAndFaults[1] >= 20, "the proxy failed requests: "
-              + requestsAndFaults[1]);
+          assertTrue(
+              requestsAndFaults[1] >= 20, "the proxy failed requests: " + requestsAndFaults[1]);
         }
         worker.deleteConnector(connector);
         worker.awaitConnectorDeleted(connector, Duration.ofMinutes(1));
-        Path files = storeName.equals("local")
-            ? workDir.resolve("local/lake/" + SinkIts.TOPICS_DIR + "/" + topic)
-            : SinkIts.localCopy(check, topic, workDir.resolve("copy-" + storeName));
-        SinkIts.Found found = SinkIts.duckDb(files,
-            "SELECT count(*) FROM $FILES WHERE customer.name <> 'customer-' || (id % 997)"
-                + " OR id % " + PARTITIONS + " <> __kafka_partition"
-                + " OR \"partition\" <> __kafka_partition"
-                + " OR len(items) <> 1 + id % 3 OR tags['parity'] IS NULL"
-                + " OR epoch_ms(created) <> 1700000000000 + id");
-        assertEquals(new SinkIts.Found(RECORDS, RECORDS, 0, 0, RECORDS / PARTITIONS
-            + (RECORDS % PARTITIONS == 0 ? -1 : 0)), found, storeName);
-        assertEquals(0, check.cleanupOrphans("", Instant.MAX),
-            "no temporary file or upload is left");
+        Path files =
+            storeName.equals("local")
+                ? workDir.resolve("local/lake/" + SinkIts.TOPICS_DIR + "/" + topic)
+                : SinkIts.localCopy(check, topic, workDir.resolve("copy-" + storeName));
+        SinkIts.Found found =
+            SinkIts.duckDb(
+                files,
+                "SELECT count(*) FROM $FILES WHERE customer.name <> 'customer-' || (id % 997)"
+                    + " OR id % "
+                    + PARTITIONS
+                    + " <> __kafka_partition"
+                    + " OR \"partition\" <> __kafka_partition"
+                    + " OR len(items) <> 1 + id % 3 OR tags['parity'] IS NULL"
+                    + " OR epoch_ms(created) <> 1700000000000 + id");
+        assertEquals(
+            new SinkIts.Found(
+                RECORDS,
+                RECORDS,
+                0,
+                0,
+                RECORDS / PARTITIONS + (RECORDS % PARTITIONS == 0 ? -1 : 0)),
+            found,
+            storeName);
+        assertEquals(
+            0, check.cleanupOrphans("", Instant.MAX), "no temporary file or upload is left");
         SinkIts.sparkReadsAsDuckDb(files);
       }
     }
@@ -130,8 +147,8 @@ final class SinkEndToEndIT {
   /**
    * Bad records through a real worker: schemaless records the sink cannot write (no partition
    * field, a type conflict under {@code schemaless.type.conflict=fail}, a tombstone under {@code
-   * behavior.on.null.values=fail}) go to the dead letter queue with Connect's error context
-   * headers naming the reason; every other record is written once.
+   * behavior.on.null.values=fail}) go to the dead letter queue with Connect's error context headers
+   * naming the reason; every other record is written once.
    */
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -139,8 +156,8 @@ final class SinkEndToEndIT {
     try (ItStores.Running store = ItStores.local(workDir.resolve("bad"))) {
       String topic = "bad-records";
       broker.createTopic(topic, 1);
-      KafkaRecords.produce(broker.bootstrapServers(), topic, badRecordsMix(),
-          Duration.ofMinutes(1));
+      KafkaRecords.produce(
+          broker.bootstrapServers(), topic, badRecordsMix(), Duration.ofMinutes(1));
       Map<String, String> extra = new HashMap<>(badRecordsConfig());
       extra.put("errors.tolerance", "all");
       extra.put("errors.deadletterqueue.topic.name", "bad-records-dlq");
@@ -148,14 +165,20 @@ final class SinkEndToEndIT {
       extra.put("errors.deadletterqueue.context.headers.enable", "true");
       worker.putConnectorConfig("bad", SinkIts.connectorConfig(store, "lake", topic, extra));
       try (Store check = store.open("lake")) {
-        SinkIts.awaitCommitted(check, "bad", Map.of(new TopicPartition(topic, 0), 8L),
-            Duration.ofMinutes(2), () -> requireTaskRunning("bad"));
+        SinkIts.awaitCommitted(
+            check,
+            "bad",
+            Map.of(new TopicPartition(topic, 0), 8L),
+            Duration.ofMinutes(2),
+            () -> requireTaskRunning("bad"));
       }
-      List<ConsumerRecord<String, String>> dead = KafkaRecords.consumeAtLeast(
-          broker.bootstrapServers(), "bad-records-dlq", 3, Duration.ofMinutes(1));
+      List<ConsumerRecord<String, String>> dead =
+          KafkaRecords.consumeAtLeast(
+              broker.bootstrapServers(), "bad-records-dlq", 3, Duration.ofMinutes(1));
       Map<String, String> reasons = new TreeMap<>();
       for (ConsumerRecord<String, String> record : dead) {
-        reasons.put(header(record, "__connect.errors.offset"),
+        reasons.put(
+            header(record, "__connect.errors.offset"),
             header(record, "__connect.errors.exception.message"));
       }
       assertEquals(List.of("2", "4", "6"), List.copyOf(reasons.keySet()), reasons.toString());
@@ -163,8 +186,8 @@ final class SinkEndToEndIT {
       assertTrue(reasons.get("4").contains("n"), reasons.get("4"));
       assertTrue(reasons.get("6").contains("tombstone"), reasons.get("6"));
       worker.deleteConnector("bad");
-      SinkIts.Found found = SinkIts.duckDb(
-          workDir.resolve("bad/lake/" + SinkIts.TOPICS_DIR + "/" + topic), null);
+      SinkIts.Found found =
+          SinkIts.duckDb(workDir.resolve("bad/lake/" + SinkIts.TOPICS_DIR + "/" + topic), null);
       assertEquals(5, found.rows());
       assertEquals(5, found.distinctOffsets());
       SinkIts.sparkReadsAsDuckDb(workDir.resolve("bad/lake/" + SinkIts.TOPICS_DIR + "/" + topic));
@@ -178,16 +201,20 @@ final class SinkEndToEndIT {
     try (ItStores.Running store = ItStores.local(workDir.resolve("strict"))) {
       String topic = "bad-strict";
       broker.createTopic(topic, 1);
-      KafkaRecords.produce(broker.bootstrapServers(), topic, badRecordsMix(),
-          Duration.ofMinutes(1));
-      worker.putConnectorConfig("strict", SinkIts.connectorConfig(store, "lake", topic,
-          badRecordsConfig()));
-      ConnectWorker.ConnectorStatus status = worker.awaitConnectorStatus("strict",
-          "the task to fail", Duration.ofMinutes(2),
-          s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
+      KafkaRecords.produce(
+          broker.bootstrapServers(), topic, badRecordsMix(), Duration.ofMinutes(1));
+      worker.putConnectorConfig(
+          "strict", SinkIts.connectorConfig(store, "lake", topic, badRecordsConfig()));
+      ConnectWorker.ConnectorStatus status =
+          worker.awaitConnectorStatus(
+              "strict",
+              "the task to fail",
+              Duration.ofMinutes(2),
+              s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
       String trace = status.tasks().get(0).trace();
-      assertTrue(trace.contains("topic bad-strict partition 0 offset 2")
-          && trace.contains("'region'"), trace);
+      assertTrue(
+          trace.contains("topic bad-strict partition 0 offset 2") && trace.contains("'region'"),
+          trace);
       worker.deleteConnector("strict");
     }
   }

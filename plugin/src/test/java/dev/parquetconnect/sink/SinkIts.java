@@ -37,17 +37,19 @@ final class SinkIts {
   private SinkIts() {}
 
   /**
-   * The nested schema of the test records, as JsonConverter's envelope writes it: a struct with
-   * a nested struct, an array of structs, a map, a logical timestamp and an optional string.
+   * The nested schema of the test records, as JsonConverter's envelope writes it: a struct with a
+   * nested struct, an array of structs, a map, a logical timestamp and an optional string.
    */
   static Map<String, Object> orderSchema() {
-    Map<String, Object> customer = struct("Customer", List.of(
-        field("name", "string", false),
-        field("tier", "int32", true)));
-    Map<String, Object> item = struct("Item", List.of(
-        field("sku", "string", false),
-        field("qty", "int32", false),
-        field("price", "double", false)));
+    Map<String, Object> customer =
+        struct("Customer", List.of(field("name", "string", false), field("tier", "int32", true)));
+    Map<String, Object> item =
+        struct(
+            "Item",
+            List.of(
+                field("sku", "string", false),
+                field("qty", "int32", false),
+                field("price", "double", false)));
     Map<String, Object> items = new LinkedHashMap<>();
     items.put("type", "array");
     items.put("items", item);
@@ -64,14 +66,16 @@ final class SinkIts {
     created.put("version", 1);
     Map<String, Object> customerField = new LinkedHashMap<>(customer);
     customerField.put("field", "customer");
-    return struct("Order", List.of(
-        field("id", "int64", false),
-        field(REGIONS_FIELD, "string", false),
-        customerField,
-        items,
-        tags,
-        created,
-        field("note", "string", true)));
+    return struct(
+        "Order",
+        List.of(
+            field("id", "int64", false),
+            field(REGIONS_FIELD, "string", false),
+            customerField,
+            items,
+            tags,
+            created,
+            field("note", "string", true)));
   }
 
   private static Map<String, Object> struct(String name, List<Map<String, Object>> fields) {
@@ -115,8 +119,10 @@ final class SinkIts {
     Map<String, Object> envelope = new LinkedHashMap<>();
     envelope.put("schema", orderSchema());
     envelope.put("payload", payload);
-    return JsonRecord.of(Json.write(Map.of("schema", Map.of("type", "int64", "optional", false),
-        "payload", i)), Json.write(envelope)).withPartition(partition)
+    return JsonRecord.of(
+            Json.write(Map.of("schema", Map.of("type", "int64", "optional", false), "payload", i)),
+            Json.write(envelope))
+        .withPartition(partition)
         .withTimestamp(1_700_000_000_000L + i);
   }
 
@@ -125,8 +131,8 @@ final class SinkIts {
   }
 
   /** A sink connector's config: the store's settings plus the test's own keys. */
-  static Map<String, String> connectorConfig(ItStores.Running store, String prefix,
-      String topic, Map<String, String> extra) {
+  static Map<String, String> connectorConfig(
+      ItStores.Running store, String prefix, String topic, Map<String, String> extra) {
     Map<String, String> config = new LinkedHashMap<>();
     config.put("connector.class", ParquetSinkConnector.class.getName());
     config.put("tasks.max", "1");
@@ -166,17 +172,24 @@ final class SinkIts {
   }
 
   /** Waits until every partition's markers say it is committed up to {@code endOffsets}. */
-  static void awaitCommitted(Store store, String connector, Map<TopicPartition, Long> endOffsets,
-      Duration timeout, Runnable whileWaiting) {
-    Await.until("the sink to commit up to " + endOffsets, timeout, () -> {
-      whileWaiting.run();
-      for (Map.Entry<TopicPartition, Long> e : endOffsets.entrySet()) {
-        if (committedOffset(store, connector, e.getKey()) < e.getValue()) {
-          return false;
-        }
-      }
-      return true;
-    });
+  static void awaitCommitted(
+      Store store,
+      String connector,
+      Map<TopicPartition, Long> endOffsets,
+      Duration timeout,
+      Runnable whileWaiting) {
+    Await.until(
+        "the sink to commit up to " + endOffsets,
+        timeout,
+        () -> {
+          whileWaiting.run();
+          for (Map.Entry<TopicPartition, Long> e : endOffsets.entrySet()) {
+            if (committedOffset(store, connector, e.getKey()) < e.getValue()) {
+              return false;
+            }
+          }
+          return true;
+        });
   }
 
   /**
@@ -226,9 +239,12 @@ final class SinkIts {
       long distinct;
       long min;
       long max;
-      try (ResultSet rs = sql.executeQuery("SELECT count(*), count(DISTINCT (__kafka_partition, "
-          + "__kafka_offset)), coalesce(min(__kafka_offset), -1), "
-          + "coalesce(max(__kafka_offset), -1) FROM " + glob)) {
+      try (ResultSet rs =
+          sql.executeQuery(
+              "SELECT count(*), count(DISTINCT (__kafka_partition, "
+                  + "__kafka_offset)), coalesce(min(__kafka_offset), -1), "
+                  + "coalesce(max(__kafka_offset), -1) FROM "
+                  + glob)) {
         rs.next();
         rows = rs.getLong(1);
         distinct = rs.getLong(2);
@@ -255,8 +271,8 @@ final class SinkIts {
   }
 
   /**
-   * The same lake through Spark's default reader (docs/compatibility.md): called after a test's
-   * own checks, so that what it tests is judged first.
+   * The same lake through Spark's default reader (docs/compatibility.md): called after a test's own
+   * checks, so that what it tests is judged first.
    */
   static void sparkReadsAsDuckDb(Path dir) {
     SparkLakeCheck.assertSparkReadsAsDuckDb(dir);

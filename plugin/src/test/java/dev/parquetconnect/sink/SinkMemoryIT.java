@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink in bounded memory: in a JVM with {@code -Xmx256m}, the production task writes 1,000,000 records of
- * a nested schema through a field partitioner with 1,000 distinct values (so 1,000 files open at
- * once) to a local store, without OutOfMemoryError; the peak heap is reported. The task is
+ * The sink in bounded memory: in a JVM with {@code -Xmx256m}, the production task writes 1,000,000
+ * records of a nested schema through a field partitioner with 1,000 distinct values (so 1,000 files
+ * open at once) to a local store, without OutOfMemoryError; the peak heap is reported. The task is
  * driven directly ({@link MemoryHarness}): a Connect worker would add its own heap to the
  * measurement.
  */
@@ -33,14 +33,22 @@ final class SinkMemoryIT {
     Path dir = ItPaths.freshWorkDir("SinkMemoryIT");
     Path store = Files.createDirectories(dir.resolve("lake"));
     Path log = dir.resolve("harness.log");
-    List<String> command = List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseParallelGC",
-        "-cp", System.getProperty("java.class.path"),
-        MemoryHarness.class.getName(), store.toString(), Long.toString(RECORDS), "1000", "1",
-        Long.toString(128L << 20));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    List<String> command =
+        List.of(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-XX:+UseParallelGC",
+            "-cp",
+            System.getProperty("java.class.path"),
+            MemoryHarness.class.getName(),
+            store.toString(),
+            Long.toString(RECORDS),
+            "1000",
+            "1",
+            Long.toString(128L << 20));
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
       assertTrue(process.waitFor(9, TimeUnit.MINUTES), "the harness finished; see " + log);
     } finally {

@@ -67,16 +67,16 @@ final class SinkMetricsTest {
   }
 
   /**
-   * Every reason the sink commits for has its own counter: a new {@code commit("...")} reason
-   * in the code must be added to {@link SinkMetrics.Rotation} (and docs/operations.md).
+   * Every reason the sink commits for has its own counter: a new {@code commit("...")} reason in
+   * the code must be added to {@link SinkMetrics.Rotation} (and docs/operations.md).
    */
   @Test
   void everyCommitReasonInTheCodeHasItsRotationCounter() throws Exception {
     Pattern call = Pattern.compile("commit\\(\"([^\"]+)\"\\)");
     List<String> reasons = new ArrayList<>();
     for (String file : List.of("TopicPartitionWriter.java", "ParquetSinkTask.java")) {
-      Matcher m = call.matcher(Files.readString(Path.of("src/main/java/dev/parquetconnect/sink",
-          file)));
+      Matcher m =
+          call.matcher(Files.readString(Path.of("src/main/java/dev/parquetconnect/sink", file)));
       while (m.find()) {
         reasons.add(m.group(1));
       }

@@ -30,8 +30,14 @@ final class SinkTaskDriver {
    * @param extraProps connector properties beyond the ones every such test uses
    * @param records the record at each offset (with an {@code h} header)
    */
-  SinkTaskDriver(Store store, SinkClock clock, LinesFormat format, CrashPoints crashPoints,
-      long commitTimeoutMs, Map<String, String> extraProps, LongFunction<SinkRecord> records) {
+  SinkTaskDriver(
+      Store store,
+      SinkClock clock,
+      LinesFormat format,
+      CrashPoints crashPoints,
+      long commitTimeoutMs,
+      Map<String, String> extraProps,
+      LongFunction<SinkRecord> records) {
     this.records = records;
     task = new ParquetSinkTask(c -> format, c -> store, clock, crashPoints);
     context.assignment.add(TP);
@@ -49,7 +55,9 @@ final class SinkTaskDriver {
     seek();
   }
 
-  /** Delivers the records from the consumer position up to {@code endExclusive}; none while paused. */
+  /**
+   * Delivers the records from the consumer position up to {@code endExclusive}; none while paused.
+   */
   void deliverUpTo(long endExclusive) {
     List<SinkRecord> batch = new ArrayList<>();
     if (!context.paused.contains(TP)) {

@@ -14,10 +14,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The production sink task (Parquet files through {@link ParquetFiles}, the store of its {@code
- * store.url}) on a {@link ManualClock} and a {@link TestContext}, for tests of other packages
- * that archive records with the real task. {@link #commitOpenFiles} moves the clock past {@code
- * rotate.schedule.interval.ms} (which the properties must set), so every open file is committed
- * and everything put is in the store, without waiting for the wall clock.
+ * store.url}) on a {@link ManualClock} and a {@link TestContext}, for tests of other packages that
+ * archive records with the real task. {@link #commitOpenFiles} moves the clock past {@code
+ * rotate.schedule.interval.ms} (which the properties must set), so every open file is committed and
+ * everything put is in the store, without waiting for the wall clock.
  */
 public final class SinkTaskHarness implements AutoCloseable {
   private final ManualClock clock = new ManualClock();
@@ -31,16 +31,19 @@ public final class SinkTaskHarness implements AutoCloseable {
   }
 
   /**
-   * As above; {@code withReporter}: the context offers an errant record reporter, so bad records
-   * go to {@link #deadLettered} (with {@code errors.tolerance=all}) instead of failing the task.
+   * As above; {@code withReporter}: the context offers an errant record reporter, so bad records go
+   * to {@link #deadLettered} (with {@code errors.tolerance=all}) instead of failing the task.
    */
-  public SinkTaskHarness(Map<String, String> props, Collection<TopicPartition> partitions,
-      boolean withReporter) {
+  public SinkTaskHarness(
+      Map<String, String> props, Collection<TopicPartition> partitions, boolean withReporter) {
     this.context = new TestContext(withReporter);
     this.partitions = List.copyOf(partitions);
-    task = new ParquetSinkTask(ParquetFiles::writerFactory,
-        config -> Stores.open(config.storeUrl(), config.storeSettings()), clock,
-        CrashPoints.NONE);
+    task =
+        new ParquetSinkTask(
+            ParquetFiles::writerFactory,
+            config -> Stores.open(config.storeUrl(), config.storeSettings()),
+            clock,
+            CrashPoints.NONE);
     context.assignment.addAll(this.partitions);
     task.initialize(context);
     task.start(props);
@@ -51,7 +54,10 @@ public final class SinkTaskHarness implements AutoCloseable {
     task.put(records);
   }
 
-  /** Puts {@code records} in order, in batches of 1 to {@code maxBatch} records drawn by {@code random}. */
+  /**
+   * Puts {@code records} in order, in batches of 1 to {@code maxBatch} records drawn by {@code
+   * random}.
+   */
   public void putInRandomBatches(List<SinkRecord> records, Random random, int maxBatch) {
     for (int i = 0; i < records.size(); ) {
       int n = Math.min(records.size() - i, 1 + random.nextInt(maxBatch));

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sink task's metrics as a JMX client sees them on a worker without KIP-877 (the test's
- * {@link TestContext} has no {@code pluginMetrics()}): counts follow what reached the store.
+ * The sink task's metrics as a JMX client sees them on a worker without KIP-877 (the test's {@link
+ * TestContext} has no {@code pluginMetrics()}): counts follow what reached the store.
  */
 final class SinkTaskMetricsTest {
   private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
@@ -66,14 +66,20 @@ final class SinkTaskMetricsTest {
       }
     }
     LinesFormat format = new LinesFormat();
-    connect.start(() -> new ParquetSinkTask(c -> format,
-        c -> Stores.open(c.storeUrl(), c.storeSettings()), new ManualClock(),
-        CrashPoints.NONE), props(), true);
+    connect.start(
+        () ->
+            new ParquetSinkTask(
+                c -> format,
+                c -> Stores.open(c.storeUrl(), c.storeSettings()),
+                new ManualClock(),
+                CrashPoints.NONE),
+        props(),
+        true);
     for (int i = 0; i < 1000 && connect.step(7); i++) {
       connect.commitOffsets();
     }
-    ObjectName bean = TaskMetrics.fallbackObjectName(SinkMetrics.FALLBACK_TYPE, "metrics-conn",
-        "0");
+    ObjectName bean =
+        TaskMetrics.fallbackObjectName(SinkMetrics.FALLBACK_TYPE, "metrics-conn", "0");
     assertTrue(JMX.isRegistered(bean));
 
     // Per partition: offsets 0-19 committed in two commits of flush.size 10; 3, 10 and 17 are

@@ -58,14 +58,21 @@ final class SinkTaskTest {
   }
 
   static SinkRecord record(int partition, long offset, Object value) {
-    return new SinkRecord(TOPIC, partition, Schema.STRING_SCHEMA, "k" + offset,
-        Schema.OPTIONAL_STRING_SCHEMA, value, offset,
-        1_700_000_000_000L + offset * 1000, TimestampType.CREATE_TIME);
+    return new SinkRecord(
+        TOPIC,
+        partition,
+        Schema.STRING_SCHEMA,
+        "k" + offset,
+        Schema.OPTIONAL_STRING_SCHEMA,
+        value,
+        offset,
+        1_700_000_000_000L + offset * 1000,
+        TimestampType.CREATE_TIME);
   }
 
   ParquetSinkTask newTask(CrashPoints crashPoints) {
-    return new ParquetSinkTask(c -> format,
-        c -> Stores.open(c.storeUrl(), c.storeSettings()), clock, crashPoints);
+    return new ParquetSinkTask(
+        c -> format, c -> Stores.open(c.storeUrl(), c.storeSettings()), clock, crashPoints);
   }
 
   void fill(int partitions, int perPartition) {
@@ -91,18 +98,22 @@ final class SinkTaskTest {
     Map<String, Integer> counts = SimulatedConnect.offsetCounts(store, "topics");
     assertEquals(40, counts.size(), "two commits of 10 per partition; 5 records stay open");
     assertTrue(counts.values().stream().allMatch(c -> c == 1));
-    assertEquals(Map.of(new TopicPartition(TOPIC, 0), 20L, new TopicPartition(TOPIC, 1), 20L),
+    assertEquals(
+        Map.of(new TopicPartition(TOPIC, 0), 20L, new TopicPartition(TOPIC, 1), 20L),
         connect.committed());
-    assertTrue(store.exists("topics/orders/partition=0/"
-        + "orders+0+00000000000000000000+00000000000000000009.parquet"));
-    assertTrue(store.exists("topics/orders/partition=1/"
-        + "orders+1+00000000000000000010+00000000000000000019.parquet"));
-    assertFalse(store.exists("topics/orders/partition=0/orders+0+00000000000000000000.parquet"),
+    assertTrue(
+        store.exists(
+            "topics/orders/partition=0/"
+                + "orders+0+00000000000000000000+00000000000000000009.parquet"));
+    assertTrue(
+        store.exists(
+            "topics/orders/partition=1/"
+                + "orders+1+00000000000000000010+00000000000000000019.parquet"));
+    assertFalse(
+        store.exists("topics/orders/partition=0/orders+0+00000000000000000000.parquet"),
         "the provisional name (first offset only) is never committed");
-    assertTrue(store.exists(
-        "topics/_markers/conn/orders/0/00000000000000000010-0.intent"));
-    assertTrue(store.exists(
-        "topics/_markers/conn/orders/0/00000000000000000010-0.outcome"));
+    assertTrue(store.exists("topics/_markers/conn/orders/0/00000000000000000010-0.intent"));
+    assertTrue(store.exists("topics/_markers/conn/orders/0/00000000000000000010-0.outcome"));
   }
 
   @Test
@@ -122,8 +133,9 @@ final class SinkTaskTest {
 
   @Test
   void aCrashAtAnyPointLosesAndDuplicatesNothing() throws IOException {
-    for (String point : List.of("put", "before-intent", "after-intent", "mid-commit",
-        "before-done", "after-done")) {
+    for (String point :
+        List.of(
+            "put", "before-intent", "after-intent", "mid-commit", "before-done", "after-done")) {
       for (int hit = 1; hit <= 3; hit++) {
         Path sub = dir.resolve(point + "-" + hit);
         try (Store local = new LocalStore(sub)) {
@@ -135,17 +147,21 @@ final class SinkTaskTest {
               sim.append(r);
             }
           }
-          Map<String, String> props = props(
-              ParquetSinkConfig.STORE_URL_CONFIG, sub.toUri().toString(),
-              ParquetSinkConfig.PARTITIONER_CONFIG, "header");
+          Map<String, String> props =
+              props(
+                  ParquetSinkConfig.STORE_URL_CONFIG,
+                  sub.toUri().toString(),
+                  ParquetSinkConfig.PARTITIONER_CONFIG,
+                  "header");
           props.put(ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h");
           int crashAt = hit;
           int[] seen = {0};
-          CrashPoints crash = at -> {
-            if (at.equals(point) && ++seen[0] == crashAt) {
-              throw new SimulatedCrash(at);
-            }
-          };
+          CrashPoints crash =
+              at -> {
+                if (at.equals(point) && ++seen[0] == crashAt) {
+                  throw new SimulatedCrash(at);
+                }
+              };
           sim.start(() -> newTask(crash), props, false);
           try {
             for (int i = 0; i < 1000 && sim.step(4); i++) {
@@ -167,10 +183,16 @@ final class SinkTaskTest {
           sim.stop();
           String round = point + " #" + hit;
           Map<String, Integer> counts = SimulatedConnect.offsetCounts(local, "topics");
-          assertEquals(80, counts.size(), round + ": the open commit of offsets 40-44 is "
-              + "discarded when the task stops; " + counts.keySet());
-          counts.forEach((offset, count) ->
-              assertEquals(1, count, round + ": " + offset + " appears " + count + " times"));
+          assertEquals(
+              80,
+              counts.size(),
+              round
+                  + ": the open commit of offsets 40-44 is "
+                  + "discarded when the task stops; "
+                  + counts.keySet());
+          counts.forEach(
+              (offset, count) ->
+                  assertEquals(1, count, round + ": " + offset + " appears " + count + " times"));
           assertEquals(List.of(), SimulatedConnect.temporaryFiles(sub), round);
         }
       }
@@ -192,15 +214,20 @@ final class SinkTaskTest {
     for (long o = 0; o < 20; o++) {
       connect.append(record(0, o, o % 7 == 3 ? "bad" : "v" + o));
     }
-    connect.start(() -> newTask(CrashPoints.NONE),
-        props(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all"), true);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all"),
+        true);
     drain(6);
-    assertEquals(List.of(3L, 10L, 17L), connect.context().deadLettered.stream()
-        .map(SinkRecord::kafkaOffset).toList());
+    assertEquals(
+        List.of(3L, 10L, 17L),
+        connect.context().deadLettered.stream().map(SinkRecord::kafkaOffset).toList());
     Map<String, Integer> counts = SimulatedConnect.offsetCounts(store, "topics");
     assertEquals(17, counts.size(), counts.keySet().toString());
     assertFalse(counts.containsKey("orders-0@3"));
-    assertEquals(20L, connect.committed().get(new TopicPartition(TOPIC, 0)),
+    assertEquals(
+        20L,
+        connect.committed().get(new TopicPartition(TOPIC, 0)),
         "dead-lettered records count toward flush.size and the committed offset");
   }
 
@@ -209,12 +236,15 @@ final class SinkTaskTest {
     connect.append(record(0, 0, "a"));
     connect.append(record(0, 1, "conflict"));
     connect.append(record(0, 2, "c"));
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all",
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "3"), true);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(
+            ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all",
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "3"),
+        true);
     drain(10);
-    assertEquals(List.of(1L), connect.context().deadLettered.stream()
-        .map(SinkRecord::kafkaOffset).toList());
+    assertEquals(
+        List.of(1L), connect.context().deadLettered.stream().map(SinkRecord::kafkaOffset).toList());
     assertEquals(1, SimulatedConnect.committedFiles(store, "topics").size(), "one commit");
   }
 
@@ -225,16 +255,20 @@ final class SinkTaskTest {
     connect.append(record(0, 2, "c"));
     connect.start(() -> newTask(CrashPoints.NONE), props(), false);
     ConnectException e = assertThrows(ConnectException.class, () -> connect.step(10));
-    assertTrue(e.getMessage().contains("offset 1") && e.getMessage().contains("tombstone"),
+    assertTrue(
+        e.getMessage().contains("offset 1") && e.getMessage().contains("tombstone"),
         e.getMessage());
     connect.crash();
 
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "ignore",
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "3"), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(
+            ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "ignore",
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "3"),
+        false);
     drain(10);
-    assertEquals(Map.of("orders-0@0", 1, "orders-0@2", 1),
-        SimulatedConnect.offsetCounts(store, "topics"));
+    assertEquals(
+        Map.of("orders-0@0", 1, "orders-0@2", 1), SimulatedConnect.offsetCounts(store, "topics"));
     assertEquals(3L, connect.committed().get(new TopicPartition(TOPIC, 0)));
   }
 
@@ -242,13 +276,17 @@ final class SinkTaskTest {
   void tombstonesCanBeWrittenAsRows(@TempDir Path other) throws IOException {
     connect.append(record(0, 0, "a"));
     connect.append(record(0, 1, null));
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.STORE_URL_CONFIG, other.toUri().toString(),
-        ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "write",
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(
+            ParquetSinkConfig.STORE_URL_CONFIG, other.toUri().toString(),
+            ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG, "write",
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "2"),
+        false);
     drain(10);
     try (Store written = new LocalStore(other)) {
-      assertEquals(Map.of("orders-0@0", 1, "orders-0@1", 1),
+      assertEquals(
+          Map.of("orders-0@0", 1, "orders-0@1", 1),
           SimulatedConnect.offsetCounts(written, "topics"));
     }
   }
@@ -262,16 +300,22 @@ final class SinkTaskTest {
     connect.start(() -> newTask(CrashPoints.NONE), props(), false);
     drain(10);
     Map<String, List<LinesFormat.Line>> files = SimulatedConnect.committedFiles(store, "topics");
-    assertEquals(2, files.size(), "offsets 0-1 committed when offset 2 changed the schema, "
-        + "2 when 3 changed it back: " + files.keySet());
+    assertEquals(
+        2,
+        files.size(),
+        "offsets 0-1 committed when offset 2 changed the schema, "
+            + "2 when 3 changed it back: "
+            + files.keySet());
     assertEquals(3L, connect.committed().get(new TopicPartition(TOPIC, 0)));
   }
 
   @Test
   void scheduledRotationCommitsQuietPartitionsByTheWallClock() throws IOException {
     fill(1, 3);
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"),
+        false);
     drain(10);
     assertEquals(Map.of(), SimulatedConnect.offsetCounts(store, "topics"));
     clock.advance(60_000);
@@ -284,26 +328,34 @@ final class SinkTaskTest {
   @Test
   void aScheduleBoundaryCommitsBeforeTheNextBatchIsWritten() throws IOException {
     fill(1, 2);
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"),
+        false);
     clock.advance(Math.floorMod(1000 - clock.wallMillis(), 60_000L));
     connect.step(1);
     clock.advance(60_000);
     // Offset 1 is read after the boundary that commits offset 0's file: it is not in that file.
     connect.step(1);
     connect.commitOffsets();
-    assertEquals(Map.of("topics/orders/partition=0/"
-        + "orders+0+00000000000000000000+00000000000000000000.parquet", 1),
-        SimulatedConnect.committedFiles(store, "topics").entrySet().stream().collect(
-            java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size())));
+    assertEquals(
+        Map.of(
+            "topics/orders/partition=0/"
+                + "orders+0+00000000000000000000+00000000000000000000.parquet",
+            1),
+        SimulatedConnect.committedFiles(store, "topics").entrySet().stream()
+            .collect(
+                java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size())));
     assertEquals(1L, connect.committed().get(new TopicPartition(TOPIC, 0)));
   }
 
   @Test
   void rotateIntervalCommitsByRecordTime() throws IOException {
     fill(1, 10);
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG, "3000"), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG, "3000"),
+        false);
     drain(10);
     // Records are 1 s apart: offsets 0-2, 3-5 and 6-8 commit when 3, 6 and 9 arrive.
     assertEquals(3, SimulatedConnect.committedFiles(store, "topics").size());
@@ -319,11 +371,14 @@ final class SinkTaskTest {
       r.headers().addString("h", "h" + (o % 200));
       connect.append(r);
     }
-    connect.start(() -> newTask(CrashPoints.NONE), props(
-        ParquetSinkConfig.FLUSH_SIZE_CONFIG, "100000",
-        ParquetSinkConfig.PARTITIONER_CONFIG, "header",
-        ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h",
-        ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(8L << 20)), false);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(
+            ParquetSinkConfig.FLUSH_SIZE_CONFIG, "100000",
+            ParquetSinkConfig.PARTITIONER_CONFIG, "header",
+            ParquetSinkConfig.PARTITION_HEADERS_CONFIG, "h",
+            ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, Long.toString(8L << 20)),
+        false);
     long peak = 0;
     while (connect.step(50)) {
       peak = Math.max(peak, connect.task().bufferedBytes());
@@ -331,7 +386,8 @@ final class SinkTaskTest {
     }
     assertTrue(peak < 8L << 20, "peak " + peak);
     assertTrue(format.flushes.get() > 0, "row groups were written early");
-    assertTrue(connect.committed().get(new TopicPartition(TOPIC, 0)) > 0,
+    assertTrue(
+        connect.committed().get(new TopicPartition(TOPIC, 0)) > 0,
         "the per-file overhead alone passes the budget: commits freed it");
     clock.advance(1);
     connect.stop();

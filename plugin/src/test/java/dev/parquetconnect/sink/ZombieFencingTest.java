@@ -42,8 +42,8 @@ final class ZombieFencingTest {
   }
 
   SinkTaskDriver instance(CrashPoints crashPoints) {
-    return new SinkTaskDriver(store, clock, format, crashPoints, TIMEOUT_MS, Map.of(),
-        ZombieFencingTest::record);
+    return new SinkTaskDriver(
+        store, clock, format, crashPoints, TIMEOUT_MS, Map.of(), ZombieFencingTest::record);
   }
 
   static SinkRecord record(long offset) {
@@ -74,11 +74,13 @@ final class ZombieFencingTest {
 
   @Test
   void anUnfinishedCommitOfACrashedInstanceIsRolledBackAfterTheTimeout() throws IOException {
-    SinkTaskDriver crashed = instance(point -> {
-      if (point.equals("after-intent")) {
-        throw new SinkTaskTest.SimulatedCrash(point);
-      }
-    });
+    SinkTaskDriver crashed =
+        instance(
+            point -> {
+              if (point.equals("after-intent")) {
+                throw new SinkTaskTest.SimulatedCrash(point);
+              }
+            });
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
@@ -95,18 +97,21 @@ final class ZombieFencingTest {
     owner.position = 0;
     owner.deliverUpTo(10);
     assertEachOffsetOnce(10);
-    assertTrue(store.exists(
-        "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009-1.parquet"),
+    assertTrue(
+        store.exists(
+            "topics/orders/h=h0/orders+0+00000000000000000000+00000000000000000009-1.parquet"),
         "the second attempt at offset 0 has its own names");
   }
 
   @Test
   void anIntentOldByItsWritersClockIsRolledBackAtOnce() throws IOException {
-    SinkTaskDriver crashed = instance(point -> {
-      if (point.equals("mid-commit")) {
-        throw new SinkTaskTest.SimulatedCrash(point);
-      }
-    });
+    SinkTaskDriver crashed =
+        instance(
+            point -> {
+              if (point.equals("mid-commit")) {
+                throw new SinkTaskTest.SimulatedCrash(point);
+              }
+            });
     try {
       crashed.deliverUpTo(10);
     } catch (SinkTaskTest.SimulatedCrash expected) {
@@ -124,17 +129,19 @@ final class ZombieFencingTest {
   @Test
   void aZombieStalledMidCommitIsRolledBackAndCannotFinish() throws IOException {
     SinkTaskDriver[] owner = new SinkTaskDriver[1];
-    SinkTaskDriver zombie = instance(point -> {
-      if (point.equals("mid-commit") && owner[0] == null) {
-        // The zombie stalls here with one of three files visible; a new owner takes over.
-        owner[0] = instance(CrashPoints.NONE);
-        assertTrue(owner[0].context.paused.contains(TP), "waits for the zombie's commit");
-        clock.advance(TIMEOUT_MS);
-        owner[0].deliverUpTo(20);
-        assertFalse(owner[0].context.paused.contains(TP), "rolled back after the timeout");
-        owner[0].deliverUpTo(20);
-      }
-    });
+    SinkTaskDriver zombie =
+        instance(
+            point -> {
+              if (point.equals("mid-commit") && owner[0] == null) {
+                // The zombie stalls here with one of three files visible; a new owner takes over.
+                owner[0] = instance(CrashPoints.NONE);
+                assertTrue(owner[0].context.paused.contains(TP), "waits for the zombie's commit");
+                clock.advance(TIMEOUT_MS);
+                owner[0].deliverUpTo(20);
+                assertFalse(owner[0].context.paused.contains(TP), "rolled back after the timeout");
+                owner[0].deliverUpTo(20);
+              }
+            });
     zombie.deliverUpTo(10);
     // The zombie woke up past its deadline: it stopped, found its commit rolled back, and
     // recovered the new owner's state.
@@ -145,17 +152,22 @@ final class ZombieFencingTest {
   @Test
   void aZombieStalledBeforeItsOutcomeIsRolledForward() throws IOException {
     SinkTaskDriver[] owner = new SinkTaskDriver[1];
-    SinkTaskDriver zombie = instance(point -> {
-      if (point.equals("before-done") && owner[0] == null) {
-        owner[0] = instance(CrashPoints.NONE);
-        assertFalse(owner[0].context.paused.contains(TP), "all files exist: rolled forward");
-        assertEquals(10L, owner[0].position);
-        owner[0].deliverUpTo(20);
-      }
-    });
+    SinkTaskDriver zombie =
+        instance(
+            point -> {
+              if (point.equals("before-done") && owner[0] == null) {
+                owner[0] = instance(CrashPoints.NONE);
+                assertFalse(
+                    owner[0].context.paused.contains(TP), "all files exist: rolled forward");
+                assertEquals(10L, owner[0].position);
+                owner[0].deliverUpTo(20);
+              }
+            });
     zombie.deliverUpTo(10);
     assertEachOffsetOnce(20);
-    assertEquals(10L, zombie.task.preCommit(Map.of()).get(TP).offset(),
+    assertEquals(
+        10L,
+        zombie.task.preCommit(Map.of()).get(TP).offset(),
         "the zombie sees its commit done (the owner finished it for it)");
   }
 }

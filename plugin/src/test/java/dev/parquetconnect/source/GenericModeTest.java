@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Generic mode (any file, each row a record of one topic) and the corrupt-file policy: the good
- * files all arrive, the corrupt one fails the task with file and position or is skipped,
- * reported and quarantined, and a restart never reads it again.
+ * files all arrive, the corrupt one fails the task with file and position or is skipped, reported
+ * and quarantined, and a restart never reads it again.
  */
 final class GenericModeTest {
   @TempDir Path root;
@@ -61,9 +61,20 @@ final class GenericModeTest {
     }
     assertEquals(1_600_000_000_000L, got.get(0).timestamp(), "the file's modification time");
 
-    TaskDriver byField = new TaskDriver(props("topics.dir", "data", "key.fields",
-        "id,name", "timestamp.field", "__kafka_timestamp", "partition.mode", "key.hash",
-        "partition.count", "4")).start();
+    TaskDriver byField =
+        new TaskDriver(
+                props(
+                    "topics.dir",
+                    "data",
+                    "key.fields",
+                    "id,name",
+                    "timestamp.field",
+                    "__kafka_timestamp",
+                    "partition.mode",
+                    "key.hash",
+                    "partition.count",
+                    "4"))
+            .start();
     List<SourceRecord> again = byField.drain(2);
     byField.stop();
     Set<Integer> partitions = new HashSet<>();
@@ -78,8 +89,7 @@ final class GenericModeTest {
   }
 
   @Test
-  void resumesAFileWhereTheCommittedPositionSaysAndNeverRereadsAFinishedOne()
-      throws Exception {
+  void resumesAFileWhereTheCommittedPositionSaysAndNeverRereadsAFinishedOne() throws Exception {
     file("data/a.parquet", 0, 500);
     file("data/b.parquet", 500, 100);
     TaskDriver driver = new TaskDriver(props("topics.dir", "data", "batch.size", "90")).start();
@@ -104,9 +114,16 @@ final class GenericModeTest {
     Set<Long> ids = new HashSet<>();
     Map<String, Integer> owner = new java.util.HashMap<>();
     for (int task = 0; task < 3; task++) {
-      TaskDriver driver = new TaskDriver(props("topics.dir", "data",
-          ParquetSourceConfig.TASK_INDEX_CONFIG, Integer.toString(task),
-          ParquetSourceConfig.TASK_COUNT_CONFIG, "3")).start();
+      TaskDriver driver =
+          new TaskDriver(
+                  props(
+                      "topics.dir",
+                      "data",
+                      ParquetSourceConfig.TASK_INDEX_CONFIG,
+                      Integer.toString(task),
+                      ParquetSourceConfig.TASK_COUNT_CONFIG,
+                      "3"))
+              .start();
       for (SourceRecord r : driver.drain(2)) {
         assertTrue(ids.add(((Struct) r.value()).getInt64("id")), "a row sent twice");
         String file = (String) r.sourcePartition().get("file");
@@ -132,15 +149,22 @@ final class GenericModeTest {
   }
 
   @Test
-  void aCorruptFileIsSkippedReportedAndQuarantinedWhileTheGoodOnesAllArrive()
-      throws Exception {
+  void aCorruptFileIsSkippedReportedAndQuarantinedWhileTheGoodOnesAllArrive() throws Exception {
     file("data/a.parquet", 0, 100);
     Path bad = file("data/b.parquet", 100, 100);
     file("data/c.parquet", 200, 100);
     Files.write(root.resolve("data/d.parquet"), new byte[] {'P', 'A', 'R', '1', 0, 0});
     corruptMiddle(bad);
-    Map<String, String> skip = props("topics.dir", "data", "errors.on.corrupt.file", "skip",
-        "errors.topic", "bad-files", "errors.quarantine.prefix", "quarantine");
+    Map<String, String> skip =
+        props(
+            "topics.dir",
+            "data",
+            "errors.on.corrupt.file",
+            "skip",
+            "errors.topic",
+            "bad-files",
+            "errors.quarantine.prefix",
+            "quarantine");
     TaskDriver driver = new TaskDriver(skip).start();
     List<SourceRecord> got = driver.drain(3);
     List<Long> ids = new ArrayList<>();
@@ -170,16 +194,20 @@ final class GenericModeTest {
   @Test
   void aReplayedArchiveWithACorruptFileSendsTheOthersInOrder() throws Exception {
     List<Original> first = SinkArchive.records("t", 0, 0, 100);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)), first,
-        30);
-    Path bad = SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100,
-        0)), SinkArchive.records("t", 0, 100, 100), 30);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)), first, 30);
+    Path bad =
+        SinkArchive.write(
+            root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 0)),
+            SinkArchive.records("t", 0, 100, 100),
+            30);
     List<Original> third = SinkArchive.records("t", 0, 200, 100);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 200, 0)), third,
-        30);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 200, 0)), third, 30);
     corruptFooter(bad);
-    TaskDriver driver = new TaskDriver(ReplayModeTest.props(root, "errors.on.corrupt.file",
-        "skip", "errors.topic", "bad-files")).start();
+    TaskDriver driver =
+        new TaskDriver(
+                ReplayModeTest.props(
+                    root, "errors.on.corrupt.file", "skip", "errors.topic", "bad-files"))
+            .start();
     List<SourceRecord> got = driver.drain(3);
     driver.stop();
     List<Original> expected = new ArrayList<>(first);

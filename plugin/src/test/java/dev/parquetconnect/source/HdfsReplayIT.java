@@ -34,12 +34,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The source with HDFS as its store (a MiniDFSCluster on 127.0.0.1). The archive is
- * written by the production sink task itself (commit markers, atomic renames, several commits
- * per partition), then replayed by the source task: every record comes back once,
- * in offset order per partition, with its key, value, headers, timestamp and partition; the
- * replay survives a restart part-way, replayed files are moved (a rename on HDFS), and a corrupt
- * file is quarantined.
+ * The source with HDFS as its store (a MiniDFSCluster on 127.0.0.1). The archive is written by the
+ * production sink task itself (commit markers, atomic renames, several commits per partition), then
+ * replayed by the source task: every record comes back once, in offset order per partition, with
+ * its key, value, headers, timestamp and partition; the replay survives a restart part-way,
+ * replayed files are moved (a rename on HDFS), and a corrupt file is quarantined.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 final class HdfsReplayIT {
@@ -136,8 +135,10 @@ final class HdfsReplayIT {
       assertEquals(want.size(), got.size(), "records of partition " + e.getKey());
       for (int i = 0; i < want.size(); i++) {
         ReplayAssertions.assertReplayed(want.get(i), got.get(i));
-        assertEquals(want.get(i).offset(), ((Number) got.get(i).sourceOffset().get("offset"))
-            .longValue(), "source offset");
+        assertEquals(
+            want.get(i).offset(),
+            ((Number) got.get(i).sourceOffset().get("offset")).longValue(),
+            "source offset");
       }
     }
   }
@@ -168,7 +169,8 @@ final class HdfsReplayIT {
     for (int poll = 0; poll < 5; poll++) {
       replayed.addAll(driver.poll(true));
     }
-    assertTrue(replayed.size() > 0 && replayed.size() < originals.size(),
+    assertTrue(
+        replayed.size() > 0 && replayed.size() < originals.size(),
         replayed.size() + " records before the restart");
     driver.poll(false); // polled, never acknowledged: sent again after the restart
     driver.restart();
@@ -191,8 +193,11 @@ final class HdfsReplayIT {
       }
       assertEquals(PARTITIONS * 2, archived.size(), "files the sink committed: " + archived);
       // A file named like the sink's, after the last commit of partition 0, that is not Parquet.
-      String corrupt = "topics/" + TOPIC + "/partition=0/"
-          + SinkArchive.fileName(TOPIC, 0, RECORDS_PER_PARTITION, 0);
+      String corrupt =
+          "topics/"
+              + TOPIC
+              + "/partition=0/"
+              + SinkArchive.fileName(TOPIC, 0, RECORDS_PER_PARTITION, 0);
       try (StoreOutput out = store.create(corrupt)) {
         out.write(new byte[] {'P', 'A', 'R', '1', 1, 2, 3});
         out.commit();
@@ -219,8 +224,12 @@ final class HdfsReplayIT {
       assertEquals(archived, moved, "replayed files under done/, their paths kept");
       List<String> quarantined = parquetFiles(store, "quarantine");
       assertEquals(1, quarantined.size(), "quarantined: " + quarantined);
-      assertFalse(store.exists("topics/" + TOPIC + "/partition=0/"
-          + SinkArchive.fileName(TOPIC, 0, RECORDS_PER_PARTITION, 0)));
+      assertFalse(
+          store.exists(
+              "topics/"
+                  + TOPIC
+                  + "/partition=0/"
+                  + SinkArchive.fileName(TOPIC, 0, RECORDS_PER_PARTITION, 0)));
     }
   }
 

@@ -32,17 +32,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replay in bounded memory: a 1 GiB file replays through the task in a JVM limited to a 256 MiB heap,
- * every record checked. The file (an id and 8 random strings of 60-180 characters per row, so it
- * does not compress) is written once under target/ by our writer and reused by later runs.
+ * Replay in bounded memory: a 1 GiB file replays through the task in a JVM limited to a 256 MiB
+ * heap, every record checked. The file (an id and 8 random strings of 60-180 characters per row, so
+ * it does not compress) is written once under target/ by our writer and reused by later runs.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 final class LargeFileReplayIT {
   private static final Logger LOG = LoggerFactory.getLogger(LargeFileReplayIT.class);
   static final int STRING_COLUMNS = 8;
   private static final long TARGET_SIZE = 1L << 30;
-  /** Rows for a little over 1 GiB: 8 strings of 120 characters on average, their lengths, the id. */
+
+  /**
+   * Rows for a little over 1 GiB: 8 strings of 120 characters on average, their lengths, the id.
+   */
   private static final long ROWS = TARGET_SIZE / (STRING_COLUMNS * 124 + 8) * 105 / 100;
+
   private static final Path ROOT = Path.of("target", "large-file-replay");
   private static final Path FILE = ROOT.resolve("large.parquet");
 
@@ -55,13 +59,14 @@ final class LargeFileReplayIT {
     List<SchemaNode> fields = new ArrayList<>();
     fields.add(PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64));
     for (int c = 0; c < STRING_COLUMNS; c++) {
-      fields.add(PrimitiveNode.of("s" + c, FieldRepetitionType.REQUIRED, PhysicalType.BYTE_ARRAY)
-          .withLogicalType(LogicalType.STRING));
+      fields.add(
+          PrimitiveNode.of("s" + c, FieldRepetitionType.REQUIRED, PhysicalType.BYTE_ARRAY)
+              .withLogicalType(LogicalType.STRING));
     }
     MessageType schema = new MessageType("large", fields);
     Path partial = Path.of("target", "large.parquet.partial");
-    WriterOptions options = WriterOptions.builder().codec(CompressionCodec.UNCOMPRESSED)
-        .dictionary(false).build();
+    WriterOptions options =
+        WriterOptions.builder().codec(CompressionCodec.UNCOMPRESSED).dictionary(false).build();
     char[] chars = new char[180];
     try (OutputStream out = Files.newOutputStream(partial);
         ParquetFileWriter writer = new ParquetFileWriter(out, schema, options)) {
@@ -93,12 +98,20 @@ final class LargeFileReplayIT {
   @Test
   void aOneGibFileReplaysWithin256MiB() throws Exception {
     assertTrue(Files.size(FILE) >= TARGET_SIZE, "file of " + Files.size(FILE) + " bytes");
-    String classPath = System.getProperty("surefire.test.class.path",
-        System.getProperty("java.class.path"));
+    String classPath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classPath,
-        LargeFileReplayMain.class.getName(), ROOT.toString(), Long.toString(ROWS));
+    List<String> command =
+        List.of(
+            java,
+            "-Xmx256m",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            "-cp",
+            classPath,
+            LargeFileReplayMain.class.getName(),
+            ROOT.toString(),
+            Long.toString(ROWS));
     long started = System.nanoTime();
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -108,9 +121,14 @@ final class LargeFileReplayIT {
     assertEquals(ROWS, Long.parseLong(line(output, "records")));
     long maxHeap = Long.parseLong(line(output, "maxHeap"));
     assertTrue(maxHeap <= 256L << 20, "child heap " + maxHeap);
-    LOG.info("replayed {} bytes, {} rows in {} s; heap pools peaked at {} bytes (garbage "
-        + "included) of {}", Files.size(FILE), ROWS,
-        seconds, line(output, "peakHeap"), maxHeap);
+    LOG.info(
+        "replayed {} bytes, {} rows in {} s; heap pools peaked at {} bytes (garbage "
+            + "included) of {}",
+        Files.size(FILE),
+        ROWS,
+        seconds,
+        line(output, "peakHeap"),
+        maxHeap);
   }
 
   private static String line(String output, String prefix) throws IOException {

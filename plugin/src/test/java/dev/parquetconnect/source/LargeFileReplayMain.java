@@ -12,9 +12,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Child JVM of {@link LargeFileReplayIT}: replays one large file through a {@link
- * ParquetSourceTask} (local store, generic mode), checking that ids come back 0, 1, 2... and
- * that every string has its length, and prints {@code records <n>}, {@code checksum <n>} and
- * {@code peakHeap <bytes>} (the heap pools' peak usage).
+ * ParquetSourceTask} (local store, generic mode), checking that ids come back 0, 1, 2... and that
+ * every string has its length, and prints {@code records <n>}, {@code checksum <n>} and {@code
+ * peakHeap <bytes>} (the heap pools' peak usage).
  */
 public final class LargeFileReplayMain {
   private LargeFileReplayMain() {}

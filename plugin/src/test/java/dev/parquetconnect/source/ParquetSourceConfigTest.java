@@ -45,9 +45,12 @@ final class ParquetSourceConfigTest {
     assertEquals(ParquetSourceConfig.OnCorruptFile.FAIL, c.onCorruptFile());
     assertEquals(ParquetSourceConfig.TransactionUnit.FILE, c.transactionUnit());
     assertTrue(c.fileNamePattern().matcher("t+0+00000000000000000000.parquet").matches());
-    assertTrue(c.fileNamePattern().matcher(
-        "t+0+00000000000000000000+00000000000000000099-1.parquet").matches());
-    assertEquals(ParquetSourceConfig.PartitionMode.DEFAULT,
+    assertTrue(
+        c.fileNamePattern()
+            .matcher("t+0+00000000000000000000+00000000000000000099-1.parquet")
+            .matches());
+    assertEquals(
+        ParquetSourceConfig.PartitionMode.DEFAULT,
         new ParquetSourceConfig(props("mode", "generic", "topic", "x")).partitionMode());
   }
 
@@ -59,8 +62,9 @@ final class ParquetSourceConfigTest {
     c = ParquetSourceConfig.validate(props("after.replay", "move"));
     assertFalse(errors(c, "after.replay.move.prefix").isEmpty());
 
-    c = ParquetSourceConfig.validate(props("after.replay", "move", "after.replay.move.prefix",
-        "topics/done"));
+    c =
+        ParquetSourceConfig.validate(
+            props("after.replay", "move", "after.replay.move.prefix", "topics/done"));
     assertTrue(errors(c, "after.replay.move.prefix").get(0).contains("must not lie under"));
 
     c = ParquetSourceConfig.validate(props("errors.quarantine.prefix", "q"));
@@ -72,8 +76,9 @@ final class ParquetSourceConfigTest {
     c = ParquetSourceConfig.validate(props("key.fields", "id"));
     assertFalse(errors(c, "key.fields").isEmpty());
 
-    c = ParquetSourceConfig.validate(props("mode", "generic", "topic", "x", "partition.mode",
-        "original"));
+    c =
+        ParquetSourceConfig.validate(
+            props("mode", "generic", "topic", "x", "partition.mode", "original"));
     assertFalse(errors(c, "partition.mode").isEmpty());
   }
 
@@ -84,10 +89,11 @@ final class ParquetSourceConfigTest {
     assertTrue(message.contains("must not carry credentials"));
     assertFalse(message.contains("secret"));
     assertFalse(errors(ParquetSourceConfig.validate(props("mode", "copy")), "mode").isEmpty());
-    assertFalse(errors(ParquetSourceConfig.validate(props("file.name.pattern", "([")),
-        "file.name.pattern").isEmpty());
-    assertFalse(errors(ParquetSourceConfig.validate(props("topics.dir", "../up")),
-        "topics.dir").isEmpty());
+    assertFalse(
+        errors(ParquetSourceConfig.validate(props("file.name.pattern", "([")), "file.name.pattern")
+            .isEmpty());
+    assertFalse(
+        errors(ParquetSourceConfig.validate(props("topics.dir", "../up")), "topics.dir").isEmpty());
     assertThrows(ConfigException.class, () -> new ParquetSourceConfig(props("batch.size", "0")));
   }
 
@@ -103,7 +109,8 @@ final class ParquetSourceConfigTest {
       assertEquals(3, task.taskCount());
     }
     assertEquals(ExactlyOnceSupport.SUPPORTED, connector.exactlyOnceSupport(props()));
-    assertEquals(ConnectorTransactionBoundaries.SUPPORTED,
+    assertEquals(
+        ConnectorTransactionBoundaries.SUPPORTED,
         connector.canDefineTransactionBoundaries(props()));
     assertEquals(ParquetSourceTask.class, connector.taskClass());
     connector.stop();
@@ -113,14 +120,16 @@ final class ParquetSourceConfigTest {
   void sinkFileNamesParseWithAndWithoutAttemptAndLastOffset() {
     SinkFileName n = SinkFileName.parse("orders+3+00000000000000001000.parquet");
     assertEquals(new SinkFileName("orders", 3, 1000, 0), n);
-    assertEquals(new SinkFileName("orders", 3, 1000, 2),
+    assertEquals(
+        new SinkFileName("orders", 3, 1000, 2),
         SinkFileName.parse("orders+3+00000000000000001000-2.parquet"));
-    assertEquals(new SinkFileName("orders", 3, 1000, 0),
+    assertEquals(
+        new SinkFileName("orders", 3, 1000, 0),
         SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999.parquet"));
-    assertEquals(new SinkFileName("orders", 3, 1000, 4),
+    assertEquals(
+        new SinkFileName("orders", 3, 1000, 4),
         SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999-4.parquet"));
-    assertEquals(new SinkFileName(".hidden", 0, 5, 0),
-        SinkFileName.parse("%2Ehidden+0+5.parquet"));
+    assertEquals(new SinkFileName(".hidden", 0, 5, 0), SinkFileName.parse("%2Ehidden+0+5.parquet"));
     assertEquals(null, SinkFileName.parse("part-0001.parquet"));
     assertEquals(null, SinkFileName.parse("t+0+99999999999999999999999.parquet"));
   }

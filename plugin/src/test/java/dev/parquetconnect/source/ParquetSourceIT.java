@@ -85,10 +85,18 @@ final class ParquetSourceIT {
     for (int p = 0; p < PARTITIONS; p++) {
       int count = total / PARTITIONS + (p < total % PARTITIONS ? 1 : 0);
       for (int first = 0; first < count; first += perFile) {
-        List<Original> file = SinkArchive.records(topic, p, first, Math.min(perFile,
-            count - first));
-        SinkArchive.write(storeRoot.resolve("topics/" + topic + "/partition=" + p + "/"
-            + SinkArchive.fileName(topic, p, first, 0)), file, 1_000);
+        List<Original> file =
+            SinkArchive.records(topic, p, first, Math.min(perFile, count - first));
+        SinkArchive.write(
+            storeRoot.resolve(
+                "topics/"
+                    + topic
+                    + "/partition="
+                    + p
+                    + "/"
+                    + SinkArchive.fileName(topic, p, first, 0)),
+            file,
+            1_000);
         all.addAll(file);
       }
     }
@@ -112,16 +120,16 @@ final class ParquetSourceIT {
     value.put("tags", o.tags());
     value.put("amount", o.amountCents() == null ? null : BigDecimal.valueOf(o.amountCents(), 2));
     value.put("scores", o.scores());
-    JsonRecord r = new JsonRecord(o.key(), Json.write(value), o.partition(), o.timestamp(),
-        List.of());
+    JsonRecord r =
+        new JsonRecord(o.key(), Json.write(value), o.partition(), o.timestamp(), List.of());
     for (Map.Entry<String, String> h : o.headers()) {
       r = r.withHeader(h.getKey(), h.getValue());
     }
     return r;
   }
 
-  private static Map<String, String> connectorConfig(Path storeRoot, String from, String to,
-      String... more) {
+  private static Map<String, String> connectorConfig(
+      Path storeRoot, String from, String to, String... more) {
     Map<String, String> c = new HashMap<>();
     c.put("connector.class", CONNECTOR);
     c.put("tasks.max", "3");
@@ -149,23 +157,28 @@ final class ParquetSourceIT {
     broker.createTopic("orders", PARTITIONS);
     broker.createTopic("orders-restored", PARTITIONS);
     List<JsonRecord> produced = originals.stream().map(ParquetSourceIT::asProduced).toList();
-    List<RecordMetadata> placed = KafkaRecords.produce(broker.bootstrapServers(), "orders",
-        produced, IO_TIMEOUT);
+    List<RecordMetadata> placed =
+        KafkaRecords.produce(broker.bootstrapServers(), "orders", produced, IO_TIMEOUT);
     for (int i = 0; i < placed.size(); i++) {
       assertEquals(originals.get(i).offset(), placed.get(i).offset(), "archived offsets");
     }
-    try (ConnectWorker worker = ConnectWorker.builder(KafkaRuntime.defaultVersion(),
-        broker.bootstrapServers()).workDir(workDir.resolve("worker-roundtrip"))
-        .groupId("source-roundtrip").start()) {
+    try (ConnectWorker worker =
+        ConnectWorker.builder(KafkaRuntime.defaultVersion(), broker.bootstrapServers())
+            .workDir(workDir.resolve("worker-roundtrip"))
+            .groupId("source-roundtrip")
+            .start()) {
       long started = System.nanoTime();
       worker.putConnectorConfig("replay", connectorConfig(store, "orders", "orders-restored"));
       worker.awaitConnectorRunning("replay", 3, IO_TIMEOUT);
-      List<ConsumerRecord<String, String>> restored = KafkaRecords.consumeAtLeast(
-          broker.bootstrapServers(), "orders-restored", originals.size(), IO_TIMEOUT);
-      LOG.info("replayed {} records in {} ms", restored.size(),
+      List<ConsumerRecord<String, String>> restored =
+          KafkaRecords.consumeAtLeast(
+              broker.bootstrapServers(), "orders-restored", originals.size(), IO_TIMEOUT);
+      LOG.info(
+          "replayed {} records in {} ms",
+          restored.size(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-      List<ConsumerRecord<String, String>> original = KafkaRecords.consumeAll(
-          broker.bootstrapServers(), "orders", IO_TIMEOUT);
+      List<ConsumerRecord<String, String>> original =
+          KafkaRecords.consumeAll(broker.bootstrapServers(), "orders", IO_TIMEOUT);
       assertEquals(original.size(), restored.size(), "record count");
       for (int i = 0; i < original.size(); i++) {
         assertSameRecord(original.get(i), restored.get(i));
@@ -173,8 +186,8 @@ final class ParquetSourceIT {
     }
   }
 
-  private static void assertSameRecord(ConsumerRecord<String, String> want,
-      ConsumerRecord<String, String> got) {
+  private static void assertSameRecord(
+      ConsumerRecord<String, String> want, ConsumerRecord<String, String> got) {
     String what = "record " + want.partition() + "@" + want.offset();
     assertEquals(want.partition(), got.partition(), what);
     assertEquals(want.offset(), got.offset(), what + ": order within the partition");
@@ -201,19 +214,31 @@ final class ParquetSourceIT {
     for (boolean exactlyOnce : new boolean[] {true, false}) {
       String target = exactlyOnce ? "events-eos" : "events-alo";
       broker.createTopic(target, PARTITIONS);
-      ConnectWorker.Builder builder = ConnectWorker.builder(KafkaRuntime.defaultVersion(),
-          broker.bootstrapServers()).workDir(workDir.resolve("worker-" + target))
-          .groupId("source-" + target);
+      ConnectWorker.Builder builder =
+          ConnectWorker.builder(KafkaRuntime.defaultVersion(), broker.bootstrapServers())
+              .workDir(workDir.resolve("worker-" + target))
+              .groupId("source-" + target);
       if (exactlyOnce) {
         builder.workerProperty("exactly.once.source.support", "enabled");
       }
       try (ConnectWorker worker = builder.start()) {
-        worker.putConnectorConfig("replay", connectorConfig(store, "events", target,
-            "batch.size", "200", "transaction.boundary", exactlyOnce ? "connector" : "poll",
-            "transaction.unit", "file"));
+        worker.putConnectorConfig(
+            "replay",
+            connectorConfig(
+                store,
+                "events",
+                target,
+                "batch.size",
+                "200",
+                "transaction.boundary",
+                exactlyOnce ? "connector" : "poll",
+                "transaction.unit",
+                "file"));
         for (int kill = 1; kill <= 3; kill++) {
           long threshold = originals.size() * kill / 5;
-          Await.until(threshold + " records in " + target, IO_TIMEOUT,
+          Await.until(
+              threshold + " records in " + target,
+              IO_TIMEOUT,
               () -> endOffsetSum(target) >= threshold);
           long at = endOffsetSum(target);
           worker.kill();
@@ -224,11 +249,14 @@ final class ParquetSourceIT {
         // At least once: duplicates count towards any number of records, so wait for every
         // distinct one; exactly once: the committed records are exactly the originals.
         List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
-        Await.until("every record in " + target, IO_TIMEOUT, () -> {
-          last.clear();
-          last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
-          return distinct(last.get(0)) >= originals.size();
-        });
+        Await.until(
+            "every record in " + target,
+            IO_TIMEOUT,
+            () -> {
+              last.clear();
+              last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
+              return distinct(last.get(0)) >= originals.size();
+            });
         List<ConsumerRecord<String, String>> restored = last.get(0);
         int duplicates = restored.size() - distinct(restored);
         LOG.info("{}: {} records, {} duplicates", target, restored.size(), duplicates);

@@ -40,21 +40,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Seeded randomized round trip through both real tasks: random records (keys with and without
- * schemas, null keys; values of random schemas from {@link Generator}, schemaless maps,
- * tombstones; 0-4 headers of random names, schemas and values, repeats and nulls; null, negative
- * and ordinary timestamps of every timestamp type; several topics and Kafka partitions with
- * offset gaps) are written by the production {@code ParquetSinkTask} on a local store (random
- * partitioner, {@code flush.size} and writer settings, every offset committed), then replayed by
- * the production {@link ParquetSourceTask} in replay mode, and every replayed record is compared
- * with the record the sink received: topic, partition, offset, key and key schema, value and
- * value schema, headers (order, names, schemas, values), timestamp; each record once, in offset
- * order per partition.
+ * schemas, null keys; values of random schemas from {@link Generator}, schemaless maps, tombstones;
+ * 0-4 headers of random names, schemas and values, repeats and nulls; null, negative and ordinary
+ * timestamps of every timestamp type; several topics and Kafka partitions with offset gaps) are
+ * written by the production {@code ParquetSinkTask} on a local store (random partitioner, {@code
+ * flush.size} and writer settings, every offset committed), then replayed by the production {@link
+ * ParquetSourceTask} in replay mode, and every replayed record is compared with the record the sink
+ * received: topic, partition, offset, key and key schema, value and value schema, headers (order,
+ * names, schemas, values), timestamp; each record once, in offset order per partition.
  *
- * <p>Where docs/source.md says a part does not come back exactly, the documented form is
- * expected instead: schemaless maps lose the keys whose value was null (or an array without a
- * value, where the file had no column for it yet); a null with a default
- * in a value with a schema comes back as the default ({@code ParquetToConnect}); a {@code
- * SourceRecord} has no timestamp type, so only the timestamp is compared.
+ * <p>Where docs/source.md says a part does not come back exactly, the documented form is expected
+ * instead: schemaless maps lose the keys whose value was null (or an array without a value, where
+ * the file had no column for it yet); a null with a default in a value with a schema comes back as
+ * the default ({@code ParquetToConnect}); a {@code SourceRecord} has no timestamp type, so only the
+ * timestamp is compared.
  *
  * <p>Re-run: {@code mvn -o -q -B test -Dtest='RandomReplayRoundTripTest'
  * -Dsurefire.failIfNoSpecifiedTests=false}; a failing case names its seed.
@@ -64,8 +63,9 @@ final class RandomReplayRoundTripTest {
   private static final int CASES = 40;
   private static final long SCHEDULE_MS = 3_600_000L;
   private static final String[] TOPICS = {"orders", "events.v2", "a_b-C"};
-  private static final String[] HEADER_NAMES = {"trace", "h", "trace", "\u00dcber \u2713", "",
-      "part"};
+  private static final String[] HEADER_NAMES = {
+    "trace", "h", "trace", "\u00dcber \u2713", "", "part"
+  };
 
   @TempDir Path root;
 
@@ -75,6 +75,7 @@ final class RandomReplayRoundTripTest {
 
   /** What the cases produced, checked once all ran: the generator must keep covering these. */
   private static final Map<String, Integer> SEEN = new TreeMap<>();
+
   private static int casesRun;
 
   @AfterAll
@@ -82,12 +83,29 @@ final class RandomReplayRoundTripTest {
     if (casesRun < CASES) {
       return; // a single case was selected
     }
-    for (String kind : List.of("null key", "schemaless key", "struct key", "tombstone",
-        "schemaless value", "struct value", "other value", "null timestamp",
-        "negative timestamp", "CreateTime", "LogAppendTime", "NoTimestampType",
-        "repeated header name", "null header value", "schemaless header", "struct header",
-        "partitioner KAFKA", "partitioner FIELD", "partitioner HEADER", "two topics",
-        "offset gap")) {
+    for (String kind :
+        List.of(
+            "null key",
+            "schemaless key",
+            "struct key",
+            "tombstone",
+            "schemaless value",
+            "struct value",
+            "other value",
+            "null timestamp",
+            "negative timestamp",
+            "CreateTime",
+            "LogAppendTime",
+            "NoTimestampType",
+            "repeated header name",
+            "null header value",
+            "schemaless header",
+            "struct header",
+            "partitioner KAFKA",
+            "partitioner FIELD",
+            "partitioner HEADER",
+            "two topics",
+            "offset gap")) {
       assertTrue(SEEN.getOrDefault(kind, 0) > 0, "no case had a " + kind + ": " + SEEN);
     }
   }
@@ -160,11 +178,26 @@ final class RandomReplayRoundTripTest {
   // ---- the case
 
   /** Keys, values and their schemas. */
-  private enum KeyKind { SCHEMALESS, STRING, BYTES, PRIMITIVE, STRUCT, ANY }
+  private enum KeyKind {
+    SCHEMALESS,
+    STRING,
+    BYTES,
+    PRIMITIVE,
+    STRUCT,
+    ANY
+  }
 
-  private enum ValueKind { STRUCT, OTHER, SCHEMALESS }
+  private enum ValueKind {
+    STRUCT,
+    OTHER,
+    SCHEMALESS
+  }
 
-  private enum PartitionerKind { KAFKA, FIELD, HEADER }
+  private enum PartitionerKind {
+    KAFKA,
+    FIELD,
+    HEADER
+  }
 
   /** One schema a case's keys or values may have, and how to make a value of it. */
   private record Variant(Schema schema, boolean schemaless, Map<String, Integer> shape) {}
@@ -182,11 +215,13 @@ final class RandomReplayRoundTripTest {
     final int count;
     final Map<String, String> sinkProps = new HashMap<>();
     final int batchSize;
+
     /**
-     * One shape per case for schemaless keys and one for values, as one producer's JSON has:
-     * the widening and type conflicts of differing shapes are RandomSchemalessTest's subject.
+     * One shape per case for schemaless keys and one for values, as one producer's JSON has: the
+     * widening and type conflicts of differing shapes are RandomSchemalessTest's subject.
      */
     final Map<String, Integer> keyShape;
+
     final Map<String, Integer> valueShape;
 
     Case(Random random) {
@@ -219,11 +254,12 @@ final class RandomReplayRoundTripTest {
 
       sinkProps.put("name", "random-archive");
       sinkProps.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, Integer.toString(flushSize));
-      sinkProps.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG,
-          Long.toString(SCHEDULE_MS));
+      sinkProps.put(
+          ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
       sinkProps.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
       sinkProps.put(ParquetSinkConfig.STORE_KAFKA_HEADERS_CONFIG, "true");
-      sinkProps.put(ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG,
+      sinkProps.put(
+          ParquetSinkConfig.BEHAVIOR_ON_NULL_VALUES_CONFIG,
           tombstones ? "write" : random.nextBoolean() ? "fail" : "ignore");
       switch (partitioner) {
         case KAFKA -> sinkProps.put(ParquetSinkConfig.PARTITIONER_CONFIG, "kafka");
@@ -238,8 +274,8 @@ final class RandomReplayRoundTripTest {
         default -> throw new AssertionError();
       }
       if (random.nextBoolean()) {
-        sinkProps.put(ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG,
-            Integer.toString(1 + random.nextInt(20)));
+        sinkProps.put(
+            ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, Integer.toString(1 + random.nextInt(20)));
       }
       if (random.nextBoolean()) {
         sinkProps.put(ParquetSinkConfig.PARQUET_TIMESTAMP_UNIT_CONFIG, "micros");
@@ -251,8 +287,17 @@ final class RandomReplayRoundTripTest {
 
     @Override
     public String toString() {
-      return "partitions " + partitions + ", partitioner " + partitioner + ", flush.size "
-          + flushSize + ", tombstones " + tombstones + ", keys " + keyVariants + ", values "
+      return "partitions "
+          + partitions
+          + ", partitioner "
+          + partitioner
+          + ", flush.size "
+          + flushSize
+          + ", tombstones "
+          + tombstones
+          + ", keys "
+          + keyVariants
+          + ", values "
           + valueVariants;
     }
 
@@ -298,14 +343,15 @@ final class RandomReplayRoundTripTest {
 
     /** A scalar schema that can name a directory. */
     private Schema partitionSchema() {
-      SchemaBuilder b = switch (random.nextInt(6)) {
-        case 0 -> SchemaBuilder.int32();
-        case 1 -> SchemaBuilder.int64();
-        case 2 -> SchemaBuilder.bool();
-        case 3 -> Date.builder();
-        case 4 -> Decimal.builder(2);
-        default -> SchemaBuilder.string();
-      };
+      SchemaBuilder b =
+          switch (random.nextInt(6)) {
+            case 0 -> SchemaBuilder.int32();
+            case 1 -> SchemaBuilder.int64();
+            case 2 -> SchemaBuilder.bool();
+            case 3 -> Date.builder();
+            case 4 -> Decimal.builder(2);
+            default -> SchemaBuilder.string();
+          };
       if (random.nextBoolean()) {
         b.optional();
       }
@@ -313,9 +359,9 @@ final class RandomReplayRoundTripTest {
     }
 
     /**
-     * The shape of a case's schemaless values, as JsonConverter makes them: field name to kind
-     * (0 long, 1 double, 2 string, 3 boolean, 4 list of longs, 5 nested map of long/string);
-     * {@code top} 0 means a bare long, 1 a bare string, 2 a map.
+     * The shape of a case's schemaless values, as JsonConverter makes them: field name to kind (0
+     * long, 1 double, 2 string, 3 boolean, 4 list of longs, 5 nested map of long/string); {@code
+     * top} 0 means a bare long, 1 a bare string, 2 a map.
      */
     private Map<String, Integer> shape(int top) {
       Map<String, Integer> shape = new LinkedHashMap<>();
@@ -378,14 +424,24 @@ final class RandomReplayRoundTripTest {
       } else {
         value = g.value(valueSchema);
       }
-      Long timestamp = switch (random.nextInt(10)) {
-        case 0 -> null;
-        case 1 -> -1L - random.nextInt(1_000_000);
-        default -> 1_700_000_000_000L + random.nextInt(1_000_000_000);
-      };
+      Long timestamp =
+          switch (random.nextInt(10)) {
+            case 0 -> null;
+            case 1 -> -1L - random.nextInt(1_000_000);
+            default -> 1_700_000_000_000L + random.nextInt(1_000_000_000);
+          };
       TimestampType type = TimestampType.values()[random.nextInt(3)];
-      return new SinkRecord(tp.topic(), tp.partition(), keySchema, key, valueSchema, value, offset,
-          timestamp, type, headers());
+      return new SinkRecord(
+          tp.topic(),
+          tp.partition(),
+          keySchema,
+          key,
+          valueSchema,
+          value,
+          offset,
+          timestamp,
+          type,
+          headers());
     }
 
     /** A schemaless value of the shape, as JsonConverter (schemas.enable=false) makes them. */
@@ -417,21 +473,23 @@ final class RandomReplayRoundTripTest {
           return random.nextInt(4) == 0 ? "" : "t\u00e9xt" + random.nextInt(100);
         case 3:
           return random.nextBoolean();
-        case 4: {
-          List<Object> list = new ArrayList<>();
-          for (int i = random.nextInt(4); i > 0; i--) {
-            list.add((long) random.nextInt(100));
+        case 4:
+          {
+            List<Object> list = new ArrayList<>();
+            for (int i = random.nextInt(4); i > 0; i--) {
+              list.add((long) random.nextInt(100));
+            }
+            return list;
           }
-          return list;
-        }
-        default: {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("n", (long) random.nextInt(50));
-          if (random.nextBoolean()) {
-            m.put("s", "x" + random.nextInt(50));
+        default:
+          {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("n", (long) random.nextInt(50));
+            if (random.nextBoolean()) {
+              m.put("s", "x" + random.nextInt(50));
+            }
+            return m;
           }
-          return m;
-        }
       }
     }
 
@@ -450,8 +508,15 @@ final class RandomReplayRoundTripTest {
           case 2 -> headers.addString(name, random.nextBoolean() ? null : "v" + i);
           case 3 -> {
             // A schema with everything Connect schemas can carry besides the type.
-            Schema s = SchemaBuilder.int32().name("com.example.Count").version(3)
-                .doc("a count").parameter("unit", "pieces").optional().defaultValue(7).build();
+            Schema s =
+                SchemaBuilder.int32()
+                    .name("com.example.Count")
+                    .version(3)
+                    .doc("a count")
+                    .parameter("unit", "pieces")
+                    .optional()
+                    .defaultValue(7)
+                    .build();
             headers.add(name, random.nextBoolean() ? null : random.nextInt(), s);
           }
           default -> {
@@ -479,41 +544,57 @@ final class RandomReplayRoundTripTest {
     /** A value of a schemaless header: any Java type Connect values come in, nested. */
     private Object schemalessHeaderValue(int depth) {
       switch (random.nextInt(depth >= 2 ? 12 : 15)) {
-        case 0: return (byte) random.nextInt();
-        case 1: return (short) random.nextInt();
-        case 2: return random.nextInt();
-        case 3: return random.nextLong();
-        case 4: return random.nextFloat();
-        case 5: return random.nextInt(10) == 0 ? Double.NaN : random.nextGaussian();
-        case 6: return random.nextBoolean();
-        case 7: return "sch\u00e9maless " + random.nextInt(10);
-        case 8: {
-          byte[] b = new byte[random.nextInt(5)];
-          random.nextBytes(b);
-          return b;
-        }
-        case 9: return BigDecimal.valueOf(random.nextLong(), random.nextInt(6));
-        case 10: return new java.util.Date(random.nextLong() % 10_000_000_000_000L);
-        case 11: return null;
-        case 12: {
-          List<Object> list = new ArrayList<>();
-          for (int i = random.nextInt(3); i > 0; i--) {
-            list.add(schemalessHeaderValue(depth + 1));
+        case 0:
+          return (byte) random.nextInt();
+        case 1:
+          return (short) random.nextInt();
+        case 2:
+          return random.nextInt();
+        case 3:
+          return random.nextLong();
+        case 4:
+          return random.nextFloat();
+        case 5:
+          return random.nextInt(10) == 0 ? Double.NaN : random.nextGaussian();
+        case 6:
+          return random.nextBoolean();
+        case 7:
+          return "sch\u00e9maless " + random.nextInt(10);
+        case 8:
+          {
+            byte[] b = new byte[random.nextInt(5)];
+            random.nextBytes(b);
+            return b;
           }
-          return list;
-        }
-        case 13: {
-          Map<Object, Object> map = new LinkedHashMap<>();
-          for (int i = random.nextInt(3); i > 0; i--) {
-            map.put(random.nextBoolean() ? "k" + i : (Object) (long) i,
-                schemalessHeaderValue(depth + 1));
+        case 9:
+          return BigDecimal.valueOf(random.nextLong(), random.nextInt(6));
+        case 10:
+          return new java.util.Date(random.nextLong() % 10_000_000_000_000L);
+        case 11:
+          return null;
+        case 12:
+          {
+            List<Object> list = new ArrayList<>();
+            for (int i = random.nextInt(3); i > 0; i--) {
+              list.add(schemalessHeaderValue(depth + 1));
+            }
+            return list;
           }
-          return map;
-        }
-        default: {
-          Schema s = g.struct(2, false, "HeaderStruct");
-          return g.value(s);
-        }
+        case 13:
+          {
+            Map<Object, Object> map = new LinkedHashMap<>();
+            for (int i = random.nextInt(3); i > 0; i--) {
+              map.put(
+                  random.nextBoolean() ? "k" + i : (Object) (long) i,
+                  schemalessHeaderValue(depth + 1));
+            }
+            return map;
+          }
+        default:
+          {
+            Schema s = g.struct(2, false, "HeaderStruct");
+            return g.value(s);
+          }
       }
     }
   }
@@ -542,12 +623,13 @@ final class RandomReplayRoundTripTest {
   }
 
   /**
-   * Polls until {@code expected} records came (or 50 polls in a row brought nothing), then
-   * once more after the next discovery: a record sent twice would show there.
+   * Polls until {@code expected} records came (or 50 polls in a row brought nothing), then once
+   * more after the next discovery: a record sent twice would show there.
    */
   private List<SourceRecord> replay(Case c, int expected) throws InterruptedException {
-    Map<String, String> props = ReplayModeTest.props(root,
-        ParquetSourceConfig.BATCH_SIZE_CONFIG, Integer.toString(c.batchSize));
+    Map<String, String> props =
+        ReplayModeTest.props(
+            root, ParquetSourceConfig.BATCH_SIZE_CONFIG, Integer.toString(c.batchSize));
     TaskDriver driver = new TaskDriver(props).start();
     try {
       List<SourceRecord> all = new ArrayList<>();
@@ -569,30 +651,31 @@ final class RandomReplayRoundTripTest {
 
   // ---- the comparison
 
-  private static void assertReplayed(Case c, List<SinkRecord> originals,
-      List<SourceRecord> replayed) {
-    Map<TopicPartition, List<SinkRecord>> want = new TreeMap<>(
-        (a, b) -> a.toString().compareTo(b.toString()));
+  private static void assertReplayed(
+      Case c, List<SinkRecord> originals, List<SourceRecord> replayed) {
+    Map<TopicPartition, List<SinkRecord>> want =
+        new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
     for (SinkRecord r : originals) {
       if (r.value() == null && !c.tombstones) {
         continue; // behavior.on.null.values=fail never sees one: no tombstones were made
       }
-      want.computeIfAbsent(new TopicPartition(r.topic(), r.kafkaPartition()),
-          k -> new ArrayList<>()).add(r);
+      want.computeIfAbsent(
+              new TopicPartition(r.topic(), r.kafkaPartition()), k -> new ArrayList<>())
+          .add(r);
     }
-    Map<TopicPartition, List<SourceRecord>> got = new TreeMap<>(
-        (a, b) -> a.toString().compareTo(b.toString()));
+    Map<TopicPartition, List<SourceRecord>> got =
+        new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
     for (SourceRecord r : replayed) {
-      got.computeIfAbsent(new TopicPartition(r.topic(), r.kafkaPartition()),
-          k -> new ArrayList<>()).add(r);
+      got.computeIfAbsent(new TopicPartition(r.topic(), r.kafkaPartition()), k -> new ArrayList<>())
+          .add(r);
     }
     assertEquals(want.keySet(), got.keySet(), "partitions replayed: " + c);
     for (Map.Entry<TopicPartition, List<SinkRecord>> e : want.entrySet()) {
       List<SinkRecord> w = e.getValue();
       List<SourceRecord> g = got.get(e.getKey());
       List<Long> wantOffsets = w.stream().map(SinkRecord::kafkaOffset).toList();
-      List<Long> gotOffsets = g.stream()
-          .map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList();
+      List<Long> gotOffsets =
+          g.stream().map(r -> ((Number) r.sourceOffset().get("offset")).longValue()).toList();
       assertEquals(wantOffsets, gotOffsets, e.getKey() + ": each offset once, in order; " + c);
       for (int i = 0; i < w.size(); i++) {
         assertRecord(w.get(i), g.get(i), c);
@@ -604,8 +687,8 @@ final class RandomReplayRoundTripTest {
     String at = o.topic() + "-" + o.kafkaPartition() + "@" + o.kafkaOffset();
     assertEquals(o.topic(), r.topic(), at);
     assertEquals(o.kafkaPartition(), r.kafkaPartition(), at);
-    assertEquals(Map.of("topic", o.topic(), "partition", o.kafkaPartition()),
-        r.sourcePartition(), at);
+    assertEquals(
+        Map.of("topic", o.topic(), "partition", o.kafkaPartition()), r.sourcePartition(), at);
     // A SourceRecord has no timestamp type: the producer sends the timestamp as CreateTime.
     assertEquals(o.timestamp(), r.timestamp(), at + " timestamp (" + o.timestampType() + ")");
 
@@ -616,19 +699,19 @@ final class RandomReplayRoundTripTest {
     } else if (o.keySchema() == null) {
       assertSchemalessEquals(o.key(), r.key(), at + " key");
     } else {
-      ConnectFiles.assertDeepEquals(ConnectTestData.normalized(o.keySchema(), o.key()), r.key(),
-          at + " key");
+      ConnectFiles.assertDeepEquals(
+          ConnectTestData.normalized(o.keySchema(), o.key()), r.key(), at + " key");
     }
 
-    assertSchemaEquals(o.value() == null ? null : o.valueSchema(), r.valueSchema(),
-        at + " value schema");
+    assertSchemaEquals(
+        o.value() == null ? null : o.valueSchema(), r.valueSchema(), at + " value schema");
     if (o.value() == null) {
       assertEquals(null, r.value(), at + " tombstone");
     } else if (o.valueSchema() == null) {
       assertSchemalessEquals(o.value(), r.value(), at + " value");
     } else {
-      ConnectFiles.assertDeepEquals(ConnectTestData.normalized(o.valueSchema(), o.value()),
-          r.value(), at + " value");
+      ConnectFiles.assertDeepEquals(
+          ConnectTestData.normalized(o.valueSchema(), o.value()), r.value(), at + " value");
     }
 
     Iterator<Header> e = o.headers().iterator();
@@ -649,10 +732,10 @@ final class RandomReplayRoundTripTest {
   }
 
   /**
-   * A schemaless key or value as docs/source.md says it comes back: maps and lists again, with
-   * the map keys whose value was null left out, and those whose array held no value (empty, or
-   * only nulls) where the replayed map lacks them: a file has no column for a key that had no
-   * value but null so far.
+   * A schemaless key or value as docs/source.md says it comes back: maps and lists again, with the
+   * map keys whose value was null left out, and those whose array held no value (empty, or only
+   * nulls) where the replayed map lacks them: a file has no column for a key that had no value but
+   * null so far.
    */
   private static void assertSchemalessEquals(Object original, Object replayed, String at) {
     Object expected = asReplayed(original, replayed);
@@ -664,11 +747,12 @@ final class RandomReplayRoundTripTest {
     if (v instanceof Map<?, ?> m) {
       Map<?, ?> r = replayed instanceof Map<?, ?> rm ? rm : Map.of();
       Map<Object, Object> out = new LinkedHashMap<>();
-      m.forEach((k, x) -> {
-        if (x != null && !(holdsNoValue(x) && !r.containsKey(k))) {
-          out.put(k, asReplayed(x, r.get(k)));
-        }
-      });
+      m.forEach(
+          (k, x) -> {
+            if (x != null && !(holdsNoValue(x) && !r.containsKey(k))) {
+              out.put(k, asReplayed(x, r.get(k)));
+            }
+          });
       return out;
     }
     if (v instanceof List<?> l) {
@@ -720,8 +804,8 @@ final class RandomReplayRoundTripTest {
   }
 
   /**
-   * Schemas compared part by part (type, optional, default, name, version, doc, parameters,
-   * fields, key and value schemas), so a failure says where; then with {@code equals}.
+   * Schemas compared part by part (type, optional, default, name, version, doc, parameters, fields,
+   * key and value schemas), so a failure says where; then with {@code equals}.
    */
   static void assertSchemaEquals(Schema expected, Schema actual, String at) {
     if (expected == null || actual == null) {
@@ -734,12 +818,13 @@ final class RandomReplayRoundTripTest {
     assertEquals(expected.version(), actual.version(), at + " version");
     assertEquals(expected.doc(), actual.doc(), at + " doc");
     assertEquals(expected.parameters(), actual.parameters(), at + " parameters");
-    ConnectFiles.assertDeepEquals(expected.defaultValue(), actual.defaultValue(),
-        at + " default");
+    ConnectFiles.assertDeepEquals(expected.defaultValue(), actual.defaultValue(), at + " default");
     switch (expected.type()) {
       case STRUCT -> {
-        assertEquals(expected.fields().stream().map(Field::name).toList(),
-            actual.fields().stream().map(Field::name).toList(), at + " field names");
+        assertEquals(
+            expected.fields().stream().map(Field::name).toList(),
+            actual.fields().stream().map(Field::name).toList(),
+            at + " field names");
         for (Field f : expected.fields()) {
           Field af = actual.field(f.name());
           assertEquals(f.index(), af.index(), at + "." + f.name() + " index");
@@ -760,7 +845,8 @@ final class RandomReplayRoundTripTest {
     if (s == null) {
       return "no schema";
     }
-    return s.type() + (s.name() == null ? "" : " " + s.name()) + (s.isOptional() ? " optional"
-        : "");
+    return s.type()
+        + (s.name() == null ? "" : " " + s.name())
+        + (s.isOptional() ? " optional" : "");
   }
 }

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Replay mode on archives laid out like our sink's: order per original partition, merged
- * commits, overlapping attempts, resuming mid-file, new files found later, task split,
- * after-replay actions and transaction boundaries.
+ * Replay mode on archives laid out like our sink's: order per original partition, merged commits,
+ * overlapping attempts, resuming mid-file, new files found later, task split, after-replay actions
+ * and transaction boundaries.
  */
 final class ReplayModeTest {
   @TempDir Path root;
@@ -47,14 +47,22 @@ final class ReplayModeTest {
   }
 
   /** Writes {@code files} consecutive files of {@code perFile} records for one partition. */
-  private List<Original> archive(String topic, int partition, int files, int perFile,
-      long rowGroupRows) throws Exception {
+  private List<Original> archive(
+      String topic, int partition, int files, int perFile, long rowGroupRows) throws Exception {
     List<Original> all = new ArrayList<>();
     for (int f = 0; f < files; f++) {
       List<Original> records = SinkArchive.records(topic, partition, (long) f * perFile, perFile);
-      SinkArchive.write(root.resolve("topics/" + topic + "/partition=" + partition + "/"
-          + SinkArchive.fileName(topic, partition, (long) f * perFile,
-              (long) (f + 1) * perFile - 1, 0)), records, rowGroupRows);
+      SinkArchive.write(
+          root.resolve(
+              "topics/"
+                  + topic
+                  + "/partition="
+                  + partition
+                  + "/"
+                  + SinkArchive.fileName(
+                      topic, partition, (long) f * perFile, (long) (f + 1) * perFile - 1, 0)),
+          records,
+          rowGroupRows);
       all.addAll(records);
     }
     return all;
@@ -96,13 +104,13 @@ final class ReplayModeTest {
     for (Original o : all) {
       (o.offset() % 2 == 0 ? even : odd).add(o);
     }
-    SinkArchive.write(root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 0, 0)),
-        even, 50);
-    SinkArchive.write(root.resolve("topics/t/color=blue/" + SinkArchive.fileName("t", 0, 0, 0)),
-        odd, 64);
+    SinkArchive.write(
+        root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 0, 0)), even, 50);
+    SinkArchive.write(
+        root.resolve("topics/t/color=blue/" + SinkArchive.fileName("t", 0, 0, 0)), odd, 64);
     List<Original> next = SinkArchive.records("t", 0, 400, 100);
-    SinkArchive.write(root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 400, 0)),
-        next, 1000);
+    SinkArchive.write(
+        root.resolve("topics/t/color=red/" + SinkArchive.fileName("t", 0, 400, 0)), next, 1000);
     List<Original> expected = new ArrayList<>(all);
     expected.addAll(next);
     TaskDriver driver = new TaskDriver(props(root, "batch.size", "77")).start();
@@ -115,13 +123,12 @@ final class ReplayModeTest {
   void anAttemptRewrittenAfterARollbackSendsEachOffsetOnce() throws Exception {
     List<Original> firstAttempt = SinkArchive.records("t", 0, 0, 300);
     List<Original> secondAttempt = SinkArchive.records("t", 0, 0, 250);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)),
-        firstAttempt, 100);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 1)),
-        secondAttempt, 100);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)), firstAttempt, 100);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 1)), secondAttempt, 100);
     List<Original> after = SinkArchive.records("t", 0, 250, 100);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 0)),
-        after, 100);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 0)), after, 100);
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = driver.drain(3);
     driver.stop();
@@ -132,12 +139,19 @@ final class ReplayModeTest {
   void aFileOfALowerAttemptAtTheSameFirstOffsetIsNeverRead() throws Exception {
     // Attempt 0 was rolled back (it covered more offsets than attempt 1, which a wall-clock
     // rotation can cause) but a zombie's file of it is still there.
-    Path rolledBack = SinkArchive.write(root.resolve("topics/t/a/"
-        + SinkArchive.fileName("t", 0, 0, 299, 0)), SinkArchive.records("t", 0, 0, 300), 100);
-    SinkArchive.write(root.resolve("topics/t/b/" + SinkArchive.fileName("t", 0, 0, 149, 1)),
-        SinkArchive.records("t", 0, 0, 150), 100);
-    SinkArchive.write(root.resolve("topics/t/a/" + SinkArchive.fileName("t", 0, 150, 349, 0)),
-        SinkArchive.records("t", 0, 150, 200), 100);
+    Path rolledBack =
+        SinkArchive.write(
+            root.resolve("topics/t/a/" + SinkArchive.fileName("t", 0, 0, 299, 0)),
+            SinkArchive.records("t", 0, 0, 300),
+            100);
+    SinkArchive.write(
+        root.resolve("topics/t/b/" + SinkArchive.fileName("t", 0, 0, 149, 1)),
+        SinkArchive.records("t", 0, 0, 150),
+        100);
+    SinkArchive.write(
+        root.resolve("topics/t/a/" + SinkArchive.fileName("t", 0, 150, 349, 0)),
+        SinkArchive.records("t", 0, 150, 200),
+        100);
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = driver.drain(3);
     driver.stop();
@@ -150,15 +164,22 @@ final class ReplayModeTest {
     // The sink rolled back attempt 0 at offset 0 and wrote offsets 0-49 again as attempt 1, all
     // of them skipped (no file); a zombie then published its file of attempt 0. Only the
     // markers tell.
-    Path rolledBack = SinkArchive.write(root.resolve("topics/t/"
-        + SinkArchive.fileName("t", 0, 0, 99, 0)), SinkArchive.records("t", 0, 0, 100), 100);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 50, 149, 0)),
-        SinkArchive.records("t", 0, 50, 100), 100);
+    Path rolledBack =
+        SinkArchive.write(
+            root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 99, 0)),
+            SinkArchive.records("t", 0, 0, 100),
+            100);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 50, 149, 0)),
+        SinkArchive.records("t", 0, 50, 100),
+        100);
     Path markers = root.resolve("topics/_markers/conn/t/0");
     Files.createDirectories(markers);
-    Files.writeString(markers.resolve("00000000000000000000-0.outcome"),
+    Files.writeString(
+        markers.resolve("00000000000000000000-0.outcome"),
         "version=1\nstart=0\nend=99\nattempt=0\noutcome=aborted\nwriter=w\n");
-    Files.writeString(markers.resolve("00000000000000000000-1.outcome"),
+    Files.writeString(
+        markers.resolve("00000000000000000000-1.outcome"),
         "version=1\nstart=0\nend=49\nattempt=1\noutcome=done\nwriter=w\n");
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = driver.drain(3);
@@ -179,8 +200,9 @@ final class ReplayModeTest {
     props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
     List<SinkRecord> records = new ArrayList<>();
     for (long o = 0; o < 20; o++) {
-      records.add(new SinkRecord("orders", 0, null, null, Schema.INT64_SCHEMA, o, o, o,
-          TimestampType.CREATE_TIME));
+      records.add(
+          new SinkRecord(
+              "orders", 0, null, null, Schema.INT64_SCHEMA, o, o, o, TimestampType.CREATE_TIME));
     }
     try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp))) {
       sink.put(records);
@@ -189,17 +211,26 @@ final class ReplayModeTest {
     Path markers = root.resolve("topics/_markers/layout/orders/0");
     Path done = markers.resolve("00000000000000000010-0.outcome");
     assertTrue(Files.exists(done), "the sink's marker layout changed: update this test");
-    Files.writeString(markers.resolve("00000000000000000010-1.outcome"),
-        Files.readString(done).replace("outcome=done", "outcome=aborted")
+    Files.writeString(
+        markers.resolve("00000000000000000010-1.outcome"),
+        Files.readString(done)
+            .replace("outcome=done", "outcome=aborted")
             .replace("attempt=0", "attempt=1"));
     Path committed;
     try (var files = Files.walk(root.resolve("topics/orders"))) {
-      committed = files.filter(f -> f.getFileName().toString()
-          .equals("orders+0+00000000000000000010+00000000000000000019.parquet")).findFirst()
-          .orElseThrow();
+      committed =
+          files
+              .filter(
+                  f ->
+                      f.getFileName()
+                          .toString()
+                          .equals("orders+0+00000000000000000010+00000000000000000019.parquet"))
+              .findFirst()
+              .orElseThrow();
     }
-    Path rolledBack = committed.resolveSibling("orders+0+00000000000000000010"
-        + "+00000000000000000019-1.parquet");
+    Path rolledBack =
+        committed.resolveSibling(
+            "orders+0+00000000000000000010" + "+00000000000000000019-1.parquet");
     Files.copy(committed, rolledBack);
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = driver.drain(3);
@@ -214,7 +245,8 @@ final class ReplayModeTest {
   private void assertNoneFrom(Path file, List<SourceRecord> got) {
     String key = root.relativize(file).toString();
     for (SourceRecord r : got) {
-      assertFalse(key.equals(r.sourceOffset().get(SourcePositions.FILE)),
+      assertFalse(
+          key.equals(r.sourceOffset().get(SourcePositions.FILE)),
           "a record of the rolled-back file was sent: " + r.sourceOffset());
     }
   }
@@ -226,18 +258,30 @@ final class ReplayModeTest {
     // zombie) under the old names, then 250-399 and 400-449 (with its own rolled-back attempt)
     // under full names. The listing order ('+' sorts before '.') is not the replay order.
     List<Original> expected = SinkArchive.records("t", 0, 0, 450);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)),
-        SinkArchive.records("t", 0, 0, 100), 64);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 0)),
-        SinkArchive.records("t", 0, 100, 120), 64);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 1)),
-        SinkArchive.records("t", 0, 100, 150), 64);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 399, 0)),
-        SinkArchive.records("t", 0, 250, 150), 64);
-    SinkArchive.write(root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 439, 0)),
-        SinkArchive.records("t", 0, 400, 40), 64);
-    SinkArchive.write(root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 449, 1)),
-        SinkArchive.records("t", 0, 400, 50), 64);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 0, 0)),
+        SinkArchive.records("t", 0, 0, 100),
+        64);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 0)),
+        SinkArchive.records("t", 0, 100, 120),
+        64);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 100, 1)),
+        SinkArchive.records("t", 0, 100, 150),
+        64);
+    SinkArchive.write(
+        root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 250, 399, 0)),
+        SinkArchive.records("t", 0, 250, 150),
+        64);
+    SinkArchive.write(
+        root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 439, 0)),
+        SinkArchive.records("t", 0, 400, 40),
+        64);
+    SinkArchive.write(
+        root.resolve("topics/t/x=1/" + SinkArchive.fileName("t", 0, 400, 449, 1)),
+        SinkArchive.records("t", 0, 400, 50),
+        64);
     TaskDriver driver = new TaskDriver(props(root, "batch.size", "70")).start();
     List<SourceRecord> got = driver.drain(3);
     driver.stop();
@@ -266,8 +310,7 @@ final class ReplayModeTest {
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = new ArrayList<>(driver.drain(2));
     List<Original> later = SinkArchive.records("t", 0, 200, 50);
-    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 200, 0)), later,
-        100);
+    SinkArchive.write(root.resolve("topics/t/" + SinkArchive.fileName("t", 0, 200, 0)), later, 100);
     got.addAll(driver.drain(5));
     driver.stop();
     List<Original> expected = new ArrayList<>(first);
@@ -284,14 +327,22 @@ final class ReplayModeTest {
     Map<Integer, Integer> owner = new HashMap<>();
     List<SourceRecord> all = new ArrayList<>();
     for (int task = 0; task < 3; task++) {
-      TaskDriver driver = new TaskDriver(props(root, ParquetSourceConfig.TASK_INDEX_CONFIG,
-          Integer.toString(task), ParquetSourceConfig.TASK_COUNT_CONFIG, "3")).start();
+      TaskDriver driver =
+          new TaskDriver(
+                  props(
+                      root,
+                      ParquetSourceConfig.TASK_INDEX_CONFIG,
+                      Integer.toString(task),
+                      ParquetSourceConfig.TASK_COUNT_CONFIG,
+                      "3"))
+              .start();
       List<SourceRecord> got = driver.drain(2);
       driver.stop();
       for (SourceRecord r : got) {
         Integer before = owner.put(r.kafkaPartition(), task);
-        assertTrue(before == null || before == task, "partition " + r.kafkaPartition()
-            + " read by tasks " + before + " and " + task);
+        assertTrue(
+            before == null || before == task,
+            "partition " + r.kafkaPartition() + " read by tasks " + before + " and " + task);
       }
       all.addAll(got);
     }
@@ -314,8 +365,14 @@ final class ReplayModeTest {
     }
     single.stop();
     for (int task = 0; task < 2; task++) {
-      TaskDriver driver = new TaskDriver(props(root, ParquetSourceConfig.TASK_INDEX_CONFIG,
-          Integer.toString(task), ParquetSourceConfig.TASK_COUNT_CONFIG, "2"));
+      TaskDriver driver =
+          new TaskDriver(
+              props(
+                  root,
+                  ParquetSourceConfig.TASK_INDEX_CONFIG,
+                  Integer.toString(task),
+                  ParquetSourceConfig.TASK_COUNT_CONFIG,
+                  "2"));
       driver.committed.putAll(single.committed);
       all.addAll(driver.start().drain(2));
       driver.stop();
@@ -332,10 +389,12 @@ final class ReplayModeTest {
     Path markers = root.resolve("topics/_markers/conn/t/0");
     Files.createDirectories(markers);
     Files.writeString(markers.resolve("00000000000000000000-0.intent"), "topic=t");
-    SinkArchive.write(root.resolve("topics/t/_tmp/" + SinkArchive.fileName("t", 0, 20, 0)),
-        SinkArchive.records("t", 0, 20, 5), 10);
-    SinkArchive.write(root.resolve("topics/t/other.parquet"), SinkArchive.records("t", 0, 90,
-        5), 10);
+    SinkArchive.write(
+        root.resolve("topics/t/_tmp/" + SinkArchive.fileName("t", 0, 20, 0)),
+        SinkArchive.records("t", 0, 20, 5),
+        10);
+    SinkArchive.write(
+        root.resolve("topics/t/other.parquet"), SinkArchive.records("t", 0, 90, 5), 10);
     TaskDriver driver = new TaskDriver(props(root)).start();
     List<SourceRecord> got = driver.drain(2);
     driver.stop();
@@ -347,20 +406,30 @@ final class ReplayModeTest {
     archive("t", 0, 2, 100, 100);
     Path first = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 99, 0));
     Path second = root.resolve("topics/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 199, 0));
-    TaskDriver driver = new TaskDriver(props(root, "after.replay", "move",
-        "after.replay.move.prefix", "done", "batch.size", "100")).start();
+    TaskDriver driver =
+        new TaskDriver(
+                props(
+                    root,
+                    "after.replay",
+                    "move",
+                    "after.replay.move.prefix",
+                    "done",
+                    "batch.size",
+                    "100"))
+            .start();
     List<SourceRecord> firstFile = driver.poll(false);
     assertEquals(100, firstFile.size());
     driver.drain(3); // acknowledges the second file's records, not the first's
     assertTrue(Files.exists(first), "records not acknowledged yet: the file stays");
     assertFalse(Files.exists(second), "every record of the second file was acknowledged");
-    assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 100, 199, 0))));
+    assertTrue(
+        Files.exists(
+            root.resolve("done/t/partition=0/" + SinkArchive.fileName("t", 0, 100, 199, 0))));
     driver.acknowledge(firstFile);
     driver.drain(1);
     assertFalse(Files.exists(first));
-    assertTrue(Files.exists(root.resolve("done/t/partition=0/"
-        + SinkArchive.fileName("t", 0, 0, 99, 0))));
+    assertTrue(
+        Files.exists(root.resolve("done/t/partition=0/" + SinkArchive.fileName("t", 0, 0, 99, 0))));
     driver.stop();
   }
 
@@ -379,8 +448,8 @@ final class ReplayModeTest {
     }
     assertEquals(Set.of(39L, 79L, 119L), lastOffsets);
 
-    TaskDriver perBatch = new TaskDriver(props(root, "transaction.unit", "batch",
-        "batch.size", "50"), true);
+    TaskDriver perBatch =
+        new TaskDriver(props(root, "transaction.unit", "batch", "batch.size", "50"), true);
     perBatch.committed.clear();
     perBatch.start();
     assertEquals(120, perBatch.drain(2).size());
@@ -391,21 +460,30 @@ final class ReplayModeTest {
   /**
    * The minimal case behind the null rule: a partition whose first record has a key and a value
    * with schemas, then a record with a null key and a tombstone as JsonConverter and the Avro,
-   * Protobuf and JSON Schema converters make them (no schemas). Replayed with the file's
-   * schemas (required STRING key, required struct value), the null key and the tombstone failed
+   * Protobuf and JSON Schema converters make them (no schemas). Replayed with the file's schemas
+   * (required STRING key, required struct value), the null key and the tombstone failed
    * JsonConverter (null for a required schema), and with optional schemas would have become the
-   * text {@code null} or an envelope: no longer a null key, no longer a tombstone. They must
-   * come back as nulls without schema, which every converter writes as null.
+   * text {@code null} or an envelope: no longer a null key, no longer a tombstone. They must come
+   * back as nulls without schema, which every converter writes as null.
    */
   @Test
   void nullKeysAndTombstonesStayNullsOnTheWire() throws Exception {
-    Schema value = SchemaBuilder.struct().name("com.example.V").field("id", Schema.INT64_SCHEMA)
-        .build();
+    Schema value =
+        SchemaBuilder.struct().name("com.example.V").field("id", Schema.INT64_SCHEMA).build();
     TopicPartition tp = new TopicPartition("orders", 0);
-    List<SinkRecord> records = List.of(
-        new SinkRecord("orders", 0, Schema.STRING_SCHEMA, "a", value,
-            new Struct(value).put("id", 1L), 0, 1L, TimestampType.CREATE_TIME),
-        new SinkRecord("orders", 0, null, null, null, null, 1, 2L, TimestampType.CREATE_TIME));
+    List<SinkRecord> records =
+        List.of(
+            new SinkRecord(
+                "orders",
+                0,
+                Schema.STRING_SCHEMA,
+                "a",
+                value,
+                new Struct(value).put("id", 1L),
+                0,
+                1L,
+                TimestampType.CREATE_TIME),
+            new SinkRecord("orders", 0, null, null, null, null, 1, 2L, TimestampType.CREATE_TIME));
     Map<String, String> props = new HashMap<>();
     props.put("name", "nulls");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.toUri().toString());
@@ -425,9 +503,13 @@ final class ReplayModeTest {
     for (boolean schemas : new boolean[] {true, false}) {
       JsonConverter json = new JsonConverter();
       json.configure(Map.of("schemas.enable", Boolean.toString(schemas)), false);
-      assertEquals(null, json.fromConnectData("orders", nulls.keySchema(), nulls.key()),
+      assertEquals(
+          null,
+          json.fromConnectData("orders", nulls.keySchema(), nulls.key()),
           "a null key stays null, schemas.enable=" + schemas);
-      assertEquals(null, json.fromConnectData("orders", nulls.valueSchema(), nulls.value()),
+      assertEquals(
+          null,
+          json.fromConnectData("orders", nulls.valueSchema(), nulls.value()),
           "a tombstone stays a tombstone, schemas.enable=" + schemas);
     }
     assertEquals(null, nulls.keySchema());

@@ -43,7 +43,8 @@ class ReplayOffsetTest {
     com.fasterxml.jackson.databind.ObjectMapper json =
         new com.fasterxml.jackson.databind.ObjectMapper();
     Map<String, Object> offset = SourcePositions.replayOffset(42L, "f", 0, 1L);
-    assertEquals(json.readTree(json.writeValueAsString(new HashMap<>(offset))),
+    assertEquals(
+        json.readTree(json.writeValueAsString(new HashMap<>(offset))),
         json.readTree(json.writeValueAsString(offset)));
   }
 }

@@ -43,8 +43,13 @@ final class S3ReplayIT {
     Map<String, String> p = new HashMap<>();
     p.put("name", "s3-replay");
     p.put("store.url", "s3://" + S3ProxyServer.BUCKET + "/" + prefix);
-    S3ProxyServer.settings(server.endpoint()).forEach((k, v) -> p.put(k, String.valueOf(
-        v instanceof dev.parquetconnect.storage.Secret s ? s.value() : v)));
+    S3ProxyServer.settings(server.endpoint())
+        .forEach(
+            (k, v) ->
+                p.put(
+                    k,
+                    String.valueOf(
+                        v instanceof dev.parquetconnect.storage.Secret s ? s.value() : v)));
     p.put("discovery.interval.ms", "100");
     for (int i = 0; i < keyValues.length; i += 2) {
       p.put(keyValues[i], keyValues[i + 1]);
@@ -63,9 +68,19 @@ final class S3ReplayIT {
   @Test
   void replaysFromS3MovesReplayedFilesAndQuarantinesACorruptOne() throws Exception {
     String prefix = "archive-" + System.nanoTime();
-    Map<String, String> props = props(prefix, "after.replay", "move",
-        "after.replay.move.prefix", "done", "errors.on.corrupt.file", "skip",
-        "errors.quarantine.prefix", "quarantine", "batch.size", "120");
+    Map<String, String> props =
+        props(
+            prefix,
+            "after.replay",
+            "move",
+            "after.replay.move.prefix",
+            "done",
+            "errors.on.corrupt.file",
+            "skip",
+            "errors.quarantine.prefix",
+            "quarantine",
+            "batch.size",
+            "120");
     List<Original> expected = new ArrayList<>();
     try (Store store = Stores.open(props.get("store.url"), props)) {
       for (int f = 0; f < 3; f++) {

@@ -25,9 +25,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * Writes archive files as our sink does: the records go through the Connect mapping's {@link
  * ParquetRecordWriter} with every metadata column ({@link MappingOptions#fullFidelity()}: topic,
- * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer),
- * under the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or
- * the first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
+ * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer), under
+ * the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or the
+ * first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
  * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
  * what its committed files hold.
  *
@@ -36,21 +36,29 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * (optional), scores MAP<STRING, FLOAT64> (optional)}; a string key (null for some); headers.
  */
 final class SinkArchive {
-  static final Schema ADDRESS = SchemaBuilder.struct().name("com.example.Address").optional()
-      .field("street", Schema.STRING_SCHEMA)
-      .field("zip", Schema.INT32_SCHEMA)
-      .build();
+  static final Schema ADDRESS =
+      SchemaBuilder.struct()
+          .name("com.example.Address")
+          .optional()
+          .field("street", Schema.STRING_SCHEMA)
+          .field("zip", Schema.INT32_SCHEMA)
+          .build();
 
-  static final Schema VALUE = SchemaBuilder.struct().name("com.example.Order").version(3)
-      .field("id", Schema.INT64_SCHEMA)
-      .field("name", Schema.STRING_SCHEMA)
-      .field("address", ADDRESS)
-      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
-      .field("amount", Decimal.builder(2).optional()
-          .parameter("connect.decimal.precision", "12").build())
-      .field("scores", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.FLOAT64_SCHEMA).optional()
-          .build())
-      .build();
+  static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("com.example.Order")
+          .version(3)
+          .field("id", Schema.INT64_SCHEMA)
+          .field("name", Schema.STRING_SCHEMA)
+          .field("address", ADDRESS)
+          .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+          .field(
+              "amount",
+              Decimal.builder(2).optional().parameter("connect.decimal.precision", "12").build())
+          .field(
+              "scores",
+              SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.FLOAT64_SCHEMA).optional().build())
+          .build();
 
   static final Schema KEY = Schema.OPTIONAL_STRING_SCHEMA;
 
@@ -96,12 +104,13 @@ final class SinkArchive {
 
     /** The record's value as the sink received it. */
     Struct value() {
-      Struct v = new Struct(VALUE)
-          .put("id", id)
-          .put("name", name())
-          .put("tags", tags())
-          .put("amount", amountCents() == null ? null : BigDecimal.valueOf(amountCents(), 2))
-          .put("scores", scores());
+      Struct v =
+          new Struct(VALUE)
+              .put("id", id)
+              .put("name", name())
+              .put("tags", tags())
+              .put("amount", amountCents() == null ? null : BigDecimal.valueOf(amountCents(), 2))
+              .put("scores", scores());
       if (id % 11 != 0) {
         v.put("address", new Struct(ADDRESS).put("street", street()).put("zip", zip()));
       }
@@ -117,8 +126,17 @@ final class SinkArchive {
     }
 
     SinkRecord asSinkRecord() {
-      return new SinkRecord(topic, partition, KEY, key, VALUE, value(), offset, timestamp,
-          TimestampType.CREATE_TIME, connectHeaders());
+      return new SinkRecord(
+          topic,
+          partition,
+          KEY,
+          key,
+          VALUE,
+          value(),
+          offset,
+          timestamp,
+          TimestampType.CREATE_TIME,
+          connectHeaders());
     }
 
     /** Headers in order: {@code source} always, {@code seq} the id, {@code even} on some. */
@@ -136,29 +154,38 @@ final class SinkArchive {
   private SinkArchive() {}
 
   /**
-   * The file name earlier versions of the sink gave a commit starting at {@code firstOffset}
-   * (first offset only); the source still reads such files.
+   * The file name earlier versions of the sink gave a commit starting at {@code firstOffset} (first
+   * offset only); the source still reads such files.
    */
   static String fileName(String topic, int partition, long firstOffset, int attempt) {
-    return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
-        + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
+    return topic
+        + "+"
+        + partition
+        + "+"
+        + String.format(Locale.ROOT, "%020d", firstOffset)
+        + (attempt == 0 ? "" : "-" + attempt)
+        + ".parquet";
   }
 
   /** The file name the sink gives a commit of offsets {@code firstOffset} to {@code lastOffset}. */
-  static String fileName(String topic, int partition, long firstOffset, long lastOffset,
-      int attempt) {
-    return topic + "+" + partition + "+" + String.format(Locale.ROOT, "%020d", firstOffset)
-        + "+" + String.format(Locale.ROOT, "%020d", lastOffset)
-        + (attempt == 0 ? "" : "-" + attempt) + ".parquet";
+  static String fileName(
+      String topic, int partition, long firstOffset, long lastOffset, int attempt) {
+    return topic
+        + "+"
+        + partition
+        + "+"
+        + String.format(Locale.ROOT, "%020d", firstOffset)
+        + "+"
+        + String.format(Locale.ROOT, "%020d", lastOffset)
+        + (attempt == 0 ? "" : "-" + attempt)
+        + ".parquet";
   }
 
   /** Writes one file holding {@code records} in order, {@code rowGroupRows} per row group. */
   static Path write(Path file, List<Original> records, long rowGroupRows) throws Exception {
     Files.createDirectories(file.getParent());
-    WriterOptions options = WriterOptions.builder()
-        .codec(CompressionCodec.ZSTD)
-        .rowGroupRowLimit(rowGroupRows)
-        .build();
+    WriterOptions options =
+        WriterOptions.builder().codec(CompressionCodec.ZSTD).rowGroupRowLimit(rowGroupRows).build();
     FileLayout layout = FileLayout.of(KEY, VALUE, MappingOptions.fullFidelity());
     try (OutputStream out = Files.newOutputStream(file);
         ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
@@ -175,8 +202,14 @@ final class SinkArchive {
     for (int i = 0; i < count; i++) {
       long offset = fromOffset + i;
       long id = partition * 1_000_000L + offset;
-      list.add(new Original(topic, partition, offset, 1_700_000_000_000L + id,
-          id % 13 == 0 ? null : "key-" + id, id));
+      list.add(
+          new Original(
+              topic,
+              partition,
+              offset,
+              1_700_000_000_000L + id,
+              id % 13 == 0 ? null : "key-" + id,
+              id));
     }
     return list;
   }

@@ -1,5 +1,7 @@
 package dev.parquetconnect.source;
 
+import static dev.parquetconnect.format.read.FooterSurgery.footer;
+import static dev.parquetconnect.format.read.FooterSurgery.withFooter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,7 +15,6 @@ import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.io.GrowableBuffer;
-import dev.parquetconnect.format.io.SeekableInput;
 import dev.parquetconnect.format.meta.ColumnChunk;
 import dev.parquetconnect.format.meta.ColumnMetaData;
 import dev.parquetconnect.format.meta.CompressionCodec;
@@ -31,6 +32,7 @@ import dev.parquetconnect.format.meta.PageType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.SchemaElement;
+import dev.parquetconnect.format.read.MemoryInput;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.write.PageVersion;
@@ -38,7 +40,6 @@ import dev.parquetconnect.format.write.WriterOptions;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.source.ParquetSourceConfig.PartitionMode;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -83,9 +84,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import static dev.parquetconnect.format.read.FooterSurgery.footer;
-import static dev.parquetconnect.format.read.FooterSurgery.withFooter;
-import dev.parquetconnect.format.read.MemoryInput;
 
 /**
  * Seeded fuzzing of the path the source connector really reads: files the production sink task
@@ -100,9 +98,9 @@ import dev.parquetconnect.format.read.MemoryInput;
  * <ol>
  *   <li>through {@link ConnectRecordReader} with the mappings the source task uses ({@link
  *       ReplayRowMapper}, {@link GenericRowMapper}): only a {@link ParquetException} naming the
- *       file or a Connect {@link DataException} may come out, never another exception or an
- *       error; each read ends within {@link #SLOW_MILLIS} and allocates at most {@link
- *       #ALLOCATION_LIMIT} bytes;
+ *       file or a Connect {@link DataException} may come out, never another exception or an error;
+ *       each read ends within {@link #SLOW_MILLIS} and allocates at most {@link #ALLOCATION_LIMIT}
+ *       bytes;
  *   <li>through the real {@link ParquetSourceTask}, in replay and generic mode, polling a store
  *       holding the good files and damaged ones: with {@code errors.on.corrupt.file=skip} poll
  *       never throws, each unreadable file is reported once (file, row group, row, error),
@@ -111,8 +109,8 @@ import dev.parquetconnect.format.read.MemoryInput;
  *       {@code fail}, the only exception is a {@link ConnectException} naming file and position.
  * </ol>
  *
- * <p>Seeds are fixed. The reader fuzz runs for {@code -Dfuzz.millis} (default 1500) per sample
- * set and at least {@link #MIN_ITERATIONS} iterations; the task rounds are a fixed number.
+ * <p>Seeds are fixed. The reader fuzz runs for {@code -Dfuzz.millis} (default 1500) per sample set
+ * and at least {@link #MIN_ITERATIONS} iterations; the task rounds are a fixed number.
  */
 @Timeout(300)
 final class SourceFuzzTest {
@@ -120,23 +118,29 @@ final class SourceFuzzTest {
 
   private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
   private static final int MIN_ITERATIONS = 150;
+
   /** One mutated file taking longer than this to read is treated as a hang. */
   private static final long SLOW_MILLIS = 10_000;
+
   /** Rows read per mutated file at most: a lie can describe billions of rows of nulls. */
   private static final int MAX_ROWS = 100_000;
+
   /**
-   * Bytes one read of a damaged file may allocate in all (garbage included). The files are at
-   * most a few hundred KiB and pages are capped at {@link #FUZZ_PAGE_LIMIT}; a lie that makes the
-   * reader allocate more than this for such a file is a memory bug.
+   * Bytes one read of a damaged file may allocate in all (garbage included). The files are at most
+   * a few hundred KiB and pages are capped at {@link #FUZZ_PAGE_LIMIT}; a lie that makes the reader
+   * allocate more than this for such a file is a memory bug.
    */
   private static final long ALLOCATION_LIMIT = 512L << 20;
+
   private static final int FUZZ_PAGE_LIMIT = 16 << 20;
+
   /** CRCs off, so damaged pages reach the decoders; page size capped as a worker would. */
-  private static final ReadOptions FUZZ_OPTIONS = ReadOptions.defaults()
-      .withVerifyChecksums(false).withMaxPageSize(FUZZ_PAGE_LIMIT);
+  private static final ReadOptions FUZZ_OPTIONS =
+      ReadOptions.defaults().withVerifyChecksums(false).withMaxPageSize(FUZZ_PAGE_LIMIT);
 
   /** Rounds of the task tests, each over a fresh store with 3-6 damaged files. */
   private static final int TASK_ROUNDS = 6;
+
   private static final long SCHEDULE_MS = 3_600_000L;
   private static final Set<String> SINK_TOPICS = Set.of("fza", "fzb", "fzc", "fzd", "fze");
 
@@ -149,49 +153,68 @@ final class SourceFuzzTest {
 
   private static final List<Sample> SINK = new ArrayList<>();
   private static final List<Sample> FOREIGN = new ArrayList<>();
+
   /** The records the sink archived, by {@code topic/partition/offset}. */
   private static final Map<String, SinkRecord> ORIGINALS = new TreeMap<>();
-  private static final ExecutorService WATCHDOG = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "source-fuzz-read");
-    t.setDaemon(true);
-    return t;
-  });
+
+  private static final ExecutorService WATCHDOG =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "source-fuzz-read");
+            t.setDaemon(true);
+            return t;
+          });
 
   @TempDir static Path dir;
 
   // ---- the samples
 
-  static final Schema ITEM = SchemaBuilder.struct().name("fz.Item")
-      .field("sku", Schema.STRING_SCHEMA)
-      .field("qty", Schema.INT32_SCHEMA)
-      .field("price", Decimal.builder(2).parameter("connect.decimal.precision", "9").build())
-      .build();
-  static final Schema ADDRESS = SchemaBuilder.struct().name("fz.Address").optional()
-      .field("street", Schema.STRING_SCHEMA)
-      .field("zip", Schema.INT32_SCHEMA)
-      .build();
-  static final Schema VALUE = SchemaBuilder.struct().name("fz.Order").version(2)
-      .field("id", Schema.INT64_SCHEMA)
-      .field("name", Schema.STRING_SCHEMA)
-      .field("note", Schema.STRING_SCHEMA)
-      .field("country", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("address", ADDRESS)
-      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
-      .field("items", SchemaBuilder.array(ITEM).optional().build())
-      .field("attrs", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA)
-          .optional().build())
-      .field("amount", Decimal.builder(2).optional()
-          .parameter("connect.decimal.precision", "12").build())
-      .field("when", Timestamp.builder().optional().build())
-      .field("day", Date.builder().optional().build())
-      .field("flag", Schema.BOOLEAN_SCHEMA)
-      .field("ratio", Schema.FLOAT64_SCHEMA)
-      .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
-      .build();
-  static final Schema KEY = SchemaBuilder.struct().name("fz.Key").optional()
-      .field("id", Schema.INT64_SCHEMA)
-      .field("region", Schema.STRING_SCHEMA)
-      .build();
+  static final Schema ITEM =
+      SchemaBuilder.struct()
+          .name("fz.Item")
+          .field("sku", Schema.STRING_SCHEMA)
+          .field("qty", Schema.INT32_SCHEMA)
+          .field("price", Decimal.builder(2).parameter("connect.decimal.precision", "9").build())
+          .build();
+  static final Schema ADDRESS =
+      SchemaBuilder.struct()
+          .name("fz.Address")
+          .optional()
+          .field("street", Schema.STRING_SCHEMA)
+          .field("zip", Schema.INT32_SCHEMA)
+          .build();
+  static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("fz.Order")
+          .version(2)
+          .field("id", Schema.INT64_SCHEMA)
+          .field("name", Schema.STRING_SCHEMA)
+          .field("note", Schema.STRING_SCHEMA)
+          .field("country", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("address", ADDRESS)
+          .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+          .field("items", SchemaBuilder.array(ITEM).optional().build())
+          .field(
+              "attrs",
+              SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA)
+                  .optional()
+                  .build())
+          .field(
+              "amount",
+              Decimal.builder(2).optional().parameter("connect.decimal.precision", "12").build())
+          .field("when", Timestamp.builder().optional().build())
+          .field("day", Date.builder().optional().build())
+          .field("flag", Schema.BOOLEAN_SCHEMA)
+          .field("ratio", Schema.FLOAT64_SCHEMA)
+          .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
+          .build();
+  static final Schema KEY =
+      SchemaBuilder.struct()
+          .name("fz.Key")
+          .optional()
+          .field("id", Schema.INT64_SCHEMA)
+          .field("region", Schema.STRING_SCHEMA)
+          .build();
   private static final String[] COUNTRIES = {"NL", "DE", "FR", "JP", "US", "BR", "IN"};
 
   static SinkRecord original(String topic, int partition, long offset) {
@@ -205,8 +228,11 @@ final class SourceFuzzTest {
     if (id % 9 != 0) {
       items = new ArrayList<>();
       for (int i = 0; i < r.nextInt(4); i++) {
-        items.add(new Struct(ITEM).put("sku", "sku-" + r.nextInt(40)).put("qty", r.nextInt(100))
-            .put("price", BigDecimal.valueOf(r.nextInt(1_000_000), 2)));
+        items.add(
+            new Struct(ITEM)
+                .put("sku", "sku-" + r.nextInt(40))
+                .put("qty", r.nextInt(100))
+                .put("price", BigDecimal.valueOf(r.nextInt(1_000_000), 2)));
       }
     }
     Map<String, Long> attrs = null;
@@ -216,34 +242,51 @@ final class SourceFuzzTest {
         attrs.put("a" + i, i == 2 ? null : r.nextLong());
       }
     }
-    Struct value = new Struct(VALUE)
-        .put("id", id)
-        .put("name", "customer-" + id % 17)
-        .put("note", "note " + id + " " + Long.toHexString(r.nextLong()) + "/" + offset)
-        .put("country", id % 6 == 0 ? null : COUNTRIES[(int) (id % COUNTRIES.length)])
-        .put("tags", tags)
-        .put("items", items)
-        .put("attrs", attrs)
-        .put("amount", id % 4 == 0 ? null : BigDecimal.valueOf(r.nextLong() % 10_000_000_000L, 2))
-        .put("when", id % 3 == 0 ? null : new java.util.Date(1_700_000_000_000L + id * 1000))
-        .put("day", id % 8 == 0 ? null : new java.util.Date(86_400_000L * (19_000 + id % 500)))
-        .put("flag", r.nextBoolean())
-        .put("ratio", r.nextDouble() * 100)
-        .put("blob", id % 2 == 0 ? null : new byte[] {(byte) id, (byte) (id >> 8), 7});
+    Struct value =
+        new Struct(VALUE)
+            .put("id", id)
+            .put("name", "customer-" + id % 17)
+            .put("note", "note " + id + " " + Long.toHexString(r.nextLong()) + "/" + offset)
+            .put("country", id % 6 == 0 ? null : COUNTRIES[(int) (id % COUNTRIES.length)])
+            .put("tags", tags)
+            .put("items", items)
+            .put("attrs", attrs)
+            .put(
+                "amount",
+                id % 4 == 0 ? null : BigDecimal.valueOf(r.nextLong() % 10_000_000_000L, 2))
+            .put("when", id % 3 == 0 ? null : new java.util.Date(1_700_000_000_000L + id * 1000))
+            .put("day", id % 8 == 0 ? null : new java.util.Date(86_400_000L * (19_000 + id % 500)))
+            .put("flag", r.nextBoolean())
+            .put("ratio", r.nextDouble() * 100)
+            .put("blob", id % 2 == 0 ? null : new byte[] {(byte) id, (byte) (id >> 8), 7});
     if (id % 10 != 0) {
-      value.put("address", new Struct(ADDRESS).put("street", id + " Main Street")
-          .put("zip", (int) (10_000 + id % 90_000)));
+      value.put(
+          "address",
+          new Struct(ADDRESS)
+              .put("street", id + " Main Street")
+              .put("zip", (int) (10_000 + id % 90_000)));
     }
-    Struct key = id % 13 == 0 ? null
-        : new Struct(KEY).put("id", id).put("region", COUNTRIES[(int) (id % 3)]);
+    Struct key =
+        id % 13 == 0
+            ? null
+            : new Struct(KEY).put("id", id).put("region", COUNTRIES[(int) (id % 3)]);
     ConnectHeaders headers = new ConnectHeaders();
     headers.addString("source", "fuzz");
     headers.addLong("seq", id);
     if (id % 2 == 0) {
       headers.addString("trace", "t-" + Long.toHexString(r.nextLong()));
     }
-    return new SinkRecord(topic, partition, KEY, key, VALUE, value, offset,
-        1_600_000_000_000L + id, TimestampType.CREATE_TIME, headers);
+    return new SinkRecord(
+        topic,
+        partition,
+        KEY,
+        key,
+        VALUE,
+        value,
+        offset,
+        1_600_000_000_000L + id,
+        TimestampType.CREATE_TIME,
+        headers);
   }
 
   @BeforeAll
@@ -251,20 +294,53 @@ final class SourceFuzzTest {
     Path store = dir.resolve("samples");
     // The production sink task: three configurations of codec, page version and page layout.
     archiveWithSinkTask(store, "fza", 2, 1500, "zstd", "v1", Map.of());
-    archiveWithSinkTask(store, "fzb", 2, 900, "snappy", "v2", Map.of(
-        ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "40",
-        ParquetSinkConfig.PARQUET_DICTIONARY_BYTES_CONFIG, "1024"));
-    archiveWithSinkTask(store, "fzc", 1, 700, "gzip", "v1", Map.of(
-        ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "25",
-        ParquetSinkConfig.PARQUET_ENCODING_POLICY_CONFIG, "compatible"));
+    archiveWithSinkTask(
+        store,
+        "fzb",
+        2,
+        900,
+        "snappy",
+        "v2",
+        Map.of(
+            ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "40",
+            ParquetSinkConfig.PARQUET_DICTIONARY_BYTES_CONFIG, "1024"));
+    archiveWithSinkTask(
+        store,
+        "fzc",
+        1,
+        700,
+        "gzip",
+        "v1",
+        Map.of(
+            ParquetSinkConfig.PARQUET_PAGE_ROWS_CONFIG, "25",
+            ParquetSinkConfig.PARQUET_ENCODING_POLICY_CONFIG, "compatible"));
     // The sink's writer directly, for small row groups and files without page CRCs (so damaged
     // pages reach the decoders through the task too).
-    archiveWithWriter(store, "fzd", 0, 150, WriterOptions.builder()
-        .codec(CompressionCodec.UNCOMPRESSED).pageVersion(PageVersion.V2).rowGroupRowLimit(40)
-        .pageRowLimit(16).dictionaryByteLimit(2048).pageChecksums(false).build());
-    archiveWithWriter(store, "fze", 0, 200, WriterOptions.builder()
-        .codec(CompressionCodec.ZSTD).pageVersion(PageVersion.V1).rowGroupRowLimit(64)
-        .dictionary(false).pageChecksums(false).build());
+    archiveWithWriter(
+        store,
+        "fzd",
+        0,
+        150,
+        WriterOptions.builder()
+            .codec(CompressionCodec.UNCOMPRESSED)
+            .pageVersion(PageVersion.V2)
+            .rowGroupRowLimit(40)
+            .pageRowLimit(16)
+            .dictionaryByteLimit(2048)
+            .pageChecksums(false)
+            .build());
+    archiveWithWriter(
+        store,
+        "fze",
+        0,
+        200,
+        WriterOptions.builder()
+            .codec(CompressionCodec.ZSTD)
+            .pageVersion(PageVersion.V1)
+            .rowGroupRowLimit(64)
+            .dictionary(false)
+            .pageChecksums(false)
+            .build());
     Path topics = store.resolve("topics");
     try (Stream<Path> walk = Files.walk(topics)) {
       for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
@@ -274,12 +350,17 @@ final class SourceFuzzTest {
         }
       }
     }
-    Path corpus = Path.of(System.getProperty("shared.dir", "../shared"), "parquet-testing",
-        "data");
-    for (String name : List.of("alltypes_dictionary.parquet", "nested_maps.snappy.parquet",
-        "datapage_v2.snappy.parquet", "nested_lists.snappy.parquet",
-        "fixed_length_decimal.parquet", "delta_length_byte_array.parquet",
-        "old_list_structure.parquet", "nullable.impala.parquet")) {
+    Path corpus = Path.of(System.getProperty("shared.dir", "../shared"), "parquet-testing", "data");
+    for (String name :
+        List.of(
+            "alltypes_dictionary.parquet",
+            "nested_maps.snappy.parquet",
+            "datapage_v2.snappy.parquet",
+            "nested_lists.snappy.parquet",
+            "fixed_length_decimal.parquet",
+            "delta_length_byte_array.parquet",
+            "old_list_structure.parquet",
+            "nullable.impala.parquet")) {
       FOREIGN.add(new Sample("foreign/" + name, Files.readAllBytes(corpus.resolve(name)), false));
     }
     int rowGroups = 0;
@@ -297,8 +378,14 @@ final class SourceFuzzTest {
     WATCHDOG.shutdownNow();
   }
 
-  private static void archiveWithSinkTask(Path store, String topic, int partitions, int perPartition,
-      String codec, String pageVersion, Map<String, String> extra) {
+  private static void archiveWithSinkTask(
+      Path store,
+      String topic,
+      int partitions,
+      int perPartition,
+      String codec,
+      String pageVersion,
+      Map<String, String> extra) {
     Map<String, String> props = new HashMap<>(extra);
     props.put("name", "fuzz-archive");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.toUri().toString());
@@ -332,10 +419,16 @@ final class SourceFuzzTest {
     }
   }
 
-  private static void archiveWithWriter(Path store, String topic, int partition, int count,
-      WriterOptions options) throws Exception {
-    Path file = store.resolve("topics/" + topic + "/partition=" + partition + "/"
-        + SinkArchive.fileName(topic, partition, 0, count - 1, 0));
+  private static void archiveWithWriter(
+      Path store, String topic, int partition, int count, WriterOptions options) throws Exception {
+    Path file =
+        store.resolve(
+            "topics/"
+                + topic
+                + "/partition="
+                + partition
+                + "/"
+                + SinkArchive.fileName(topic, partition, 0, count - 1, 0));
     Files.createDirectories(file.getParent());
     FileLayout layout = FileLayout.of(KEY, VALUE, MappingOptions.fullFidelity());
     try (OutputStream out = Files.newOutputStream(file);
@@ -363,8 +456,9 @@ final class SourceFuzzTest {
   private static void fuzzReads(List<Sample> samples, long seed) throws Exception {
     for (Sample s : samples) {
       for (boolean replay : s.sink ? new boolean[] {true, false} : new boolean[] {false}) {
-        ReadResult pristine = guardedRead(s.bytes, s.fileName(), replay, ReadOptions.defaults(),
-            -1, "pristine " + s.path);
+        ReadResult pristine =
+            guardedRead(
+                s.bytes, s.fileName(), replay, ReadOptions.defaults(), -1, "pristine " + s.path);
         assertNotNull(pristine.rows, "pristine " + s.path + ": " + pristine.failure);
       }
     }
@@ -379,11 +473,21 @@ final class SourceFuzzTest {
       long mutationSeed = random.nextLong();
       Mutated m = mutate(s.bytes, new SplittableRandom(mutationSeed));
       boolean replay = s.sink && random.nextBoolean();
-      ReadOptions options = random.nextInt(4) == 0 ? FUZZ_OPTIONS.withBatchSize(3)
-          : random.nextInt(3) == 0 ? ReadOptions.defaults() : FUZZ_OPTIONS;
+      ReadOptions options =
+          random.nextInt(4) == 0
+              ? FUZZ_OPTIONS.withBatchSize(3)
+              : random.nextInt(3) == 0 ? ReadOptions.defaults() : FUZZ_OPTIONS;
       int startRowGroup = random.nextInt(4) == 0 ? random.nextInt(3) : -1;
-      String what = "mutation seed " + mutationSeed + " (" + m.kind + ") of " + s.path + ", "
-          + (replay ? "replay" : "generic") + " mapping";
+      String what =
+          "mutation seed "
+              + mutationSeed
+              + " ("
+              + m.kind
+              + ") of "
+              + s.path
+              + ", "
+              + (replay ? "replay" : "generic")
+              + " mapping";
       ReadResult result = guardedRead(m.bytes, s.fileName(), replay, options, startRowGroup, what);
       maxAllocated = Math.max(maxAllocated, result.allocated);
       kinds.merge(m.kind + (result.failure == null ? "" : "!"), 1, Integer::sum);
@@ -392,16 +496,21 @@ final class SourceFuzzTest {
       }
       iterations++;
     }
-    LOG.info("source reader fuzz (seed {}): {} mutated files, {} rejected, at most {} KiB "
-        + "allocated by one read; by kind (! = rejected): {}", seed, iterations, rejected,
-        maxAllocated >> 10, kinds);
+    LOG.info(
+        "source reader fuzz (seed {}): {} mutated files, {} rejected, at most {} KiB "
+            + "allocated by one read; by kind (! = rejected): {}",
+        seed,
+        iterations,
+        rejected,
+        maxAllocated >> 10,
+        kinds);
     assertTrue(rejected > iterations / 10, rejected + " of " + iterations + " rejected");
   }
 
   /**
    * Reproducer of the first finding: a footer declaring the header key column OPTIONAL (our sink
-   * writes it REQUIRED) made a header key read as null, and Connect's {@code ConnectHeader}
-   * threw a NullPointerException out of {@code ConnectRecordReader.next()}. Now a DataException.
+   * writes it REQUIRED) made a header key read as null, and Connect's {@code ConnectHeader} threw a
+   * NullPointerException out of {@code ConnectRecordReader.next()}. Now a DataException.
    */
   @Test
   void aHeaderKeyDeclaredOptionalIsADataExceptionNotANullPointer() throws Exception {
@@ -415,22 +524,42 @@ final class SourceFuzzTest {
       }
     }
     SchemaElement e = schema.get(key);
-    schema.set(key, new SchemaElement(e.type(), e.typeLength(), FieldRepetitionType.OPTIONAL,
-        e.name(), e.numChildren(), e.convertedType(), e.scale(), e.precision(), e.fieldId(),
-        e.logicalType()));
-    byte[] edited = withFooter(s.bytes, new FileMetaData(m.version(), schema, m.numRows(),
-        m.rowGroups(), m.keyValueMetadata(), m.createdBy(), m.columnOrders(),
-        m.encryptionAlgorithm(), m.footerSigningKeyMetadata()));
-    ReadResult result = guardedRead(edited, s.fileName(), true, FUZZ_OPTIONS, -1,
-        "header key declared OPTIONAL");
+    schema.set(
+        key,
+        new SchemaElement(
+            e.type(),
+            e.typeLength(),
+            FieldRepetitionType.OPTIONAL,
+            e.name(),
+            e.numChildren(),
+            e.convertedType(),
+            e.scale(),
+            e.precision(),
+            e.fieldId(),
+            e.logicalType()));
+    byte[] edited =
+        withFooter(
+            s.bytes,
+            new FileMetaData(
+                m.version(),
+                schema,
+                m.numRows(),
+                m.rowGroups(),
+                m.keyValueMetadata(),
+                m.createdBy(),
+                m.columnOrders(),
+                m.encryptionAlgorithm(),
+                m.footerSigningKeyMetadata()));
+    ReadResult result =
+        guardedRead(edited, s.fileName(), true, FUZZ_OPTIONS, -1, "header key declared OPTIONAL");
     assertNotNull(result.failure, "read " + result.rows + " rows");
   }
 
   /**
-   * Reproducer of the second finding: a stored value schema whose Decimal scale parameter is not
-   * an integer ({@code "scale":"x"}, found by a byte damage of the footer) threw a
-   * NumberFormatException from {@code ParquetToConnect.of}, which the replay task did not catch
-   * as a corrupt file: poll threw it even with {@code errors.on.corrupt.file=skip}. Now a
+   * Reproducer of the second finding: a stored value schema whose Decimal scale parameter is not an
+   * integer ({@code "scale":"x"}, found by a byte damage of the footer) threw a
+   * NumberFormatException from {@code ParquetToConnect.of}, which the replay task did not catch as
+   * a corrupt file: poll threw it even with {@code errors.on.corrupt.file=skip}. Now a
    * DataException, and the file is skipped and reported.
    */
   @Test
@@ -442,26 +571,38 @@ final class SourceFuzzTest {
     byte[] edited = s.bytes.clone();
     edited[at + "\"scale\":\"".length()] = 'x';
     for (boolean replay : new boolean[] {true, false}) {
-      ReadResult result = guardedRead(edited, s.fileName(), replay, FUZZ_OPTIONS, -1,
-          "scale x, " + (replay ? "replay" : "generic"));
-      assertEquals(replay, result.failure instanceof DataException, "replay: " + replay + ", "
-          + result.failure); // generic mode ignores the stored schemas
+      ReadResult result =
+          guardedRead(
+              edited,
+              s.fileName(),
+              replay,
+              FUZZ_OPTIONS,
+              -1,
+              "scale x, " + (replay ? "replay" : "generic"));
+      assertEquals(
+          replay,
+          result.failure instanceof DataException,
+          "replay: " + replay + ", " + result.failure); // generic mode ignores the stored schemas
     }
     Path root = dir.resolve("scale");
     String key = "topics/fzbad/" + SinkArchive.fileName("fzbad", 0, 0, 149, 0);
     write(root.resolve(key), edited);
-    TaskDriver driver = new TaskDriver(ReplayModeTest.props(root, "errors.on.corrupt.file",
-        "skip", "errors.topic", "bad-files")).start();
+    TaskDriver driver =
+        new TaskDriver(
+                ReplayModeTest.props(
+                    root, "errors.on.corrupt.file", "skip", "errors.topic", "bad-files"))
+            .start();
     List<SourceRecord> got = drainGuarded(driver, "scale x through the task");
     assertEquals(List.of(key), got.stream().map(r -> (String) r.key()).toList());
-    assertTrue(((Struct) got.get(0).value()).getString("error").contains("scale"),
+    assertTrue(
+        ((Struct) got.get(0).value()).getString("error").contains("scale"),
         got.get(0).value().toString());
   }
 
   /**
-   * Every schema element of the small sink files given every other repetition and (leaves)
-   * every other physical type, read with both mappings: the lies a footer can tell about the
-   * shape, tried exhaustively rather than by chance.
+   * Every schema element of the small sink files given every other repetition and (leaves) every
+   * other physical type, read with both mappings: the lies a footer can tell about the shape, tried
+   * exhaustively rather than by chance.
    */
   @Test
   void everySchemaElementRetypedFailsOnlyWithParquetOrDataExceptions() throws Exception {
@@ -477,31 +618,74 @@ final class SourceFuzzTest {
         List<SchemaElement> variants = new ArrayList<>();
         for (FieldRepetitionType rep : FieldRepetitionType.values()) {
           if (rep != e.repetitionType()) {
-            variants.add(new SchemaElement(e.type(), e.typeLength(), rep, e.name(),
-                e.numChildren(), e.convertedType(), e.scale(), e.precision(), e.fieldId(),
-                e.logicalType()));
+            variants.add(
+                new SchemaElement(
+                    e.type(),
+                    e.typeLength(),
+                    rep,
+                    e.name(),
+                    e.numChildren(),
+                    e.convertedType(),
+                    e.scale(),
+                    e.precision(),
+                    e.fieldId(),
+                    e.logicalType()));
           }
         }
         if (e.numChildren() == null) {
           for (PhysicalType t : PhysicalType.values()) {
             if (t != e.type()) {
-              variants.add(new SchemaElement(t, t == PhysicalType.FIXED_LEN_BYTE_ARRAY
-                  ? Integer.valueOf(4) : e.typeLength(), e.repetitionType(), e.name(), null, e.convertedType(),
-                  e.scale(), e.precision(), e.fieldId(), e.logicalType()));
+              variants.add(
+                  new SchemaElement(
+                      t,
+                      t == PhysicalType.FIXED_LEN_BYTE_ARRAY ? Integer.valueOf(4) : e.typeLength(),
+                      e.repetitionType(),
+                      e.name(),
+                      null,
+                      e.convertedType(),
+                      e.scale(),
+                      e.precision(),
+                      e.fieldId(),
+                      e.logicalType()));
             }
           }
         }
         for (SchemaElement v : variants) {
           List<SchemaElement> schema = new ArrayList<>(m.schema());
           schema.set(i, v);
-          byte[] edited = withFooter(s.bytes, new FileMetaData(m.version(), schema,
-              m.numRows(), m.rowGroups(), m.keyValueMetadata(), m.createdBy(),
-              m.columnOrders(), m.encryptionAlgorithm(), m.footerSigningKeyMetadata()));
+          byte[] edited =
+              withFooter(
+                  s.bytes,
+                  new FileMetaData(
+                      m.version(),
+                      schema,
+                      m.numRows(),
+                      m.rowGroups(),
+                      m.keyValueMetadata(),
+                      m.createdBy(),
+                      m.columnOrders(),
+                      m.encryptionAlgorithm(),
+                      m.footerSigningKeyMetadata()));
           for (boolean replay : new boolean[] {true, false}) {
-            ReadResult result = guardedRead(edited, s.fileName(), replay, FUZZ_OPTIONS, -1,
-                s.path + " with schema element " + i + " (" + e.name() + ") as "
-                    + v.repetitionType() + " " + v.type() + ", "
-                    + (replay ? "replay" : "generic") + " mapping");
+            ReadResult result =
+                guardedRead(
+                    edited,
+                    s.fileName(),
+                    replay,
+                    FUZZ_OPTIONS,
+                    -1,
+                    s.path
+                        + " with schema element "
+                        + i
+                        + " ("
+                        + e.name()
+                        + ") as "
+                        + v.repetitionType()
+                        + " "
+                        + v.type()
+                        + ", "
+                        + (replay ? "replay" : "generic")
+                        + " mapping");
             reads++;
             if (result.failure != null) {
               rejected++;
@@ -518,27 +702,35 @@ final class SourceFuzzTest {
   record ReadResult(Integer rows, int rowsBeforeFailure, Exception failure, long allocated) {}
 
   /**
-   * Reads the file on the watchdog thread, failing the test on a hang, on too much allocation
-   * and on any exception but a ParquetException naming the file or a DataException.
+   * Reads the file on the watchdog thread, failing the test on a hang, on too much allocation and
+   * on any exception but a ParquetException naming the file or a DataException.
    */
-  private static ReadResult guardedRead(byte[] bytes, String name, boolean replay,
-      ReadOptions options, int startRowGroup, String what) throws Exception {
-    Future<ReadResult> future = WATCHDOG.submit(() -> {
-      com.sun.management.ThreadMXBean threads =
-          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-      long before = threads.getCurrentThreadAllocatedBytes();
-      int[] rows = new int[1];
-      Exception failure = null;
-      try {
-        readThroughConnect(bytes, name, replay, options, startRowGroup, rows);
-      } catch (ParquetException | DataException e) {
-        failure = e;
-      } catch (Throwable e) {
-        throw new AssertionError(what + " of a " + bytes.length + "-byte file: " + e, e);
-      }
-      long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-      return new ReadResult(failure == null ? rows[0] : null, rows[0], failure, allocated);
-    });
+  private static ReadResult guardedRead(
+      byte[] bytes,
+      String name,
+      boolean replay,
+      ReadOptions options,
+      int startRowGroup,
+      String what)
+      throws Exception {
+    Future<ReadResult> future =
+        WATCHDOG.submit(
+            () -> {
+              com.sun.management.ThreadMXBean threads =
+                  (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+              long before = threads.getCurrentThreadAllocatedBytes();
+              int[] rows = new int[1];
+              Exception failure = null;
+              try {
+                readThroughConnect(bytes, name, replay, options, startRowGroup, rows);
+              } catch (ParquetException | DataException e) {
+                failure = e;
+              } catch (Throwable e) {
+                throw new AssertionError(what + " of a " + bytes.length + "-byte file: " + e, e);
+              }
+              long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+              return new ReadResult(failure == null ? rows[0] : null, rows[0], failure, allocated);
+            });
     ReadResult result;
     try {
       result = future.get(SLOW_MILLIS, TimeUnit.MILLISECONDS);
@@ -555,8 +747,13 @@ final class SourceFuzzTest {
       fail(what + ": no file named in " + p, p);
     }
     if (result.allocated > ALLOCATION_LIMIT) {
-      fail(what + " allocated " + (result.allocated >> 20) + " MiB reading a " + bytes.length
-          + "-byte file");
+      fail(
+          what
+              + " allocated "
+              + (result.allocated >> 20)
+              + " MiB reading a "
+              + bytes.length
+              + "-byte file");
     }
     return result;
   }
@@ -564,21 +761,25 @@ final class SourceFuzzTest {
   /**
    * Opens the file and reads every row into records as the task does ({@link FileCursor}: the
    * mapping, {@link ConnectRecordReader}, optionally from a later row group; {@link
-   * PartitionReplay}/{@link FileReplay}: the Kafka offset and the record), bounded in rows.
-   * Every Struct made must be valid.
+   * PartitionReplay}/{@link FileReplay}: the Kafka offset and the record), bounded in rows. Every
+   * Struct made must be valid.
    */
-  static void readThroughConnect(byte[] bytes, String name, boolean replay, ReadOptions options,
-      int startRowGroup, int[] rows) throws IOException, ParquetException {
-    PartitionChooser partitions = new PartitionChooser(
-        replay ? PartitionMode.ORIGINAL : PartitionMode.DEFAULT, 0);
+  static void readThroughConnect(
+      byte[] bytes, String name, boolean replay, ReadOptions options, int startRowGroup, int[] rows)
+      throws IOException, ParquetException {
+    PartitionChooser partitions =
+        new PartitionChooser(replay ? PartitionMode.ORIGINAL : PartitionMode.DEFAULT, 0);
     try (ParquetFileReader file = ParquetFileReader.open(new MemoryInput(bytes, name), options)) {
       ReplayRowMapper replayMapper = null;
       GenericRowMapper genericMapper = null;
       ParquetToConnect mapping;
       if (replay) {
-        replayMapper = ReplayRowMapper.of(file.schema(),
-            ParquetToConnect.keyValueMap(file.metadata().keyValueMetadata()), "fallback",
-            partitions);
+        replayMapper =
+            ReplayRowMapper.of(
+                file.schema(),
+                ParquetToConnect.keyValueMap(file.metadata().keyValueMetadata()),
+                "fallback",
+                partitions);
         mapping = replayMapper.mapping();
       } else {
         genericMapper = GenericRowMapper.of(file.schema(), "rows", List.of(), "", 0L, partitions);
@@ -665,15 +866,32 @@ final class SourceFuzzTest {
       damaged.put(p.key, p);
     }
     int batchSize = 1 + random.nextInt(random.nextBoolean() ? 50 : 700);
-    Map<String, String> props = ReplayModeTest.props(root, "topics.dir", topicsDir,
-        "errors.on.corrupt.file", "skip", "errors.topic", "bad-files",
-        "errors.quarantine.prefix", "quarantine", "batch.size", Integer.toString(batchSize));
+    Map<String, String> props =
+        ReplayModeTest.props(
+            root,
+            "topics.dir",
+            topicsDir,
+            "errors.on.corrupt.file",
+            "skip",
+            "errors.topic",
+            "bad-files",
+            "errors.quarantine.prefix",
+            "quarantine",
+            "batch.size",
+            Integer.toString(batchSize));
     if (!replay) {
       props.put("mode", "generic");
       props.put("topic", "rows");
     }
-    String what = (replay ? "replay" : "generic") + " round " + round + " (batch " + batchSize
-        + ", damaged " + damaged.values() + ")";
+    String what =
+        (replay ? "replay" : "generic")
+            + " round "
+            + round
+            + " (batch "
+            + batchSize
+            + ", damaged "
+            + damaged.values()
+            + ")";
     TaskDriver driver = new TaskDriver(props).start();
     List<SourceRecord> got = drainGuarded(driver, what);
 
@@ -689,20 +907,22 @@ final class SourceFuzzTest {
         assertEquals(file, report.getString("file"), what);
         assertTrue(report.getInt32("row_group") >= 0 && report.getInt64("row") >= 0, what);
         assertFalse(report.getString("error").isBlank(), what);
-        assertTrue(Boolean.TRUE.equals(r.sourceOffset().get("skipped")),
+        assertTrue(
+            Boolean.TRUE.equals(r.sourceOffset().get("skipped")),
             what + ": the report's offset marks the file skipped: " + r.sourceOffset());
         continue;
       }
-      String file = replay ? (String) r.sourceOffset().get("file")
-          : (String) r.sourcePartition().get("file");
+      String file =
+          replay ? (String) r.sourceOffset().get("file") : (String) r.sourcePartition().get("file");
       byFile.computeIfAbsent(file, k -> new ArrayList<>()).add(r);
     }
     for (Placed p : damaged.values()) {
       String where = what + ", " + p.key + " (seed " + p.mutationSeed + ", " + p.kind + ")";
       int sent = byFile.getOrDefault(p.key, List.of()).size();
       if (p.expected.failure != null) {
-        assertTrue(reports.containsKey(p.key), where + ": not reported, though unreadable: "
-            + p.expected.failure);
+        assertTrue(
+            reports.containsKey(p.key),
+            where + ": not reported, though unreadable: " + p.expected.failure);
         assertFalse(Files.exists(root.resolve(p.key)), where + ": not quarantined");
         String below = p.key.substring(topicsDir.length() + 1);
         assertTrue(Files.exists(root.resolve("quarantine/" + below)), where + ": quarantined");
@@ -712,14 +932,18 @@ final class SourceFuzzTest {
           assertEquals(p.expected.rowsBeforeFailure, sent, where + ": the rows before the damage");
         }
       } else {
-        assertFalse(reports.containsKey(p.key), where + ": reported, though readable: "
-            + (reports.containsKey(p.key) ? reports.get(p.key).value() : ""));
+        assertFalse(
+            reports.containsKey(p.key),
+            where
+                + ": reported, though readable: "
+                + (reports.containsKey(p.key) ? reports.get(p.key).value() : ""));
         if (!replay) {
           assertEquals(p.expected.rows, sent, where + ": every row of a readable file");
         }
       }
     }
-    assertTrue(damaged.keySet().containsAll(reports.keySet()),
+    assertTrue(
+        damaged.keySet().containsAll(reports.keySet()),
         what + ": only damaged files reported: " + reports.keySet());
 
     // The good files: every record exactly once.
@@ -728,19 +952,31 @@ final class SourceFuzzTest {
       if (replay) {
         continue; // checked below by original offset, across the files of a partition
       }
-      ReadResult pristine = guardedRead(e.getValue().bytes, e.getValue().fileName(), false,
-          ReadOptions.defaults(), -1, "pristine " + e.getKey());
+      ReadResult pristine =
+          guardedRead(
+              e.getValue().bytes,
+              e.getValue().fileName(),
+              false,
+              ReadOptions.defaults(),
+              -1,
+              "pristine " + e.getKey());
       assertEquals(pristine.rows, records.size(), what + ": rows of " + e.getKey());
       Set<String> positions = new java.util.HashSet<>();
       for (SourceRecord r : records) {
-        assertTrue(positions.add(r.sourceOffset().get("rowGroup") + "/"
-            + r.sourceOffset().get("row")), what + ": a row of " + e.getKey() + " sent twice");
+        assertTrue(
+            positions.add(r.sourceOffset().get("rowGroup") + "/" + r.sourceOffset().get("row")),
+            what + ": a row of " + e.getKey() + " sent twice");
       }
       if (e.getValue().sink) {
         for (SourceRecord r : records) {
           Struct v = (Struct) r.value();
-          SinkRecord o = ORIGINALS.get(v.getString("__kafka_topic") + "/"
-              + v.getInt32("__kafka_partition") + "/" + v.getInt64("__kafka_offset"));
+          SinkRecord o =
+              ORIGINALS.get(
+                  v.getString("__kafka_topic")
+                      + "/"
+                      + v.getInt32("__kafka_partition")
+                      + "/"
+                      + v.getInt64("__kafka_offset"));
           assertNotNull(o, what + ": an original for " + v);
           assertEquals(((Struct) o.value()).getString("note"), v.getString("note"), what);
         }
@@ -753,8 +989,12 @@ final class SourceFuzzTest {
         if (r.topic().equals("bad-files") || !SINK_TOPICS.contains(topic)) {
           continue;
         }
-        String id = topic + "/" + r.sourcePartition().get("partition") + "/"
-            + r.sourceOffset().get("offset");
+        String id =
+            topic
+                + "/"
+                + r.sourcePartition().get("partition")
+                + "/"
+                + r.sourceOffset().get("offset");
         assertTrue(delivered.put(id, r) == null, what + ": " + id + " delivered twice");
       }
       assertEquals(ORIGINALS.keySet(), delivered.keySet(), what + ": every good record once");
@@ -764,14 +1004,20 @@ final class SourceFuzzTest {
     }
 
     long unreadable = damaged.values().stream().filter(p -> p.expected.failure != null).count();
-    LOG.info("{}: {} records, {} of {} damaged files unreadable and reported", what.substring(0,
-        what.indexOf(" (")), got.size(), unreadable, damaged.size());
+    LOG.info(
+        "{}: {} records, {} of {} damaged files unreadable and reported",
+        what.substring(0, what.indexOf(" (")),
+        got.size(),
+        unreadable,
+        damaged.size());
 
     // A restart reads nothing again: good files are finished, skipped ones are marked skipped.
     driver = driver.restart();
     List<SourceRecord> again = drainGuarded(driver, what + ", after a restart");
-    assertEquals(List.of(), again.stream().map(r -> r.sourcePartition() + "@"
-        + r.sourceOffset()).toList(), what + ": sent again after a restart");
+    assertEquals(
+        List.of(),
+        again.stream().map(r -> r.sourcePartition() + "@" + r.sourceOffset()).toList(),
+        what + ": sent again after a restart");
   }
 
   private void failRound(SplittableRandom random, int round, boolean replay) throws Exception {
@@ -792,16 +1038,28 @@ final class SourceFuzzTest {
       props.put("mode", "generic");
       props.put("topic", "rows");
     }
-    String what = (replay ? "replay" : "generic") + " fail round " + round + ", " + p.key
-        + " (seed " + p.mutationSeed + ", " + p.kind + "): " + p.expected.failure;
+    String what =
+        (replay ? "replay" : "generic")
+            + " fail round "
+            + round
+            + ", "
+            + p.key
+            + " (seed "
+            + p.mutationSeed
+            + ", "
+            + p.kind
+            + "): "
+            + p.expected.failure;
     TaskDriver driver = new TaskDriver(props).start();
     Throwable thrown = null;
-    Future<?> future = WATCHDOG.submit(() -> {
-      for (int polls = 0; polls < 10_000; polls++) {
-        driver.poll(true);
-      }
-      return null;
-    });
+    Future<?> future =
+        WATCHDOG.submit(
+            () -> {
+              for (int polls = 0; polls < 10_000; polls++) {
+                driver.poll(true);
+              }
+              return null;
+            });
     try {
       future.get(30, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
@@ -816,40 +1074,51 @@ final class SourceFuzzTest {
     if (!(thrown instanceof ConnectException) || thrown instanceof DataException) {
       throw new AssertionError(what + ": poll threw " + thrown, thrown);
     }
-    assertTrue(thrown.getMessage().contains(p.key) && thrown.getMessage().contains("row group"),
+    assertTrue(
+        thrown.getMessage().contains(p.key) && thrown.getMessage().contains("row group"),
         what + ": " + thrown.getMessage());
   }
 
   /**
-   * Writes a damaged copy of a sample into the store: in replay mode under a sink name of its
-   * own topic-partition {@code fzbad-<n>} (so no good partition depends on it), in generic mode
-   * under {@code fzbad/}. Reads it first as the task will (default options), for the expectation.
+   * Writes a damaged copy of a sample into the store: in replay mode under a sink name of its own
+   * topic-partition {@code fzbad-<n>} (so no good partition depends on it), in generic mode under
+   * {@code fzbad/}. Reads it first as the task will (default options), for the expectation.
    */
-  private static Placed placeDamaged(SplittableRandom random, Path root, String topicsDir, int n,
-      boolean replay) throws Exception {
+  private static Placed placeDamaged(
+      SplittableRandom random, Path root, String topicsDir, int n, boolean replay)
+      throws Exception {
     List<Sample> from = replay && random.nextInt(6) != 0 || random.nextBoolean() ? SINK : FOREIGN;
     Sample s = from.get(random.nextInt(from.size()));
     long seed = random.nextLong();
     Mutated m = mutate(s.bytes, new SplittableRandom(seed));
-    String name = replay ? SinkArchive.fileName("fzbad", n, 0, 1000, 0)
-        : String.format(Locale.ROOT, "bad-%03d-%s", n, s.fileName());
+    String name =
+        replay
+            ? SinkArchive.fileName("fzbad", n, 0, 1000, 0)
+            : String.format(Locale.ROOT, "bad-%03d-%s", n, s.fileName());
     String key = topicsDir + "/fzbad/" + name;
     write(root.resolve(key), m.bytes);
-    ReadResult expected = guardedRead(m.bytes, key, replay, ReadOptions.defaults(), -1,
-        "seed " + seed + " (" + m.kind + ") of " + s.path);
+    ReadResult expected =
+        guardedRead(
+            m.bytes,
+            key,
+            replay,
+            ReadOptions.defaults(),
+            -1,
+            "seed " + seed + " (" + m.kind + ") of " + s.path);
     return new Placed(key, seed, m.kind, expected);
   }
 
   /** Polls, acknowledging, until three polls in a row bring nothing; poll must never throw. */
-  private static List<SourceRecord> drainGuarded(TaskDriver driver, String what)
-      throws Exception {
-    Future<List<SourceRecord>> future = WATCHDOG.submit(() -> {
-      try {
-        return driver.drain(3);
-      } catch (Throwable e) {
-        throw new AssertionError(what + ": poll threw " + e, e);
-      }
-    });
+  private static List<SourceRecord> drainGuarded(TaskDriver driver, String what) throws Exception {
+    Future<List<SourceRecord>> future =
+        WATCHDOG.submit(
+            () -> {
+              try {
+                return driver.drain(3);
+              } catch (Throwable e) {
+                throw new AssertionError(what + ": poll threw " + e, e);
+              }
+            });
     try {
       return future.get(60, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
@@ -876,8 +1145,8 @@ final class SourceFuzzTest {
     for (org.apache.kafka.connect.data.Field f : VALUE.fields()) {
       Object a = want.get(f.name());
       Object b = have.get(f.name());
-      assertTrue(java.util.Objects.deepEquals(a, b), what + ": field " + f.name() + ": " + a
-          + " != " + b);
+      assertTrue(
+          java.util.Objects.deepEquals(a, b), what + ": field " + f.name() + ": " + a + " != " + b);
     }
     assertEquals(headers(o.headers()), headers(r.headers()), what);
   }
@@ -931,8 +1200,8 @@ final class SourceFuzzTest {
    * Same-length token swaps in the file's text: the Connect schemas stored in the footer (which
    * stays valid Thrift, lengths unchanged) and, in uncompressed pages, the header schemas and
    * strings. Types, optional flags, decimal scales and precisions, logical type names and field
-   * names change while the JSON stays well-formed: the file is then described by a schema that
-   * does not fit its columns or values.
+   * names change while the JSON stays well-formed: the file is then described by a schema that does
+   * not fit its columns or values.
    */
   static Mutated textEdit(byte[] original, SplittableRandom r) {
     String text = new String(original, StandardCharsets.ISO_8859_1);
@@ -990,15 +1259,20 @@ final class SourceFuzzTest {
     byte[] b = original.clone();
     int damages = 1 + r.nextInt(4);
     for (int d = 0; d < damages; d++) {
-      int at = r.nextBoolean()
-          ? r.nextInt(b.length)
-          : Math.max(0, b.length - 1 - r.nextInt(Math.min(2048, b.length)));
+      int at =
+          r.nextBoolean()
+              ? r.nextInt(b.length)
+              : Math.max(0, b.length - 1 - r.nextInt(Math.min(2048, b.length)));
       switch (r.nextInt(6)) {
         case 0 -> b[at] ^= (byte) (1 << r.nextInt(8));
         case 1 -> b[at] = (byte) r.nextInt(256);
         case 2 -> b[at] = (byte) (r.nextBoolean() ? 0 : 0xFF);
-        case 3 -> Arrays.fill(b, at, at + Math.min(b.length - at, 1 + r.nextInt(64)),
-            (byte) (r.nextBoolean() ? 0 : r.nextInt(256)));
+        case 3 ->
+            Arrays.fill(
+                b,
+                at,
+                at + Math.min(b.length - at, 1 + r.nextInt(64)),
+                (byte) (r.nextBoolean() ? 0 : r.nextInt(256)));
         case 4 -> {
           int from = r.nextInt(b.length);
           int length = Math.min(Math.min(b.length - at, b.length - from), 1 + r.nextInt(128));
@@ -1016,28 +1290,33 @@ final class SourceFuzzTest {
   }
 
   private static Mutated truncate(byte[] b, SplittableRandom r) {
-    int length = switch (r.nextInt(4)) {
-      case 0 -> r.nextInt(b.length);
-      case 1 -> b.length - 1 - r.nextInt(Math.min(64, b.length - 1));
-      case 2 -> r.nextInt(16);
-      default -> b.length - 8; // the trailer gone, the footer's end now looks like one
-    };
+    int length =
+        switch (r.nextInt(4)) {
+          case 0 -> r.nextInt(b.length);
+          case 1 -> b.length - 1 - r.nextInt(Math.min(64, b.length - 1));
+          case 2 -> r.nextInt(16);
+          default -> b.length - 8; // the trailer gone, the footer's end now looks like one
+        };
     return new Mutated(Arrays.copyOf(b, Math.max(0, length)), "truncate");
   }
 
   private static Mutated footerLengthLie(byte[] original, SplittableRandom r) {
     byte[] b = original.clone();
-    int real = (b[b.length - 8] & 0xFF) | (b[b.length - 7] & 0xFF) << 8
-        | (b[b.length - 6] & 0xFF) << 16 | (b[b.length - 5] & 0xFF) << 24;
-    int lie = switch (r.nextInt(7)) {
-      case 0 -> 0;
-      case 1 -> real + 1 + r.nextInt(8);
-      case 2 -> real - 1 - r.nextInt(Math.max(1, Math.min(real, 64)));
-      case 3 -> b.length - 8;
-      case 4 -> b.length;
-      case 5 -> Integer.MAX_VALUE - r.nextInt(16);
-      default -> -1 - r.nextInt(1000);
-    };
+    int real =
+        (b[b.length - 8] & 0xFF)
+            | (b[b.length - 7] & 0xFF) << 8
+            | (b[b.length - 6] & 0xFF) << 16
+            | (b[b.length - 5] & 0xFF) << 24;
+    int lie =
+        switch (r.nextInt(7)) {
+          case 0 -> 0;
+          case 1 -> real + 1 + r.nextInt(8);
+          case 2 -> real - 1 - r.nextInt(Math.max(1, Math.min(real, 64)));
+          case 3 -> b.length - 8;
+          case 4 -> b.length;
+          case 5 -> Integer.MAX_VALUE - r.nextInt(16);
+          default -> -1 - r.nextInt(1000);
+        };
     b[b.length - 8] = (byte) lie;
     b[b.length - 7] = (byte) (lie >> 8);
     b[b.length - 6] = (byte) (lie >> 16);
@@ -1083,7 +1362,8 @@ final class SourceFuzzTest {
 
   static int lie(int v, SplittableRandom r) {
     long l = lie((long) v, r);
-    return l > Integer.MAX_VALUE || l < Integer.MIN_VALUE ? Integer.MAX_VALUE - r.nextInt(16)
+    return l > Integer.MAX_VALUE || l < Integer.MIN_VALUE
+        ? Integer.MAX_VALUE - r.nextInt(16)
         : (int) l;
   }
 
@@ -1136,17 +1416,18 @@ final class SourceFuzzTest {
             kind = "codec";
           }
           case 4 -> {
-            dataOffset = r.nextBoolean() ? lie(dataOffset, r)
-                : dictOffset != null ? dictOffset : 4;
+            dataOffset = r.nextBoolean() ? lie(dataOffset, r) : dictOffset != null ? dictOffset : 4;
             kind = "data_page_offset";
           }
           case 5 -> {
-            dictOffset = switch (r.nextInt(4)) {
-              case 0 -> null;
-              case 1 -> 0L;
-              case 2 -> dataOffset;
-              default -> dictOffset == null ? Long.valueOf(4) : Long.valueOf(lie(dictOffset, r));
-            };
+            dictOffset =
+                switch (r.nextInt(4)) {
+                  case 0 -> null;
+                  case 1 -> 0L;
+                  case 2 -> dataOffset;
+                  default ->
+                      dictOffset == null ? Long.valueOf(4) : Long.valueOf(lie(dictOffset, r));
+                };
             kind = "dictionary_page_offset";
           }
           case 6 -> {
@@ -1169,24 +1450,61 @@ final class SourceFuzzTest {
             kind = "num_values multiplied";
           }
         }
-        ColumnMetaData edited = new ColumnMetaData(type, encodings, cm.pathInSchema(), codec,
-            numValues, uncompressed, compressed, cm.keyValueMetadata(), dataOffset,
-            cm.indexPageOffset(), dictOffset, statistics, cm.encodingStats(),
-            cm.bloomFilterOffset(), cm.bloomFilterLength(), cm.sizeStatistics(),
-            cm.geospatialStatistics());
+        ColumnMetaData edited =
+            new ColumnMetaData(
+                type,
+                encodings,
+                cm.pathInSchema(),
+                codec,
+                numValues,
+                uncompressed,
+                compressed,
+                cm.keyValueMetadata(),
+                dataOffset,
+                cm.indexPageOffset(),
+                dictOffset,
+                statistics,
+                cm.encodingStats(),
+                cm.bloomFilterOffset(),
+                cm.bloomFilterLength(),
+                cm.sizeStatistics(),
+                cm.geospatialStatistics());
         List<ColumnChunk> chunks = new ArrayList<>(group.columns());
-        chunks.set(c, new ColumnChunk(chunk.filePath(), chunk.fileOffset(), edited,
-            chunk.offsetIndexOffset(), chunk.offsetIndexLength(), chunk.columnIndexOffset(),
-            chunk.columnIndexLength(), chunk.cryptoMetadata(), chunk.encryptedColumnMetadata()));
-        groups.set(g, new RowGroup(chunks, group.totalByteSize(), group.numRows(),
-            group.sortingColumns(), group.fileOffset(), group.totalCompressedSize(),
-            group.ordinal()));
+        chunks.set(
+            c,
+            new ColumnChunk(
+                chunk.filePath(),
+                chunk.fileOffset(),
+                edited,
+                chunk.offsetIndexOffset(),
+                chunk.offsetIndexLength(),
+                chunk.columnIndexOffset(),
+                chunk.columnIndexLength(),
+                chunk.cryptoMetadata(),
+                chunk.encryptedColumnMetadata()));
+        groups.set(
+            g,
+            new RowGroup(
+                chunks,
+                group.totalByteSize(),
+                group.numRows(),
+                group.sortingColumns(),
+                group.fileOffset(),
+                group.totalCompressedSize(),
+                group.ordinal()));
       }
       case 4 -> {
         long rows = r.nextInt(3) == 0 ? 1L << (31 + r.nextInt(30)) : lie(group.numRows(), r);
-        groups.set(g, new RowGroup(group.columns(), group.totalByteSize(), rows,
-            group.sortingColumns(), group.fileOffset(), group.totalCompressedSize(),
-            group.ordinal()));
+        groups.set(
+            g,
+            new RowGroup(
+                group.columns(),
+                group.totalByteSize(),
+                rows,
+                group.sortingColumns(),
+                group.fileOffset(),
+                group.totalCompressedSize(),
+                group.ordinal()));
         kind = "row group num_rows";
       }
       case 5 -> {
@@ -1214,8 +1532,11 @@ final class SourceFuzzTest {
         Integer scale = e.scale();
         Integer precision = e.precision();
         switch (r.nextInt(7)) {
-          case 0 -> type = e.numChildren() != null && r.nextBoolean() ? null
-              : other(PhysicalType.values(), r);
+          case 0 ->
+              type =
+                  e.numChildren() != null && r.nextBoolean()
+                      ? null
+                      : other(PhysicalType.values(), r);
           case 1 -> typeLength = typeLength == null ? 1 + r.nextInt(20) : lie(typeLength, r);
           case 2 -> repetition = other(FieldRepetitionType.values(), r);
           case 3 -> children = children == null ? 1 : lie(children, r);
@@ -1235,8 +1556,19 @@ final class SourceFuzzTest {
             precision = precision == null ? 40 : lie(precision, r);
           }
         }
-        schema.set(i, new SchemaElement(type, typeLength, repetition, e.name(), children,
-            converted, scale, precision, e.fieldId(), logical));
+        schema.set(
+            i,
+            new SchemaElement(
+                type,
+                typeLength,
+                repetition,
+                e.name(),
+                children,
+                converted,
+                scale,
+                precision,
+                e.fieldId(),
+                logical));
         kind = "schema element";
       }
       default -> {
@@ -1252,8 +1584,11 @@ final class SourceFuzzTest {
             KeyValue donor = kv.get(r.nextInt(kv.size()));
             v = donor.value();
           }
-          case 2 -> v = v.replace("\"int64\"", "\"string\"").replace("\"INT64\"", "\"STRING\"")
-              .replace("\"optional\":false", "\"optional\":true");
+          case 2 ->
+              v =
+                  v.replace("\"int64\"", "\"string\"")
+                      .replace("\"INT64\"", "\"STRING\"")
+                      .replace("\"optional\":false", "\"optional\":true");
           default -> {
             if (!v.isEmpty()) {
               char[] chars = v.toCharArray();
@@ -1266,8 +1601,17 @@ final class SourceFuzzTest {
         kind = "key/value metadata";
       }
     }
-    FileMetaData edited = new FileMetaData(m.version(), schema, numRows, groups, kv,
-        m.createdBy(), m.columnOrders(), m.encryptionAlgorithm(), m.footerSigningKeyMetadata());
+    FileMetaData edited =
+        new FileMetaData(
+            m.version(),
+            schema,
+            numRows,
+            groups,
+            kv,
+            m.createdBy(),
+            m.columnOrders(),
+            m.encryptionAlgorithm(),
+            m.footerSigningKeyMetadata());
     return new Mutated(withFooter(file, edited), "footer " + kind);
   }
 
@@ -1284,8 +1628,10 @@ final class SourceFuzzTest {
     for (RowGroup g : footer(file).rowGroups()) {
       for (ColumnChunk c : g.columns()) {
         ColumnMetaData m = c.metaData();
-        long start = m.dictionaryPageOffset() != null && m.dictionaryPageOffset() > 0
-            ? Math.min(m.dictionaryPageOffset(), m.dataPageOffset()) : m.dataPageOffset();
+        long start =
+            m.dictionaryPageOffset() != null && m.dictionaryPageOffset() > 0
+                ? Math.min(m.dictionaryPageOffset(), m.dataPageOffset())
+                : m.dataPageOffset();
         long end = start + m.totalCompressedSize();
         long at = start;
         while (at < end && end <= file.length) {
@@ -1364,22 +1710,25 @@ final class SourceFuzzTest {
             case 5 -> repLength = lie(repLength, r);
             default -> isCompressed = isCompressed == null ? Boolean.FALSE : !isCompressed;
           }
-          v2 = new DataPageHeaderV2(n, nulls, rows, e, defLength, repLength, isCompressed,
-              v2.statistics());
+          v2 =
+              new DataPageHeaderV2(
+                  n, nulls, rows, e, defLength, repLength, isCompressed, v2.statistics());
           kind = "v2 header";
         } else if (dict != null) {
-          dict = r.nextBoolean() ? new DictionaryPageHeader(lie(dict.numValues(), r),
-              dict.encoding(), dict.isSorted())
-              : new DictionaryPageHeader(dict.numValues(), other(Encoding.values(), r),
-                  dict.isSorted());
+          dict =
+              r.nextBoolean()
+                  ? new DictionaryPageHeader(
+                      lie(dict.numValues(), r), dict.encoding(), dict.isSorted())
+                  : new DictionaryPageHeader(
+                      dict.numValues(), other(Encoding.values(), r), dict.isSorted());
           kind = "dictionary header";
         } else {
           throw new IllegalStateException("an index page");
         }
       }
     }
-    PageHeader edited = new PageHeader(type, uncompressed, compressed, crc, v1,
-        h.indexPageHeader(), dict, v2);
+    PageHeader edited =
+        new PageHeader(type, uncompressed, compressed, crc, v1, h.indexPageHeader(), dict, v2);
     GrowableBuffer header = new GrowableBuffer(64);
     MetadataCodec.write(edited, header);
     // Spliced in place of the old header; a header of another length shifts what follows,
@@ -1388,8 +1737,8 @@ final class SourceFuzzTest {
     out.write(file, 0, p.offset);
     out.write(header);
     out.write(file, p.offset + p.headerLength, file.length - p.offset - p.headerLength);
-    return new Mutated(out.toByteArray(), "page " + kind
-        + (header.size() == p.headerLength ? "" : " (shifted)"));
+    return new Mutated(
+        out.toByteArray(), "page " + kind + (header.size() == p.headerLength ? "" : " (shifted)"));
   }
 
   private static Mutated replacePage(byte[] file, SplittableRandom r) throws ParquetException {

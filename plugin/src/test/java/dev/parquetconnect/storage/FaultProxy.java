@@ -24,17 +24,23 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A small HTTP/1.1 proxy of ours for the S3 tests, bound to 127.0.0.1: it relays requests to a
- * backend (S3Proxy) byte for byte, counts the bytes it relays, and on a seeded fraction of
- * requests injects a fault: 500 InternalError, 503 SlowDown, 503 ServiceUnavailable, a connection
- * reset before the request reaches the backend, a reset after the backend executed it (the
- * response is lost: the client must retry idempotently), or a response cut off half-way.
+ * backend (S3Proxy) byte for byte, counts the bytes it relays, and on a seeded fraction of requests
+ * injects a fault: 500 InternalError, 503 SlowDown, 503 ServiceUnavailable, a connection reset
+ * before the request reaches the backend, a reset after the backend executed it (the response is
+ * lost: the client must retry idempotently), or a response cut off half-way.
  *
- * <p>The client talks to it as its S3 endpoint (not as an HTTP proxy), so SigV4 signatures,
- * which cover the Host header, stay valid: the Host header is relayed unchanged.
+ * <p>The client talks to it as its S3 endpoint (not as an HTTP proxy), so SigV4 signatures, which
+ * cover the Host header, stay valid: the Host header is relayed unchanged.
  */
 final class FaultProxy implements Closeable {
-  enum Fault { INTERNAL_ERROR_500, SLOW_DOWN_503, UNAVAILABLE_503, RESET_BEFORE, RESET_AFTER,
-      TRUNCATE }
+  enum Fault {
+    INTERNAL_ERROR_500,
+    SLOW_DOWN_503,
+    UNAVAILABLE_503,
+    RESET_BEFORE,
+    RESET_AFTER,
+    TRUNCATE
+  }
 
   private final ServerSocket server;
   private final int backendPort;
@@ -45,8 +51,10 @@ final class FaultProxy implements Closeable {
   private final AtomicLong bytesFromClient = new AtomicLong();
   private final AtomicInteger requests = new AtomicInteger();
   private final Map<Fault, AtomicInteger> faults = new EnumMap<>(Fault.class);
-  private final List<String> requestLines = java.util.Collections.synchronizedList(new ArrayList<>());
-  private final List<String> requestHeads = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> requestLines =
+      java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> requestHeads =
+      java.util.Collections.synchronizedList(new ArrayList<>());
   private volatile boolean closed;
   private final List<Map.Entry<java.util.function.Predicate<String>, Fault>> forced =
       java.util.Collections.synchronizedList(new ArrayList<>());
@@ -55,10 +63,10 @@ final class FaultProxy implements Closeable {
       java.util.Collections.synchronizedList(new ArrayList<>());
 
   /**
-   * Runs {@code action} on the connection's thread when the next request whose start line
-   * matches arrives, once, and relays the request only after it returns: the client stalls right
-   * before that request reaches the store for as long as the action runs (until {@link #close}
-   * if it blocks for good: a writer frozen there).
+   * Runs {@code action} on the connection's thread when the next request whose start line matches
+   * arrives, once, and relays the request only after it returns: the client stalls right before
+   * that request reaches the store for as long as the action runs (until {@link #close} if it
+   * blocks for good: a writer frozen there).
    */
   void stallNext(java.util.function.Predicate<String> startLine, Runnable action) {
     stalls.add(Map.entry(startLine, action));
@@ -236,7 +244,8 @@ final class FaultProxy implements Closeable {
       StringBuilder sb = new StringBuilder(startLine).append("\r\n");
       for (String l : lines) {
         int colon = l.indexOf(':');
-        if (dropHeader != null && colon > 0
+        if (dropHeader != null
+            && colon > 0
             && l.substring(0, colon).trim().equalsIgnoreCase(dropHeader)) {
           continue;
         }
@@ -280,8 +289,7 @@ final class FaultProxy implements Closeable {
   }
 
   /** Copies a request body: framed by Content-Length or chunked encoding, else none. */
-  private static void copyRequestBody(Head h, InputStream in, OutputStream out)
-      throws IOException {
+  private static void copyRequestBody(Head h, InputStream in, OutputStream out) throws IOException {
     if (h.header("Content-Length") == null && h.header("Transfer-Encoding") == null) {
       return;
     }
@@ -289,8 +297,8 @@ final class FaultProxy implements Closeable {
   }
 
   /**
-   * Copies a message body framed by Content-Length or chunked encoding, else (a response)
-   * until EOF; with {@code cutAfter >= 0}, throws {@link CutException} after that many bytes.
+   * Copies a message body framed by Content-Length or chunked encoding, else (a response) until
+   * EOF; with {@code cutAfter >= 0}, throws {@link CutException} after that many bytes.
    */
   private static void copyBody(Head h, InputStream in, OutputStream out, long cutAfter)
       throws IOException {
@@ -382,8 +390,8 @@ final class FaultProxy implements Closeable {
         }
         requests.incrementAndGet();
         requestLines.add(req.startLine);
-        requestHeads.add(new String(req.bytes(null), StandardCharsets.ISO_8859_1)
-            .toLowerCase(Locale.ROOT));
+        requestHeads.add(
+            new String(req.bytes(null), StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
         Runnable stall = takeStall(req.startLine);
         if (stall != null) {
           stall.run();
@@ -396,7 +404,8 @@ final class FaultProxy implements Closeable {
           faults.get(fault).incrementAndGet();
         }
         boolean expect = "100-continue".equalsIgnoreCase(req.header("Expect"));
-        if (fault == Fault.INTERNAL_ERROR_500 || fault == Fault.SLOW_DOWN_503
+        if (fault == Fault.INTERNAL_ERROR_500
+            || fault == Fault.SLOW_DOWN_503
             || fault == Fault.UNAVAILABLE_503) {
           if (!expect) {
             copyRequestBody(req, cin, OutputStream.nullOutputStream());
@@ -436,8 +445,8 @@ final class FaultProxy implements Closeable {
         }
         int status = Integer.parseInt(resp.startLine.split(" ")[1]);
         boolean noBody = req.startLine.startsWith("HEAD ") || status == 204 || status == 304;
-        boolean framed = resp.header("Content-Length") != null
-            || (resp.header("Transfer-Encoding") != null);
+        boolean framed =
+            resp.header("Content-Length") != null || (resp.header("Transfer-Encoding") != null);
         cout.write(resp.bytes(null));
         if (!noBody) {
           long cut = -1;
@@ -523,11 +532,21 @@ final class FaultProxy implements Closeable {
         code = "ServiceUnavailable";
       }
     }
-    byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code
-        + "</Code><Message>injected by the test proxy</Message><RequestId>fault</RequestId>"
-        + "</Error>").getBytes(StandardCharsets.UTF_8);
-    String head = "HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: application/xml\r\n"
-        + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+    byte[] body =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>"
+                + code
+                + "</Code><Message>injected by the test proxy</Message><RequestId>fault</RequestId>"
+                + "</Error>")
+            .getBytes(StandardCharsets.UTF_8);
+    String head =
+        "HTTP/1.1 "
+            + status
+            + " "
+            + reason
+            + "\r\nContent-Type: application/xml\r\n"
+            + "Content-Length: "
+            + body.length
+            + "\r\nConnection: close\r\n\r\n";
     out.write(head.getBytes(StandardCharsets.ISO_8859_1));
     out.write(body);
     out.flush();

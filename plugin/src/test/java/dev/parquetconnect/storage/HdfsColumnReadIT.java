@@ -17,10 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link S3ColumnReadIT}'s one-column read on HDFS (MiniDFSCluster on 127.0.0.1), smaller (about
- * 64 MB: the in-process datanodes replicate every block twice). HDFS has no proxy to count at,
- * so the bytes are those our reader asked the store for ({@link StoreInput#bytesRead}): the
- * footer's tail and the column's pages.
+ * {@link S3ColumnReadIT}'s one-column read on HDFS (MiniDFSCluster on 127.0.0.1), smaller (about 64
+ * MB: the in-process datanodes replicate every block twice). HDFS has no proxy to count at, so the
+ * bytes are those our reader asked the store for ({@link StoreInput#bytesRead}): the footer's tail
+ * and the column's pages.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 final class HdfsColumnReadIT {
@@ -57,11 +57,18 @@ final class HdfsColumnReadIT {
           read++;
         }
       }
-      LOG.info(String.format("HDFS one-column read: file %d bytes, %d rows; column 'amount' %d "
-          + "compressed bytes; %d bytes read (%.3f x the column)", fileSize, rows,
-          columnBytes, input.bytesRead(), (double) input.bytesRead() / columnBytes));
+      LOG.info(
+          String.format(
+              "HDFS one-column read: file %d bytes, %d rows; column 'amount' %d "
+                  + "compressed bytes; %d bytes read (%.3f x the column)",
+              fileSize,
+              rows,
+              columnBytes,
+              input.bytesRead(),
+              (double) input.bytesRead() / columnBytes));
       assertEquals(rows, read);
-      assertTrue(input.bytesRead() < 2 * columnBytes,
+      assertTrue(
+          input.bytesRead() < 2 * columnBytes,
           input.bytesRead() + " bytes read for a column of " + columnBytes);
     }
   }

@@ -102,9 +102,9 @@ class HdfsStoreIT extends StoreContract {
 
   /**
    * A writer commits 36 files of 3 blocks while datanodes are stopped and restarted in the middle
-   * of files (a block half-written). A failed attempt is aborted and retried under the same key;
-   * a retry that finds the key committed checks it is the same data. Afterwards every file is
-   * there exactly once and whole, and no temporary file is left.
+   * of files (a block half-written). A failed attempt is aborted and retried under the same key; a
+   * retry that finds the key committed checks it is the same data. Afterwards every file is there
+   * exactly once and whole, and no temporary file is left.
    */
   @Test
   void aDatanodeStoppedAndRestartedMidWriteLosesNoFileAndDuplicatesNone() throws Exception {
@@ -162,8 +162,10 @@ class HdfsStoreIT extends StoreContract {
     store.cleanupOrphans("", Instant.MAX);
     String rootPath = new java.net.URI(store.url()).getPath();
     assertEquals(0, countTemporaryFiles(rootPath));
-    System.out.printf("datanode restarts: %d files committed, %d failed attempts retried, "
-        + "%d found already committed%n", files, failedAttempts, foundCommitted);
+    System.out.printf(
+        "datanode restarts: %d files committed, %d failed attempts retried, "
+            + "%d found already committed%n",
+        files, failedAttempts, foundCommitted);
   }
 
   private static int countTemporaryFiles(String path) throws IOException {
@@ -181,22 +183,35 @@ class HdfsStoreIT extends StoreContract {
   @Test
   void hadoopConfDirSiteFilesAreRead() throws IOException {
     Path dir = Files.createTempDirectory(Path.of("target"), "hadoop-conf");
-    Files.writeString(dir.resolve("hdfs-site.xml"), "<?xml version=\"1.0\"?><configuration>"
-        + "<property><name>dfs.replication</name><value>1</value></property></configuration>");
+    Files.writeString(
+        dir.resolve("hdfs-site.xml"),
+        "<?xml version=\"1.0\"?><configuration>"
+            + "<property><name>dfs.replication</name><value>1</value></property></configuration>");
     Map<String, Object> s = new HashMap<>();
     s.put("hadoop.conf.dir", dir.toString());
     try (Store st = Stores.open(nameNode + "/stores/conf-" + System.nanoTime(), s)) {
       put(st, "f", bytes(41, 100));
       String path = new java.net.URI(st.url()).getPath() + "/f";
-      assertEquals(1, cluster.getFileSystem()
-          .getFileStatus(new org.apache.hadoop.fs.Path(path)).getReplication());
+      assertEquals(
+          1,
+          cluster
+              .getFileSystem()
+              .getFileStatus(new org.apache.hadoop.fs.Path(path))
+              .getReplication());
     } catch (java.net.URISyntaxException e) {
       throw new AssertionError(e);
     }
-    assertThrows(IllegalArgumentException.class, () -> Stores.open(nameNode + "/x",
-        Map.of("hadoop.conf.dir", new File("target/no-such-dir").getAbsolutePath())));
-    assertThrows(IllegalArgumentException.class, () -> Stores.open(nameNode + "/x",
-        Map.of("hdfs.kerberos.principal", "pqc/host@EXAMPLE.COM")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Stores.open(
+                nameNode + "/x",
+                Map.of("hadoop.conf.dir", new File("target/no-such-dir").getAbsolutePath())));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Stores.open(
+                nameNode + "/x", Map.of("hdfs.kerberos.principal", "pqc/host@EXAMPLE.COM")));
   }
 
   private static void put(Store s, String key, byte[] data) throws IOException {

@@ -11,10 +11,10 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
  * The stores of the storage tests, as other packages' integration tests need them: a local
- * directory, an in-process HDFS (MiniDFSCluster) and an in-process S3 (S3Proxy), optionally
- * behind the fault-injecting proxy. Each gives the connector settings that reach it from another
- * JVM (a Connect worker) and opens a {@link Store} on it for the test's own checks (never through
- * the fault proxy). Every server binds 127.0.0.1.
+ * directory, an in-process HDFS (MiniDFSCluster) and an in-process S3 (S3Proxy), optionally behind
+ * the fault-injecting proxy. Each gives the connector settings that reach it from another JVM (a
+ * Connect worker) and opens a {@link Store} on it for the test's own checks (never through the
+ * fault proxy). Every server binds 127.0.0.1.
  */
 public final class ItStores {
   private ItStores() {}
@@ -94,8 +94,8 @@ public final class ItStores {
       @Override
       public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
-        S3ProxyServer.settings(endpoint).forEach((k, v) -> settings.put(k,
-            v instanceof Secret s ? s.value() : v.toString()));
+        S3ProxyServer.settings(endpoint)
+            .forEach((k, v) -> settings.put(k, v instanceof Secret s ? s.value() : v.toString()));
         // Commits retried after a lost response look for the writer token; give them room.
         settings.put("s3.retry.max.attempts", "20");
         return settings;
@@ -108,8 +108,7 @@ public final class ItStores {
 
       @Override
       public int[] requestsAndFaults() {
-        return proxy == null ? new int[] {0, 0}
-            : new int[] {proxy.requests(), proxy.totalFaults()};
+        return proxy == null ? new int[] {0, 0} : new int[] {proxy.requests(), proxy.totalFaults()};
       }
 
       @Override
@@ -141,13 +140,13 @@ public final class ItStores {
 
     /**
      * A MiniDFSCluster of three datanodes with replication 2 (so a datanode can be stopped
-     * mid-write), every address on 127.0.0.1, heartbeats every second; datanode logs off, since
-     * the tests stop datanodes on purpose and their broken pipelines log at ERROR.
+     * mid-write), every address on 127.0.0.1, heartbeats every second; datanode logs off, since the
+     * tests stop datanodes on purpose and their broken pipelines log at ERROR.
      */
     static MiniDFSCluster startMiniDfs(Path baseDir, long blockSize) throws IOException {
       TestLogging.quietServers();
-      System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop.hdfs.server.datanode",
-          "off");
+      System.setProperty(
+          "org.slf4j.simpleLogger.log.org.apache.hadoop.hdfs.server.datanode", "off");
       Files.createDirectories(baseDir);
       Configuration conf = new Configuration();
       conf.setLong("dfs.blocksize", blockSize);
@@ -159,10 +158,11 @@ public final class ItStores {
       conf.set("dfs.datanode.https.address", "127.0.0.1:0");
       conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
       conf.setInt("dfs.heartbeat.interval", 1);
-      MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, baseDir.toFile())
-          .numDataNodes(3)
-          .checkDataNodeAddrConfig(true)
-          .build();
+      MiniDFSCluster cluster =
+          new MiniDFSCluster.Builder(conf, baseDir.toFile())
+              .numDataNodes(3)
+              .checkDataNodeAddrConfig(true)
+              .build();
       cluster.waitActive();
       return cluster;
     }
@@ -179,8 +179,11 @@ public final class ItStores {
 
     @Override
     public Map<String, String> settings() {
-      return Map.of("hadoop.config.dfs.replication", "2",
-          "hadoop.config.dfs.blocksize", Integer.toString(BLOCK));
+      return Map.of(
+          "hadoop.config.dfs.replication",
+          "2",
+          "hadoop.config.dfs.blocksize",
+          Integer.toString(BLOCK));
     }
 
     @Override

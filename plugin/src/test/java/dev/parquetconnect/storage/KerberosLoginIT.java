@@ -26,8 +26,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
 import org.apache.hadoop.util.Progressable;
 import org.apache.kerby.kerberos.kerb.server.KdcConfigKey;
 import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * The Hadoop store's Kerberos login against a real KDC: Apache Kerby's SimpleKdcServer in-process
  * on 127.0.0.1 (TCP only) with a fresh realm and short tickets. The store runs over Hadoop's
  * LocalFileSystem ({@code file:} through {@link HadoopStore}, which needs no Kerberos itself),
- * observed by a subclass that records, at each file system call, the Hadoop user and its
- * Kerberos ticket-granting ticket: that is where HDFS's RPC client would pick up the credentials.
+ * observed by a subclass that records, at each file system call, the Hadoop user and its Kerberos
+ * ticket-granting ticket: that is where HDFS's RPC client would pick up the credentials.
  *
  * <p>UGI is JVM-global: the KDC's krb5.conf is set before the first Kerberos use, and UGI is reset
  * to simple authentication afterwards so ITs later in the same fork are unaffected.
@@ -56,6 +56,7 @@ class KerberosLoginIT {
   private static final String PRINCIPAL = USER + "@" + REALM;
   private static final String OTHER_PRINCIPAL = "other@" + REALM;
   private static final String GONE_PRINCIPAL = "gone@" + REALM;
+
   /** Seconds: short, so that the first ticket expires within the test. */
   private static final long TICKET_LIFETIME_S = 20;
 
@@ -181,7 +182,8 @@ class KerberosLoginIT {
     try (HadoopStore store = open("login", PRINCIPAL, keytab, 60_000)) {
       roundTrip(store, "a/b/one.parquet", "hello kerberos");
       store.move("a/b/one.parquet", "done/one.parquet");
-      assertEquals(List.of("done/one.parquet"),
+      assertEquals(
+          List.of("done/one.parquet"),
           store.list("done", true).stream().map(StoreFile::key).toList());
       store.delete("done/one.parquet");
       assertFalse(store.exists("done/one.parquet"));
@@ -199,7 +201,8 @@ class KerberosLoginIT {
       roundTrip(store, "first.parquet", "before expiry");
       Tgt first = assertAllCallsKerberos().get(0).tgt;
       long lifetimeMs = first.end().getTime() - first.start().getTime();
-      assertTrue(lifetimeMs <= TICKET_LIFETIME_S * 1000,
+      assertTrue(
+          lifetimeMs <= TICKET_LIFETIME_S * 1000,
           "the KDC capped the ticket at " + TICKET_LIFETIME_S + " s: " + lifetimeMs + " ms");
 
       // wait past the first ticket's end (plus the KDC's one-second granularity)
@@ -212,8 +215,7 @@ class KerberosLoginIT {
       RecordingLocalFileSystem.CALLS.clear();
       roundTrip(store, "second.parquet", "after expiry");
       for (Call c : assertAllCallsKerberos()) {
-        assertTrue(c.tgt.end().after(first.end()),
-            c.op + ": a new ticket, not the expired one");
+        assertTrue(c.tgt.end().after(first.end()), c.op + ": a new ticket, not the expired one");
         assertTrue(c.tgt.start().after(first.start()), c.op);
         assertTrue(c.tgt.current(), c.op + ": the ticket in use is valid");
       }
@@ -224,24 +226,29 @@ class KerberosLoginIT {
   @Test
   void aWrongPrincipalOrKeytabIsAClearError() throws Exception {
     // a principal the keytab has no key for
-    IOException unknown = assertThrows(IOException.class,
-        () -> open("wrong1", "nobody@" + REALM, keytab, 60_000).close());
+    IOException unknown =
+        assertThrows(
+            IOException.class, () -> open("wrong1", "nobody@" + REALM, keytab, 60_000).close());
     assertMentions(unknown, "nobody@" + REALM, keytab);
 
     // a known principal with another principal's keytab
-    IOException mismatched = assertThrows(IOException.class,
-        () -> open("wrong2", PRINCIPAL, otherKeytab, 60_000).close());
+    IOException mismatched =
+        assertThrows(
+            IOException.class, () -> open("wrong2", PRINCIPAL, otherKeytab, 60_000).close());
     assertMentions(mismatched, PRINCIPAL, otherKeytab);
 
     // a keytab for a principal the KDC does not know (any more): refused by the KDC
-    IOException gone = assertThrows(IOException.class,
-        () -> open("wrong4", GONE_PRINCIPAL, goneKeytab, 60_000).close());
+    IOException gone =
+        assertThrows(
+            IOException.class, () -> open("wrong4", GONE_PRINCIPAL, goneKeytab, 60_000).close());
     assertMentions(gone, GONE_PRINCIPAL, goneKeytab);
 
     // a keytab path that does not exist: refused before any Kerberos call
     File missing = work.resolve("missing.keytab").toFile();
-    IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
-        () -> open("wrong3", PRINCIPAL, missing, 60_000).close());
+    IllegalArgumentException none =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> open("wrong3", PRINCIPAL, missing, 60_000).close());
     assertTrue(none.getMessage().contains(missing.getPath()), none.getMessage());
   }
 
@@ -253,8 +260,13 @@ class KerberosLoginIT {
   }
 
   /** What a file system call saw of its caller. */
-  record Call(String op, String userName, String shortName, AuthenticationMethod method,
-      boolean hasKerberosCredentials, Tgt tgt) {}
+  record Call(
+      String op,
+      String userName,
+      String shortName,
+      AuthenticationMethod method,
+      boolean hasKerberosCredentials,
+      Tgt tgt) {}
 
   /**
    * The TGT's facts, copied at the call: a re-login destroys the old ticket object (its times
@@ -264,10 +276,10 @@ class KerberosLoginIT {
 
   /**
    * Hadoop's LocalFileSystem, recording the calling Hadoop user and Kerberos TGT at the file
-   * system's entry points the store calls (the checksummed local file system does the actual
-   * work). Not {@code getFileStatus}: the checksummed input stream calls it from inside reads,
-   * and reads on an open stream run outside the store's {@code doAs}, as on HDFS, where the
-   * client keeps the user it was created with.
+   * system's entry points the store calls (the checksummed local file system does the actual work).
+   * Not {@code getFileStatus}: the checksummed input stream calls it from inside reads, and reads
+   * on an open stream run outside the store's {@code doAs}, as on HDFS, where the client keeps the
+   * user it was created with.
    */
   public static final class RecordingLocalFileSystem extends LocalFileSystem {
     static final List<Call> CALLS = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -280,34 +292,48 @@ class KerberosLoginIT {
       if (subject != null) {
         for (KerberosTicket t : subject.getPrivateCredentials(KerberosTicket.class)) {
           if (t.getServer().getName().startsWith("krbtgt/")) {
-            tgt = new Tgt(t.getServer().getName(), t.getClient().getName(), t.getStartTime(),
-                t.getEndTime(), t.isCurrent());
+            tgt =
+                new Tgt(
+                    t.getServer().getName(),
+                    t.getClient().getName(),
+                    t.getStartTime(),
+                    t.getEndTime(),
+                    t.isCurrent());
           }
         }
       }
-      CALLS.add(new Call(op, ugi.getUserName(), ugi.getShortUserName(),
-          ugi.getAuthenticationMethod(), ugi.hasKerberosCredentials(), tgt));
+      CALLS.add(
+          new Call(
+              op,
+              ugi.getUserName(),
+              ugi.getShortUserName(),
+              ugi.getAuthenticationMethod(),
+              ugi.hasKerberosCredentials(),
+              tgt));
     }
 
     @Override
-    public FSDataOutputStream create(org.apache.hadoop.fs.Path f, FsPermission permission,
-        boolean overwrite, int bufferSize, short replication, long blockSize,
-        Progressable progress) throws IOException {
-      record("create");
-      return super.create(f, permission, overwrite, bufferSize, replication, blockSize,
-          progress);
-    }
-
-    @Override
-    public FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize)
+    public FSDataOutputStream create(
+        org.apache.hadoop.fs.Path f,
+        FsPermission permission,
+        boolean overwrite,
+        int bufferSize,
+        short replication,
+        long blockSize,
+        Progressable progress)
         throws IOException {
+      record("create");
+      return super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
+    }
+
+    @Override
+    public FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize) throws IOException {
       record("open");
       return super.open(f, bufferSize);
     }
 
     @Override
-    public boolean mkdirs(org.apache.hadoop.fs.Path f, FsPermission permission)
-        throws IOException {
+    public boolean mkdirs(org.apache.hadoop.fs.Path f, FsPermission permission) throws IOException {
       record("mkdirs");
       return super.mkdirs(f, permission);
     }

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The TCP sockets this JVM listens on that are not bound to a loopback address, read from
- * /proc (Linux): the socket inodes among /proc/self/fd, matched with /proc/net/tcp and tcp6.
+ * The TCP sockets this JVM listens on that are not bound to a loopback address, read from /proc
+ * (Linux): the socket inodes among /proc/self/fd, matched with /proc/net/tcp and tcp6.
  */
 final class ListeningSockets {
   private ListeningSockets() {}
@@ -43,10 +43,11 @@ final class ListeningSockets {
           continue; // not LISTEN, or not ours
         }
         String addr = f[1].substring(0, f[1].indexOf(':'));
-        boolean loopback = addr.length() == 8
-            ? addr.endsWith("7F") // 127.x.x.x, little-endian
-            : addr.equals("00000000000000000000000001000000") // ::1
-                || (addr.startsWith("0000000000000000FFFF0000") && addr.endsWith("7F"));
+        boolean loopback =
+            addr.length() == 8
+                ? addr.endsWith("7F") // 127.x.x.x, little-endian
+                : addr.equals("00000000000000000000000001000000") // ::1
+                    || (addr.startsWith("0000000000000000FFFF0000") && addr.endsWith("7F"));
         if (!loopback) {
           bad.add(table + " " + f[1]);
         }

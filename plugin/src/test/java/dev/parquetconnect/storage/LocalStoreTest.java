@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalStoreTest extends StoreContract {
-  @TempDir
-  Path base;
+  @TempDir Path base;
 
   private Path root;
 
@@ -70,8 +69,10 @@ class LocalStoreTest extends StoreContract {
   void urlsWithoutAnAbsolutePathOrWithCredentialsAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> Stores.open("file://host/x", Map.of()));
     assertThrows(IllegalArgumentException.class, () -> Stores.open("relative/x", Map.of()));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Stores.open("s3://AKIDX:supersecret@bucket/p", Map.of()));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Stores.open("s3://AKIDX:supersecret@bucket/p", Map.of()));
     assertTrue(!e.getMessage().contains("supersecret"), e.getMessage());
   }
 }

@@ -35,12 +35,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reading one column from S3 fetches that column only: one column of a 200 MB, 16-column file on S3 (S3Proxy on 127.0.0.1) is read
- * through a projection, and the bytes the S3 endpoint sends back, counted at a proxy in front of
- * it (HTTP heads and the footer's tail read included), stay under twice that column's compressed
- * size from the footer. The file is written by our writer streaming straight into a multipart
- * upload, with several row groups and data that does not compress away; every value of the
- * column read is checked.
+ * Reading one column from S3 fetches that column only: one column of a 200 MB, 16-column file on S3
+ * (S3Proxy on 127.0.0.1) is read through a projection, and the bytes the S3 endpoint sends back,
+ * counted at a proxy in front of it (HTTP heads and the footer's tail read included), stay under
+ * twice that column's compressed size from the footer. The file is written by our writer streaming
+ * straight into a multipart upload, with several row groups and data that does not compress away;
+ * every value of the column read is checked.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 final class S3ColumnReadIT {
@@ -48,6 +48,7 @@ final class S3ColumnReadIT {
 
   /** Written plus buffered bytes to stop at; the file ends a little under it. */
   private static final long TARGET_SIZE = 200L << 20;
+
   private static final long MIN_FILE_SIZE = 200_000_000L;
   private static final String KEY = "wide/one-column.parquet";
   private static final String READ_COLUMN = "amount";
@@ -63,8 +64,10 @@ final class S3ColumnReadIT {
   static void writeFile() throws Exception {
     server = new S3ProxyServer();
     proxy = new FaultProxy(server.port(), 0, 1); // counting only, no faults
-    try (Store direct = Stores.open("s3://" + S3ProxyServer.BUCKET + "/lake",
-        S3ProxyServer.settings(server.endpoint()));
+    try (Store direct =
+            Stores.open(
+                "s3://" + S3ProxyServer.BUCKET + "/lake",
+                S3ProxyServer.settings(server.endpoint()));
         StoreOutput out = direct.create(KEY)) {
       rows = write(out, TARGET_SIZE);
       out.commit();
@@ -91,8 +94,9 @@ final class S3ColumnReadIT {
       fields.add(PrimitiveNode.of("measure_" + d, OPTIONAL, PhysicalType.DOUBLE));
     }
     for (int s = 0; s < STRING_COLUMNS; s++) {
-      fields.add(PrimitiveNode.of("text_" + s, OPTIONAL, PhysicalType.BYTE_ARRAY)
-          .withLogicalType(LogicalType.STRING));
+      fields.add(
+          PrimitiveNode.of("text_" + s, OPTIONAL, PhysicalType.BYTE_ARRAY)
+              .withLogicalType(LogicalType.STRING));
     }
     return new MessageType("wide", fields);
   }
@@ -117,17 +121,18 @@ final class S3ColumnReadIT {
     byte[] text = new byte[64];
     long n = 0;
     // The writer closes its stream when done; closing a StoreOutput uncommitted aborts it.
-    OutputStream keepOpen = new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-      }
+    OutputStream keepOpen =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            out.write(b);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-    };
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+          }
+        };
     try (ParquetFileWriter writer = new ParquetFileWriter(keepOpen, schema, options)) {
       ColumnChunkWriter id = writer.column("id");
       ColumnChunkWriter amount = writer.column(READ_COLUMN);
@@ -171,8 +176,8 @@ final class S3ColumnReadIT {
   }
 
   private static Store throughProxy() throws Exception {
-    return Stores.open("s3://" + S3ProxyServer.BUCKET + "/lake",
-        S3ProxyServer.settings(proxy.endpoint()));
+    return Stores.open(
+        "s3://" + S3ProxyServer.BUCKET + "/lake", S3ProxyServer.settings(proxy.endpoint()));
   }
 
   static long columnBytes(ParquetFileReader reader, int column) {
@@ -208,16 +213,25 @@ final class S3ColumnReadIT {
       }
     }
     long transferred = proxy.bytesToClient();
-    LOG.info(String.format("S3 one-column read: file %d bytes, %d rows, %d row groups; column "
-        + "'%s' %d compressed bytes; %d bytes transferred in %d requests (%.3f x the column)",
-        fileSize, rows, rowGroups, READ_COLUMN, columnBytes, transferred, proxy.requests(),
-        (double) transferred / columnBytes));
+    LOG.info(
+        String.format(
+            "S3 one-column read: file %d bytes, %d rows, %d row groups; column "
+                + "'%s' %d compressed bytes; %d bytes transferred in %d requests (%.3f x the column)",
+            fileSize,
+            rows,
+            rowGroups,
+            READ_COLUMN,
+            columnBytes,
+            transferred,
+            proxy.requests(),
+            (double) transferred / columnBytes));
     assertEquals(rows, read, "rows read");
     assertEquals((rows + 12) / 13, nulls, "nulls read");
     assertTrue(rowGroups >= 3, rowGroups + " row groups");
     assertTrue(columnBytes > 0 && columnBytes < fileSize / 10, "column of " + columnBytes);
     assertTrue(transferred >= columnBytes, transferred + " < " + columnBytes);
-    assertTrue(transferred < 2 * columnBytes,
+    assertTrue(
+        transferred < 2 * columnBytes,
         transferred + " bytes transferred for a column of " + columnBytes);
   }
 
@@ -251,11 +265,14 @@ final class S3ColumnReadIT {
       }
     }
     long transferred = proxy.bytesToClient();
-    LOG.info(String.format("S3 one-column batches: %d bytes transferred in %d requests for a "
-        + "column of %d (%.3f x)", transferred, proxy.requests(), columnBytes,
-        (double) transferred / columnBytes));
+    LOG.info(
+        String.format(
+            "S3 one-column batches: %d bytes transferred in %d requests for a "
+                + "column of %d (%.3f x)",
+            transferred, proxy.requests(), columnBytes, (double) transferred / columnBytes));
     assertEquals(rows, read, "rows read");
-    assertTrue(transferred < 2 * columnBytes,
+    assertTrue(
+        transferred < 2 * columnBytes,
         transferred + " bytes transferred for a column of " + columnBytes);
   }
 }

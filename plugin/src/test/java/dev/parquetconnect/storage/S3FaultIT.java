@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * S3 through our fault-injecting proxy in front of S3Proxy: exactly-once commits despite 500s,
- * 503 SlowDowns, resets before and after the backend acted and truncated responses; the bytes a
- * ranged read transfers; credentials kept out of logs and messages.
+ * S3 through our fault-injecting proxy in front of S3Proxy: exactly-once commits despite 500s, 503
+ * SlowDowns, resets before and after the backend acted and truncated responses; the bytes a ranged
+ * read transfers; credentials kept out of logs and messages.
  */
 @Timeout(value = 150, unit = java.util.concurrent.TimeUnit.SECONDS)
 class S3FaultIT {
@@ -63,8 +63,8 @@ class S3FaultIT {
    * A writer commits 40 files (a quarter of them 3-part multipart uploads) with 10% of requests
    * failing. Half of the files are named at the commit (the multipart ones among them staged,
    * completed, copied and their staging objects deleted, each step through the faults). Each file
-   * is retried under the same key until it is committed; every file ends up committed exactly
-   * once, whole, and no upload or staging object is left behind.
+   * is retried under the same key until it is committed; every file ends up committed exactly once,
+   * whole, and no upload or staging object is left behind.
    */
   @Test
   void everyFileIsCommittedExactlyOnceThroughTenPercentFaults() throws Exception {
@@ -82,9 +82,10 @@ class S3FaultIT {
         byte[] d = data(i, size);
         for (int attempt = 1; ; attempt++) {
           boolean namedAtCommit = i % 8 < 4;
-          try (StoreOutput out = namedAtCommit
-              ? store.createNamedAtCommit(key.replace(".parquet", ".open"))
-              : store.create(key)) {
+          try (StoreOutput out =
+              namedAtCommit
+                  ? store.createNamedAtCommit(key.replace(".parquet", ".open"))
+                  : store.create(key)) {
             out.write(d);
             out.commitAs(key);
             commits.merge(key, 1, Integer::sum);
@@ -119,9 +120,10 @@ class S3FaultIT {
     }
     commits.forEach((k, n) -> assertEquals(1, n, k + " committed " + n + " times"));
     assertEquals(files, commits.size() + foundCommitted);
-    System.out.printf("S3 faults: %d requests, %d faults %s; %d commit attempts failed and were "
-        + "retried, %d found already committed%n", proxy.requests(), proxy.totalFaults(),
-        faultCounts(), failedAttempts, foundCommitted);
+    System.out.printf(
+        "S3 faults: %d requests, %d faults %s; %d commit attempts failed and were "
+            + "retried, %d found already committed%n",
+        proxy.requests(), proxy.totalFaults(), faultCounts(), failedAttempts, foundCommitted);
     for (FaultProxy.Fault f : FaultProxy.Fault.values()) {
       assertTrue(proxy.faults(f) > 0, "no " + f + " was injected");
     }
@@ -137,10 +139,10 @@ class S3FaultIT {
 
   /**
    * The response to a commit request is lost after the server acted on it (the connection is
-   * reset): the retried PutObject gets 412 and the writer recognises its own object (by its
-   * writer token) and reports success. The retried CompleteMultipartUpload succeeds again on
-   * S3Proxy (as on AWS shortly after a completion), so its 404 NoSuchUpload branch is not
-   * reached here. A different writer's object under the same key is not mistaken for ours.
+   * reset): the retried PutObject gets 412 and the writer recognises its own object (by its writer
+   * token) and reports success. The retried CompleteMultipartUpload succeeds again on S3Proxy (as
+   * on AWS shortly after a completion), so its 404 NoSuchUpload branch is not reached here. A
+   * different writer's object under the same key is not mistaken for ours.
    */
   @Test
   void aLostCommitResponseIsRecognisedAsOurOwnCommit() throws Exception {
@@ -148,8 +150,8 @@ class S3FaultIT {
     try (Store store = Stores.open(root, S3ProxyServer.settings(proxy.endpoint()))) {
       proxy.resetCounters();
       byte[] small = data(1, 1000);
-      proxy.failNext(l -> l.startsWith("PUT ") && l.contains("/small "), 
-          FaultProxy.Fault.RESET_AFTER);
+      proxy.failNext(
+          l -> l.startsWith("PUT ") && l.contains("/small "), FaultProxy.Fault.RESET_AFTER);
       try (StoreOutput out = store.create("small")) {
         out.write(small);
         out.commit();
@@ -158,32 +160,36 @@ class S3FaultIT {
       assertArrayEquals(small, readAll(store, "small"));
 
       byte[] big = data(2, 2 * S3Store.MIN_PART_SIZE + 99);
-      proxy.failNext(l -> l.startsWith("POST ") && l.contains("/big?uploadId="),
-          FaultProxy.Fault.RESET_AFTER);
+      proxy.failNext(
+          l -> l.startsWith("POST ") && l.contains("/big?uploadId="), FaultProxy.Fault.RESET_AFTER);
       try (StoreOutput out = store.create("big")) {
         out.write(big);
         out.commit();
       }
       assertEquals(2, proxy.faults(FaultProxy.Fault.RESET_AFTER));
       assertArrayEquals(big, readAll(store, "big"));
-      long completes = proxy.requestLines().stream()
-          .filter(l -> l.startsWith("POST ") && l.contains("/big?uploadId=")).count();
+      long completes =
+          proxy.requestLines().stream()
+              .filter(l -> l.startsWith("POST ") && l.contains("/big?uploadId="))
+              .count();
       // At least one retry; more when a retried completion's answer is itself unreadable.
       assertTrue(completes >= 2, "the completion was not retried: " + proxy.requestLines());
 
       // A staged file whose copy response is lost: the retried copy either succeeds again or
       // gets 412 and finds its own token on the object; the staging object is deleted.
       byte[] staged = data(4, 2 * S3Store.MIN_PART_SIZE + 77);
-      proxy.failNext(l -> l.startsWith("PUT ") && l.contains("/staged "),
-          FaultProxy.Fault.RESET_AFTER);
+      proxy.failNext(
+          l -> l.startsWith("PUT ") && l.contains("/staged "), FaultProxy.Fault.RESET_AFTER);
       try (StoreOutput out = store.createNamedAtCommit("staging-first")) {
         out.write(staged);
         out.commitAs("staged");
       }
       assertEquals(3, proxy.faults(FaultProxy.Fault.RESET_AFTER));
       assertArrayEquals(staged, readAll(store, "staged"));
-      long copies = proxy.requestLines().stream()
-          .filter(l -> l.startsWith("PUT ") && l.contains("/staged ")).count();
+      long copies =
+          proxy.requestLines().stream()
+              .filter(l -> l.startsWith("PUT ") && l.contains("/staged "))
+              .count();
       assertTrue(copies >= 2, "the copy was not retried: " + proxy.requestLines());
       assertEquals(0, store.cleanupOrphans("", Instant.MAX), "a staging object was left");
 
@@ -247,8 +253,9 @@ class S3FaultIT {
         assertEquals(requested, in.bytesRead());
       }
       long transferred = proxy.bytesToClient();
-      System.out.printf("ranged reads: %d bytes requested, %d transferred by the proxy "
-          + "(%d requests: %s)%n", requested, transferred, proxy.requests(), proxy.requestLines());
+      System.out.printf(
+          "ranged reads: %d bytes requested, %d transferred by the proxy " + "(%d requests: %s)%n",
+          requested, transferred, proxy.requests(), proxy.requestLines());
       assertTrue(transferred < 2 * requested, transferred + " >= 2 x " + requested);
       assertTrue(transferred >= requested);
       assertEquals(1 + ranges.length, proxy.requests(), "one HEAD, then one GET per range");
@@ -297,12 +304,15 @@ class S3FaultIT {
       try (Store store = Stores.open(root("creds-wrong"), wrong)) {
         IOException e = assertThrows(IOException.class, () -> store.exists("x"));
         messages.add(String.valueOf(e));
-        IOException e2 = assertThrows(IOException.class, () -> {
-          try (StoreOutput o = store.create("y")) {
-            o.write(1);
-            o.commit();
-          }
-        });
+        IOException e2 =
+            assertThrows(
+                IOException.class,
+                () -> {
+                  try (StoreOutput o = store.create("y")) {
+                    o.write(1);
+                    o.commit();
+                  }
+                });
         messages.add(String.valueOf(e2));
         messages.add(String.valueOf(e2.getCause()));
       }
@@ -316,11 +326,15 @@ class S3FaultIT {
     assertTrue(logs.contains("opened (endpoint"), "the log capture saw nothing: " + logs);
     assertTrue(logs.contains("retrying in"), "no retry was logged: " + logs);
     String all = logs + "\n" + String.join("\n", messages);
-    for (String secret : new String[] {S3ProxyServer.SECRET_KEY, S3ProxyServer.ACCESS_KEY,
-        "wrongSecret/"}) {
+    for (String secret :
+        new String[] {S3ProxyServer.SECRET_KEY, S3ProxyServer.ACCESS_KEY, "wrongSecret/"}) {
       assertFalse(all.contains(secret), "a credential leaked:\n" + all);
     }
-    System.out.println("credentials test: checked " + logs.length() + " characters of logs and "
-        + messages.size() + " messages");
+    System.out.println(
+        "credentials test: checked "
+            + logs.length()
+            + " characters of logs and "
+            + messages.size()
+            + " messages");
   }
 }

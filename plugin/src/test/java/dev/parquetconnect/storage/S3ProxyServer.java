@@ -4,15 +4,15 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.TransientApiMetadata;
 
 /**
- * An in-process S3Proxy on 127.0.0.1 over jclouds' in-memory (transient) blob store. Public for
- * the tests of the connectors that read and write through S3.
+ * An in-process S3Proxy on 127.0.0.1 over jclouds' in-memory (transient) blob store. Public for the
+ * tests of the connectors that read and write through S3.
  */
 public final class S3ProxyServer implements AutoCloseable {
   static final String ACCESS_KEY = "AKIAPQCTESTACCESS0042";
@@ -31,21 +31,23 @@ public final class S3ProxyServer implements AutoCloseable {
   }
 
   /**
-   * With a keystore: serves HTTPS instead of HTTP. With {@code ignoreUnknownHeaders}, accepts
-   * (and ignores) headers S3Proxy does not implement: the SSE headers, x-amz-security-token.
+   * With a keystore: serves HTTPS instead of HTTP. With {@code ignoreUnknownHeaders}, accepts (and
+   * ignores) headers S3Proxy does not implement: the SSE headers, x-amz-security-token.
    */
   S3ProxyServer(String keyStorePath, String keyStorePassword, boolean ignoreUnknownHeaders)
       throws Exception {
     // By ApiMetadata, not by id: the id lookup instantiates every provider on the class path,
     // including S3Proxy's Azure one whose jclouds modules are trimmed from the test class path.
-    context = ContextBuilder.newBuilder(new TransientApiMetadata())
-        .credentials(ACCESS_KEY, SECRET_KEY)
-        .overrides(new Properties())
-        .build(BlobStoreContext.class);
-    S3Proxy.Builder b = S3Proxy.builder()
-        .blobStore(context.getBlobStore())
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-        .ignoreUnknownHeaders(ignoreUnknownHeaders);
+    context =
+        ContextBuilder.newBuilder(new TransientApiMetadata())
+            .credentials(ACCESS_KEY, SECRET_KEY)
+            .overrides(new Properties())
+            .build(BlobStoreContext.class);
+    S3Proxy.Builder b =
+        S3Proxy.builder()
+            .blobStore(context.getBlobStore())
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .ignoreUnknownHeaders(ignoreUnknownHeaders);
     if (keyStorePath != null) {
       b.secureEndpoint(URI.create("https://127.0.0.1:0")).keyStore(keyStorePath, keyStorePassword);
     } else {

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The S3 settings S3Proxy cannot check by itself. S3Proxy does not implement server-side
- * encryption or session tokens, so it runs here with {@code ignoreUnknownHeaders} and our
- * counting proxy checks that the right headers go out on the right requests. Assume-role goes
- * to a small fake STS endpoint of ours. TLS runs against S3Proxy's HTTPS endpoint with a
- * certificate made by keytool for 127.0.0.1.
+ * The S3 settings S3Proxy cannot check by itself. S3Proxy does not implement server-side encryption
+ * or session tokens, so it runs here with {@code ignoreUnknownHeaders} and our counting proxy
+ * checks that the right headers go out on the right requests. Assume-role goes to a small fake STS
+ * endpoint of ours. TLS runs against S3Proxy's HTTPS endpoint with a certificate made by keytool
+ * for 127.0.0.1.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class S3SettingsIT {
@@ -105,9 +105,11 @@ class S3SettingsIT {
     }
     int checked = 0;
     for (String h : proxy.requestHeads()) {
-      boolean objectRequest = h.startsWith("get ") || h.startsWith("head ")
-          || (h.startsWith("put ") && !h.contains("x-amz-copy-source:"))
-          || (h.startsWith("post ") && h.contains("?uploads"));
+      boolean objectRequest =
+          h.startsWith("get ")
+              || h.startsWith("head ")
+              || (h.startsWith("put ") && !h.contains("x-amz-copy-source:"))
+              || (h.startsWith("post ") && h.contains("?uploads"));
       boolean copy = h.startsWith("put ") && h.contains("x-amz-copy-source:");
       if (objectRequest || copy) {
         assertTrue(h.contains("\r\nx-amz-server-side-encryption-customer-algorithm: aes256"), h);
@@ -116,8 +118,8 @@ class S3SettingsIT {
         checked++;
       }
       if (copy) {
-        assertTrue(h.contains(
-            "\r\nx-amz-copy-source-server-side-encryption-customer-key-md5: " + md5), h);
+        assertTrue(
+            h.contains("\r\nx-amz-copy-source-server-side-encryption-customer-key-md5: " + md5), h);
       }
     }
     assertTrue(checked >= 8, "only " + checked + " requests checked");
@@ -142,33 +144,44 @@ class S3SettingsIT {
     assertEquals(3, creating.size(), "put, create upload, copy: " + creating);
     for (String h : creating) {
       assertTrue(h.contains("\r\nx-amz-server-side-encryption: aws:kms"), h);
-      assertTrue(h.contains("\r\nx-amz-server-side-encryption-aws-kms-key-id: "
-          + "arn:aws:kms:us-east-1:123456789012:key/pqc-test"), h);
+      assertTrue(
+          h.contains(
+              "\r\nx-amz-server-side-encryption-aws-kms-key-id: "
+                  + "arn:aws:kms:us-east-1:123456789012:key/pqc-test"),
+          h);
     }
   }
 
   @Test
   void assumeRoleFetchesSessionCredentialsFromSts() throws Exception {
     List<String> stsBodies = new ArrayList<>();
-    HttpServer sts = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-        0);
-    sts.createContext("/", ex -> {
-      stsBodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-      byte[] body = ("<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
-          + "<AssumeRoleResult><Credentials>"
-          + "<AccessKeyId>" + S3ProxyServer.ACCESS_KEY + "</AccessKeyId>"
-          + "<SecretAccessKey>" + S3ProxyServer.SECRET_KEY + "</SecretAccessKey>"
-          + "<SessionToken>pqc-session-token</SessionToken>"
-          + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"
-          + "<AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/pqc/s</Arn>"
-          + "<AssumedRoleId>AROAPQC:s</AssumedRoleId></AssumedRoleUser></AssumeRoleResult>"
-          + "<ResponseMetadata><RequestId>1</RequestId></ResponseMetadata>"
-          + "</AssumeRoleResponse>").getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().add("Content-Type", "text/xml");
-      ex.sendResponseHeaders(200, body.length);
-      ex.getResponseBody().write(body);
-      ex.close();
-    });
+    HttpServer sts =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    sts.createContext(
+        "/",
+        ex -> {
+          stsBodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          byte[] body =
+              ("<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
+                      + "<AssumeRoleResult><Credentials>"
+                      + "<AccessKeyId>"
+                      + S3ProxyServer.ACCESS_KEY
+                      + "</AccessKeyId>"
+                      + "<SecretAccessKey>"
+                      + S3ProxyServer.SECRET_KEY
+                      + "</SecretAccessKey>"
+                      + "<SessionToken>pqc-session-token</SessionToken>"
+                      + "<Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"
+                      + "<AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/pqc/s</Arn>"
+                      + "<AssumedRoleId>AROAPQC:s</AssumedRoleId></AssumedRoleUser></AssumeRoleResult>"
+                      + "<ResponseMetadata><RequestId>1</RequestId></ResponseMetadata>"
+                      + "</AssumeRoleResponse>")
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().add("Content-Type", "text/xml");
+          ex.sendResponseHeaders(200, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
     sts.start();
     try {
       Map<String, Object> s = S3ProxyServer.settings(proxy.endpoint());
@@ -204,14 +217,55 @@ class S3SettingsIT {
     Path cert = dir.resolve("server.crt");
     Path truststore = dir.resolve("trust.p12");
     String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    run(keytool, "-genkeypair", "-alias", "s3proxy", "-keyalg", "RSA", "-keysize", "2048",
-        "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
-        "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit",
-        "-keypass", "changeit");
-    run(keytool, "-exportcert", "-alias", "s3proxy", "-keystore", keystore.toString(),
-        "-storepass", "changeit", "-rfc", "-file", cert.toString());
-    run(keytool, "-importcert", "-noprompt", "-alias", "s3proxy", "-file", cert.toString(),
-        "-storetype", "PKCS12", "-keystore", truststore.toString(), "-storepass", "trustpass");
+    run(
+        keytool,
+        "-genkeypair",
+        "-alias",
+        "s3proxy",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-validity",
+        "2",
+        "-dname",
+        "CN=127.0.0.1",
+        "-ext",
+        "SAN=ip:127.0.0.1",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-keypass",
+        "changeit");
+    run(
+        keytool,
+        "-exportcert",
+        "-alias",
+        "s3proxy",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-rfc",
+        "-file",
+        cert.toString());
+    run(
+        keytool,
+        "-importcert",
+        "-noprompt",
+        "-alias",
+        "s3proxy",
+        "-file",
+        cert.toString(),
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        truststore.toString(),
+        "-storepass",
+        "trustpass");
     try (S3ProxyServer tls = new S3ProxyServer(keystore.toString(), "changeit", false)) {
       String endpoint = "https://127.0.0.1:" + tls.securePort();
       Map<String, Object> s = S3ProxyServer.settings(endpoint);
@@ -223,8 +277,10 @@ class S3SettingsIT {
       Map<String, Object> untrusted = S3ProxyServer.settings(endpoint);
       try (Store store = Stores.open(root("tls-untrusted"), untrusted)) {
         IOException e = assertThrows(IOException.class, () -> store.exists("x"));
-        assertTrue(String.valueOf(e.getMessage()).toLowerCase().contains("certif")
-            || String.valueOf(e.getMessage()).contains("PKIX"), e.getMessage());
+        assertTrue(
+            String.valueOf(e.getMessage()).toLowerCase().contains("certif")
+                || String.valueOf(e.getMessage()).contains("PKIX"),
+            e.getMessage());
       }
     }
   }

@@ -39,7 +39,8 @@ class S3StoreIT extends StoreContract {
 
   @Override
   protected Store openStore(String rootName) throws IOException {
-    return Stores.open("s3://" + S3ProxyServer.BUCKET + "/lake/" + rootName,
+    return Stores.open(
+        "s3://" + S3ProxyServer.BUCKET + "/lake/" + rootName,
         S3ProxyServer.settings(server.endpoint()));
   }
 
@@ -75,26 +76,29 @@ class S3StoreIT extends StoreContract {
     // What a writer that crashed between completing its staged upload and copying it (or between
     // copying and deleting it) leaves behind, written with a plain client.
     String root = store.url().substring(("s3://" + S3ProxyServer.BUCKET + "/").length());
-    try (S3Client raw = S3Client.builder()
-        .endpointOverride(URI.create(server.endpoint()))
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .build()) {
+    try (S3Client raw =
+        S3Client.builder()
+            .endpointOverride(URI.create(server.endpoint()))
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .build()) {
       for (String dir : new String[] {"p/0", "q"}) {
-        String key = root + "/" + S3Store.STAGING_DIR + "/" + dir + "/"
-            + StoreKeys.randomToken();
-        raw.putObject(b -> b.bucket(S3ProxyServer.BUCKET).key(key),
-            RequestBody.fromBytes(bytes(50, 1000)));
+        String key = root + "/" + S3Store.STAGING_DIR + "/" + dir + "/" + StoreKeys.randomToken();
+        raw.putObject(
+            b -> b.bucket(S3ProxyServer.BUCKET).key(key), RequestBody.fromBytes(bytes(50, 1000)));
       }
     }
     put("p/0/committed", bytes(51, 10));
     assertEquals(List.of("p/0/committed"), keys(store.list("", true)));
     assertEquals(List.of("p"), keys(store.list("", false)), "the staging prefix is hidden");
-    assertEquals(0, store.cleanupOrphans("p", Instant.now().minusSeconds(3600)),
+    assertEquals(
+        0,
+        store.cleanupOrphans("p", Instant.now().minusSeconds(3600)),
         "olderThan must spare recent staging objects");
     assertEquals(1, store.cleanupOrphans("p", Instant.MAX), "p's staging object");
     assertEquals(1, store.cleanupOrphans("", Instant.MAX), "q's staging object");
@@ -105,8 +109,10 @@ class S3StoreIT extends StoreContract {
   @Test
   void aRootPrefixIsolatesStores() throws IOException {
     put("f", bytes(32, 10));
-    try (Store other = Stores.open("s3://" + S3ProxyServer.BUCKET + "/lake/elsewhere-"
-        + System.nanoTime(), S3ProxyServer.settings(server.endpoint()))) {
+    try (Store other =
+        Stores.open(
+            "s3://" + S3ProxyServer.BUCKET + "/lake/elsewhere-" + System.nanoTime(),
+            S3ProxyServer.settings(server.endpoint()))) {
       assertTrue(other.list("", true).isEmpty());
       assertEquals(List.of(), other.list("", false));
     }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The guarantees every {@link Store} gives, run against each implementation on a real server:
- * local disk, HDFS on MiniDFSCluster, S3 on S3Proxy. Each test gets a fresh, empty root.
+ * The guarantees every {@link Store} gives, run against each implementation on a real server: local
+ * disk, HDFS on MiniDFSCluster, S3 on S3Proxy. Each test gets a fresh, empty root.
  */
 abstract class StoreContract {
   private static final AtomicInteger ROOTS = new AtomicInteger();
@@ -182,16 +182,23 @@ abstract class StoreContract {
       StoreOutput out = store.createNamedAtCommit("d/" + size + "/open");
       byte[] data = bytes(41, (int) size);
       out.write(data);
-      for (String bad : new String[] {"d/other/x", "x", "d/" + size + "/sub/x",
-          "d/" + size + "/" + StoreKeys.TEMP_PREFIX + "x", "d/" + size + "/..", "../x"}) {
+      for (String bad :
+          new String[] {
+            "d/other/x",
+            "x",
+            "d/" + size + "/sub/x",
+            "d/" + size + "/" + StoreKeys.TEMP_PREFIX + "x",
+            "d/" + size + "/..",
+            "../x"
+          }) {
         assertThrows(IllegalArgumentException.class, () -> out.commitAs(bad), bad);
       }
       assertFalse(out.committed());
       out.commitAs("d/" + size + "/final");
       assertArrayEquals(data, readAll("d/" + size + "/final"));
     }
-    assertEquals(List.of("d/1000/final", "d/" + multipartBytes() + "/final"),
-        keys(store.list("d", true)));
+    assertEquals(
+        List.of("d/1000/final", "d/" + multipartBytes() + "/final"), keys(store.list("d", true)));
     assertEquals(0, store.cleanupOrphans("", Instant.MAX));
   }
 
@@ -215,29 +222,53 @@ abstract class StoreContract {
     StoreOutput crashed = store.createNamedAtCommit("p/0/open");
     crashed.write(bytes(44, (int) orphanBytes()));
     assertEquals(1, store.cleanupOrphans("p", Instant.MAX));
-    assertThrows(IOException.class, () -> crashed.commitAs("p/0/final"),
-        "a fenced writer committed");
+    assertThrows(
+        IOException.class, () -> crashed.commitAs("p/0/final"), "a fenced writer committed");
     assertTrue(store.list("p", true).isEmpty());
   }
 
   @Test
   void listingIsSortedByUtf8BytesAndSeparatesDirectories() throws IOException {
-    String[] keys = {"b", "a/x", "a/y/z", "a-b", "A", "\u00e9t\u00e9", "\uffee", "\ud834\udd1e",
-        "a/\u00e9", "c d+e=f%g", "a/x2", "k=\u0080\u0085\u009f"};
+    String[] keys = {
+      "b",
+      "a/x",
+      "a/y/z",
+      "a-b",
+      "A",
+      "\u00e9t\u00e9",
+      "\uffee",
+      "\ud834\udd1e",
+      "a/\u00e9",
+      "c d+e=f%g",
+      "a/x2",
+      "k=\u0080\u0085\u009f"
+    };
     for (String k : keys) {
       put(k, k.getBytes(StandardCharsets.UTF_8));
     }
     List<String> expected = new ArrayList<>(List.of(keys));
-    expected.sort((p, q) -> compareBytes(p.getBytes(StandardCharsets.UTF_8),
-        q.getBytes(StandardCharsets.UTF_8)));
+    expected.sort(
+        (p, q) ->
+            compareBytes(p.getBytes(StandardCharsets.UTF_8), q.getBytes(StandardCharsets.UTF_8)));
     assertEquals(expected, keys(store.list("", true)));
     // non-recursive: files directly under the prefix and its subdirectories
     List<StoreFile> top = store.list("", false);
     List<String> topKeys = keys(top);
-    List<String> expectedTop = new ArrayList<>(List.of("b", "a", "a-b", "A", "\u00e9t\u00e9",
-        "\uffee", "\ud834\udd1e", "c d+e=f%g", "k=\u0080\u0085\u009f"));
-    expectedTop.sort((p, q) -> compareBytes(p.getBytes(StandardCharsets.UTF_8),
-        q.getBytes(StandardCharsets.UTF_8)));
+    List<String> expectedTop =
+        new ArrayList<>(
+            List.of(
+                "b",
+                "a",
+                "a-b",
+                "A",
+                "\u00e9t\u00e9",
+                "\uffee",
+                "\ud834\udd1e",
+                "c d+e=f%g",
+                "k=\u0080\u0085\u009f"));
+    expectedTop.sort(
+        (p, q) ->
+            compareBytes(p.getBytes(StandardCharsets.UTF_8), q.getBytes(StandardCharsets.UTF_8)));
     assertEquals(expectedTop, topKeys);
     assertTrue(top.get(topKeys.indexOf("a")).directory());
     assertFalse(top.get(topKeys.indexOf("a-b")).directory());
@@ -246,8 +277,12 @@ abstract class StoreContract {
     assertEquals(List.of("a/y/z"), keys(store.list("a/y", true)));
     assertTrue(store.list("nothing/here", true).isEmpty());
     assertTrue(store.list("nothing", false).isEmpty());
-    assertEquals(List.of("c d+e=f%g"), keys(store.list("", true).subList(
-        expected.indexOf("c d+e=f%g"), expected.indexOf("c d+e=f%g") + 1)));
+    assertEquals(
+        List.of("c d+e=f%g"),
+        keys(
+            store
+                .list("", true)
+                .subList(expected.indexOf("c d+e=f%g"), expected.indexOf("c d+e=f%g") + 1)));
     assertArrayEquals("c d+e=f%g".getBytes(StandardCharsets.UTF_8), readAll("c d+e=f%g"));
   }
 
@@ -269,7 +304,8 @@ abstract class StoreContract {
         int pos = rnd.nextInt(data.length - len + 1);
         byte[] dst = new byte[len + 10];
         in.readFully(pos, dst, 5, len);
-        assertArrayEquals(java.util.Arrays.copyOfRange(data, pos, pos + len),
+        assertArrayEquals(
+            java.util.Arrays.copyOfRange(data, pos, pos + len),
             java.util.Arrays.copyOfRange(dst, 5, 5 + len));
         requested += len;
       }
@@ -314,7 +350,9 @@ abstract class StoreContract {
     StoreOutput other = store.create("q/other");
     other.write(bytes(16, (int) orphanBytes()));
     // the writer "crashed": nobody calls commit or abort; a new owner of p/ cleans up
-    assertEquals(0, store.cleanupOrphans("p", Instant.now().minusSeconds(3600)),
+    assertEquals(
+        0,
+        store.cleanupOrphans("p", Instant.now().minusSeconds(3600)),
         "olderThan must spare recent temporary files");
     assertEquals(1, store.cleanupOrphans("p", Instant.MAX));
     assertThrows(IOException.class, crashed::commit, "a fenced writer committed");
@@ -329,10 +367,30 @@ abstract class StoreContract {
   @Test
   void keysThatEscapeTheRootAreRefused() throws IOException {
     put("inside", bytes(17, 10));
-    String[] bad = {"../x", "/abs", "a/../../b", "a/..", "..", ".", "a/./b", "a//b", "a/",
-        "", "a\u0000b", "a\nb", "a\rb", "\u007f", "a\\b", "..\\x", "a/\u001f",
-        StoreKeys.TEMP_PREFIX + "x", "a/" + StoreKeys.TEMP_PREFIX + "y", "x".repeat(256),
-        ("y/").repeat(600) + "z", "a/\ud800"};
+    String[] bad = {
+      "../x",
+      "/abs",
+      "a/../../b",
+      "a/..",
+      "..",
+      ".",
+      "a/./b",
+      "a//b",
+      "a/",
+      "",
+      "a\u0000b",
+      "a\nb",
+      "a\rb",
+      "\u007f",
+      "a\\b",
+      "..\\x",
+      "a/\u001f",
+      StoreKeys.TEMP_PREFIX + "x",
+      "a/" + StoreKeys.TEMP_PREFIX + "y",
+      "x".repeat(256),
+      ("y/").repeat(600) + "z",
+      "a/\ud800"
+    };
     for (String k : bad) {
       String label = StoreKeys.printable(k);
       assertThrows(IllegalArgumentException.class, () -> store.create(k), label);
@@ -343,8 +401,8 @@ abstract class StoreContract {
       assertThrows(IllegalArgumentException.class, () -> store.move(k, "elsewhere"), label);
       if (!k.isEmpty()) {
         assertThrows(IllegalArgumentException.class, () -> store.list(k, true), label);
-        assertThrows(IllegalArgumentException.class,
-            () -> store.cleanupOrphans(k, Instant.MAX), label);
+        assertThrows(
+            IllegalArgumentException.class, () -> store.cleanupOrphans(k, Instant.MAX), label);
       }
     }
     assertEquals(List.of("inside"), keys(store.list("", true)));

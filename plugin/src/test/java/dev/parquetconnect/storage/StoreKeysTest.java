@@ -15,8 +15,17 @@ import org.junit.jupiter.api.Test;
 class StoreKeysTest {
   @Test
   void validKeysPass() {
-    for (String k : new String[] {"a", "a/b/c.parquet", "topic=x/part=0/00001-00200.parquet",
-        "\u00e9/\ud834\udd1e", "a..b", "...", ".hidden", "x y+z%20"}) {
+    for (String k :
+        new String[] {
+          "a",
+          "a/b/c.parquet",
+          "topic=x/part=0/00001-00200.parquet",
+          "\u00e9/\ud834\udd1e",
+          "a..b",
+          "...",
+          ".hidden",
+          "x y+z%20"
+        }) {
       assertEquals(k, StoreKeys.checkKey(k));
     }
     assertEquals("", StoreKeys.checkPrefix(""));
@@ -43,13 +52,16 @@ class StoreKeysTest {
   @Test
   void utf8OrderMatchesTheBytes() {
     Random rnd = new Random(1);
-    int[] pool = {'a', 'B', '/', '-', 0xe9, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xffee, 0x1d11e,
-        0x10ffff};
+    int[] pool = {
+      'a', 'B', '/', '-', 0xe9, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xffee, 0x1d11e, 0x10ffff
+    };
     for (int i = 0; i < 20_000; i++) {
       String a = random(rnd, pool);
       String b = random(rnd, pool);
-      int expected = Integer.signum(Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
-          b.getBytes(StandardCharsets.UTF_8)));
+      int expected =
+          Integer.signum(
+              Arrays.compareUnsigned(
+                  a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
       assertEquals(expected, Integer.signum(StoreKeys.compareUtf8(a, b)), a + " vs " + b);
     }
   }
@@ -76,14 +88,17 @@ class StoreKeysTest {
 
   @Test
   void settingsNeverShowValues() {
-    StoreSettings s = new StoreSettings(Map.of("aws.secret.access.key", Secret.of("hunter2"),
-        "s3.region", "eu-west-1"));
+    StoreSettings s =
+        new StoreSettings(
+            Map.of("aws.secret.access.key", Secret.of("hunter2"), "s3.region", "eu-west-1"));
     assertFalse(s.toString().contains("hunter2"));
     assertFalse(s.toString().contains("eu-west-1"));
     assertEquals("hunter2", s.secret("aws.secret.access.key").value());
     assertEquals("[hidden]", s.secret("aws.secret.access.key").toString());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new StoreSettings(Map.of("s3.part.size", "lots")).longValue("s3.part.size", 1));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new StoreSettings(Map.of("s3.part.size", "lots")).longValue("s3.part.size", 1));
     assertTrue(e.getMessage().contains("s3.part.size"));
   }
 }

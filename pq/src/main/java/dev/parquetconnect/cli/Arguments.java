@@ -9,8 +9,8 @@ import java.util.Set;
 
 /**
  * One command's arguments: its positional arguments and its {@code --name value} options, each
- * checked against the names the command declares, so a typo is a usage error rather than an
- * option silently ignored. {@code --name=value} is accepted too; {@code --} ends the options.
+ * checked against the names the command declares, so a typo is a usage error rather than an option
+ * silently ignored. {@code --name=value} is accepted too; {@code --} ends the options.
  */
 final class Arguments {
   private final List<String> positionals;
@@ -70,9 +70,10 @@ final class Arguments {
   /** The positional arguments, checked to number between {@code min} and {@code max}. */
   List<String> positionals(int min, int max, String what) throws UsageException {
     if (positionals.size() < min || positionals.size() > max) {
-      throw new UsageException(positionals.size() < min
-          ? "missing " + what
-          : "unexpected argument " + positionals.get(max));
+      throw new UsageException(
+          positionals.size() < min
+              ? "missing " + what
+              : "unexpected argument " + positionals.get(max));
     }
     return positionals;
   }

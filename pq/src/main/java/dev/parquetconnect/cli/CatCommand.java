@@ -115,7 +115,8 @@ final class CatCommand implements Command {
     for (int i = 0; i < Math.min(total, MAX_LISTED_COLUMNS); i++) {
       names.add(reader.schema().column(i).dottedPath());
     }
-    String more = total > MAX_LISTED_COLUMNS ? " and " + (total - MAX_LISTED_COLUMNS) + " more" : "";
+    String more =
+        total > MAX_LISTED_COLUMNS ? " and " + (total - MAX_LISTED_COLUMNS) + " more" : "";
     return String.join(", ", names) + more;
   }
 }

@@ -31,8 +31,9 @@ final class ColumnChunkText {
     lines.add("  values: " + m.numValues());
     lines.add("  compressed size: " + m.totalCompressedSize() + " bytes");
     lines.add("  uncompressed size: " + m.totalUncompressedSize() + " bytes");
-    lines.add("  dictionary page offset: "
-        + (m.dictionaryPageOffset() == null ? "none" : m.dictionaryPageOffset()));
+    lines.add(
+        "  dictionary page offset: "
+            + (m.dictionaryPageOffset() == null ? "none" : m.dictionaryPageOffset()));
     lines.add("  data page offset: " + m.dataPageOffset());
     if (order != null && order != ColumnOrder.TYPE_DEFINED) {
       lines.add("  column order: " + order);
@@ -41,10 +42,8 @@ final class ColumnChunkText {
       lines.add("  " + line);
     }
     lines.add("  bloom filter: " + location(m.bloomFilterOffset(), m.bloomFilterLength()));
-    lines.add("  column index: "
-        + location(chunk.columnIndexOffset(), chunk.columnIndexLength()));
-    lines.add("  offset index: "
-        + location(chunk.offsetIndexOffset(), chunk.offsetIndexLength()));
+    lines.add("  column index: " + location(chunk.columnIndexOffset(), chunk.columnIndexLength()));
+    lines.add("  offset index: " + location(chunk.offsetIndexOffset(), chunk.offsetIndexLength()));
     SizeStatistics size = m.sizeStatistics();
     if (size != null && size.unencodedByteArrayDataBytes() != null) {
       lines.add("  unencoded byte array data: " + size.unencodedByteArrayDataBytes() + " bytes");
@@ -72,7 +71,8 @@ final class ColumnChunkText {
     } else if (leaf.convertedType() != null) {
       text.append(' ').append(leaf.convertedType());
     }
-    return text.append(", ").append(leaf.repetition().name().toLowerCase(java.util.Locale.ROOT))
+    return text.append(", ")
+        .append(leaf.repetition().name().toLowerCase(java.util.Locale.ROOT))
         .toString();
   }
 
@@ -92,9 +92,12 @@ final class ColumnChunkText {
     List<String> parts = new ArrayList<>();
     for (PageEncodingStats s : stats) {
       // A page type or encoding newer than this reader reads as null.
-      parts.add((s.pageType() == null ? "unknown page type" : s.pageType().name()) + " "
-          + (s.encoding() == null ? "unknown encoding" : s.encoding().name()) + " x"
-          + s.count());
+      parts.add(
+          (s.pageType() == null ? "unknown page type" : s.pageType().name())
+              + " "
+              + (s.encoding() == null ? "unknown encoding" : s.encoding().name())
+              + " x"
+              + s.count());
     }
     return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
@@ -108,8 +111,10 @@ final class ColumnChunkText {
 
   /** {@code key = "value"}, the value as a JSON string, abbreviated when long. */
   static String keyValue(KeyValue kv) {
-    String value = kv.value() == null ? "(no value)"
-        : TextLimits.abbreviate(Json.quote(kv.value()), MAX_KEY_VALUE_CHARS);
+    String value =
+        kv.value() == null
+            ? "(no value)"
+            : TextLimits.abbreviate(Json.quote(kv.value()), MAX_KEY_VALUE_CHARS);
     return kv.key() + " = " + value;
   }
 }

@@ -19,8 +19,8 @@ interface Command {
   Set<String> valuedOptions();
 
   /**
-   * Runs the command and returns its exit code. Problems with the files are thrown, for {@link
-   * Pq} to report in one line with the right exit code.
+   * Runs the command and returns its exit code. Problems with the files are thrown, for {@link Pq}
+   * to report in one line with the right exit code.
    */
   int run(Arguments args, CommandOutput output)
       throws UsageException, InputException, IOException, ParquetException;

@@ -1,8 +1,8 @@
 package dev.parquetconnect.cli;
 
 /**
- * The pieces of JSON text the commands print: escaped strings and numbers, with the values JSON
- * has no number for (NaN, the infinities) printed as strings.
+ * The pieces of JSON text the commands print: escaped strings and numbers, with the values JSON has
+ * no number for (NaN, the infinities) printed as strings.
  */
 final class Json {
   private static final char[] HEX = "0123456789abcdef".toCharArray();

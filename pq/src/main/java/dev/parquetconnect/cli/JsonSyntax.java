@@ -29,8 +29,8 @@ final class JsonSyntax {
   }
 
   /**
-   * {@code text}, valid JSON, on one line: outside strings a line break is only whitespace,
-   * and inside strings JSON forbids raw ones, so every line break can become a space.
+   * {@code text}, valid JSON, on one line: outside strings a line break is only whitespace, and
+   * inside strings JSON forbids raw ones, so every line break can become a space.
    */
   static String onOneLine(String validJson) {
     return validJson.indexOf('\n') < 0 && validJson.indexOf('\r') < 0
@@ -126,7 +126,7 @@ final class JsonSyntax {
       if (c == '\\') {
         char e = next();
         switch (e) {
-          case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> { }
+          case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {}
           case 'u' -> {
             for (int i = 0; i < 4; i++) {
               if (Character.digit(next(), 16) < 0) {

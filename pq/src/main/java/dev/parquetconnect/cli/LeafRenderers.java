@@ -9,11 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Renders a column's physical values as JSON according to its logical type: text as strings,
- * JSON embedded, decimals as exact numbers, dates and times in ISO form, UUIDs canonical,
- * unsigned integers unsigned, half floats as numbers, other byte strings as base64, and NaN and
- * the infinities as strings. An annotation that does not fit its physical type is ignored, as
- * readers must, and so is one this reader does not know: the physical value is shown.
+ * Renders a column's physical values as JSON according to its logical type: text as strings, JSON
+ * embedded, decimals as exact numbers, dates and times in ISO form, UUIDs canonical, unsigned
+ * integers unsigned, half floats as numbers, other byte strings as base64, and NaN and the
+ * infinities as strings. An annotation that does not fit its physical type is ignored, as readers
+ * must, and so is one this reader does not know: the physical value is shown.
  */
 final class LeafRenderers {
   private LeafRenderers() {}
@@ -27,7 +27,8 @@ final class LeafRenderers {
       }
     }
     if (leaf.convertedType() == ConvertedType.INTERVAL
-        && leaf.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY && leaf.typeLength() == 12) {
+        && leaf.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY
+        && leaf.typeLength() == 12) {
       return orPhysical(v -> LogicalValues.interval((byte[]) v), false);
     }
     return physical(leaf.type());
@@ -44,27 +45,28 @@ final class LeafRenderers {
     if (logical instanceof LogicalType.DecimalType d) {
       int scale = d.scale();
       return switch (physical) {
-        case INT32 -> (v, out) -> out.append(
-            LogicalValues.decimal((Integer) v, scale).toPlainString());
-        case INT64 -> (v, out) -> out.append(
-            LogicalValues.decimal((Long) v, scale).toPlainString());
-        default -> (v, out) -> out.append(
-            LogicalValues.decimal((byte[]) v, scale).toPlainString());
+        case INT32 ->
+            (v, out) -> out.append(LogicalValues.decimal((Integer) v, scale).toPlainString());
+        case INT64 ->
+            (v, out) -> out.append(LogicalValues.decimal((Long) v, scale).toPlainString());
+        default -> (v, out) -> out.append(LogicalValues.decimal((byte[]) v, scale).toPlainString());
       };
     }
     if (logical instanceof LogicalType.DateType) {
       return (v, out) -> out.append('"').append(LogicalValues.date((Integer) v)).append('"');
     }
     if (logical instanceof LogicalType.TimeType t) {
-      return orPhysical(v -> {
-        long units = v instanceof Integer i ? i : (Long) v;
-        String time = LogicalValues.time(units, t.unit(), t.adjustedToUtc());
-        return time == null ? null : Json.quote(time);
-      }, true);
+      return orPhysical(
+          v -> {
+            long units = v instanceof Integer i ? i : (Long) v;
+            String time = LogicalValues.time(units, t.unit(), t.adjustedToUtc());
+            return time == null ? null : Json.quote(time);
+          },
+          true);
     }
     if (logical instanceof LogicalType.TimestampType t) {
-      return (v, out) -> Json.appendString(
-          out, LogicalValues.timestamp((Long) v, t.unit(), t.adjustedToUtc()));
+      return (v, out) ->
+          Json.appendString(out, LogicalValues.timestamp((Long) v, t.unit(), t.adjustedToUtc()));
     }
     if (logical instanceof LogicalType.IntType i && !i.signed()) {
       return switch (i.bitWidth()) {
@@ -91,17 +93,20 @@ final class LeafRenderers {
       case BOOLEAN, INT32, INT64 -> (v, out) -> out.append(v);
       case FLOAT -> (v, out) -> Json.appendFloat(out, (Float) v);
       case DOUBLE -> (v, out) -> Json.appendDouble(out, (Double) v);
-      case INT96 -> orPhysical(v -> {
-        String time = LogicalValues.int96((byte[]) v);
-        return time == null ? null : Json.quote(time);
-      }, false);
+      case INT96 ->
+          orPhysical(
+              v -> {
+                String time = LogicalValues.int96((byte[]) v);
+                return time == null ? null : Json.quote(time);
+              },
+              false);
       case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> LeafRenderers::renderBase64;
     };
   }
 
   /**
-   * A renderer that shows {@code render}'s text, or the physical value where it returns null
-   * (a time past midnight, an INT96 of the wrong length): never an exception, never a lie.
+   * A renderer that shows {@code render}'s text, or the physical value where it returns null (a
+   * time past midnight, an INT96 of the wrong length): never an exception, never a lie.
    */
   private static JsonRenderer orPhysical(
       java.util.function.Function<Object, String> render, boolean numeric) {

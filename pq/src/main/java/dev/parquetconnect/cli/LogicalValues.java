@@ -13,6 +13,7 @@ import java.time.LocalDate;
 final class LogicalValues {
   /** The Julian day number of 1970-01-01, the epoch of INT96 timestamps' day field. */
   static final long JULIAN_DAY_OF_EPOCH = 2_440_588;
+
   private static final long SECONDS_PER_DAY = 86_400;
   private static final long NANOS_PER_DAY = SECONDS_PER_DAY * 1_000_000_000L;
   private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -53,8 +54,8 @@ final class LogicalValues {
   }
 
   /**
-   * A TIME (units since midnight) as {@code HH:mm:ss.fff} with the unit's digits and {@code Z}
-   * when adjusted to UTC; null when the value is not a time of day (negative, a day or more).
+   * A TIME (units since midnight) as {@code HH:mm:ss.fff} with the unit's digits and {@code Z} when
+   * adjusted to UTC; null when the value is not a time of day (negative, a day or more).
    */
   static String time(long units, TimeUnit unit, boolean utc) {
     long perSecond = unitsPerSecond(unit);
@@ -70,8 +71,8 @@ final class LogicalValues {
   }
 
   /**
-   * A TIMESTAMP (units since the epoch) in ISO form, {@code 2024-01-02T03:04:05.123456}, with
-   * the unit's digits and {@code Z} when adjusted to UTC (an instant) rather than local.
+   * A TIMESTAMP (units since the epoch) in ISO form, {@code 2024-01-02T03:04:05.123456}, with the
+   * unit's digits and {@code Z} when adjusted to UTC (an instant) rather than local.
    */
   static String timestamp(long units, TimeUnit unit, boolean utc) {
     long perSecond = unitsPerSecond(unit);
@@ -101,8 +102,11 @@ final class LogicalValues {
     for (int i = 7; i >= 0; i--) {
       nanosOfDay = (nanosOfDay << 8) | (bytes[i] & 0xFF);
     }
-    int julianDay = (bytes[8] & 0xFF) | (bytes[9] & 0xFF) << 8 | (bytes[10] & 0xFF) << 16
-        | (bytes[11] & 0xFF) << 24;
+    int julianDay =
+        (bytes[8] & 0xFF)
+            | (bytes[9] & 0xFF) << 8
+            | (bytes[10] & 0xFF) << 16
+            | (bytes[11] & 0xFF) << 24;
     // Writers keep nanosOfDay within the day; a value outside it still names one instant.
     long days = julianDay - JULIAN_DAY_OF_EPOCH + Math.floorDiv(nanosOfDay, NANOS_PER_DAY);
     long nanos = Math.floorMod(nanosOfDay, NANOS_PER_DAY);
@@ -112,8 +116,8 @@ final class LogicalValues {
     return out.toString();
   }
 
-  private static void appendClock(StringBuilder out, long secondOfDay, long fraction,
-      TimeUnit unit) {
+  private static void appendClock(
+      StringBuilder out, long secondOfDay, long fraction, TimeUnit unit) {
     appendTwoDigits(out, secondOfDay / 3600);
     out.append(':');
     appendTwoDigits(out, secondOfDay / 60 % 60);
@@ -164,19 +168,26 @@ final class LogicalValues {
   }
 
   /**
-   * An INTERVAL (three little-endian unsigned 32-bit counts: months, days, milliseconds) as a
-   * JSON object; null for a value that is not 12 bytes.
+   * An INTERVAL (three little-endian unsigned 32-bit counts: months, days, milliseconds) as a JSON
+   * object; null for a value that is not 12 bytes.
    */
   static String interval(byte[] bytes) {
     if (bytes.length != 12) {
       return null;
     }
-    return "{\"months\":" + unsignedIntAt(bytes, 0) + ",\"days\":" + unsignedIntAt(bytes, 4)
-        + ",\"milliseconds\":" + unsignedIntAt(bytes, 8) + "}";
+    return "{\"months\":"
+        + unsignedIntAt(bytes, 0)
+        + ",\"days\":"
+        + unsignedIntAt(bytes, 4)
+        + ",\"milliseconds\":"
+        + unsignedIntAt(bytes, 8)
+        + "}";
   }
 
   private static long unsignedIntAt(byte[] b, int at) {
-    return (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8 | (b[at + 2] & 0xFFL) << 16
+    return (b[at] & 0xFFL)
+        | (b[at + 1] & 0xFFL) << 8
+        | (b[at + 2] & 0xFFL) << 16
         | (b[at + 3] & 0xFFL) << 24;
   }
 }

@@ -46,7 +46,8 @@ final class MergeCommand implements Command {
         Without --codec, OUT takes the first input's codec.
 
         Options (as for pq rewrite):
-        """ + WriterSettings.HELP;
+        """
+        + WriterSettings.HELP;
   }
 
   @Override
@@ -82,8 +83,12 @@ final class MergeCommand implements Command {
       }
     }
     for (String key : droppedKeys) {
-      output.err().println("pq merge: warning: key/value metadata '" + key
-          + "' differs between the inputs or is missing in some; it is not written");
+      output
+          .err()
+          .println(
+              "pq merge: warning: key/value metadata '"
+                  + key
+                  + "' differs between the inputs or is missing in some; it is not written");
     }
     WritableSchema writable = WritableSchema.of(schema);
     RewriteCommand.warnDropped(writable, inputs.get(0), output.err());
@@ -106,8 +111,8 @@ final class MergeCommand implements Command {
   }
 
   /** Keeps in {@code common} the entries {@code other} has with the same value. */
-  private static void keepCommon(Map<String, String> common, Map<String, String> other,
-      Set<String> dropped) {
+  private static void keepCommon(
+      Map<String, String> common, Map<String, String> other, Set<String> dropped) {
     for (String key : new ArrayList<>(common.keySet())) {
       if (!other.containsKey(key) || !Objects.equals(common.get(key), other.get(key))) {
         common.remove(key);
@@ -122,13 +127,12 @@ final class MergeCommand implements Command {
   }
 
   /**
-   * Refuses a schema that is not the first input's, naming the first line of the schema text
-   * where they differ (the text shows names, repetition, types, annotations and field ids).
-   * The root's name is no part of the data (writers name it as they like): OUT takes the first
-   * input's.
+   * Refuses a schema that is not the first input's, naming the first line of the schema text where
+   * they differ (the text shows names, repetition, types, annotations and field ids). The root's
+   * name is no part of the data (writers name it as they like): OUT takes the first input's.
    */
-  private static void requireSameSchema(String firstFile, MessageType first, String file,
-      MessageType schema) throws InputException {
+  private static void requireSameSchema(
+      String firstFile, MessageType first, String file, MessageType schema) throws InputException {
     if (first.fields().equals(schema.fields())) {
       return;
     }
@@ -140,8 +144,16 @@ final class MergeCommand implements Command {
     }
     String ours = i < a.size() ? "'" + a.get(i) + "'" : "nothing more";
     String theirs = i < b.size() ? "'" + b.get(i) + "'" : "nothing more";
-    throw new InputException(file + " does not have the schema of " + firstFile + ": it has "
-        + theirs + " where " + firstFile + " has " + ours);
+    throw new InputException(
+        file
+            + " does not have the schema of "
+            + firstFile
+            + ": it has "
+            + theirs
+            + " where "
+            + firstFile
+            + " has "
+            + ours);
   }
 
   private static List<String> schemaLines(MessageType schema) {

@@ -69,20 +69,29 @@ final class MetaCommand implements Command {
     return Pq.OK;
   }
 
-  private static List<String> fileLines(String file, ParquetFileReader reader)
-      throws IOException {
+  private static List<String> fileLines(String file, ParquetFileReader reader) throws IOException {
     FileMetaData footer = reader.metadata();
     List<String> lines = new ArrayList<>();
     lines.add("file: " + file);
     lines.add("size: " + Files.size(Path.of(file)) + " bytes");
     lines.add("format version: " + footer.version());
-    lines.add("created_by: " + (footer.createdBy() == null ? "(not recorded)"
-        : TextLimits.abbreviate(footer.createdBy(), 200)));
+    lines.add(
+        "created_by: "
+            + (footer.createdBy() == null
+                ? "(not recorded)"
+                : TextLimits.abbreviate(footer.createdBy(), 200)));
     long rows = reader.rowCount();
     // Some writers get the footer's total wrong; the reader counts the row groups' rows.
-    lines.add("rows: " + rows
-        + (footer.numRows() == rows ? "" : " (the footer's num_rows says " + footer.numRows()
-            + "; the row groups hold " + rows + ")"));
+    lines.add(
+        "rows: "
+            + rows
+            + (footer.numRows() == rows
+                ? ""
+                : " (the footer's num_rows says "
+                    + footer.numRows()
+                    + "; the row groups hold "
+                    + rows
+                    + ")"));
     lines.add("row groups: " + reader.rowGroups().size());
     lines.add("columns: " + reader.schema().columns().size());
     List<KeyValue> keyValues = footer.keyValueMetadata();
@@ -97,12 +106,16 @@ final class MetaCommand implements Command {
     return lines;
   }
 
-  private static List<String> rowGroupLines(int index, RowGroup rowGroup,
-      ParquetFileReader reader) {
+  private static List<String> rowGroupLines(
+      int index, RowGroup rowGroup, ParquetFileReader reader) {
     MessageType schema = reader.schema();
     List<String> lines = new ArrayList<>();
-    StringBuilder head = new StringBuilder("row group ").append(index).append(": ")
-        .append(rowGroup.numRows()).append(" rows, ");
+    StringBuilder head =
+        new StringBuilder("row group ")
+            .append(index)
+            .append(": ")
+            .append(rowGroup.numRows())
+            .append(" rows, ");
     if (rowGroup.totalCompressedSize() != null) {
       head.append(rowGroup.totalCompressedSize()).append(" bytes compressed, ");
     }
@@ -117,8 +130,8 @@ final class MetaCommand implements Command {
     List<ColumnOrder> orders = reader.metadata().columnOrders();
     for (int c = 0; c < rowGroup.columns().size(); c++) {
       ColumnOrder order = orders != null && c < orders.size() ? orders.get(c) : null;
-      for (String line : ColumnChunkText.lines(
-          schema.column(c), rowGroup.columns().get(c), order)) {
+      for (String line :
+          ColumnChunkText.lines(schema.column(c), rowGroup.columns().get(c), order)) {
         lines.add("  " + line);
       }
     }
@@ -128,11 +141,14 @@ final class MetaCommand implements Command {
   private static String sortingColumns(List<SortingColumn> columns, MessageType schema) {
     List<String> keys = new ArrayList<>();
     for (SortingColumn s : columns) {
-      String name = s.columnIdx() >= 0 && s.columnIdx() < schema.columns().size()
-          ? schema.column(s.columnIdx()).dottedPath()
-          : "column #" + s.columnIdx();
-      keys.add(name + (s.descending() ? " descending" : " ascending")
-          + (s.nullsFirst() ? ", nulls first" : ", nulls last"));
+      String name =
+          s.columnIdx() >= 0 && s.columnIdx() < schema.columns().size()
+              ? schema.column(s.columnIdx()).dottedPath()
+              : "column #" + s.columnIdx();
+      keys.add(
+          name
+              + (s.descending() ? " descending" : " ascending")
+              + (s.nullsFirst() ? ", nulls first" : ", nulls last"));
     }
     return String.join("; ", keys);
   }

@@ -19,8 +19,8 @@ final class ParquetFiles {
   }
 
   /**
-   * Opens {@code name} and reads its footer; the reader reports errors under the name as given,
-   * so messages show the path the user typed.
+   * Opens {@code name} and reads its footer; the reader reports errors under the name as given, so
+   * messages show the path the user typed.
    */
   static ParquetFileReader open(String name, ReadOptions options)
       throws IOException, ParquetException {

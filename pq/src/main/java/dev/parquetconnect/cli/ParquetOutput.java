@@ -17,9 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The file {@code pq rewrite} and {@code pq merge} write: written under a temporary name in the
- * target's directory and renamed over the target only once complete, so a failure (a damaged
- * input, a full disk) never leaves a partial Parquet file, nor destroys an existing target.
- * Since the inputs are read before the rename, the target may also be one of them.
+ * target's directory and renamed over the target only once complete, so a failure (a damaged input,
+ * a full disk) never leaves a partial Parquet file, nor destroys an existing target. Since the
+ * inputs are read before the rename, the target may also be one of them.
  */
 final class ParquetOutput implements AutoCloseable {
   private static final int BUFFER = 1 << 16;
@@ -46,14 +46,20 @@ final class ParquetOutput implements AutoCloseable {
     }
     // Not Files.createTempFile: its owner-only permissions would end up on the result, where
     // a file made with the user's umask is expected.
-    Path temporary = path.resolveSibling("." + path.getFileName() + "."
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".pq-tmp");
+    Path temporary =
+        path.resolveSibling(
+            "."
+                + path.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".pq-tmp");
     OutputStream out = null;
     try {
-      out = new BufferedOutputStream(
-          Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.WRITE),
-          BUFFER);
+      out =
+          new BufferedOutputStream(
+              Files.newOutputStream(
+                  temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+              BUFFER);
       return new ParquetOutput(path, temporary, new ParquetFileWriter(out, schema, options));
     } catch (IOException | UnsupportedFeatureException | RuntimeException e) {
       if (out != null) {
@@ -72,8 +78,8 @@ final class ParquetOutput implements AutoCloseable {
   void commit() throws IOException {
     writer.close();
     try {
-      Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -18,13 +18,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code pq}, the command-line tool for Parquet files: {@code schema}, {@code meta}, {@code
- * cat}, {@code verify}, {@code rewrite} and {@code merge}, on our own reader and writer.
+ * {@code pq}, the command-line tool for Parquet files: {@code schema}, {@code meta}, {@code cat},
+ * {@code verify}, {@code rewrite} and {@code merge}, on our own reader and writer.
  *
  * <p>Exit codes: {@value #OK} success, {@value #FAILED} a file is damaged or cannot be read or
- * written, {@value #USAGE} the command line is wrong, {@value #UNSUPPORTED} the file uses
- * something this reader refuses (encryption, a limit). A failure prints one line on stderr,
- * never a stack trace unless {@code --debug} is given.
+ * written, {@value #USAGE} the command line is wrong, {@value #UNSUPPORTED} the file uses something
+ * this reader refuses (encryption, a limit). A failure prints one line on stderr, never a stack
+ * trace unless {@code --debug} is given.
  */
 public final class Pq {
   static final int OK = 0;
@@ -41,13 +41,14 @@ public final class Pq {
   }
 
   static Pq withAllCommands() {
-    return new Pq(List.of(
-        new SchemaCommand(),
-        new MetaCommand(),
-        new CatCommand(),
-        new VerifyCommand(),
-        new RewriteCommand(),
-        new MergeCommand()));
+    return new Pq(
+        List.of(
+            new SchemaCommand(),
+            new MetaCommand(),
+            new CatCommand(),
+            new VerifyCommand(),
+            new RewriteCommand(),
+            new MergeCommand()));
   }
 
   public static void main(String[] args) {
@@ -78,13 +79,14 @@ public final class Pq {
     if (removeFlagBeforeOptionsEnd(rest, "--help") | removeFlagBeforeOptionsEnd(rest, "-h")) {
       return print(command.help(), stdout, err);
     }
-    Writer out = new BufferedWriter(
-        new OutputStreamWriter(stdout, StandardCharsets.UTF_8), OUTPUT_BUFFER);
+    Writer out =
+        new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), OUTPUT_BUFFER);
     String prefix = "pq " + command.name() + ": ";
     try {
       try {
-        int code = command.run(
-            Arguments.parse(rest, command.valuedOptions()), new CommandOutput(out, err));
+        int code =
+            command.run(
+                Arguments.parse(rest, command.valuedOptions()), new CommandOutput(out, err));
         out.flush();
         return code;
       } finally {
@@ -111,8 +113,11 @@ public final class Pq {
       return FAILED;
     } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
       // A bug or an exhausted heap: still one line, with the means to see more.
-      err.println(prefix + "internal error: " + e
-          + (debug ? "" : " (run with --debug for the stack trace)"));
+      err.println(
+          prefix
+              + "internal error: "
+              + e
+              + (debug ? "" : " (run with --debug for the stack trace)"));
       traceIf(debug, e, err);
       return FAILED;
     }
@@ -148,8 +153,9 @@ public final class Pq {
       text.append(String.format("  %-8s %s\n", command.name(), command.summary()));
     }
     text.append("\nGlobal option: --debug prints the stack trace of a failure.\n");
-    text.append("Exit codes: 0 success, 1 damaged or unreadable file (or I/O error), 2 usage,"
-        + " 3 unsupported feature (encryption, a reader limit).\n");
+    text.append(
+        "Exit codes: 0 success, 1 damaged or unreadable file (or I/O error), 2 usage,"
+            + " 3 unsupported feature (encryption, a reader limit).\n");
     return text.toString();
   }
 
@@ -183,8 +189,10 @@ public final class Pq {
 
   /** The message of a format error: what is wrong and where (file, column, offset). */
   static String describe(ParquetException e) {
-    String kind = e instanceof CorruptDataException ? "corrupt: "
-        : e instanceof UnsupportedFeatureException ? "unsupported: " : "";
+    String kind =
+        e instanceof CorruptDataException
+            ? "corrupt: "
+            : e instanceof UnsupportedFeatureException ? "unsupported: " : "";
     return kind + e.getMessage();
   }
 

@@ -24,8 +24,8 @@ import java.util.Set;
  * writer, with the schema (names, repetition, logical and converted types, field ids) and the
  * file's key/value metadata kept, and the layout the options ask for.
  *
- * <p>created_by becomes our writer's: readers apply workarounds for the bugs of the writer it
- * names (old parquet-mr statistics, Impala's chunk sizes), which must not be applied to ours.
+ * <p>created_by becomes our writer's: readers apply workarounds for the bugs of the writer it names
+ * (old parquet-mr statistics, Impala's chunk sizes), which must not be applied to ours.
  */
 final class RewriteCommand implements Command {
   @Override
@@ -52,7 +52,8 @@ final class RewriteCommand implements Command {
         newer than pq is not written back (the column keeps its values; a warning says so).
 
         Options:
-        """ + WriterSettings.HELP;
+        """
+        + WriterSettings.HELP;
   }
 
   @Override
@@ -70,8 +71,9 @@ final class RewriteCommand implements Command {
         ReadOptions.defaults().withVerifyChecksums(WriterSettings.verifyChecksums(args));
     try (ParquetFileReader reader = ParquetFiles.open(in, readOptions)) {
       WritableSchema schema = WritableSchema.of(reader.schema());
-      WriterOptions options = WriterSettings.options(
-          args, codecOf(reader.rowGroups()), keyValues(reader.metadata().keyValueMetadata()));
+      WriterOptions options =
+          WriterSettings.options(
+              args, codecOf(reader.rowGroups()), keyValues(reader.metadata().keyValueMetadata()));
       warnDropped(schema, in, output.err());
       long rows = 0;
       try (ParquetOutput target = ParquetOutput.create(out, schema.schema(), options);
@@ -109,17 +111,32 @@ final class RewriteCommand implements Command {
 
   static void warnDropped(WritableSchema schema, String file, PrintStream err) {
     for (String column : schema.droppedAnnotations()) {
-      err.println("pq: warning: " + file + ": column " + column + " has an annotation pq does"
-          + " not know; it is written without it (the values are unchanged)");
+      err.println(
+          "pq: warning: "
+              + file
+              + ": column "
+              + column
+              + " has an annotation pq does"
+              + " not know; it is written without it (the values are unchanged)");
     }
   }
 
   /** One line: what was written, and how. */
   static String summary(String out, long rows, WriterOptions options) throws IOException {
-    return "wrote " + out + ": " + rows + (rows == 1 ? " row, " : " rows, ")
-        + Files.size(Path.of(out)) + " bytes, " + options.codec() + ", page v"
+    return "wrote "
+        + out
+        + ": "
+        + rows
+        + (rows == 1 ? " row, " : " rows, ")
+        + Files.size(Path.of(out))
+        + " bytes, "
+        + options.codec()
+        + ", page v"
         + (options.pageVersion() == PageVersion.V1 ? 1 : 2)
-        + ", dictionary " + (options.dictionary() ? "on" : "off") + ", "
-        + options.encodingPolicy().name().toLowerCase(Locale.ROOT) + " encodings\n";
+        + ", dictionary "
+        + (options.dictionary() ? "on" : "off")
+        + ", "
+        + options.encodingPolicy().name().toLowerCase(Locale.ROOT)
+        + " encodings\n";
   }
 }

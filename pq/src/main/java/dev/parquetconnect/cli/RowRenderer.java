@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Renders the {@link Row}s of a schema as JSON objects, one field per member in schema order.
- * The schema is compiled once into a tree of renderers, so per value only the walk is left.
- * Following the Row model, a LIST is an array, a MAP an object (keys as their JSON text: a
- * string key as is, another key as its JSON, e.g. {@code "1"}), a struct an object and any
- * other repeated field an array; an absent optional value is {@code null}.
+ * Renders the {@link Row}s of a schema as JSON objects, one field per member in schema order. The
+ * schema is compiled once into a tree of renderers, so per value only the walk is left. Following
+ * the Row model, a LIST is an array, a MAP an object (keys as their JSON text: a string key as is,
+ * another key as its JSON, e.g. {@code "1"}), a struct an object and any other repeated field an
+ * array; an absent optional value is {@code null}.
  */
 final class RowRenderer {
   private final JsonRenderer root;

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The process's standard output, unbuffered (callers buffer), turning a write error into a
- * {@link ClosedOutputException} so that an I/O error on a Parquet file and a closed pipe can be
- * told apart. {@code System.out} would swallow the error and keep the command running.
+ * The process's standard output, unbuffered (callers buffer), turning a write error into a {@link
+ * ClosedOutputException} so that an I/O error on a Parquet file and a closed pipe can be told
+ * apart. {@code System.out} would swallow the error and keep the command running.
  */
 final class StandardOutputStream extends OutputStream {
   private final FileOutputStream out = new FileOutputStream(FileDescriptor.out);

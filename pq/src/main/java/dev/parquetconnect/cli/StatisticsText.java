@@ -12,10 +12,10 @@ import java.util.List;
  * The statistics of a column chunk as lines of text: min and max rendered like {@code pq cat}
  * renders values of the column's logical type, with their exactness, and the counts.
  *
- * <p>Which bounds are shown follows the specification: {@code min_value}/{@code max_value}
- * when present (they follow the column order); the deprecated {@code min}/{@code max} only for
- * a column whose order is signed, which is what old writers compared by; none for a column
- * order this reader does not know.
+ * <p>Which bounds are shown follows the specification: {@code min_value}/{@code max_value} when
+ * present (they follow the column order); the deprecated {@code min}/{@code max} only for a column
+ * whose order is signed, which is what old writers compared by; none for a column order this reader
+ * does not know.
  */
 final class StatisticsText {
   /** Bounds longer than this (long strings, even truncated) are abbreviated. */
@@ -45,8 +45,11 @@ final class StatisticsText {
         lines.add("min: " + bound(stats.min()) + " (deprecated min field, signed order)");
         lines.add("max: " + bound(stats.max()) + " (deprecated max field, signed order)");
       } else {
-        lines.add("min/max: not shown (only the deprecated fields, which old writers filled"
-            + " in signed byte order, not this column's " + leaf.sortOrder() + " order)");
+        lines.add(
+            "min/max: not shown (only the deprecated fields, which old writers filled"
+                + " in signed byte order, not this column's "
+                + leaf.sortOrder()
+                + " order)");
       }
     } else {
       lines.add("min/max: none");

@@ -5,8 +5,8 @@ final class TextLimits {
   private TextLimits() {}
 
   /**
-   * {@code text} cut to {@code max} characters (not inside a surrogate pair) with the full
-   * length appended, or unchanged when short enough.
+   * {@code text} cut to {@code max} characters (not inside a surrogate pair) with the full length
+   * appended, or unchanged when short enough.
    */
   static String abbreviate(String text, int max) {
     if (text.length() <= max) {

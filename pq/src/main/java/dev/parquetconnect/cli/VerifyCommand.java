@@ -16,10 +16,10 @@ import java.util.Set;
  *
  * <p>One pass of record assembly over every column does it all: each column's pages are read,
  * CRC-checked where they carry a CRC, decompressed and decoded; levels and counts are checked
- * against the page headers, the chunk metadata and the row group; and every row is assembled,
- * which checks that the columns agree with each other and with the schema. The reader's checks
- * throw at the first problem with the file, column and offset, which {@link Pq} prints as the
- * one error line.
+ * against the page headers, the chunk metadata and the row group; and every row is assembled, which
+ * checks that the columns agree with each other and with the schema. The reader's checks throw at
+ * the first problem with the file, column and offset, which {@link Pq} prints as the one error
+ * line.
  */
 final class VerifyCommand implements Command {
   @Override
@@ -83,10 +83,23 @@ final class VerifyCommand implements Command {
     }
     int groups = reader.rowGroups().size();
     int columns = reader.schema().columns().size();
-    return "OK " + file + ": " + rows + (rows == 1 ? " row" : " rows") + " in " + groups
-        + (groups == 1 ? " row group" : " row groups") + ", " + columns
-        + (columns == 1 ? " column" : " columns") + ", " + values + " values in "
-        + compressed + " bytes of column chunks (file " + Files.size(Path.of(file))
+    return "OK "
+        + file
+        + ": "
+        + rows
+        + (rows == 1 ? " row" : " rows")
+        + " in "
+        + groups
+        + (groups == 1 ? " row group" : " row groups")
+        + ", "
+        + columns
+        + (columns == 1 ? " column" : " columns")
+        + ", "
+        + values
+        + " values in "
+        + compressed
+        + " bytes of column chunks (file "
+        + Files.size(Path.of(file))
         + " bytes); every page decoded, page CRCs checked where present, every row"
         + " assembled\n";
   }

@@ -12,8 +12,8 @@ import java.util.List;
  * A read schema made fit to be written back: names, repetition, physical types, logical and
  * converted types and field ids are kept, except a logical type this reader did not understand
  * ({@link LogicalType.Unrecognized}): its content was skipped when the footer was read, so it
- * cannot be written again. Such a column keeps its converted type, if any, and its values,
- * which the reader already treats as plain physical values; the caller warns about it.
+ * cannot be written again. Such a column keeps its converted type, if any, and its values, which
+ * the reader already treats as plain physical values; the caller warns about it.
  */
 final class WritableSchema {
   private final MessageType schema;
@@ -42,16 +42,27 @@ final class WritableSchema {
       logical = null;
     }
     if (node instanceof PrimitiveNode leaf) {
-      return new PrimitiveNode(leaf.name(), leaf.repetition(), leaf.type(), leaf.typeLength(),
-          logical, leaf.convertedType(), leaf.fieldId());
+      return new PrimitiveNode(
+          leaf.name(),
+          leaf.repetition(),
+          leaf.type(),
+          leaf.typeLength(),
+          logical,
+          leaf.convertedType(),
+          leaf.fieldId());
     }
     GroupNode group = (GroupNode) node;
     List<SchemaNode> children = new ArrayList<>(group.fieldCount());
     for (SchemaNode child : group.fields()) {
       children.add(writable(child, path + ".", dropped));
     }
-    return new GroupNode(group.name(), group.repetition(), children, logical,
-        group.convertedType(), group.fieldId());
+    return new GroupNode(
+        group.name(),
+        group.repetition(),
+        children,
+        logical,
+        group.convertedType(),
+        group.fieldId());
   }
 
   /** The schema to write. */

@@ -14,15 +14,24 @@ import java.util.Set;
 
 /**
  * The writer options {@code pq rewrite} and {@code pq merge} take, turned into {@link
- * WriterOptions}. What is not given keeps the writer's defaults (v1 pages, dictionary on,
- * adaptive encodings, 1 MiB pages, 128 MiB row groups), except the codec, which stays the
- * input's: a rewrite to change the page layout should not change the compression by surprise.
+ * WriterOptions}. What is not given keeps the writer's defaults (v1 pages, dictionary on, adaptive
+ * encodings, 1 MiB pages, 128 MiB row groups), except the codec, which stays the input's: a rewrite
+ * to change the page layout should not change the compression by surprise.
  */
 final class WriterSettings {
-  static final Set<String> OPTIONS = Set.of("codec", "level", "page-version", "dictionary",
-      "row-group-rows", "page-size", "policy", "verify-checksums");
+  static final Set<String> OPTIONS =
+      Set.of(
+          "codec",
+          "level",
+          "page-version",
+          "dictionary",
+          "row-group-rows",
+          "page-size",
+          "policy",
+          "verify-checksums");
 
-  static final String HELP = """
+  static final String HELP =
+      """
         --codec NAME           uncompressed, snappy, gzip, zstd, lz4_raw, lz4 (Hadoop-framed,
                                for old readers) or brotli (default: the input's codec)
         --level N              the codec's level: gzip 0..9, zstd up to 22, brotli 0..11
@@ -42,8 +51,8 @@ final class WriterSettings {
                                values of a file whose CRCs are wrong, at your own risk)
       """;
 
-  private static final List<String> CODEC_NAMES = List.of(
-      "uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4", "brotli");
+  private static final List<String> CODEC_NAMES =
+      List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4", "brotli");
   private static final List<String> ON_OFF = List.of("on", "off");
 
   private WriterSettings() {}
@@ -59,8 +68,9 @@ final class WriterSettings {
    * @param inputCodec the codec to keep when {@code --codec} is not given
    * @param keyValues the key/value metadata to write
    */
-  static WriterOptions options(Arguments args, CompressionCodec inputCodec,
-      Map<String, String> keyValues) throws UsageException, UnsupportedFeatureException {
+  static WriterOptions options(
+      Arguments args, CompressionCodec inputCodec, Map<String, String> keyValues)
+      throws UsageException, UnsupportedFeatureException {
     WriterOptions.Builder builder = WriterOptions.builder();
     CompressionCodec codec = codec(args, inputCodec);
     int level = level(args, codec);
@@ -107,7 +117,8 @@ final class WriterSettings {
     if (args.option("level") == null) {
       return Codecs.DEFAULT_LEVEL;
     }
-    if (codec != CompressionCodec.GZIP && codec != CompressionCodec.ZSTD
+    if (codec != CompressionCodec.GZIP
+        && codec != CompressionCodec.ZSTD
         && codec != CompressionCodec.BROTLI) {
       throw new UsageException("--level applies to gzip, zstd and brotli, not " + codec);
     }

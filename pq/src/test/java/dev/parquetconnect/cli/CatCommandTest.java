@@ -32,28 +32,30 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CatCommandTest {
   /**
-   * Corpus files our reader reads that DuckDB does not, or not the same, and why. Their values
-   * are checked against parquet-java instead (or, for non_hadoop_lz4, in the reader's tests).
+   * Corpus files our reader reads that DuckDB does not, or not the same, and why. Their values are
+   * checked against parquet-java instead (or, for non_hadoop_lz4, in the reader's tests).
    */
-  private static final Map<String, String> NOT_COMPARED_WITH_DUCKDB = Map.of(
-      "data/hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/hadoop_lz4_compressed_larger.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/non_hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/map_no_value.parquet", "DuckDB refuses a MAP_KEY_VALUE group of one field");
+  private static final Map<String, String> NOT_COMPARED_WITH_DUCKDB =
+      Map.of(
+          "data/hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/hadoop_lz4_compressed_larger.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/non_hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/map_no_value.parquet", "DuckDB refuses a MAP_KEY_VALUE group of one field");
 
   /**
-   * Rows DuckDB shows differently from pq on purpose: the last INT96 of int96_from_spark is
-   * outside DuckDB's microsecond timestamps and wraps there, while pq prints its exact date.
+   * Rows DuckDB shows differently from pq on purpose: the last INT96 of int96_from_spark is outside
+   * DuckDB's microsecond timestamps and wraps there, while pq prints its exact date.
    */
-  private static final Map<String, Integer> DUCKDB_ROW_LIMIT = Map.of(
-      "data/int96_from_spark.parquet", 5);
+  private static final Map<String, Integer> DUCKDB_ROW_LIMIT =
+      Map.of("data/int96_from_spark.parquet", 5);
 
   /** Corpus files parquet-java cannot read, and why; DuckDB checks them. */
-  private static final Map<String, String> PARQUET_JAVA_FAILS = Map.of(
-      "data/unknown-logical-type.parquet", "NullPointerException on an unknown logical type",
-      "data/nation.dict-malformed.parquet", "end of stream: the chunk sizes leave out the"
-          + " dictionary page header",
-      "data/non_hadoop_lz4_compressed.parquet", "no fallback to bare LZ4 blocks");
+  private static final Map<String, String> PARQUET_JAVA_FAILS =
+      Map.of(
+          "data/unknown-logical-type.parquet", "NullPointerException on an unknown logical type",
+          "data/nation.dict-malformed.parquet",
+              "end of stream: the chunk sizes leave out the" + " dictionary page header",
+          "data/non_hadoop_lz4_compressed.parquet", "no fallback to bare LZ4 blocks");
 
   /** One in-memory DuckDB for the class: opening one per file costs more than the query. */
   private static Connection duckdb;
@@ -141,21 +143,27 @@ class CatCommandTest {
     PqRun run = PqRun.run("cat", file, "--columns", "id,m.key_value.value", "--limit", "2");
     assertEquals(Pq.OK, run.exit(), run.describe());
     // Choosing a map's values brings its keys along: the entries cannot be rebuilt without.
-    assertEquals(List.of("{\"id\":0,\"m\":null}",
-        "{\"id\":1,\"m\":{\"k1\":[1,null,3],\"k2\":null,\"k3\":[]}}"), run.outLines());
+    assertEquals(
+        List.of(
+            "{\"id\":0,\"m\":null}", "{\"id\":1,\"m\":{\"k1\":[1,null,3],\"k2\":null,\"k3\":[]}}"),
+        run.outLines());
     PqRun group = PqRun.run("cat", file, "--columns", "deep", "--limit", "2");
-    assertEquals(List.of("{\"deep\":null}",
-        "{\"deep\":{\"mid\":[{\"inner\":{\"1\":0.5,\"2\":null}},{\"inner\":null}]}}"),
+    assertEquals(
+        List.of(
+            "{\"deep\":null}",
+            "{\"deep\":{\"mid\":[{\"inner\":{\"1\":0.5,\"2\":null}},{\"inner\":null}]}}"),
         group.outLines());
   }
 
   @Test
   void unknownColumnIsAUsageErrorListingTheColumns() {
-    PqRun run = PqRun.run("cat", Corpus.file("data/alltypes_plain.parquet"), "--columns",
-        "id,nope");
+    PqRun run =
+        PqRun.run("cat", Corpus.file("data/alltypes_plain.parquet"), "--columns", "id,nope");
     assertEquals(Pq.USAGE, run.exit());
-    assertTrue(run.err().startsWith("pq cat: no column nope in schema; its columns are: id,"
-        + " bool_col,"), run.err());
+    assertTrue(
+        run.err()
+            .startsWith("pq cat: no column nope in schema; its columns are: id," + " bool_col,"),
+        run.err());
     assertEquals(2, run.errLines().size(), run.err());
   }
 

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code pq} must make of the corpus files that are not sound Parquet files our reader
- * reads (docs/compatibility.md has the reasons): the exit code and a piece of the one error
- * line. Every other corpus file must read.
+ * What {@code pq} must make of the corpus files that are not sound Parquet files our reader reads
+ * (docs/compatibility.md has the reasons): the exit code and a piece of the one error line. Every
+ * other corpus file must read.
  */
 final class CorpusOutcomes {
   /** The exit code and the pieces the one error line must hold. */
@@ -17,24 +17,41 @@ final class CorpusOutcomes {
 
   static {
     fail("data/datapage_v1-corrupt-checksum.parquet", Pq.FAILED, "page CRC mismatch", "column a");
-    fail("data/rle-dict-uncompressed-corrupt-checksum.parquet", Pq.FAILED, "page CRC mismatch",
+    fail(
+        "data/rle-dict-uncompressed-corrupt-checksum.parquet",
+        Pq.FAILED,
+        "page CRC mismatch",
         "column long_field");
     fail("data/large_string_map.brotli.parquet", Pq.UNSUPPORTED, "ReadOptions.maxPageSize");
-    for (String name : List.of("delta_binary_packed_expect.csv", "delta_byte_array_expect.csv",
-        "delta_encoding_required_column_expect.csv", "bloom_filter.bin",
-        "bloom_filter.xxhash.bin",
-        "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json")) {
+    for (String name :
+        List.of(
+            "delta_binary_packed_expect.csv",
+            "delta_byte_array_expect.csv",
+            "delta_encoding_required_column_expect.csv",
+            "bloom_filter.bin",
+            "bloom_filter.xxhash.bin",
+            "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json")) {
       fail("data/" + name, Pq.FAILED, "magic PAR1");
     }
-    for (String name : List.of("encrypt_columns_and_footer", "encrypt_columns_and_footer_aad",
-        "encrypt_columns_and_footer_bloom_filter", "encrypt_columns_and_footer_ctr",
-        "encrypt_columns_and_footer_disable_aad_storage", "encrypt_columns_plaintext_footer",
-        "external_key_material_java", "uniform_encryption")) {
+    for (String name :
+        List.of(
+            "encrypt_columns_and_footer",
+            "encrypt_columns_and_footer_aad",
+            "encrypt_columns_and_footer_bloom_filter",
+            "encrypt_columns_and_footer_ctr",
+            "encrypt_columns_and_footer_disable_aad_storage",
+            "encrypt_columns_plaintext_footer",
+            "external_key_material_java",
+            "uniform_encryption")) {
       fail("data/" + name + ".parquet.encrypted", Pq.UNSUPPORTED, "encrypted");
     }
-    for (String name : List.of("encrypt_columns_and_footer", "encrypt_columns_and_footer_ctr",
-        "encrypt_columns_and_footer_disable_aad_storage", "encrypt_columns_plaintext_footer",
-        "uniform_encryption")) {
+    for (String name :
+        List.of(
+            "encrypt_columns_and_footer",
+            "encrypt_columns_and_footer_ctr",
+            "encrypt_columns_and_footer_disable_aad_storage",
+            "encrypt_columns_plaintext_footer",
+            "uniform_encryption")) {
       fail("data/aes256/" + name + ".parquet.encrypted", Pq.UNSUPPORTED, "encrypted");
     }
     fail("bad_data/ARROW-GH-41317.parquet", Pq.FAILED, "is not the schema's");

@@ -35,25 +35,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * DuckDB's JSON of a file's rows ({@code to_json} of each row) as the oracle of {@code pq cat}.
- * The two print some values differently on purpose (DuckDB: {@code "2024-01-02 03:04:05"},
- * floats widened to double, NaN bare, blobs with {@code \x} escapes; pq: ISO text at the unit's
- * precision, NaN as a string, base64), so the comparison walks both JSON trees guided by the
- * file's schema and compares values by what they mean: numbers by value, times and timestamps
- * as instants, bytes as bytes.
+ * DuckDB's JSON of a file's rows ({@code to_json} of each row) as the oracle of {@code pq cat}. The
+ * two print some values differently on purpose (DuckDB: {@code "2024-01-02 03:04:05"}, floats
+ * widened to double, NaN bare, blobs with {@code \x} escapes; pq: ISO text at the unit's precision,
+ * NaN as a string, base64), so the comparison walks both JSON trees guided by the file's schema and
+ * compares values by what they mean: numbers by value, times and timestamps as instants, bytes as
+ * bytes.
  */
 final class DuckDbJson {
   /** Strict: what pq prints must be standard JSON. */
-  private static final ObjectMapper STRICT = JsonMapper.builder()
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-      .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-      .build();
+  private static final ObjectMapper STRICT =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+          .build();
+
   /** DuckDB prints NaN and Infinity bare. */
-  private static final ObjectMapper LENIENT = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-      .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-      .build();
+  private static final ObjectMapper LENIENT =
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+          .build();
 
   private DuckDbJson() {}
 
@@ -61,8 +64,11 @@ final class DuckDbJson {
   static List<String> rows(Connection duckdb, Path file) throws SQLException {
     List<String> rows = new ArrayList<>();
     try (Statement s = duckdb.createStatement();
-        ResultSet rs = s.executeQuery("SELECT to_json(pq_row) FROM read_parquet('"
-            + file.toAbsolutePath() + "') pq_row")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT to_json(pq_row) FROM read_parquet('"
+                    + file.toAbsolutePath()
+                    + "') pq_row")) {
       while (rs.next()) {
         rows.add(rs.getString(1));
       }
@@ -91,8 +97,8 @@ final class DuckDbJson {
     struct(schema.root(), ours, theirs, context, "");
   }
 
-  private static void struct(GroupNode group, JsonNode ours, JsonNode theirs, String context,
-      String path) {
+  private static void struct(
+      GroupNode group, JsonNode ours, JsonNode theirs, String context, String path) {
     assertTrue(ours.isObject() && theirs.isObject(), path + " is not an object: " + context);
     assertEquals(group.fieldCount(), ours.size(), path + ": field count: " + context);
     for (SchemaNode field : group.fields()) {
@@ -106,8 +112,8 @@ final class DuckDbJson {
     }
   }
 
-  private static void field(SchemaNode node, JsonNode ours, JsonNode theirs, String context,
-      String path) {
+  private static void field(
+      SchemaNode node, JsonNode ours, JsonNode theirs, String context, String path) {
     if (node.isRepeated()) {
       // A repeated field without a LIST annotation: DuckDB shows an empty one as [] too.
       array(node, ours, theirs, context, path, true);
@@ -116,8 +122,8 @@ final class DuckDbJson {
     }
   }
 
-  private static void nullable(SchemaNode node, JsonNode ours, JsonNode theirs, String context,
-      String path) {
+  private static void nullable(
+      SchemaNode node, JsonNode ours, JsonNode theirs, String context, String path) {
     if (ours.isNull() || theirs.isNull()) {
       assertTrue(ours.isNull() && theirs.isNull(), path + ": null on one side only: " + context);
       return;
@@ -125,8 +131,8 @@ final class DuckDbJson {
     instance(node, ours, theirs, context, path);
   }
 
-  private static void instance(SchemaNode node, JsonNode ours, JsonNode theirs, String context,
-      String path) {
+  private static void instance(
+      SchemaNode node, JsonNode ours, JsonNode theirs, String context, String path) {
     if (node instanceof PrimitiveNode leaf) {
       leaf(leaf, ours, theirs, context, path);
       return;
@@ -158,8 +164,13 @@ final class DuckDbJson {
     struct(group, ours, theirs, context, path);
   }
 
-  private static void array(SchemaNode element, JsonNode ours, JsonNode theirs, String context,
-      String path, boolean elementsAreRequired) {
+  private static void array(
+      SchemaNode element,
+      JsonNode ours,
+      JsonNode theirs,
+      String context,
+      String path,
+      boolean elementsAreRequired) {
     assertTrue(ours.isArray() && theirs.isArray(), path + " is not an array: " + context);
     assertEquals(theirs.size(), ours.size(), path + ": elements: " + context);
     for (int i = 0; i < ours.size(); i++) {
@@ -171,8 +182,8 @@ final class DuckDbJson {
     }
   }
 
-  private static void leaf(PrimitiveNode leaf, JsonNode ours, JsonNode theirs, String context,
-      String path) {
+  private static void leaf(
+      PrimitiveNode leaf, JsonNode ours, JsonNode theirs, String context, String path) {
     String where = path + ": " + context;
     LogicalType logical = leaf.logicalType();
     if (logical != null && !LogicalTypes.isApplicable(logical, leaf.type(), leaf.typeLength())) {
@@ -190,17 +201,20 @@ final class DuckDbJson {
       assertEquals(theirs, ours, where);
     } else if (logical instanceof LogicalType.Float16Type || leaf.type() == PhysicalType.FLOAT) {
       // DuckDB widens floats to double before printing them.
-      assertEquals(Float.floatToIntBits(floatOf(theirs)), Float.floatToIntBits(floatOf(ours)),
-          where);
+      assertEquals(
+          Float.floatToIntBits(floatOf(theirs)), Float.floatToIntBits(floatOf(ours)), where);
     } else if (leaf.type() == PhysicalType.DOUBLE) {
-      assertEquals(Double.doubleToLongBits(doubleOf(theirs)),
-          Double.doubleToLongBits(doubleOf(ours)), where);
+      assertEquals(
+          Double.doubleToLongBits(doubleOf(theirs)),
+          Double.doubleToLongBits(doubleOf(ours)),
+          where);
     } else if (leaf.type() == PhysicalType.BOOLEAN) {
       assertEquals(theirs.booleanValue(), ours.booleanValue(), where);
     } else if (leaf.type() == PhysicalType.INT32 || leaf.type() == PhysicalType.INT64) {
       assertTrue(ours.isIntegralNumber(), where);
       assertEquals(theirs.bigIntegerValue(), ours.bigIntegerValue(), where);
-    } else if (logical instanceof LogicalType.StringType || logical instanceof LogicalType.EnumType
+    } else if (logical instanceof LogicalType.StringType
+        || logical instanceof LogicalType.EnumType
         || logical instanceof LogicalType.UuidType) {
       assertEquals(theirs.asText(), ours.asText(), where);
     } else {
@@ -218,8 +232,11 @@ final class DuckDbJson {
       return Double.parseDouble(node.asText());
     }
     // BigDecimal has no -0.0; Jackson keeps the sign in the text only.
-    return node.isBigDecimal() && node.decimalValue().signum() == 0
-        && node.toString().startsWith("-") ? -0.0 : node.doubleValue();
+    return node.isBigDecimal()
+            && node.decimalValue().signum() == 0
+            && node.toString().startsWith("-")
+        ? -0.0
+        : node.doubleValue();
   }
 
   /** {@code 12:34:56.789Z}, {@code 12:34:56+00} or {@code 12:34:56.789} as a LocalTime. */

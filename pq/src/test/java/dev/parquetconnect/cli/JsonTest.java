@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class JsonTest {
   @Test
   void stringsEscapeQuotesBackslashesAndControlCharacters() {
-    assertEquals("\"a\\\"b\\\\c\\n\\r\\t\\b\\f\\u0001\\u001f\\u2028\\u2029\u00e9\ud83d\ude00\"",
+    assertEquals(
+        "\"a\\\"b\\\\c\\n\\r\\t\\b\\f\\u0001\\u001f\\u2028\\u2029\u00e9\ud83d\ude00\"",
         Json.quote("a\"b\\c\n\r\t\b\f\u0001\u001f\u2028\u2029\u00e9\ud83d\ude00"));
     assertEquals("\"/\"", Json.quote("/"));
   }
@@ -32,17 +33,49 @@ class JsonTest {
 
   @Test
   void jsonSyntaxAcceptsExactlyOneValue() {
-    for (String valid : new String[] {"0", "-0.5e+3", "\"\\u00e9\\n\"", "true", "null",
-        " [1, {\"a\": [], \"b\": {}}] ", "{\"a\":\n1}", "[]", "1E5"}) {
+    for (String valid :
+        new String[] {
+          "0",
+          "-0.5e+3",
+          "\"\\u00e9\\n\"",
+          "true",
+          "null",
+          " [1, {\"a\": [], \"b\": {}}] ",
+          "{\"a\":\n1}",
+          "[]",
+          "1E5"
+        }) {
       assertTrue(JsonSyntax.isValid(valid), valid);
     }
-    for (String invalid : new String[] {"", " ", "01", "1.", ".5", "+1", "[1,]", "{\"a\"}",
-        "{a: 1}", "'s'", "\"a\nb\"", "[1] [2]", "tru", "NaN", "\"\\x\"", "\"\\u12g4\"", "[",
-        "{\"a\":1,}", "-", "1e"}) {
+    for (String invalid :
+        new String[] {
+          "",
+          " ",
+          "01",
+          "1.",
+          ".5",
+          "+1",
+          "[1,]",
+          "{\"a\"}",
+          "{a: 1}",
+          "'s'",
+          "\"a\nb\"",
+          "[1] [2]",
+          "tru",
+          "NaN",
+          "\"\\x\"",
+          "\"\\u12g4\"",
+          "[",
+          "{\"a\":1,}",
+          "-",
+          "1e"
+        }) {
       assertFalse(JsonSyntax.isValid(invalid), invalid);
     }
-    assertFalse(JsonSyntax.isValid("[".repeat(JsonSyntax.MAX_DEPTH + 2)
-        + "]".repeat(JsonSyntax.MAX_DEPTH + 2)), "deeper than the bound");
+    assertFalse(
+        JsonSyntax.isValid(
+            "[".repeat(JsonSyntax.MAX_DEPTH + 2) + "]".repeat(JsonSyntax.MAX_DEPTH + 2)),
+        "deeper than the bound");
     assertTrue(JsonSyntax.isValid("[".repeat(100) + "]".repeat(100)));
   }
 

@@ -29,8 +29,8 @@ class MergeCommandTest {
     Path b = Corpus.file("data/alltypes_plain.snappy.parquet");
     Path c = Corpus.file("data/alltypes_dictionary.parquet");
     Path out = dir.resolve("merged.parquet");
-    PqRun run = PqRun.run("merge", out.toString(), a.toString(), b.toString(), c.toString(),
-        a.toString());
+    PqRun run =
+        PqRun.run("merge", out.toString(), a.toString(), b.toString(), c.toString(), a.toString());
     assertEquals(Pq.OK, run.exit(), run.describe());
     assertTrue(run.out().startsWith("wrote " + out + ": 20 rows, "), run.out());
     // Without --codec, the first input's codec.
@@ -47,8 +47,18 @@ class MergeCommandTest {
   void takesTheWriterOptions(@TempDir Path dir) {
     Path in = Corpus.file("data/nested_maps.snappy.parquet");
     Path out = dir.resolve("merged.parquet");
-    PqRun run = PqRun.run("merge", out.toString(), in.toString(), in.toString(), "--codec",
-        "brotli", "--row-group-rows", "4", "--page-version", "2");
+    PqRun run =
+        PqRun.run(
+            "merge",
+            out.toString(),
+            in.toString(),
+            in.toString(),
+            "--codec",
+            "brotli",
+            "--row-group-rows",
+            "4",
+            "--page-version",
+            "2");
     assertEquals(Pq.OK, run.exit(), run.describe());
     String meta = PqRun.run("meta", out).out();
     assertTrue(meta.contains("\nrow groups: 3\n"), meta);
@@ -64,8 +74,9 @@ class MergeCommandTest {
     PqRun run = PqRun.run("merge", out.toString(), a.toString(), b.toString());
     assertEquals(Pq.FAILED, run.exit(), run.describe());
     assertEquals(1, run.errLines().size(), run.err());
-    assertTrue(run.err().startsWith("pq merge: " + b + " does not have the schema of " + a
-        + ": it has '"), run.err());
+    assertTrue(
+        run.err().startsWith("pq merge: " + b + " does not have the schema of " + a + ": it has '"),
+        run.err());
     assertFalse(Files.exists(out));
   }
 
@@ -79,25 +90,31 @@ class MergeCommandTest {
     Path out = dir.resolve("merged.parquet");
     PqRun run = PqRun.run("merge", out.toString(), first.toString(), second.toString());
     assertEquals(Pq.OK, run.exit(), run.describe());
-    assertEquals(List.of(
-        "pq merge: warning: key/value metadata 'only.first' differs between the inputs or is"
-            + " missing in some; it is not written",
-        "pq merge: warning: key/value metadata 'version' differs between the inputs or is"
-            + " missing in some; it is not written"), run.errLines());
+    assertEquals(
+        List.of(
+            "pq merge: warning: key/value metadata 'only.first' differs between the inputs or is"
+                + " missing in some; it is not written",
+            "pq merge: warning: key/value metadata 'version' differs between the inputs or is"
+                + " missing in some; it is not written"),
+        run.errLines());
     String meta = PqRun.run("meta", out).out();
     assertTrue(meta.contains("\n  shared = \"same\"\n"), meta);
     assertFalse(meta.contains("version ="), meta);
-    assertEquals(List.of("{\"x\":1,\"s\":\"v1\"}", "{\"x\":2,\"s\":\"v2\"}",
-        "{\"x\":3,\"s\":\"v3\"}"), PqRun.run("cat", out).outLines());
+    assertEquals(
+        List.of("{\"x\":1,\"s\":\"v1\"}", "{\"x\":2,\"s\":\"v2\"}", "{\"x\":3,\"s\":\"v3\"}"),
+        PqRun.run("cat", out).outLines());
     assertTrue(PqRun.run("schema", out).out().startsWith("message one {"));
   }
 
-  private static void write(Path file, String rootName, Map<String, String> keyValues,
-      int... values) throws IOException {
-    MessageType schema = new MessageType(rootName, List.of(
-        PrimitiveNode.of("x", FieldRepetitionType.REQUIRED, PhysicalType.INT32),
-        PrimitiveNode.of("s", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(LogicalType.STRING)));
+  private static void write(
+      Path file, String rootName, Map<String, String> keyValues, int... values) throws IOException {
+    MessageType schema =
+        new MessageType(
+            rootName,
+            List.of(
+                PrimitiveNode.of("x", FieldRepetitionType.REQUIRED, PhysicalType.INT32),
+                PrimitiveNode.of("s", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
+                    .withLogicalType(LogicalType.STRING)));
     List<Row> rows = new ArrayList<>();
     for (int v : values) {
       rows.add(Row.of(schema.root(), v, ("v" + v).getBytes(StandardCharsets.UTF_8)));

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -28,21 +28,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code pq meta}: every corpus file whose footer reads, each row group and column chunk
- * checked against parquet-java's reading of the same footer (codec, encodings, counts, sizes,
- * offsets, null counts, bloom filter and page index locations, and min/max where parquet-java
- * exposes them as plain values); the bounds of typed columns rendered by logical type; files
- * whose footer is unreadable fail in one line.
+ * {@code pq meta}: every corpus file whose footer reads, each row group and column chunk checked
+ * against parquet-java's reading of the same footer (codec, encodings, counts, sizes, offsets, null
+ * counts, bloom filter and page index locations, and min/max where parquet-java exposes them as
+ * plain values); the bounds of typed columns rendered by logical type; files whose footer is
+ * unreadable fail in one line.
  */
 class MetaCommandTest {
   /** Files whose footer parquet-java cannot read, and why. */
-  private static final Map<String, String> PARQUET_JAVA_FAILS = Map.of(
-      "data/unknown-logical-type.parquet", "NullPointerException on an unknown logical type");
+  private static final Map<String, String> PARQUET_JAVA_FAILS =
+      Map.of(
+          "data/unknown-logical-type.parquet", "NullPointerException on an unknown logical type");
 
   /** Only the footer is read: files that fail in their pages still have their metadata. */
   private static boolean footerReads(String name) {
     CorpusOutcomes.Failure failure = CorpusOutcomes.failure(name);
-    return failure == null || CorpusOutcomes.onlyChecksumsFail(name)
+    return failure == null
+        || CorpusOutcomes.onlyChecksumsFail(name)
         || name.equals("data/large_string_map.brotli.parquet")
         || name.equals("bad_data/ARROW-GH-41321.parquet")
         || name.equals("bad_data/ARROW-GH-47662.parquet");
@@ -76,8 +78,8 @@ class MetaCommandTest {
     assertEquals(blocks.size(), meta.rowGroups.size());
     for (int g = 0; g < blocks.size(); g++) {
       BlockMetaData block = blocks.get(g);
-      assertTrue(meta.rowGroups.get(g).startsWith(block.getRowCount() + " rows"),
-          meta.rowGroups.get(g));
+      assertTrue(
+          meta.rowGroups.get(g).startsWith(block.getRowCount() + " rows"), meta.rowGroups.get(g));
       List<ColumnChunkMetaData> columns = block.getColumns();
       for (int c = 0; c < columns.size(); c++) {
         assertSameChunk(columns.get(c), meta.chunks.get(g).get(c), name + " row group " + g);
@@ -85,8 +87,8 @@ class MetaCommandTest {
     }
   }
 
-  private static void assertSameChunk(ColumnChunkMetaData pj, Map<String, String> ours,
-      String where) {
+  private static void assertSameChunk(
+      ColumnChunkMetaData pj, Map<String, String> ours, String where) {
     String what = where + " column " + pj.getPath().toDotString() + ": " + ours;
     assertEquals(pj.getPath().toDotString(), ours.get("column"), what);
     assertEquals(pj.getCodec().getParquetCompressionCodec().name(), ours.get("codec"), what);
@@ -102,8 +104,7 @@ class MetaCommandTest {
     assertEquals(String.valueOf(pj.getValueCount()), ours.get("values"), what);
     assertEquals(pj.getTotalSize() + " bytes", ours.get("compressed size"), what);
     assertEquals(pj.getTotalUncompressedSize() + " bytes", ours.get("uncompressed size"), what);
-    assertEquals(String.valueOf(pj.getFirstDataPageOffset()), ours.get("data page offset"),
-        what);
+    assertEquals(String.valueOf(pj.getFirstDataPageOffset()), ours.get("data page offset"), what);
     // parquet-java says 0 for an absent dictionary_page_offset; pq says "none".
     long dictionary = pj.getDictionaryPageOffset();
     String ourDictionary = ours.get("dictionary page offset");
@@ -112,15 +113,29 @@ class MetaCommandTest {
     } else {
       assertEquals(String.valueOf(dictionary), ourDictionary, what);
     }
-    assertEquals(pj.getBloomFilterOffset() < 0 ? "none" : "at " + pj.getBloomFilterOffset(),
-        ours.get("bloom filter").replaceAll(",.*", ""), what);
-    assertEquals(pj.getColumnIndexReference() == null ? "none"
-        : "at " + pj.getColumnIndexReference().getOffset() + ", "
-            + pj.getColumnIndexReference().getLength() + " bytes", ours.get("column index"),
+    assertEquals(
+        pj.getBloomFilterOffset() < 0 ? "none" : "at " + pj.getBloomFilterOffset(),
+        ours.get("bloom filter").replaceAll(",.*", ""),
         what);
-    assertEquals(pj.getOffsetIndexReference() == null ? "none"
-        : "at " + pj.getOffsetIndexReference().getOffset() + ", "
-            + pj.getOffsetIndexReference().getLength() + " bytes", ours.get("offset index"),
+    assertEquals(
+        pj.getColumnIndexReference() == null
+            ? "none"
+            : "at "
+                + pj.getColumnIndexReference().getOffset()
+                + ", "
+                + pj.getColumnIndexReference().getLength()
+                + " bytes",
+        ours.get("column index"),
+        what);
+    assertEquals(
+        pj.getOffsetIndexReference() == null
+            ? "none"
+            : "at "
+                + pj.getOffsetIndexReference().getOffset()
+                + ", "
+                + pj.getOffsetIndexReference().getLength()
+                + " bytes",
+        ours.get("offset index"),
         what);
     Statistics<?> stats = pj.getStatistics();
     if (stats != null && stats.isNumNullsSet() && ours.containsKey("nulls")) {
@@ -148,7 +163,9 @@ class MetaCommandTest {
           return null;
         }
         return value instanceof Double d && !Double.isFinite(d)
-            || value instanceof Float f && !Float.isFinite(f) ? null : value.toString();
+                || value instanceof Float f && !Float.isFinite(f)
+            ? null
+            : value.toString();
       }
       case BINARY -> {
         if (!(logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)) {
@@ -164,15 +181,16 @@ class MetaCommandTest {
   }
 
   /**
-   * Equal texts, or equal numbers: parquet-java widens a float bound of 0.0 to -0.0 (and a max
-   * of -0.0 to 0.0) as the specification advises readers; pq shows the stored value.
+   * Equal texts, or equal numbers: parquet-java widens a float bound of 0.0 to -0.0 (and a max of
+   * -0.0 to 0.0) as the specification advises readers; pq shows the stored value.
    */
   private static void assertSameBound(String expected, String actual, String what) {
     if (expected.equals(actual)) {
       return;
     }
     try {
-      assertTrue(Double.parseDouble(expected) == Double.parseDouble(actual),
+      assertTrue(
+          Double.parseDouble(expected) == Double.parseDouble(actual),
           expected + " vs " + actual + ": " + what);
     } catch (NumberFormatException e) {
       assertEquals(expected, actual, what);
@@ -185,8 +203,10 @@ class MetaCommandTest {
   }
 
   private static ParquetMetadata parquetJavaFooter(Path file) throws IOException {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            new LocalInputFile(file),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       return reader.getFooter();
     }
   }
@@ -202,11 +222,13 @@ class MetaCommandTest {
     assertBounds(byColumn.get("dec4"), "-0.01", "12.34");
     assertBounds(byColumn.get("dec38"), "-1.0000000000", "1234567890123456789012.3456789000");
     assertBounds(byColumn.get("d"), "\"1969-12-31\"", "\"2024-02-29\"");
-    assertBounds(byColumn.get("ts"), "\"1900-01-01T00:00:00.000000\"",
-        "\"2024-01-02T03:04:05.123456\"");
-    assertBounds(byColumn.get("tstz"), "\"2024-01-02T03:04:05.123456Z\"",
-        "\"2024-01-02T03:04:05.123456Z\"");
-    assertBounds(byColumn.get("uu"), "\"12345678-1234-5678-1234-567812345678\"",
+    assertBounds(
+        byColumn.get("ts"), "\"1900-01-01T00:00:00.000000\"", "\"2024-01-02T03:04:05.123456\"");
+    assertBounds(
+        byColumn.get("tstz"), "\"2024-01-02T03:04:05.123456Z\"", "\"2024-01-02T03:04:05.123456Z\"");
+    assertBounds(
+        byColumn.get("uu"),
+        "\"12345678-1234-5678-1234-567812345678\"",
         "\"12345678-1234-5678-1234-567812345678\"");
     assertBounds(byColumn.get("s"), "\"\"", "\"h\u00e9llo \\\"q\\\" \\\\ /\"");
     assertEquals("INT64 INTEGER(64,false), optional", byColumn.get("u64").get("type"));
@@ -232,8 +254,8 @@ class MetaCommandTest {
     // The footer's total is 0, the row groups hold 6: pq says both.
     assertEquals("6 (the footer's num_rows says 0; the row groups hold 6)", meta.file.get("rows"));
     PqRun kv = PqRun.run("meta", Corpus.file("data/data_index_bloom_encoding_stats.parquet"));
-    assertTrue(kv.out().contains("\nkey/value metadata: 2\n  parquet.avro.schema = \"{\\\""),
-        kv.out());
+    assertTrue(
+        kv.out().contains("\nkey/value metadata: 2\n  parquet.avro.schema = \"{\\\""), kv.out());
     assertTrue(kv.out().contains("... (163 chars)\n"), kv.out());
     assertTrue(kv.out().contains("    encoding stats: DATA_PAGE PLAIN x1\n"), kv.out());
   }
@@ -257,11 +279,11 @@ class MetaCommandTest {
           meta.chunks.get(meta.chunks.size() - 1).add(chunk);
         } else if (line.startsWith("    ") && chunk != null && line.indexOf(": ") > 0) {
           String entry = line.strip();
-          chunk.put(entry.substring(0, entry.indexOf(": ")),
-              entry.substring(entry.indexOf(": ") + 2));
+          chunk.put(
+              entry.substring(0, entry.indexOf(": ")), entry.substring(entry.indexOf(": ") + 2));
         } else if (!line.startsWith(" ") && line.indexOf(": ") > 0 && meta.rowGroups.isEmpty()) {
-          meta.file.put(line.substring(0, line.indexOf(": ")),
-              line.substring(line.indexOf(": ") + 2));
+          meta.file.put(
+              line.substring(0, line.indexOf(": ")), line.substring(line.indexOf(": ") + 2));
         }
       }
       return meta;

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/pq} running the packaged {@code pq/target/pq.jar} in its own JVM, as a user runs it:
- * the shaded jar must hold every class and native library the commands need (a missing one
- * shows only here, as the unit tests run on the test class path), exit codes must reach the
- * shell, and a closed pipe must end {@code cat} quietly.
+ * the shaded jar must hold every class and native library the commands need (a missing one shows
+ * only here, as the unit tests run on the test class path), exit codes must reach the shell, and a
+ * closed pipe must end {@code cat} quietly.
  */
 class PqJarIT {
   /** The repository, where bin/pq is; this module is one level below it. */
@@ -36,31 +36,40 @@ class PqJarIT {
       throws IOException, InterruptedException {
     Path out = dir.resolve("stdout.txt");
     Path err = dir.resolve("stderr.txt");
-    Process process = new ProcessBuilder(command)
-        .directory(dir.toFile())
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     process.getOutputStream().close();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("pq did not finish: " + command);
     }
-    return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
   @Test
   void theJarIsThere() {
-    assertTrue(Files.isRegularFile(ROOT.resolve("pq/target/pq.jar")),
+    assertTrue(
+        Files.isRegularFile(ROOT.resolve("pq/target/pq.jar")),
         "mvn package builds pq/target/pq.jar");
   }
 
   @Test
   void verifiesAFileOfEveryCodecTheCorpusHas(@TempDir Path dir) throws Exception {
-    for (String name : List.of("alltypes_plain.parquet", "alltypes_plain.snappy.parquet",
-        "data_index_bloom_encoding_stats.parquet", "byte_stream_split.zstd.parquet",
-        "lz4_raw_compressed.parquet", "hadoop_lz4_compressed.parquet")) {
+    for (String name :
+        List.of(
+            "alltypes_plain.parquet",
+            "alltypes_plain.snappy.parquet",
+            "data_index_bloom_encoding_stats.parquet",
+            "byte_stream_split.zstd.parquet",
+            "lz4_raw_compressed.parquet",
+            "hadoop_lz4_compressed.parquet")) {
       Path file = Corpus.file("data/" + name);
       Result result = pq(dir, "verify", file.toString());
       assertEquals(0, result.exit(), name + ": " + result.err());
@@ -72,8 +81,8 @@ class PqJarIT {
   void writesEveryCodec(@TempDir Path dir) throws Exception {
     Path in = Corpus.file("data/nested_lists.snappy.parquet");
     String expected = PqRun.run("cat", in).out();
-    for (String codec : List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4",
-        "brotli")) {
+    for (String codec :
+        List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw", "lz4", "brotli")) {
       Path out = dir.resolve(codec + ".parquet");
       Result rewrite = pq(dir, "rewrite", in.toString(), out.toString(), "--codec", codec);
       assertEquals(0, rewrite.exit(), codec + ": " + rewrite.err());
@@ -82,8 +91,13 @@ class PqJarIT {
       assertEquals(expected, pq(dir, "cat", out.toString()).out(), codec);
     }
     Path merged = dir.resolve("merged.parquet");
-    Result merge = pq(dir, "merge", merged.toString(), dir.resolve("gzip.parquet").toString(),
-        dir.resolve("brotli.parquet").toString());
+    Result merge =
+        pq(
+            dir,
+            "merge",
+            merged.toString(),
+            dir.resolve("gzip.parquet").toString(),
+            dir.resolve("brotli.parquet").toString());
     assertEquals(0, merge.exit(), merge.err());
   }
 
@@ -96,12 +110,12 @@ class PqJarIT {
     Result cat = pq(dir, "cat", file.toString(), "--limit", "2");
     assertEquals(PqRun.run("cat", file, "--limit", "2").out(), cat.out());
 
-    Result corrupt = pq(dir, "verify",
-        Corpus.file("data/datapage_v1-corrupt-checksum.parquet").toString());
+    Result corrupt =
+        pq(dir, "verify", Corpus.file("data/datapage_v1-corrupt-checksum.parquet").toString());
     assertEquals(1, corrupt.exit());
     assertEquals(1, corrupt.err().lines().count(), corrupt.err());
-    Result encrypted = pq(dir, "verify",
-        Corpus.file("data/uniform_encryption.parquet.encrypted").toString());
+    Result encrypted =
+        pq(dir, "verify", Corpus.file("data/uniform_encryption.parquet.encrypted").toString());
     assertEquals(3, encrypted.exit());
     Result usage = pq(dir, "nonsense");
     assertEquals(2, usage.exit());
@@ -110,8 +124,17 @@ class PqJarIT {
   @Test
   void aClosedPipeEndsCatQuietly(@TempDir Path dir) throws Exception {
     Path file = Corpus.file("data/hadoop_lz4_compressed_larger.parquet");
-    Result result = run(dir, List.of("bash", "-c", "bash '" + ROOT.resolve("bin/pq") + "' cat '"
-        + file + "' | head -n 1; exit ${PIPESTATUS[0]}"));
+    Result result =
+        run(
+            dir,
+            List.of(
+                "bash",
+                "-c",
+                "bash '"
+                    + ROOT.resolve("bin/pq")
+                    + "' cat '"
+                    + file
+                    + "' | head -n 1; exit ${PIPESTATUS[0]}"));
     assertEquals(0, result.exit(), result.err());
     assertEquals("", result.err());
     assertEquals(1, result.out().lines().count());

@@ -16,8 +16,8 @@ record PqRun(int exit, String out, String err) {
     try (PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       exit = Pq.withAllCommands().run(args, out, errStream);
     }
-    return new PqRun(exit, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    return new PqRun(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   static PqRun run(String command, Path file, String... more) {

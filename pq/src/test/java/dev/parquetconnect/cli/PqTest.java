@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /** The command line itself: help, usage errors, exit codes, one-line failures, --debug. */
 class PqTest {
-  private static final String[] COMMANDS =
-      {"schema", "meta", "cat", "verify", "rewrite", "merge"};
+  private static final String[] COMMANDS = {"schema", "meta", "cat", "verify", "rewrite", "merge"};
 
   @Test
   void helpListsEveryCommandOnStdout() {
@@ -45,7 +44,8 @@ class PqTest {
 
     PqRun unknown = PqRun.run("frobnicate", "x");
     assertEquals(Pq.USAGE, unknown.exit());
-    assertTrue(unknown.err().startsWith("pq: unknown command 'frobnicate'\nusage: pq COMMAND"),
+    assertTrue(
+        unknown.err().startsWith("pq: unknown command 'frobnicate'\nusage: pq COMMAND"),
         unknown.err());
     assertEquals(Pq.USAGE, PqRun.run("help", "frobnicate").exit());
   }
@@ -57,7 +57,8 @@ class PqTest {
     assertUsage(PqRun.run("schema", file, "extra"), "pq schema: unexpected argument extra");
     assertUsage(PqRun.run("cat", file, "--bogus", "1"), "pq cat: unknown option --bogus");
     assertUsage(PqRun.run("cat", file, "--limit"), "pq cat: option --limit needs a value");
-    assertUsage(PqRun.run("cat", file, "--limit", "1", "--limit", "2"),
+    assertUsage(
+        PqRun.run("cat", file, "--limit", "1", "--limit", "2"),
         "pq cat: option --limit given twice");
     assertUsage(PqRun.run("verify", file, "--limit=3"), "pq verify: unknown option --limit");
   }
@@ -94,8 +95,8 @@ class PqTest {
   @Test
   void aFailureWhileCattingIsOneLineAfterTheOutput() {
     // The corrupt page is the first of column a: no row can be printed, and none is.
-    PqRun run = PqRun.run("cat", Corpus.file("data/datapage_v1-corrupt-checksum.parquet")
-        .toString());
+    PqRun run =
+        PqRun.run("cat", Corpus.file("data/datapage_v1-corrupt-checksum.parquet").toString());
     assertEquals(Pq.FAILED, run.exit());
     assertEquals("", run.out());
     assertEquals(1, run.errLines().size(), run.err());

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code pq rewrite}: what it keeps (schema with field ids and every logical type, key/value
- * metadata, values), what the options change (codec, level, page version, dictionary, row
- * groups, page size, encoding policy), and that a failure leaves no file behind. The rewrite of
- * every corpus file under every codec and page version is {@link RewriteCorpusTest}.
+ * metadata, values), what the options change (codec, level, page version, dictionary, row groups,
+ * page size, encoding policy), and that a failure leaves no file behind. The rewrite of every
+ * corpus file under every codec and page version is {@link RewriteCorpusTest}.
  */
 class RewriteCommandTest {
   @Test
@@ -35,8 +35,7 @@ class RewriteCommandTest {
 
     String meta = PqRun.run("meta", out).out();
     // parquet-java's writer records its object model; the rewrite keeps the file's metadata.
-    assertTrue(meta.contains("\nkey/value metadata: 1\n  writer.model.name = \"example\"\n"),
-        meta);
+    assertTrue(meta.contains("\nkey/value metadata: 1\n  writer.model.name = \"example\"\n"), meta);
     // The writer is ours now: readers must not apply parquet-mr's workarounds to our file.
     assertTrue(meta.contains("\ncreated_by: kafka-connect-parquet version "), meta);
     assertEquals(Pq.OK, PqRun.run("verify", out).exit());
@@ -48,8 +47,8 @@ class RewriteCommandTest {
     Path out = dir.resolve("out.parquet");
     assertEquals(Pq.OK, PqRun.run("rewrite", in.toString(), out.toString()).exit());
     assertTrue(PqRun.run("meta", out).out().contains("\n    codec: SNAPPY\n"));
-    PqRun zstd = PqRun.run("rewrite", in.toString(), out.toString(), "--codec", "ZSTD",
-        "--level", "19");
+    PqRun zstd =
+        PqRun.run("rewrite", in.toString(), out.toString(), "--codec", "ZSTD", "--level", "19");
     assertEquals(Pq.OK, zstd.exit(), zstd.describe());
     String meta = PqRun.run("meta", out).out();
     assertTrue(meta.contains("\n    codec: ZSTD\n"), meta);
@@ -60,12 +59,26 @@ class RewriteCommandTest {
   void optionsShapeTheOutput(@TempDir Path dir) {
     Path in = Corpus.file("data/alltypes_tiny_pages.parquet");
     Path out = dir.resolve("out.parquet");
-    PqRun run = PqRun.run("rewrite", in.toString(), out.toString(), "--codec", "gzip",
-        "--page-version", "2", "--dictionary", "off", "--row-group-rows", "1000",
-        "--page-size", "2048", "--policy", "compatible");
+    PqRun run =
+        PqRun.run(
+            "rewrite",
+            in.toString(),
+            out.toString(),
+            "--codec",
+            "gzip",
+            "--page-version",
+            "2",
+            "--dictionary",
+            "off",
+            "--row-group-rows",
+            "1000",
+            "--page-size",
+            "2048",
+            "--policy",
+            "compatible");
     assertEquals(Pq.OK, run.exit(), run.describe());
-    assertTrue(run.out().endsWith(", GZIP, page v2, dictionary off, compatible encodings\n"),
-        run.out());
+    assertTrue(
+        run.out().endsWith(", GZIP, page v2, dictionary off, compatible encodings\n"), run.out());
     String meta = PqRun.run("meta", out).out();
     assertTrue(meta.contains("\nrow groups: 8\n"), meta);
     assertTrue(meta.contains("\nrow group 7: 300 rows, "), meta);
@@ -75,8 +88,10 @@ class RewriteCommandTest {
     for (String line : meta.split("\n")) {
       if (line.startsWith("    encodings: ")) {
         // compatible: PLAIN values (RLE is the v2 levels' and the booleans' encoding)
-        assertTrue(List.of("PLAIN", "PLAIN, RLE", "RLE, PLAIN", "RLE").contains(
-            line.substring("    encodings: ".length())), line);
+        assertTrue(
+            List.of("PLAIN", "PLAIN, RLE", "RLE, PLAIN", "RLE")
+                .contains(line.substring("    encodings: ".length())),
+            line);
       }
       if (line.startsWith("    codec: ")) {
         assertEquals("    codec: GZIP", line);
@@ -110,11 +125,19 @@ class RewriteCommandTest {
     Path out = dir.resolve("out.parquet");
     PqRun run = PqRun.run("rewrite", in.toString(), out.toString());
     assertEquals(Pq.OK, run.exit(), run.describe());
-    assertEquals(List.of("pq: warning: " + in + ": column column with unknown type (logical type"
-        + " id 2555) has an annotation pq does not know; it is written without it (the values"
-        + " are unchanged)"), run.errLines());
-    assertTrue(PqRun.run("schema", out).out().contains("  optional binary column with unknown"
-        + " type;\n"), PqRun.run("schema", out).out());
+    assertEquals(
+        List.of(
+            "pq: warning: "
+                + in
+                + ": column column with unknown type (logical type"
+                + " id 2555) has an annotation pq does not know; it is written without it (the values"
+                + " are unchanged)"),
+        run.errLines());
+    assertTrue(
+        PqRun.run("schema", out)
+            .out()
+            .contains("  optional binary column with unknown" + " type;\n"),
+        PqRun.run("schema", out).out());
     assertEquals(PqRun.run("cat", in).out(), PqRun.run("cat", out).out());
   }
 
@@ -122,9 +145,11 @@ class RewriteCommandTest {
   void aFailureLeavesNoFileAndKeepsTheOldOne(@TempDir Path dir) throws IOException {
     Path out = dir.resolve("out.parquet");
     Files.writeString(out, "the previous content");
-    PqRun run = PqRun.run("rewrite",
-        Corpus.file("data/rle-dict-uncompressed-corrupt-checksum.parquet").toString(),
-        out.toString());
+    PqRun run =
+        PqRun.run(
+            "rewrite",
+            Corpus.file("data/rle-dict-uncompressed-corrupt-checksum.parquet").toString(),
+            out.toString());
     assertEquals(Pq.FAILED, run.exit());
     assertEquals(1, run.errLines().size(), run.err());
     assertTrue(run.err().contains("page CRC mismatch"), run.err());
@@ -160,18 +185,24 @@ class RewriteCommandTest {
     String in = Corpus.file("data/alltypes_plain.parquet").toString();
     String out = dir.resolve("out.parquet").toString();
     assertUsage(PqRun.run("rewrite", in), "pq rewrite: missing IN and OUT");
-    assertUsage(PqRun.run("rewrite", in, out, "--codec", "lzo"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--codec", "lzo"),
         "pq rewrite: --codec must be one of uncompressed, snappy, gzip, zstd, lz4_raw, lz4,"
             + " brotli, got 'lzo'");
-    assertUsage(PqRun.run("rewrite", in, out, "--codec", "snappy", "--level", "3"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--codec", "snappy", "--level", "3"),
         "pq rewrite: --level applies to gzip, zstd and brotli, not SNAPPY");
-    assertUsage(PqRun.run("rewrite", in, out, "--codec", "gzip", "--level", "10"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--codec", "gzip", "--level", "10"),
         "pq rewrite: --level: GZIP level 10 outside 0..9");
-    assertUsage(PqRun.run("rewrite", in, out, "--page-version", "3"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--page-version", "3"),
         "pq rewrite: --page-version must be one of 1, 2, got '3'");
-    assertUsage(PqRun.run("rewrite", in, out, "--row-group-rows", "0"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--row-group-rows", "0"),
         "pq rewrite: --row-group-rows must be between 1 and 9223372036854775807, got 0");
-    assertUsage(PqRun.run("rewrite", in, out, "--dictionary", "yes"),
+    assertUsage(
+        PqRun.run("rewrite", in, out, "--dictionary", "yes"),
         "pq rewrite: --dictionary must be one of on, off, got 'yes'");
     assertFalse(Files.exists(Path.of(out)));
   }
@@ -184,10 +215,9 @@ class RewriteCommandTest {
   @Test
   void aMissingDirectoryIsOneLine(@TempDir Path dir) {
     Path out = dir.resolve("no/such/dir/out.parquet");
-    PqRun run = PqRun.run("rewrite", Corpus.file("data/alltypes_plain.parquet").toString(),
-        out.toString());
+    PqRun run =
+        PqRun.run("rewrite", Corpus.file("data/alltypes_plain.parquet").toString(), out.toString());
     assertEquals(Pq.FAILED, run.exit());
-    assertEquals(List.of("pq rewrite: " + out.getParent() + ": no such directory"),
-        run.errLines());
+    assertEquals(List.of("pq rewrite: " + out.getParent() + ": no such directory"), run.errLines());
   }
 }

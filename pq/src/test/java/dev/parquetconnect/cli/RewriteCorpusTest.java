@@ -40,38 +40,46 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code pq rewrite} of every corpus file, under every codec and both page
- * versions, gives a file that DuckDB and parquet-java see with the same schema and the same rows
- * as the original (and pq too). Every corpus file is either rewritten here or refused by pq
- * with the reason below; nothing is skipped silently.
+ * {@code pq rewrite} of every corpus file, under every codec and both page versions, gives a file
+ * that DuckDB and parquet-java see with the same schema and the same rows as the original (and pq
+ * too). Every corpus file is either rewritten here or refused by pq with the reason below; nothing
+ * is skipped silently.
  *
- * <p>Each engine is compared with itself: DuckDB's {@code DESCRIBE} and {@code to_json} rows of
- * the rewritten file against those of the original; parquet-java's schema and rows of the
- * rewritten file against those of the original. Where an engine cannot read the original, the
- * rewritten file is compared with pq's reading of the original instead (checked against the
- * other engines by CorpusReadTest). The engines' own limits, listed in {@link #DUCKDB_LIMITS}
- * and {@link #PARQUET_JAVA_LIMITS}, are asserted, not assumed: DuckDB must fail where listed.
+ * <p>Each engine is compared with itself: DuckDB's {@code DESCRIBE} and {@code to_json} rows of the
+ * rewritten file against those of the original; parquet-java's schema and rows of the rewritten
+ * file against those of the original. Where an engine cannot read the original, the rewritten file
+ * is compared with pq's reading of the original instead (checked against the other engines by
+ * CorpusReadTest). The engines' own limits, listed in {@link #DUCKDB_LIMITS} and {@link
+ * #PARQUET_JAVA_LIMITS}, are asserted, not assumed: DuckDB must fail where listed.
  */
 class RewriteCorpusTest {
   /** UNCOMPRESSED .. BROTLI, and LZ4 (Hadoop-framed) for old readers. */
-  private static final List<CompressionCodec> CODECS = List.of(
-      CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.GZIP,
-      CompressionCodec.ZSTD, CompressionCodec.LZ4_RAW, CompressionCodec.BROTLI,
-      CompressionCodec.LZ4);
+  private static final List<CompressionCodec> CODECS =
+      List.of(
+          CompressionCodec.UNCOMPRESSED,
+          CompressionCodec.SNAPPY,
+          CompressionCodec.GZIP,
+          CompressionCodec.ZSTD,
+          CompressionCodec.LZ4_RAW,
+          CompressionCodec.BROTLI,
+          CompressionCodec.LZ4);
 
   /** Corpus files DuckDB cannot read, and why; what pq rewrites of them stays unreadable too. */
-  static final Map<String, String> DUCKDB_LIMITS = Map.of(
-      "data/hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/hadoop_lz4_compressed_larger.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/non_hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
-      "data/map_no_value.parquet", "DuckDB refuses a MAP_KEY_VALUE group of one field");
+  static final Map<String, String> DUCKDB_LIMITS =
+      Map.of(
+          "data/hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/hadoop_lz4_compressed_larger.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/non_hadoop_lz4_compressed.parquet", "DuckDB has no LZ4 (Hadoop) codec",
+          "data/map_no_value.parquet", "DuckDB refuses a MAP_KEY_VALUE group of one field");
 
   /** Corpus files parquet-java cannot read, and why. */
-  static final Map<String, String> PARQUET_JAVA_LIMITS = Map.of(
-      "data/unknown-logical-type.parquet", "a NullPointerException on the unknown logical type",
-      "data/nation.dict-malformed.parquet", "the chunk sizes leave out the dictionary page"
-          + " header (an old parquet-mr bug parquet-java does not work around)",
-      "data/non_hadoop_lz4_compressed.parquet", "no fallback to bare LZ4 blocks");
+  static final Map<String, String> PARQUET_JAVA_LIMITS =
+      Map.of(
+          "data/unknown-logical-type.parquet", "a NullPointerException on the unknown logical type",
+          "data/nation.dict-malformed.parquet",
+              "the chunk sizes leave out the dictionary page"
+                  + " header (an old parquet-mr bug parquet-java does not work around)",
+          "data/non_hadoop_lz4_compressed.parquet", "no fallback to bare LZ4 blocks");
 
   private static Connection duckdb;
   private static DuckDbOracle duckdbValues;
@@ -111,8 +119,16 @@ class RewriteCorpusTest {
       for (String version : List.of("1", "2")) {
         Path out = dir.resolve(codec + "-v" + version + ".parquet");
         String variant = name + " as " + codec + ", page v" + version;
-        List<String> args = new ArrayList<>(List.of("rewrite", file.toString(), out.toString(),
-            "--codec", codec.name().toLowerCase(Locale.ROOT), "--page-version", version));
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "rewrite",
+                    file.toString(),
+                    out.toString(),
+                    "--codec",
+                    codec.name().toLowerCase(Locale.ROOT),
+                    "--page-version",
+                    version));
         if (crcDamaged) {
           args.addAll(List.of("--verify-checksums", "off"));
         }
@@ -162,8 +178,10 @@ class RewriteCorpusTest {
       List<String> columns = null;
       List<String> duckRows = null;
       if (DUCKDB_LIMITS.containsKey(name)) {
-        assertThrows(SQLException.class, () -> duckDbJsonOf(file), name + " is listed as"
-            + " unreadable by DuckDB: " + DUCKDB_LIMITS.get(name));
+        assertThrows(
+            SQLException.class,
+            () -> duckDbJsonOf(file),
+            name + " is listed as" + " unreadable by DuckDB: " + DUCKDB_LIMITS.get(name));
       } else {
         columns = duckDbDescribeOf(file);
         duckRows = duckDbJsonOf(file);
@@ -171,8 +189,10 @@ class RewriteCorpusTest {
       String pjSchema = null;
       List<Row> pjRows = null;
       if (PARQUET_JAVA_LIMITS.containsKey(name)) {
-        assertThrows(Exception.class, () -> ParquetJavaOracle.read(file, schema), name
-            + " is listed as unreadable by parquet-java: " + PARQUET_JAVA_LIMITS.get(name));
+        assertThrows(
+            Exception.class,
+            () -> ParquetJavaOracle.read(file, schema),
+            name + " is listed as unreadable by parquet-java: " + PARQUET_JAVA_LIMITS.get(name));
       } else {
         pjSchema = parquetJavaSchemaOf(file);
         // parquet-java checks no CRCs by default: it reads the damaged files' bytes as they are.
@@ -199,8 +219,8 @@ class RewriteCorpusTest {
     }
   }
 
-  private static void assertSameForDuckDb(Original original, Path out, CompressionCodec codec,
-      String variant) throws SQLException {
+  private static void assertSameForDuckDb(
+      Original original, Path out, CompressionCodec codec, String variant) throws SQLException {
     if (original.name().equals("data/map_no_value.parquet")) {
       // The rewrite keeps the one-field MAP_KEY_VALUE group DuckDB refuses.
       assertThrows(SQLException.class, () -> duckDbJsonOf(out), variant);
@@ -213,8 +233,7 @@ class RewriteCorpusTest {
       return;
     }
     if (original.duckDbRows() != null) {
-      assertEquals(original.duckDbColumns(), duckDbDescribeOf(out),
-          variant + ": DuckDB's schema");
+      assertEquals(original.duckDbColumns(), duckDbDescribeOf(out), variant + ": DuckDB's schema");
       assertEquals(original.duckDbRows(), duckDbJsonOf(out), variant + ": DuckDB's rows");
     } else {
       // DuckDB cannot read the original (its LZ4 codec): it reads the rewrite, whose values
@@ -233,20 +252,21 @@ class RewriteCorpusTest {
       duckDbJsonOf(file);
       return true;
     } catch (SQLException e) {
-      assertTrue(e.getMessage().contains("Unsupported compression codec \"LZ4\""),
-          e.getMessage());
+      assertTrue(e.getMessage().contains("Unsupported compression codec \"LZ4\""), e.getMessage());
       return false;
     }
   }
 
-  private static void assertSameForParquetJava(Original original, Path out,
-      CompressionCodec codec, String variant) throws IOException {
+  private static void assertSameForParquetJava(
+      Original original, Path out, CompressionCodec codec, String variant) throws IOException {
     String schema = parquetJavaSchemaOf(out);
     if (original.parquetJavaSchema() != null) {
       assertEquals(original.parquetJavaSchema(), schema, variant + ": parquet-java's schema");
     } else {
-      assertEquals(SchemaCommandTest.normalized(WritableSchema.of(original.schema()).schema()
-          .toString()), SchemaCommandTest.normalized(schema), variant);
+      assertEquals(
+          SchemaCommandTest.normalized(WritableSchema.of(original.schema()).schema().toString()),
+          SchemaCommandTest.normalized(schema),
+          variant);
     }
     if (codec == CompressionCodec.BROTLI) {
       // parquet-java has no Brotli codec on this class path (a separate jar): DuckDB and pq
@@ -259,7 +279,9 @@ class RewriteCorpusTest {
     assertEquals(expected.size(), rows.size(), variant + ": parquet-java's row count");
     for (int i = 0; i < rows.size(); i++) {
       if (!expected.get(i).equals(rows.get(i))) {
-        assertEquals(expected.get(i).toString(), rows.get(i).toString(),
+        assertEquals(
+            expected.get(i).toString(),
+            rows.get(i).toString(),
             variant + ": parquet-java's row " + i);
       }
     }
@@ -268,7 +290,8 @@ class RewriteCorpusTest {
   private static String parquetJavaSchemaOf(Path file) throws IOException {
     // A plain configuration: parquet-java's default one loads Hadoop's, ~15 ms a file.
     try (org.apache.parquet.hadoop.ParquetFileReader reader =
-        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file),
+        org.apache.parquet.hadoop.ParquetFileReader.open(
+            new LocalInputFile(file),
             ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
       return reader.getFooter().getFileMetaData().getSchema().toString();
     }
@@ -278,8 +301,9 @@ class RewriteCorpusTest {
   private static List<String> duckDbDescribeOf(Path file) throws SQLException {
     List<String> columns = new ArrayList<>();
     try (Statement s = duckdb.createStatement();
-        ResultSet r = s.executeQuery("DESCRIBE SELECT * FROM read_parquet('"
-            + file.toAbsolutePath() + "')")) {
+        ResultSet r =
+            s.executeQuery(
+                "DESCRIBE SELECT * FROM read_parquet('" + file.toAbsolutePath() + "')")) {
       while (r.next()) {
         columns.add(r.getString("column_name") + " " + r.getString("column_type"));
       }
@@ -292,13 +316,15 @@ class RewriteCorpusTest {
   private static List<String> duckDbJsonOf(Path file) throws SQLException {
     List<String> rows = new ArrayList<>();
     try (Statement s = duckdb.createStatement();
-        ResultSet r = s.executeQuery("SELECT to_json(pq_row) FROM read_parquet('"
-            + file.toAbsolutePath() + "') pq_row")) {
+        ResultSet r =
+            s.executeQuery(
+                "SELECT to_json(pq_row) FROM read_parquet('"
+                    + file.toAbsolutePath()
+                    + "') pq_row")) {
       while (r.next()) {
         rows.add(r.getString(1));
       }
     }
     return rows;
   }
-
 }

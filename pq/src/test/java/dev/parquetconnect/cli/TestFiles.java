@@ -26,11 +26,12 @@ import org.apache.parquet.schema.MessageTypeParser;
  * Files written by other implementations for the pq tests, made once per test JVM under
  * target/pq-test-files: one by parquet-java with every logical type, field ids and the nesting
  * layouts (three-level and two-level lists, maps of lists, three levels deep, an unannotated
- * repeated field), whose rows {@link #PARQUET_JAVA_EXPECTED_JSON} spells out; one by DuckDB
- * with its own types, compared against DuckDB's JSON.
+ * repeated field), whose rows {@link #PARQUET_JAVA_EXPECTED_JSON} spells out; one by DuckDB with
+ * its own types, compared against DuckDB's JSON.
  */
 final class TestFiles {
-  static final String PARQUET_JAVA_SCHEMA = """
+  static final String PARQUET_JAVA_SCHEMA =
+      """
       message pj {
         required int32 id = 1;
         optional int32 i8 (INTEGER(8,true)) = 2;
@@ -102,39 +103,41 @@ final class TestFiles {
       """;
 
   /** What {@code pq cat} must print for the parquet-java file, line by line. */
-  static final List<String> PARQUET_JAVA_EXPECTED_JSON = List.of(
-      "{\"id\":0,\"i8\":null,\"u8\":null,\"u16\":null,\"u32\":null,\"u64\":null,\"s\":null,"
-          + "\"e\":null,\"j\":null,\"b\":null,\"raw\":null,\"u\":null,\"h\":null,\"iv\":null,"
-          + "\"d\":null,\"tm\":null,\"tu\":null,\"tn\":null,\"tsm\":null,\"tsu\":null,"
-          + "\"tsn\":null,\"i96\":null,\"dec9\":null,\"dec18\":null,\"dec38\":null,"
-          + "\"decb\":null,\"f\":null,\"g\":null,\"bo\":null,\"n\":null,\"l\":null,\"m\":null,"
-          + "\"deep\":null,\"legacy_repeated\":[],\"two_level\":null}",
-      "{\"id\":1,\"i8\":-8,\"u8\":200,\"u16\":65535,\"u32\":4294967295,"
-          + "\"u64\":18446744073709551615,\"s\":\"h\u00e9llo \\\"q\\\"\\n\",\"e\":\"RED\","
-          + "\"j\":{\"a\": [1, 2],  \"b\": null},\"b\":\"AQID\",\"raw\":\"AP8=\","
-          + "\"u\":\"12345678-9abc-def0-1234-56789abcdef0\",\"h\":1.5,"
-          + "\"iv\":{\"months\":1,\"days\":2,\"milliseconds\":3},\"d\":\"2024-02-29\","
-          + "\"tm\":\"12:34:56.789Z\",\"tu\":\"12:34:56.789012\",\"tn\":\"12:34:56.789012345Z\","
-          + "\"tsm\":\"2024-01-02T03:04:05.123Z\",\"tsu\":\"2024-01-02T03:04:05.123456\","
-          + "\"tsn\":\"2024-01-02T03:04:05.123456789Z\",\"i96\":\"2024-01-02T03:04:05.123456789\","
-          + "\"dec9\":-123.45,\"dec18\":12345678901234.5678,"
-          + "\"dec38\":1234567890123.4567890123,\"decb\":-987654321098765432109876.54321,"
-          + "\"f\":1.1,\"g\":-2.5E-300,\"bo\":true,\"n\":null,"
-          + "\"l\":[{\"x\":1,\"y\":\"a\"},null,{\"x\":null,\"y\":null}],"
-          + "\"m\":{\"k1\":[1,null,3],\"k2\":null,\"k3\":[]},"
-          + "\"deep\":{\"mid\":[{\"inner\":{\"1\":0.5,\"2\":null}},{\"inner\":null}]},"
-          + "\"legacy_repeated\":[7,8],\"two_level\":[4,5]}",
-      "{\"id\":2,\"i8\":null,\"u8\":0,\"u16\":null,\"u32\":null,\"u64\":null,\"s\":null,"
-          + "\"e\":null,\"j\":\"not json\",\"b\":null,\"raw\":null,\"u\":null,"
-          + "\"h\":\"-Infinity\",\"iv\":null,\"d\":\"1969-12-31\",\"tm\":86400000,\"tu\":null,"
-          + "\"tn\":null,\"tsm\":\"1969-12-31T23:59:59.999Z\","
-          + "\"tsu\":\"1969-12-31T23:59:59.999999\",\"tsn\":null,\"i96\":null,\"dec9\":null,"
-          + "\"dec18\":null,\"dec38\":null,\"decb\":null,\"f\":\"NaN\",\"g\":\"-Infinity\","
-          + "\"bo\":false,\"n\":null,\"l\":[],\"m\":{},\"deep\":{\"mid\":null},"
-          + "\"legacy_repeated\":[],\"two_level\":[]}");
+  static final List<String> PARQUET_JAVA_EXPECTED_JSON =
+      List.of(
+          "{\"id\":0,\"i8\":null,\"u8\":null,\"u16\":null,\"u32\":null,\"u64\":null,\"s\":null,"
+              + "\"e\":null,\"j\":null,\"b\":null,\"raw\":null,\"u\":null,\"h\":null,\"iv\":null,"
+              + "\"d\":null,\"tm\":null,\"tu\":null,\"tn\":null,\"tsm\":null,\"tsu\":null,"
+              + "\"tsn\":null,\"i96\":null,\"dec9\":null,\"dec18\":null,\"dec38\":null,"
+              + "\"decb\":null,\"f\":null,\"g\":null,\"bo\":null,\"n\":null,\"l\":null,\"m\":null,"
+              + "\"deep\":null,\"legacy_repeated\":[],\"two_level\":null}",
+          "{\"id\":1,\"i8\":-8,\"u8\":200,\"u16\":65535,\"u32\":4294967295,"
+              + "\"u64\":18446744073709551615,\"s\":\"h\u00e9llo \\\"q\\\"\\n\",\"e\":\"RED\","
+              + "\"j\":{\"a\": [1, 2],  \"b\": null},\"b\":\"AQID\",\"raw\":\"AP8=\","
+              + "\"u\":\"12345678-9abc-def0-1234-56789abcdef0\",\"h\":1.5,"
+              + "\"iv\":{\"months\":1,\"days\":2,\"milliseconds\":3},\"d\":\"2024-02-29\","
+              + "\"tm\":\"12:34:56.789Z\",\"tu\":\"12:34:56.789012\",\"tn\":\"12:34:56.789012345Z\","
+              + "\"tsm\":\"2024-01-02T03:04:05.123Z\",\"tsu\":\"2024-01-02T03:04:05.123456\","
+              + "\"tsn\":\"2024-01-02T03:04:05.123456789Z\",\"i96\":\"2024-01-02T03:04:05.123456789\","
+              + "\"dec9\":-123.45,\"dec18\":12345678901234.5678,"
+              + "\"dec38\":1234567890123.4567890123,\"decb\":-987654321098765432109876.54321,"
+              + "\"f\":1.1,\"g\":-2.5E-300,\"bo\":true,\"n\":null,"
+              + "\"l\":[{\"x\":1,\"y\":\"a\"},null,{\"x\":null,\"y\":null}],"
+              + "\"m\":{\"k1\":[1,null,3],\"k2\":null,\"k3\":[]},"
+              + "\"deep\":{\"mid\":[{\"inner\":{\"1\":0.5,\"2\":null}},{\"inner\":null}]},"
+              + "\"legacy_repeated\":[7,8],\"two_level\":[4,5]}",
+          "{\"id\":2,\"i8\":null,\"u8\":0,\"u16\":null,\"u32\":null,\"u64\":null,\"s\":null,"
+              + "\"e\":null,\"j\":\"not json\",\"b\":null,\"raw\":null,\"u\":null,"
+              + "\"h\":\"-Infinity\",\"iv\":null,\"d\":\"1969-12-31\",\"tm\":86400000,\"tu\":null,"
+              + "\"tn\":null,\"tsm\":\"1969-12-31T23:59:59.999Z\","
+              + "\"tsu\":\"1969-12-31T23:59:59.999999\",\"tsn\":null,\"i96\":null,\"dec9\":null,"
+              + "\"dec18\":null,\"dec38\":null,\"decb\":null,\"f\":\"NaN\",\"g\":\"-Infinity\","
+              + "\"bo\":false,\"n\":null,\"l\":[],\"m\":{},\"deep\":{\"mid\":null},"
+              + "\"legacy_repeated\":[],\"two_level\":[]}");
 
   /** DuckDB's types, nested to three levels, with nulls, NaN and the extremes. */
-  static final String DUCKDB_SELECT = """
+  static final String DUCKDB_SELECT =
+      """
       SELECT * FROM (VALUES
         (1, (-128)::TINYINT, 255::UTINYINT, 65535::USMALLINT, 4294967295::UINTEGER,
          18446744073709551615::UBIGINT, (-9223372036854775808)::BIGINT, 12.34::DECIMAL(4,2),
@@ -165,8 +168,7 @@ final class TestFiles {
       try {
         Path made = Files.createDirectories(Path.of("target", "pq-test-files")).toAbsolutePath();
         writeParquetJavaFile(made.resolve("parquet-java-logical.parquet"));
-        DuckDbRowOracle.copy(DUCKDB_SELECT, made.resolve("duckdb-types.parquet"),
-            "FORMAT parquet");
+        DuckDbRowOracle.copy(DUCKDB_SELECT, made.resolve("duckdb-types.parquet"), "FORMAT parquet");
         dir = made;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -193,10 +195,11 @@ final class TestFiles {
     Files.deleteIfExists(file);
     MessageType schema = MessageTypeParser.parseMessageType(PARQUET_JAVA_SCHEMA);
     SimpleGroupFactory factory = new SimpleGroupFactory(schema);
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(file))
-        .withConf(new Configuration(false))
-        .withType(schema)
-        .build()) {
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(file))
+            .withConf(new Configuration(false))
+            .withType(schema)
+            .build()) {
       writer.write(factory.newGroup().append("id", 0));
       writer.write(typicalRow(factory.newGroup()));
       writer.write(edgeRow(factory.newGroup()));
@@ -204,9 +207,14 @@ final class TestFiles {
   }
 
   private static Group typicalRow(Group g) {
-    g.append("id", 1).append("i8", -8).append("u8", 200).append("u16", 65535)
-        .append("u32", -1).append("u64", -1L)
-        .append("s", "h\u00e9llo \"q\"\n").append("e", "RED")
+    g.append("id", 1)
+        .append("i8", -8)
+        .append("u8", 200)
+        .append("u16", 65535)
+        .append("u32", -1)
+        .append("u64", -1L)
+        .append("s", "h\u00e9llo \"q\"\n")
+        .append("e", "RED")
         .append("j", "{\"a\": [1, 2],\n \"b\": null}")
         .append("b", Binary.fromConstantByteArray(new byte[] {1, 2, 3}))
         .append("raw", Binary.fromConstantByteArray(new byte[] {0, (byte) 0xFF}))
@@ -223,11 +231,17 @@ final class TestFiles {
         .append("i96", Binary.fromConstantByteArray(int96(2_460_312, 11_045_123_456_789L)))
         .append("dec9", -12345)
         .append("dec18", 123_456_789_012_345_678L)
-        .append("dec38", Binary.fromConstantByteArray(
-            fixedBigEndian(new BigInteger("12345678901234567890123"), 16)))
-        .append("decb", Binary.fromConstantByteArray(
-            new BigInteger("-98765432109876543210987654321").toByteArray()))
-        .append("f", 1.1f).append("g", -2.5e-300).append("bo", true);
+        .append(
+            "dec38",
+            Binary.fromConstantByteArray(
+                fixedBigEndian(new BigInteger("12345678901234567890123"), 16)))
+        .append(
+            "decb",
+            Binary.fromConstantByteArray(
+                new BigInteger("-98765432109876543210987654321").toByteArray()))
+        .append("f", 1.1f)
+        .append("g", -2.5e-300)
+        .append("bo", true);
     Group list = g.addGroup("l");
     Group first = list.addGroup("list").addGroup("element");
     first.append("x", 1).append("y", "a");
@@ -252,12 +266,17 @@ final class TestFiles {
   }
 
   private static Group edgeRow(Group g) {
-    g.append("id", 2).append("u8", 0).append("j", "not json")
+    g.append("id", 2)
+        .append("u8", 0)
+        .append("j", "not json")
         .append("h", Binary.fromConstantByteArray(new byte[] {0x00, (byte) 0xFC}))
         .append("d", -1)
         .append("tm", 86_400_000) // not a time of day: shown as the number it is
-        .append("tsm", -1L).append("tsu", -1L)
-        .append("f", Float.NaN).append("g", Double.NEGATIVE_INFINITY).append("bo", false);
+        .append("tsm", -1L)
+        .append("tsu", -1L)
+        .append("f", Float.NaN)
+        .append("g", Double.NEGATIVE_INFINITY)
+        .append("bo", false);
     g.addGroup("l");
     g.addGroup("m");
     g.addGroup("deep");
@@ -282,8 +301,11 @@ final class TestFiles {
   }
 
   private static byte[] int96(int julianDay, long nanosOfDay) {
-    return ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN)
-        .putLong(nanosOfDay).putInt(julianDay).array();
+    return ByteBuffer.allocate(12)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(nanosOfDay)
+        .putInt(julianDay)
+        .array();
   }
 
   private static byte[] fixedBigEndian(BigInteger value, int length) {

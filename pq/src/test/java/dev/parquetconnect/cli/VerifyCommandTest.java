@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code pq verify} on every corpus file: exit 0 and one summary line for the sound ones; for
- * the others (corrupt checksums, bad_data/, encrypted, not Parquet) the exit code and one error
- * line saying what and where, and never a stack trace.
+ * {@code pq verify} on every corpus file: exit 0 and one summary line for the sound ones; for the
+ * others (corrupt checksums, bad_data/, encrypted, not Parquet) the exit code and one error line
+ * saying what and where, and never a stack trace.
  */
 class VerifyCommandTest {
   static Stream<Path> corpusFiles() {
@@ -60,10 +60,10 @@ class VerifyCommandTest {
     Path file = Corpus.file("data/rle-dict-uncompressed-corrupt-checksum.parquet");
     PqRun run = PqRun.run("verify", file);
     assertEquals(Pq.FAILED, run.exit());
-    assertEquals("pq verify: corrupt: page CRC mismatch: the header says", run.err().substring(0,
-        "pq verify: corrupt: page CRC mismatch: the header says".length()));
-    assertTrue(run.err().endsWith("(file " + file + ", column long_field, offset 4)\n"),
-        run.err());
+    assertEquals(
+        "pq verify: corrupt: page CRC mismatch: the header says",
+        run.err().substring(0, "pq verify: corrupt: page CRC mismatch: the header says".length()));
+    assertTrue(run.err().endsWith("(file " + file + ", column long_field, offset 4)\n"), run.err());
   }
 
   @Test
@@ -71,8 +71,12 @@ class VerifyCommandTest {
     Path file = Corpus.file("data/encrypt_columns_plaintext_footer.parquet.encrypted");
     PqRun run = PqRun.run("verify", file);
     assertEquals(Pq.UNSUPPORTED, run.exit());
-    assertEquals("pq verify: unsupported: encrypted Parquet files are not supported (the footer"
-        + " is plaintext but columns are encrypted) (file " + file + ")\n", run.err());
+    assertEquals(
+        "pq verify: unsupported: encrypted Parquet files are not supported (the footer"
+            + " is plaintext but columns are encrypted) (file "
+            + file
+            + ")\n",
+        run.err());
   }
 
   @Test
@@ -96,7 +100,8 @@ class VerifyCommandTest {
       PqRun flippedRun = PqRun.run("verify", copy);
       if (flippedRun.exit() != Pq.OK) {
         failures++;
-        assertTrue(flippedRun.exit() == Pq.FAILED || flippedRun.exit() == Pq.UNSUPPORTED,
+        assertTrue(
+            flippedRun.exit() == Pq.FAILED || flippedRun.exit() == Pq.UNSUPPORTED,
             flippedRun.describe());
         assertOneErrorLine(flippedRun, copy);
       }
@@ -108,8 +113,8 @@ class VerifyCommandTest {
   void missingFileAndDirectoryAreOneLineErrors(@TempDir Path dir) {
     PqRun missing = PqRun.run("verify", dir.resolve("missing.parquet"));
     assertEquals(Pq.FAILED, missing.exit());
-    assertEquals("pq verify: no such file: " + dir.resolve("missing.parquet") + "\n",
-        missing.err());
+    assertEquals(
+        "pq verify: no such file: " + dir.resolve("missing.parquet") + "\n", missing.err());
     PqRun directory = PqRun.run("verify", dir);
     assertEquals(Pq.FAILED, directory.exit());
     assertOneErrorLine(directory, dir);

@@ -14,8 +14,8 @@ import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.io.api.Binary;
 
 /**
- * The data every codec kernel works on: about 64K values a page, generated from fixed seeds so
- * that every run, and both sides of a kernel, see exactly the same values and bytes.
+ * The data every codec kernel works on: about 64K values a page, generated from fixed seeds so that
+ * every run, and both sides of a kernel, see exactly the same values and bytes.
  */
 final class BenchData {
   /** Values per page, i.e. per benchmark operation. */
@@ -93,7 +93,8 @@ final class BenchData {
     byte[][] entries = new byte[1000][];
     for (int i = 0; i < entries.length; i++) {
       String s =
-          countries[random.nextInt(countries.length)] + "/customer-"
+          countries[random.nextInt(countries.length)]
+              + "/customer-"
               + Long.toString(random.nextLong(1L << 48), 36)
               + (random.nextBoolean() ? "/premium" : "");
       entries[i] = s.getBytes(StandardCharsets.UTF_8);
@@ -157,12 +158,20 @@ final class BenchData {
   /** Sorted keys with long shared prefixes (URLs, paths): DELTA_BYTE_ARRAY's use case. */
   static byte[][] sortedUrls(long seed) {
     SplittableRandom random = new SplittableRandom(seed);
-    String[] hosts = {"https://shop.example.com", "https://api.example.org", "https://cdn.example.net"};
+    String[] hosts = {
+      "https://shop.example.com", "https://api.example.org", "https://cdn.example.net"
+    };
     String[] values = new String[N];
     for (int i = 0; i < N; i++) {
       values[i] =
-          hosts[random.nextInt(hosts.length)] + "/catalog/" + "category-" + random.nextInt(40)
-              + "/item-" + random.nextInt(100_000) + "?ref=" + random.nextInt(1000);
+          hosts[random.nextInt(hosts.length)]
+              + "/catalog/"
+              + "category-"
+              + random.nextInt(40)
+              + "/item-"
+              + random.nextInt(100_000)
+              + "?ref="
+              + random.nextInt(1000);
     }
     Arrays.sort(values);
     byte[][] bytes = new byte[N][];

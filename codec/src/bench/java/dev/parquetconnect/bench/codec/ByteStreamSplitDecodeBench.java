@@ -17,8 +17,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * BYTE_STREAM_SPLIT decode of 64K DOUBLE measurements (the page written by parquet-java). Ours:
  * {@code ByteStreamSplitDecoder.readDoubles} into a {@code double[]}; parquet-java: {@code
- * ByteStreamSplitValuesReaderForDouble}, whose {@code initFromPage} un-splits the page, then
- * {@code readDouble()} per value into a {@code double[]}.
+ * ByteStreamSplitValuesReaderForDouble}, whose {@code initFromPage} un-splits the page, then {@code
+ * readDouble()} per value into a {@code double[]}.
  */
 @State(Scope.Thread)
 public class ByteStreamSplitDecodeBench {

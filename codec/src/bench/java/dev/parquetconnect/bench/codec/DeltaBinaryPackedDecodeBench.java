@@ -14,10 +14,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * DELTA_BINARY_PACKED decode of 64K INT64 event timestamps (the page written by parquet-java,
- * block 128, 4 miniblocks). Ours: {@code DeltaBinaryPackedDecoder.readLongs} into a {@code
- * long[]}; parquet-java: {@code DeltaBinaryPackingValuesReader.readLong()} per value into a
- * {@code long[]}.
+ * DELTA_BINARY_PACKED decode of 64K INT64 event timestamps (the page written by parquet-java, block
+ * 128, 4 miniblocks). Ours: {@code DeltaBinaryPackedDecoder.readLongs} into a {@code long[]};
+ * parquet-java: {@code DeltaBinaryPackingValuesReader.readLong()} per value into a {@code long[]}.
  */
 @State(Scope.Thread)
 public class DeltaBinaryPackedDecodeBench {
@@ -28,8 +27,8 @@ public class DeltaBinaryPackedDecodeBench {
   @Setup
   public void setup() throws IOException {
     DeltaBinaryPackingValuesWriterForLong writer =
-        new DeltaBinaryPackingValuesWriterForLong(128, 4, BenchData.SLAB, BenchData.PAGE,
-            BenchData.HEAP);
+        new DeltaBinaryPackingValuesWriterForLong(
+            128, 4, BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
     long[] values = BenchData.timestamps(5);
     for (long v : values) {
       writer.writeLong(v);

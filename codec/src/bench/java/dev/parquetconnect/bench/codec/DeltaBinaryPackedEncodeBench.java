@@ -14,10 +14,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * DELTA_BINARY_PACKED encode of 64K INT64 event timestamps (block 128, 4 miniblocks on both
- * sides) into one contiguous reused buffer. Ours: {@code DeltaBinaryPackedEncoder.writeLongs}
- * and {@code flushTo}; parquet-java: {@code DeltaBinaryPackingValuesWriterForLong.writeLong} per
- * value, {@code getBytes().writeAllTo} and {@code reset()}.
+ * DELTA_BINARY_PACKED encode of 64K INT64 event timestamps (block 128, 4 miniblocks on both sides)
+ * into one contiguous reused buffer. Ours: {@code DeltaBinaryPackedEncoder.writeLongs} and {@code
+ * flushTo}; parquet-java: {@code DeltaBinaryPackingValuesWriterForLong.writeLong} per value, {@code
+ * getBytes().writeAllTo} and {@code reset()}.
  */
 @State(Scope.Thread)
 public class DeltaBinaryPackedEncodeBench {
@@ -30,8 +30,9 @@ public class DeltaBinaryPackedEncodeBench {
   @Setup
   public void setup() {
     values = BenchData.timestamps(3);
-    writer = new DeltaBinaryPackingValuesWriterForLong(128, 4, BenchData.SLAB, BenchData.PAGE,
-        BenchData.HEAP);
+    writer =
+        new DeltaBinaryPackingValuesWriterForLong(
+            128, 4, BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
   }
 
   @Benchmark

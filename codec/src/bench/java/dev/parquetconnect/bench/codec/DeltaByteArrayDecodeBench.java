@@ -18,8 +18,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * DELTA_BYTE_ARRAY decode of 64K sorted URLs (long shared prefixes; the page written by
  * parquet-java). Ours: {@code DeltaByteArrayDecoder.readBinaries} in batches of 4,096 values into
- * one reused {@code BinaryBatch};
- * parquet-java: {@code DeltaByteArrayReader.readBytes()} per value into a {@code Binary[]}.
+ * one reused {@code BinaryBatch}; parquet-java: {@code DeltaByteArrayReader.readBytes()} per value
+ * into a {@code Binary[]}.
  */
 @State(Scope.Thread)
 public class DeltaByteArrayDecodeBench {
@@ -50,7 +50,8 @@ public class DeltaByteArrayDecodeBench {
     for (int i = 0; i < N; i++) {
       binaries[i] = reader.readBytes();
     }
-    BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+    BenchData.check(
+        java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
         "DeltaByteArrayDecode parquet-java");
   }
 

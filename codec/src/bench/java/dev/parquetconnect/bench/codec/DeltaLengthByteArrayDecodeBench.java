@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * DELTA_LENGTH_BYTE_ARRAY decode of 64K strings of 4..60 bytes (the page written by
- * parquet-java). Ours: {@code DeltaLengthByteArrayDecoder.readBinaries} in batches of 4,096 values into one reused {@code
- * BinaryBatch} (copying the bytes); parquet-java: {@code DeltaLengthByteArrayValuesReader
+ * DELTA_LENGTH_BYTE_ARRAY decode of 64K strings of 4..60 bytes (the page written by parquet-java).
+ * Ours: {@code DeltaLengthByteArrayDecoder.readBinaries} in batches of 4,096 values into one reused
+ * {@code BinaryBatch} (copying the bytes); parquet-java: {@code DeltaLengthByteArrayValuesReader
  * .readBytes()} per value (a {@code Binary} over a slice of the page) into a {@code Binary[]}.
  */
 @State(Scope.Thread)
@@ -50,7 +50,8 @@ public class DeltaLengthByteArrayDecodeBench {
     for (int i = 0; i < N; i++) {
       binaries[i] = reader.readBytes();
     }
-    BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+    BenchData.check(
+        java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
         "DeltaLengthByteArrayDecode parquet-java");
   }
 

@@ -26,20 +26,19 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Dictionary decoding of one column chunk of one 64K-value page (1,000 distinct values, skewed;
- * the pages written by parquet-java): decode the PLAIN dictionary page, then map every index of
- * the RLE_DICTIONARY data page to its value.
+ * Dictionary decoding of one column chunk of one 64K-value page (1,000 distinct values, skewed; the
+ * pages written by parquet-java): decode the PLAIN dictionary page, then map every index of the
+ * RLE_DICTIONARY data page to its value.
  *
  * <p>Ours: {@code Dictionary.decode}, then for INT64 {@code DictionaryDecoder.readLongs} into a
- * {@code long[]}; for STRING {@code DictionaryDecoder.readIndices} in batches of 4,096 values
- * into one reused {@code DictionaryBinaryBatch} (checked indices, no bytes copied), after which
- * every value is touched through the batch's per-value accessors, {@code offset(i)} and {@code
- * length(i)} (two loads from the dictionary's offsets), summed into one {@code long} per batch
- * for the {@code Blackhole}.
- * parquet-java: {@code PlainLongDictionary} / {@code PlainBinaryDictionary} over the dictionary
- * page, then {@code DictionaryValuesReader.readLong()} / {@code readBytes()} per value, stored
- * into a {@code long[]} / {@code Binary[]} (its {@code Binary} values are the dictionary's own
- * entries: references, no copy; it does not look into them). Both sides thus hand out each
+ * {@code long[]}; for STRING {@code DictionaryDecoder.readIndices} in batches of 4,096 values into
+ * one reused {@code DictionaryBinaryBatch} (checked indices, no bytes copied), after which every
+ * value is touched through the batch's per-value accessors, {@code offset(i)} and {@code length(i)}
+ * (two loads from the dictionary's offsets), summed into one {@code long} per batch for the {@code
+ * Blackhole}. parquet-java: {@code PlainLongDictionary} / {@code PlainBinaryDictionary} over the
+ * dictionary page, then {@code DictionaryValuesReader.readLong()} / {@code readBytes()} per value,
+ * stored into a {@code long[]} / {@code Binary[]} (its {@code Binary} values are the dictionary's
+ * own entries: references, no copy; it does not look into them). Both sides thus hand out each
  * string by reference; {@link DictionaryDecodeCopyBench} measures ours copying them instead.
  */
 @State(Scope.Thread)
@@ -88,8 +87,12 @@ public class DictionaryDecodeBench {
     try {
       Dictionary dictionary =
           Dictionary.decode(
-              strings ? PhysicalType.BYTE_ARRAY : PhysicalType.INT64, 0, dictBytes, 0,
-              dictBytes.length, dictSize);
+              strings ? PhysicalType.BYTE_ARRAY : PhysicalType.INT64,
+              0,
+              dictBytes,
+              0,
+              dictBytes.length,
+              dictSize);
       DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
       decoder.init(dataBytes, 0, dataBytes.length, N);
       DictionaryPage page =
@@ -100,17 +103,23 @@ public class DictionaryDecodeBench {
         decoder.readIndices(all, N);
         boolean same = all.count() == N;
         for (int i = 0; same && i < N; i++) {
-          same = java.util.Arrays.equals(values[i], 0, values[i].length,
-              all.data(), all.offset(i), all.offset(i) + all.length(i));
+          same =
+              java.util.Arrays.equals(
+                  values[i],
+                  0,
+                  values[i].length,
+                  all.data(),
+                  all.offset(i),
+                  all.offset(i) + all.length(i));
         }
         BenchData.check(same, "DictionaryDecode ours");
-        DictionaryValuesReader reader =
-            new DictionaryValuesReader(new PlainBinaryDictionary(page));
+        DictionaryValuesReader reader = new DictionaryValuesReader(new PlainBinaryDictionary(page));
         reader.initFromPage(N, BenchData.stream(dataBytes));
         for (int i = 0; i < N; i++) {
           binaries[i] = reader.readBytes();
         }
-        BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+        BenchData.check(
+            java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
             "DictionaryDecode parquet-java");
       } else {
         long[] values = BenchData.dictionaryLongs(11);
@@ -131,8 +140,12 @@ public class DictionaryDecodeBench {
   public void ours(Blackhole bh) throws ParquetException {
     Dictionary dictionary =
         Dictionary.decode(
-            strings ? PhysicalType.BYTE_ARRAY : PhysicalType.INT64, 0, dictBytes, 0,
-            dictBytes.length, dictSize);
+            strings ? PhysicalType.BYTE_ARRAY : PhysicalType.INT64,
+            0,
+            dictBytes,
+            0,
+            dictBytes.length,
+            dictSize);
     DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
     decoder.init(dataBytes, 0, dataBytes.length, N);
     if (strings) {

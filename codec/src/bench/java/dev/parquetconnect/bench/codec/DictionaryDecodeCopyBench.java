@@ -24,15 +24,14 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * String dictionary decoding into the contiguous form: the same chunk as {@link
- * DictionaryDecodeBench}'s STRING kernel (one 64K-value page of 20-30-byte strings, 1,000
- * distinct, skewed, written by parquet-java), but ours materialises every value.
+ * DictionaryDecodeBench}'s STRING kernel (one 64K-value page of 20-30-byte strings, 1,000 distinct,
+ * skewed, written by parquet-java), but ours materialises every value.
  *
  * <p>Ours: {@code Dictionary.decode}, then {@code DictionaryDecoder.readBinaries} in batches of
- * 4,096 values into one reused {@code BinaryBatch}, copying each string's bytes.
- * parquet-java: {@code PlainBinaryDictionary}, then {@code DictionaryValuesReader.readBytes()}
- * per value stored into a {@code Binary[]}: references to the dictionary's entries, no copy. So
- * this kernel compares a copy against a reference; {@link DictionaryDecodeBench} compares
- * references with references.
+ * 4,096 values into one reused {@code BinaryBatch}, copying each string's bytes. parquet-java:
+ * {@code PlainBinaryDictionary}, then {@code DictionaryValuesReader.readBytes()} per value stored
+ * into a {@code Binary[]}: references to the dictionary's entries, no copy. So this kernel compares
+ * a copy against a reference; {@link DictionaryDecodeBench} compares references with references.
  */
 @State(Scope.Thread)
 public class DictionaryDecodeCopyBench {
@@ -78,7 +77,8 @@ public class DictionaryDecodeCopyBench {
       for (int i = 0; i < N; i++) {
         binaries[i] = reader.readBytes();
       }
-      BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+      BenchData.check(
+          java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
           "DictionaryDecodeCopy parquet-java");
     } catch (ParquetException e) {
       throw new IOException(e);

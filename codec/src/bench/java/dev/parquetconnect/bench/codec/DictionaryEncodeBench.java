@@ -23,15 +23,15 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Dictionary encoding of one column chunk of one 64K-value page (1,000 distinct values, skewed):
- * look every value up in (or add it to) the dictionary, write the RLE_DICTIONARY data page body
- * and the PLAIN dictionary page body, each into one contiguous reused buffer.
+ * look every value up in (or add it to) the dictionary, write the RLE_DICTIONARY data page body and
+ * the PLAIN dictionary page body, each into one contiguous reused buffer.
  *
  * <p>Ours: {@code DictionaryBuilder.addLongs/addBinaries} then {@code
  * DictionaryIndicesEncoder.writeInts}, {@code flushTo} and {@code writeDictionaryPage}.
  * parquet-java: a fresh {@code PlainLongDictionaryValuesWriter} / {@code
- * PlainBinaryDictionaryValuesWriter} per chunk (as its column writer makes one per chunk),
- * {@code writeLong/writeBytes} per value, {@code getBytes()} and {@code toDictPageAndClose()},
- * both pages copied out with {@code writeAllTo} into a reused stream.
+ * PlainBinaryDictionaryValuesWriter} per chunk (as its column writer makes one per chunk), {@code
+ * writeLong/writeBytes} per value, {@code getBytes()} and {@code toDictPageAndClose()}, both pages
+ * copied out with {@code writeAllTo} into a reused stream.
  */
 @State(Scope.Thread)
 public class DictionaryEncodeBench {

@@ -31,11 +31,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Footer decode: a FileMetaData of 50 row groups of 100 columns (INT64, DOUBLE, INT32 and
- * string columns), each column chunk with its ColumnMetaData (encodings, path, sizes, offsets,
- * page encoding stats), min/max/null-count statistics and column/offset index locations, plus
- * a schema of 101 elements and a key/value entry; serialized by parquet-java (about 1 MB).
- * Ours: {@code MetadataCodec.readFileMetaData(byte[], off, len)}; parquet-java: {@code
+ * Footer decode: a FileMetaData of 50 row groups of 100 columns (INT64, DOUBLE, INT32 and string
+ * columns), each column chunk with its ColumnMetaData (encodings, path, sizes, offsets, page
+ * encoding stats), min/max/null-count statistics and column/offset index locations, plus a schema
+ * of 101 elements and a key/value entry; serialized by parquet-java (about 1 MB). Ours: {@code
+ * MetadataCodec.readFileMetaData(byte[], off, len)}; parquet-java: {@code
  * Util.readFileMetaData(InputStream)} over a {@code ByteArrayInputStream}.
  */
 @State(Scope.Thread)
@@ -60,16 +60,21 @@ public class FooterDecodeBench {
     }
     FileMetaData theirs = Util.readFileMetaData(new ByteArrayInputStream(footer));
     BenchData.check(theirs.equals(metadata), "FooterDecode parquet-java");
-    BenchData.check(ours.numRows() == metadata.getNum_rows()
-        && ours.schema().size() == metadata.getSchema().size()
-        && ours.rowGroups().size() == ROW_GROUPS, "FooterDecode ours");
+    BenchData.check(
+        ours.numRows() == metadata.getNum_rows()
+            && ours.schema().size() == metadata.getSchema().size()
+            && ours.rowGroups().size() == ROW_GROUPS,
+        "FooterDecode ours");
     for (int g = 0; g < ROW_GROUPS; g++) {
       for (int c = 0; c < COLUMNS; c++) {
         var mine = ours.rowGroups().get(g).columns().get(c).metaData();
         var reference = metadata.getRow_groups().get(g).getColumns().get(c).getMeta_data();
-        BenchData.check(mine.totalCompressedSize() == reference.getTotal_compressed_size()
-            && java.util.Arrays.equals(mine.statistics().maxValue().toByteArray(),
-                reference.getStatistics().getMax_value()), "FooterDecode ours");
+        BenchData.check(
+            mine.totalCompressedSize() == reference.getTotal_compressed_size()
+                && java.util.Arrays.equals(
+                    mine.statistics().maxValue().toByteArray(),
+                    reference.getStatistics().getMax_value()),
+            "FooterDecode ours");
       }
     }
   }
@@ -83,8 +88,8 @@ public class FooterDecodeBench {
       SchemaElement column =
           new SchemaElement("column_" + c)
               .setType(types[c % 4])
-              .setRepetition_type(c % 3 == 0 ? FieldRepetitionType.REQUIRED
-                  : FieldRepetitionType.OPTIONAL)
+              .setRepetition_type(
+                  c % 3 == 0 ? FieldRepetitionType.REQUIRED : FieldRepetitionType.OPTIONAL)
               .setField_id(c + 1);
       if (types[c % 4] == Type.BYTE_ARRAY) {
         column.setConverted_type(ConvertedType.UTF8);
@@ -124,13 +129,17 @@ public class FooterDecodeBench {
           max = ("zebra-" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
         } else if (type == Type.INT32) {
           min = ByteBuffer.allocate(4).putInt(Integer.reverseBytes(random.nextInt(1000))).array();
-          max = ByteBuffer.allocate(4).putInt(Integer.reverseBytes(1000 + random.nextInt(1000)))
-              .array();
+          max =
+              ByteBuffer.allocate(4)
+                  .putInt(Integer.reverseBytes(1000 + random.nextInt(1000)))
+                  .array();
         } else {
-          min = ByteBuffer.allocate(8).putLong(Long.reverseBytes(random.nextLong(1L << 40)))
-              .array();
-          max = ByteBuffer.allocate(8).putLong(Long.reverseBytes((1L << 40) + random.nextLong(1L << 40)))
-              .array();
+          min =
+              ByteBuffer.allocate(8).putLong(Long.reverseBytes(random.nextLong(1L << 40))).array();
+          max =
+              ByteBuffer.allocate(8)
+                  .putLong(Long.reverseBytes((1L << 40) + random.nextLong(1L << 40)))
+                  .array();
         }
         meta.setStatistics(
             new Statistics()
@@ -157,8 +166,7 @@ public class FooterDecodeBench {
     }
     FileMetaData metadata = new FileMetaData(2, schema, rows, rowGroups);
     metadata.setCreated_by("parquet-mr version 1.16.0 (build bench)");
-    metadata.setKey_value_metadata(
-        List.of(new KeyValue("writer.model.name").setValue("example")));
+    metadata.setKey_value_metadata(List.of(new KeyValue("writer.model.name").setValue("example")));
     return metadata;
   }
 

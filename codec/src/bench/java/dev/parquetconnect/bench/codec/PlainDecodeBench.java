@@ -20,10 +20,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * PLAIN decode of 64K values (random INT64 ids, DOUBLE measurements, BYTE_ARRAY strings of
- * 4..60 bytes; the page written by parquet-java). Ours: {@code PlainDecoder.readLongs /
- * readDoubles} into an array, {@code readBinaries} in batches of 4,096 values into one reused {@code BinaryBatch} (copying the
- * bytes); parquet-java: {@code LongPlainValuesReader.readLong()}, {@code
+ * PLAIN decode of 64K values (random INT64 ids, DOUBLE measurements, BYTE_ARRAY strings of 4..60
+ * bytes; the page written by parquet-java). Ours: {@code PlainDecoder.readLongs / readDoubles} into
+ * an array, {@code readBinaries} in batches of 4,096 values into one reused {@code BinaryBatch}
+ * (copying the bytes); parquet-java: {@code LongPlainValuesReader.readLong()}, {@code
  * DoublePlainValuesReader.readDouble()}, {@code BinaryPlainValuesReader.readBytes()} (a {@code
  * Binary} over a slice of the page) per value into an array.
  */
@@ -99,7 +99,8 @@ public class PlainDecodeBench {
         for (int i = 0; i < N; i++) {
           binaries[i] = reader.readBytes();
         }
-        BenchData.check(java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
+        BenchData.check(
+            java.util.Arrays.deepEquals(BenchData.bytesOf(binaries), values),
             "PlainDecode parquet-java");
       }
     }

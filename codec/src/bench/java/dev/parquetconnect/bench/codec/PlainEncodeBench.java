@@ -18,9 +18,9 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * PLAIN encode of the same 64K values as {@link PlainDecodeBench} into one contiguous reused
- * buffer. Ours: {@code PlainEncoder.writeLongs / writeDoubles / writeBinaries} and {@code
- * flushTo}; parquet-java: {@code PlainValuesWriter.writeLong / writeDouble / writeBytes} per
- * value, {@code getBytes().writeAllTo} and {@code reset()}.
+ * buffer. Ours: {@code PlainEncoder.writeLongs / writeDoubles / writeBinaries} and {@code flushTo};
+ * parquet-java: {@code PlainValuesWriter.writeLong / writeDouble / writeBytes} per value, {@code
+ * getBytes().writeAllTo} and {@code reset()}.
  */
 @State(Scope.Thread)
 public class PlainEncodeBench {

@@ -16,15 +16,15 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * RLE / bit-packing hybrid decode of 64K values (runs of 8..300 equal values alternating with
- * random stretches) at one bit width, the bytes written by parquet-java's encoder without a
- * length prefix (as dictionary indices and v2 levels are stored).
+ * random stretches) at one bit width, the bytes written by parquet-java's encoder without a length
+ * prefix (as dictionary indices and v2 levels are stored).
  *
  * <p>parquet-java: {@code RunLengthBitPackingHybridDecoder.readInt()} per value over the page's
  * {@code ByteBufferInputStream}, which is what its readers run when reading pages: {@code
- * DictionaryValuesReader} reads every dictionary index through it, v2 levels are read through
- * it directly, and v1 levels through {@code RunLengthBitPackingHybridValuesReader}, a thin
- * wrapper over the same decoder. Ours: {@code RleBitPackedHybridDecoder.readInts} into an
- * {@code int[]}; theirs stores each value into an {@code int[]} too.
+ * DictionaryValuesReader} reads every dictionary index through it, v2 levels are read through it
+ * directly, and v1 levels through {@code RunLengthBitPackingHybridValuesReader}, a thin wrapper
+ * over the same decoder. Ours: {@code RleBitPackedHybridDecoder.readInts} into an {@code int[]};
+ * theirs stores each value into an {@code int[]} too.
  */
 @State(Scope.Thread)
 public class RleDecodeBench {
@@ -39,8 +39,8 @@ public class RleDecodeBench {
   public void setup() throws IOException {
     int[] values = BenchData.runsAndNoise(bitWidth, 42 + bitWidth);
     RunLengthBitPackingHybridEncoder encoder =
-        new RunLengthBitPackingHybridEncoder(bitWidth, BenchData.SLAB, BenchData.PAGE,
-            BenchData.HEAP);
+        new RunLengthBitPackingHybridEncoder(
+            bitWidth, BenchData.SLAB, BenchData.PAGE, BenchData.HEAP);
     for (int v : values) {
       encoder.writeInt(v);
     }

@@ -21,8 +21,8 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * The event records the files suite writes and reads (id, time, two low-cardinality strings,
- * two measurements, a list of tags, a list of scores), in both models: our {@link Row}s and
+ * The event records the files suite writes and reads (id, time, two low-cardinality strings, two
+ * measurements, a list of tags, a list of scores), in both models: our {@link Row}s and
  * parquet-java's example {@link Group}s, holding the same values (fixed seed).
  */
 record EventsData(
@@ -32,8 +32,9 @@ record EventsData(
     List<Group> groups) {
 
   static EventsData generate(int count) {
-    PrimitiveNode text = PrimitiveNode.of("x", OPTIONAL, PhysicalType.BYTE_ARRAY)
-        .withLogicalType(LogicalType.STRING);
+    PrimitiveNode text =
+        PrimitiveNode.of("x", OPTIONAL, PhysicalType.BYTE_ARRAY)
+            .withLogicalType(LogicalType.STRING);
     MessageType schema =
         new MessageType(
             "events",
@@ -46,8 +47,8 @@ record EventsData(
                 PrimitiveNode.of("price", OPTIONAL, PhysicalType.DOUBLE),
                 PrimitiveNode.of("temperature", OPTIONAL, PhysicalType.FLOAT),
                 NestedTypes.list("tags", OPTIONAL, text),
-                NestedTypes.list("scores", OPTIONAL,
-                    PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32))));
+                NestedTypes.list(
+                    "scores", OPTIONAL, PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32))));
     org.apache.parquet.schema.MessageType groupSchema =
         MessageTypeParser.parseMessageType(schema.toString());
     SimpleGroupFactory factory = new SimpleGroupFactory(groupSchema);
@@ -63,7 +64,8 @@ record EventsData(
       ts += 800 + random.nextInt(400);
       price = Math.max(1, price + random.nextGaussian() * 0.05);
       String status = statuses[random.nextInt(statuses.length)];
-      String country = String.format(Locale.ROOT, "C%03d", (int) Math.abs(random.nextGaussian() * 40));
+      String country =
+          String.format(Locale.ROOT, "C%03d", (int) Math.abs(random.nextGaussian() * 40));
       double roundedPrice = Math.round(price * 100) / 100.0;
       float temperature = (float) (20 + random.nextGaussian() * 3);
       List<Object> tags = new ArrayList<>();
@@ -74,8 +76,17 @@ record EventsData(
       for (int i = random.nextInt(6); i > 0; i--) {
         scores.add(random.nextInt(101));
       }
-      rows.add(Row.of(schema.root(), id, ts, status.getBytes(StandardCharsets.UTF_8),
-          country.getBytes(StandardCharsets.UTF_8), roundedPrice, temperature, tags, scores));
+      rows.add(
+          Row.of(
+              schema.root(),
+              id,
+              ts,
+              status.getBytes(StandardCharsets.UTF_8),
+              country.getBytes(StandardCharsets.UTF_8),
+              roundedPrice,
+              temperature,
+              tags,
+              scores));
       Group g = factory.newGroup();
       g.add("id", id);
       g.add("ts", ts);

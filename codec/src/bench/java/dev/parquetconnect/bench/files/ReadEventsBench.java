@@ -8,14 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,10 +28,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Reading a whole file of the events records into records: ours through {@code RowReader}
- * (generic {@code Row}s), parquet-java through its example Group API ({@code ParquetReader} with
- * {@code GroupReadSupport}). Both read the same file, written once by parquet-java (so neither
- * side reads its own layout), from the page cache. One operation is the whole file.
+ * Reading a whole file of the events records into records: ours through {@code RowReader} (generic
+ * {@code Row}s), parquet-java through its example Group API ({@code ParquetReader} with {@code
+ * GroupReadSupport}). Both read the same file, written once by parquet-java (so neither side reads
+ * its own layout), from the page cache. One operation is the whole file.
  */
 // A whole file takes a tenth of a second or more, so two one-second warm-ups leave the reader's
 // and writer's loops still being compiled while measured (ours went 3.7 -> 29.9 ops/s over the
@@ -84,7 +84,8 @@ public class ReadEventsBench {
     long count = 0;
     // The builder parquet-java offers for a local InputFile (no Hadoop file system).
     ParquetReader.Builder<Group> builder =
-        new ParquetReader.Builder<Group>(new LocalInputFile(file), new PlainParquetConfiguration()) {
+        new ParquetReader.Builder<Group>(
+            new LocalInputFile(file), new PlainParquetConfiguration()) {
           @Override
           protected ReadSupport<Group> getReadSupport() {
             return new GroupReadSupport();

@@ -15,9 +15,9 @@ import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The file sizes the files suite reports after its timings: the events data written by our
- * writer and by parquet-java's (v1 and v2 writers), same codec, default sizes. A ratio above 1
- * means our file is smaller.
+ * The file sizes the files suite reports after its timings: the events data written by our writer
+ * and by parquet-java's (v1 and v2 writers), same codec, default sizes. A ratio above 1 means our
+ * file is smaller.
  */
 public final class SuiteReport {
   private SuiteReport() {}
@@ -29,9 +29,15 @@ public final class SuiteReport {
       long ours = ours(data, codec);
       for (ParquetProperties.WriterVersion version : ParquetProperties.WriterVersion.values()) {
         long theirs = parquetJava(data, codec, version);
-        lines.add(String.format(Locale.ROOT,
-            "FileSize/codec=%s/peer=%s ours=%d parquet-java=%d ratio=%.3f",
-            codec, version, ours, theirs, (double) theirs / ours));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "FileSize/codec=%s/peer=%s ours=%d parquet-java=%d ratio=%.3f",
+                codec,
+                version,
+                ours,
+                theirs,
+                (double) theirs / ours));
       }
     }
     return lines;
@@ -39,8 +45,11 @@ public final class SuiteReport {
 
   private static long ours(EventsData data, String codec) throws Exception {
     WriteEventsBench.Discard sink = new WriteEventsBench.Discard();
-    try (ParquetFileWriter writer = new ParquetFileWriter(sink, data.schema(),
-        WriterOptions.builder().codec(CompressionCodec.valueOf(codec)).build())) {
+    try (ParquetFileWriter writer =
+        new ParquetFileWriter(
+            sink,
+            data.schema(),
+            WriterOptions.builder().codec(CompressionCodec.valueOf(codec)).build())) {
       for (Row row : data.rows()) {
         writer.write(row);
       }

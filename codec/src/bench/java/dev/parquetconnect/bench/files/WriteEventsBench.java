@@ -1,34 +1,19 @@
 package dev.parquetconnect.bench.files;
 
-import static dev.parquetconnect.format.meta.FieldRepetitionType.OPTIONAL;
-import static dev.parquetconnect.format.meta.FieldRepetitionType.REQUIRED;
-
 import dev.parquetconnect.format.meta.CompressionCodec;
-import dev.parquetconnect.format.meta.LogicalType;
-import dev.parquetconnect.format.meta.PhysicalType;
-import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
-import dev.parquetconnect.format.schema.NestedTypes;
-import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.Row;
 import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.MessageTypeParser;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -38,11 +23,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Writing a file of event records (id, time, two low-cardinality strings, two measurements, a
- * list of tags, a list of scores) to a sink that discards the bytes: ours through {@code
+ * Writing a file of event records (id, time, two low-cardinality strings, two measurements, a list
+ * of tags, a list of scores) to a sink that discards the bytes: ours through {@code
  * ParquetFileWriter.write(Row)}, parquet-java through its example Group API, each from records
- * prepared in its own model, same codec, v1 pages, default page and row group sizes. One
- * operation is one whole file.
+ * prepared in its own model, same codec, v1 pages, default page and row group sizes. One operation
+ * is one whole file.
  */
 // A whole file takes a tenth of a second or more, so two one-second warm-ups leave the reader's
 // and writer's loops still being compiled while measured (ours went 3.7 -> 29.9 ops/s over the

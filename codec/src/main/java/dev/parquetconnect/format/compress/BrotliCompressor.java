@@ -10,12 +10,13 @@ import java.util.Objects;
 
 /**
  * BROTLI: one Brotli stream per page, through brotli4j's streaming native encoder so the output
- * goes straight into the page buffer. A Brotli encoder cannot be reset once finished, so each
- * page gets a fresh native encoder, freed before {@link #compress} returns.
+ * goes straight into the page buffer. A Brotli encoder cannot be reset once finished, so each page
+ * gets a fresh native encoder, freed before {@link #compress} returns.
  */
 final class BrotliCompressor implements Compressor {
   /** The sliding window, log2: brotli's default (4 MiB), which every decoder accepts. */
   private static final int WINDOW_BITS = 22;
+
   /** Input handed to the native encoder per push; bounds its input buffer for large pages. */
   private static final int MAX_CHUNK = 1 << 20;
 

@@ -10,14 +10,15 @@ import java.nio.ByteBuffer;
 /**
  * BROTLI: one Brotli stream, through brotli4j's streaming native decoder. Output is pulled in
  * pieces no larger than the stream's window (at most 16 MiB) and copied into {@code dst}, so a
- * stream that expands beyond the announced size (Brotli reaches ratios above 500,000:1) is
- * stopped as soon as it passes it, never buffered whole. A Brotli decoder cannot be reset, so
- * each page gets a fresh native decoder, freed before {@link #decompress} returns. Bytes after
- * the end of the stream are corrupt, as in brotli's own Java wrapper.
+ * stream that expands beyond the announced size (Brotli reaches ratios above 500,000:1) is stopped
+ * as soon as it passes it, never buffered whole. A Brotli decoder cannot be reset, so each page
+ * gets a fresh native decoder, freed before {@link #decompress} returns. Bytes after the end of the
+ * stream are corrupt, as in brotli's own Java wrapper.
  */
 final class BrotliDecompressor implements Decompressor {
   /** Input handed to the native decoder per push; bounds its input buffer for large pages. */
   private static final int MAX_CHUNK = 256 << 10;
+
   /** Steps in a row that move neither input nor output before the stream counts as stuck. */
   private static final int MAX_IDLE_STEPS = 64;
 
@@ -53,8 +54,14 @@ final class BrotliDecompressor implements Decompressor {
 
   /** Runs the decoder to the end of the stream and returns the bytes it produced. */
   private int decode(
-      DecoderJNI.Wrapper decoder, byte[] src, int off, int len, byte[] dst, int dstOff,
-      int expected) throws CorruptDataException {
+      DecoderJNI.Wrapper decoder,
+      byte[] src,
+      int off,
+      int len,
+      byte[] dst,
+      int dstOff,
+      int expected)
+      throws CorruptDataException {
     ByteBuffer input = decoder.getInputBuffer();
     int pushed = 0;
     int produced = 0;
@@ -77,8 +84,14 @@ final class BrotliDecompressor implements Decompressor {
       } else if (status == DecoderJNI.Status.DONE) {
         if (pushed != len) {
           throw new CorruptDataException(
-              "BROTLI: " + (len - pushed) + " bytes after the end of the stream, which ends"
-                  + " within the first " + pushed + " of " + len + " bytes");
+              "BROTLI: "
+                  + (len - pushed)
+                  + " bytes after the end of the stream, which ends"
+                  + " within the first "
+                  + pushed
+                  + " of "
+                  + len
+                  + " bytes");
         }
         return produced;
       } else if (status == DecoderJNI.Status.OK
@@ -101,7 +114,11 @@ final class BrotliDecompressor implements Decompressor {
       } else {
         throw new CorruptDataException(
             "BROTLI: malformed stream, or bytes after its end (the decoder failed within the"
-                + " first " + pushed + " of " + len + " bytes)");
+                + " first "
+                + pushed
+                + " of "
+                + len
+                + " bytes)");
       }
       if (idle > MAX_IDLE_STEPS) {
         throw new CorruptDataException("BROTLI: the decoder makes no progress");

@@ -8,8 +8,8 @@ import dev.parquetconnect.format.meta.CompressionCodec;
  * Picks the {@link Compressor} and {@link Decompressor} for a Parquet compression codec.
  *
  * <p>Levels: ZSTD takes zstd's levels ({@code Zstd.minCompressionLevel()}..22, default 3), GZIP
- * takes deflate's 0..9 (default 6), BROTLI takes qualities 0..11 (default 4); the other codecs
- * have no level and ignore it. {@link #DEFAULT_LEVEL} asks for the codec's default.
+ * takes deflate's 0..9 (default 6), BROTLI takes qualities 0..11 (default 4); the other codecs have
+ * no level and ignore it. {@link #DEFAULT_LEVEL} asks for the codec's default.
  */
 public final class Codecs {
   /** Asks for the codec's default level. */
@@ -17,6 +17,7 @@ public final class Codecs {
 
   public static final int ZSTD_DEFAULT_LEVEL = 3;
   public static final int GZIP_DEFAULT_LEVEL = 6;
+
   /** Brotli quality 4: close to gzip's speed with a better ratio; 10-11 are for archives. */
   public static final int BROTLI_DEFAULT_LEVEL = 4;
 
@@ -69,9 +70,9 @@ public final class Codecs {
   }
 
   /**
-   * Checks the sizes a page header announces before a reader allocates for them: fails when
-   * the uncompressed size is negative, beyond a Java array, or more than {@code compressedSize}
-   * bytes of the codec can possibly produce. Every {@link Decompressor} runs the same check.
+   * Checks the sizes a page header announces before a reader allocates for them: fails when the
+   * uncompressed size is negative, beyond a Java array, or more than {@code compressedSize} bytes
+   * of the codec can possibly produce. Every {@link Decompressor} runs the same check.
    *
    * @throws dev.parquetconnect.format.CorruptDataException for impossible sizes
    * @throws UnsupportedFeatureException for a page over the Java array limit
@@ -81,8 +82,7 @@ public final class Codecs {
     SizeLimits.check(codec, compressedSize, uncompressedSize);
   }
 
-  private static void requireAvailable(CompressionCodec codec)
-      throws UnsupportedFeatureException {
+  private static void requireAvailable(CompressionCodec codec) throws UnsupportedFeatureException {
     if (NativeLibraries.unavailabilityCause(codec) != null) {
       throw unavailable(codec);
     }

@@ -7,15 +7,16 @@ import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
- * GZIP: one RFC 1952 member per page (the format recommends single members for
- * interoperability), framing written here around a raw deflate stream from a reused
- * {@link Deflater}.
+ * GZIP: one RFC 1952 member per page (the format recommends single members for interoperability),
+ * framing written here around a raw deflate stream from a reused {@link Deflater}.
  */
 final class GzipCompressor implements Compressor {
   /** ID1, ID2, CM=deflate, FLG=0, MTIME=0 (4 bytes); XFL and OS follow. */
   private static final byte[] HEADER_START = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0};
+
   /** OS = 255, "unknown": the page does not come from any particular file system. */
   private static final int OS_UNKNOWN = 255;
+
   static final int HEADER_SIZE = 10;
   static final int TRAILER_SIZE = 8;
 

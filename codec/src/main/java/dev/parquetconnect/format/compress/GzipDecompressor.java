@@ -10,10 +10,10 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * GZIP: one or more RFC 1952 members back to back (Compression.md asks readers to accept
- * several). The member headers and trailers are parsed here; each member's raw deflate data goes
- * through one reused {@link Inflater}, and its CRC-32 and length are checked against the
- * trailer. Positions in messages count from the start of the compressed page data.
+ * GZIP: one or more RFC 1952 members back to back (Compression.md asks readers to accept several).
+ * The member headers and trailers are parsed here; each member's raw deflate data goes through one
+ * reused {@link Inflater}, and its CRC-32 and length are checked against the trailer. Positions in
+ * messages count from the start of the compressed page data.
  */
 final class GzipDecompressor implements Decompressor {
   private static final int FLAG_HCRC = 0x02;
@@ -26,6 +26,7 @@ final class GzipDecompressor implements Decompressor {
   private final Inflater inflater = new Inflater(true);
   private final CRC32 crc = new CRC32();
   private final ByteReader header = new ByteReader();
+
   /** Where one byte past the announced size lands, to detect output longer than announced. */
   private final byte[] overflowProbe = new byte[1];
 
@@ -51,17 +52,29 @@ final class GzipDecompressor implements Decompressor {
       try {
         memberOut =
             inflateMember(
-                src, dataStart, end, dst, dstOff + produced, uncompressedSize - produced,
+                src,
+                dataStart,
+                end,
+                dst,
+                dstOff + produced,
+                uncompressedSize - produced,
                 uncompressedSize);
       } catch (DataFormatException e) {
         throw new CorruptDataException(
-            "GZIP: malformed deflate data in the member at byte " + (memberStart - off) + ": "
-                + e.getMessage(), e);
+            "GZIP: malformed deflate data in the member at byte "
+                + (memberStart - off)
+                + ": "
+                + e.getMessage(),
+            e);
       }
       if (memberOut < 0) {
         throw new CorruptDataException(
-            "GZIP: the member at byte " + (memberStart - off) + " ends before its deflate data"
-                + " does (" + len + " bytes in all)");
+            "GZIP: the member at byte "
+                + (memberStart - off)
+                + " ends before its deflate data"
+                + " does ("
+                + len
+                + " bytes in all)");
       }
       int trailer = end - inflater.getRemaining();
       pos = checkTrailer(src, trailer, end, off, dst, dstOff + produced, memberOut);
@@ -73,10 +86,10 @@ final class GzipDecompressor implements Decompressor {
   }
 
   /**
-   * Inflates one member's deflate stream from {@code src[pos, end)} into {@code dst} from
-   * {@code dstOff}, allowing at most {@code room} bytes (what is left of the page's
-   * {@code announced} size), and stops at the end of the stream. Returns the bytes produced, or
-   * -1 when the input ends before the stream does.
+   * Inflates one member's deflate stream from {@code src[pos, end)} into {@code dst} from {@code
+   * dstOff}, allowing at most {@code room} bytes (what is left of the page's {@code announced}
+   * size), and stops at the end of the stream. Returns the bytes produced, or -1 when the input
+   * ends before the stream does.
    */
   private int inflateMember(
       byte[] src, int pos, int end, byte[] dst, int dstOff, int room, int announced)
@@ -125,13 +138,18 @@ final class GzipDecompressor implements Decompressor {
     int method = header.readUnsignedByte("GZIP member header");
     if (method != CM_DEFLATE) {
       throw new CorruptDataException(
-          "GZIP: compression method " + method + " at byte " + (pos - base + 2)
+          "GZIP: compression method "
+              + method
+              + " at byte "
+              + (pos - base + 2)
               + " is not deflate (8)");
     }
     int flags = header.readUnsignedByte("GZIP member header");
     if ((flags & FLAGS_RESERVED) != 0) {
       throw new CorruptDataException(
-          "GZIP: reserved header flags set (0x" + Integer.toHexString(flags) + ") at byte "
+          "GZIP: reserved header flags set (0x"
+              + Integer.toHexString(flags)
+              + ") at byte "
               + (pos - base + 3));
     }
     header.skip(6, "GZIP member header"); // MTIME, XFL, OS
@@ -169,16 +187,19 @@ final class GzipDecompressor implements Decompressor {
   }
 
   /**
-   * Checks the CRC-32 and ISIZE trailer at {@code pos} against the member's output and returns
-   * the position after it.
+   * Checks the CRC-32 and ISIZE trailer at {@code pos} against the member's output and returns the
+   * position after it.
    */
   private int checkTrailer(
       byte[] src, int pos, int end, int base, byte[] out, int outOff, int outLen)
       throws CorruptDataException {
     if (end - pos < GzipCompressor.TRAILER_SIZE) {
       throw new CorruptDataException(
-          "GZIP: member trailer at byte " + (pos - base) + " needs 8 bytes but only "
-              + (end - pos) + " remain");
+          "GZIP: member trailer at byte "
+              + (pos - base)
+              + " needs 8 bytes but only "
+              + (end - pos)
+              + " remain");
     }
     int storedCrc = LittleEndian.getInt(src, pos);
     int storedSize = LittleEndian.getInt(src, pos + 4);
@@ -192,8 +213,12 @@ final class GzipDecompressor implements Decompressor {
     }
     if (storedSize != outLen) {
       throw new CorruptDataException(
-          "GZIP: member length mismatch at byte " + (pos - base + 4) + ": trailer says "
-              + Integer.toUnsignedString(storedSize) + ", data has " + outLen);
+          "GZIP: member length mismatch at byte "
+              + (pos - base + 4)
+              + ": trailer says "
+              + Integer.toUnsignedString(storedSize)
+              + ", data has "
+              + outLen);
     }
     return pos + GzipCompressor.TRAILER_SIZE;
   }

@@ -5,9 +5,9 @@ import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
- * The LZ4 block format through lz4-java, shared by LZ4_RAW and the deprecated Hadoop-framed
- * LZ4. Decoding always uses the safe decompressor, which checks every literal and match against
- * both buffers; the "fast" one trusts the input and must never see a file's bytes.
+ * The LZ4 block format through lz4-java, shared by LZ4_RAW and the deprecated Hadoop-framed LZ4.
+ * Decoding always uses the safe decompressor, which checks every literal and match against both
+ * buffers; the "fast" one trusts the input and must never see a file's bytes.
  */
 final class Lz4Blocks {
   private static final LZ4Factory FACTORY = LZ4Factory.fastestInstance();

@@ -5,12 +5,12 @@ import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.meta.CompressionCodec;
 
 /**
- * LZ4 (deprecated): reads both forms found in files. parquet-java (through Hadoop) writes
- * blocks framed by a 4-byte big-endian uncompressed length, each followed by one or more chunks
- * of a 4-byte big-endian compressed length and an LZ4 block; older parquet-cpp wrote one bare
- * LZ4 block. The framing is tried first and accepted only if every length adds up exactly, to
- * the input and to the announced size, and every chunk decodes; otherwise the input is decoded
- * as a bare block, as Arrow does.
+ * LZ4 (deprecated): reads both forms found in files. parquet-java (through Hadoop) writes blocks
+ * framed by a 4-byte big-endian uncompressed length, each followed by one or more chunks of a
+ * 4-byte big-endian compressed length and an LZ4 block; older parquet-cpp wrote one bare LZ4 block.
+ * The framing is tried first and accepted only if every length adds up exactly, to the input and to
+ * the announced size, and every chunk decodes; otherwise the input is decoded as a bare block, as
+ * Arrow does.
  */
 final class Lz4Decompressor implements Decompressor {
   private static final int PREFIX = 4;
@@ -35,21 +35,30 @@ final class Lz4Decompressor implements Decompressor {
       written = Lz4Blocks.DECOMPRESSOR.decompress(src, off, len, dst, dstOff, uncompressedSize);
     } catch (RuntimeException e) {
       throw new CorruptDataException(
-          "LZ4: " + len + " bytes are neither Hadoop-framed LZ4 blocks adding up to the "
-              + uncompressedSize + " bytes the page announces nor one LZ4 block of that size: "
-              + e.getMessage(), e);
+          "LZ4: "
+              + len
+              + " bytes are neither Hadoop-framed LZ4 blocks adding up to the "
+              + uncompressedSize
+              + " bytes the page announces nor one LZ4 block of that size: "
+              + e.getMessage(),
+          e);
     }
     if (written != uncompressedSize) {
       throw new CorruptDataException(
-          "LZ4: " + len + " bytes are neither Hadoop-framed LZ4 blocks adding up to the "
-              + uncompressedSize + " bytes the page announces nor one LZ4 block of that size"
-              + " (it decodes to " + written + ")");
+          "LZ4: "
+              + len
+              + " bytes are neither Hadoop-framed LZ4 blocks adding up to the "
+              + uncompressedSize
+              + " bytes the page announces nor one LZ4 block of that size"
+              + " (it decodes to "
+              + written
+              + ")");
     }
   }
 
   /**
-   * Decodes {@code src} as Hadoop-framed LZ4 if it is exactly that; returns false, having
-   * possibly written into {@code dst}, when any length fails to add up or a chunk fails to decode.
+   * Decodes {@code src} as Hadoop-framed LZ4 if it is exactly that; returns false, having possibly
+   * written into {@code dst}, when any length fails to add up or a chunk fails to decode.
    */
   private static boolean decodeHadoopFramed(
       byte[] src, int off, int len, byte[] dst, int dstOff, int expected) {

@@ -5,11 +5,11 @@ import dev.parquetconnect.format.meta.CompressionCodec;
 import java.util.Objects;
 
 /**
- * LZ4 (deprecated): the Hadoop framing parquet-java writes. Per block: the uncompressed length
- * and the compressed length as 4-byte big-endian integers, then one LZ4 block. Blocks hold at
- * most {@link #BLOCK_SIZE} bytes so that Hadoop's decompressor, whose buffers default to
- * 256 KiB for both sides, and Arrow's, which expects one LZ4 block per frame, both read them.
- * An empty page is written as nothing at all, which every reader takes as empty.
+ * LZ4 (deprecated): the Hadoop framing parquet-java writes. Per block: the uncompressed length and
+ * the compressed length as 4-byte big-endian integers, then one LZ4 block. Blocks hold at most
+ * {@link #BLOCK_SIZE} bytes so that Hadoop's decompressor, whose buffers default to 256 KiB for
+ * both sides, and Arrow's, which expects one LZ4 block per frame, both read them. An empty page is
+ * written as nothing at all, which every reader takes as empty.
  */
 final class Lz4HadoopCompressor implements Compressor {
   static final int BLOCK_SIZE = 128 << 10;

@@ -8,9 +8,9 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Whether each codec library loads on this platform, probed once and lazily: a holder class per
- * library, so asking about Snappy never loads Brotli's native code. A probe records why it
- * failed, so the error a user sees names the real cause (missing native library, unsupported
- * CPU, missing jar).
+ * library, so asking about Snappy never loads Brotli's native code. A probe records why it failed,
+ * so the error a user sees names the real cause (missing native library, unsupported CPU, missing
+ * jar).
  */
 final class NativeLibraries {
   private NativeLibraries() {}

@@ -8,9 +8,9 @@ import org.xerial.snappy.Snappy;
 import org.xerial.snappy.SnappyError;
 
 /**
- * SNAPPY: one raw Snappy block. The native decoder writes as many bytes as the block's own
- * length prefix says, so that prefix is compared with the announced size and the whole block is
- * validated (a pass that writes nothing) before any byte is decoded into {@code dst}.
+ * SNAPPY: one raw Snappy block. The native decoder writes as many bytes as the block's own length
+ * prefix says, so that prefix is compared with the announced size and the whole block is validated
+ * (a pass that writes nothing) before any byte is decoded into {@code dst}.
  */
 final class SnappyDecompressor implements Decompressor {
 
@@ -30,12 +30,13 @@ final class SnappyDecompressor implements Decompressor {
       int declared = Snappy.uncompressedLength(src, off, len);
       if (declared != uncompressedSize) {
         throw new CorruptDataException(
-            "SNAPPY: the block's length prefix says " + Integer.toUnsignedString(declared)
-                + " bytes but the page announces " + uncompressedSize);
+            "SNAPPY: the block's length prefix says "
+                + Integer.toUnsignedString(declared)
+                + " bytes but the page announces "
+                + uncompressedSize);
       }
       if (!Snappy.isValidCompressedBuffer(src, off, len)) {
-        throw new CorruptDataException(
-            "SNAPPY: malformed block of " + len + " bytes");
+        throw new CorruptDataException("SNAPPY: malformed block of " + len + " bytes");
       }
       int written = Snappy.rawUncompress(src, off, len, dst, dstOff);
       if (written != uncompressedSize) {

@@ -9,8 +9,8 @@ import java.lang.ref.Cleaner;
 import java.util.Objects;
 
 /**
- * ZSTD: one Zstandard frame per page, with its content size in the header, from one reused
- * native compression context.
+ * ZSTD: one Zstandard frame per page, with its content size in the header, from one reused native
+ * compression context.
  */
 final class ZstdCompressor implements Compressor {
   private final ZstdCompressCtx context;

@@ -9,10 +9,10 @@ import dev.parquetconnect.format.meta.CompressionCodec;
 import java.lang.ref.Cleaner;
 
 /**
- * ZSTD: one or more Zstandard frames (skippable frames included), with or without a content
- * size in their headers, decoded in one pass straight into {@code dst} by a reused native
- * context. Because the destination is exactly the announced size, zstd itself refuses to write
- * past it, and the frame's window size never causes an allocation.
+ * ZSTD: one or more Zstandard frames (skippable frames included), with or without a content size in
+ * their headers, decoded in one pass straight into {@code dst} by a reused native context. Because
+ * the destination is exactly the announced size, zstd itself refuses to write past it, and the
+ * frame's window size never causes an allocation.
  */
 final class ZstdDecompressor implements Decompressor {
   private final ZstdDecompressCtx context;

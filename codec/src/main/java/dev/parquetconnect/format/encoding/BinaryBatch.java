@@ -3,10 +3,10 @@ package dev.parquetconnect.format.encoding;
 import java.util.Arrays;
 
 /**
- * A batch of byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 values) packed into one
- * {@code byte[]} with an offsets array: value {@code i} is {@code data()[offset(i),
- * offset(i + 1))}. Decoders append into it and encoders read from it, so moving strings never
- * allocates an object per value. Reused across batches with {@link #clear()}.
+ * A batch of byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 values) packed into one {@code
+ * byte[]} with an offsets array: value {@code i} is {@code data()[offset(i), offset(i + 1))}.
+ * Decoders append into it and encoders read from it, so moving strings never allocates an object
+ * per value. Reused across batches with {@link #clear()}.
  */
 public final class BinaryBatch {
   private byte[] data;
@@ -103,8 +103,8 @@ public final class BinaryBatch {
 
   /**
    * Declares {@code n} values whose bytes and end offsets the caller has written directly into
-   * {@link #data()} and {@link #offsets()} after {@link #ensureCapacity(int, long)}: the batch
-   * form of {@link #commit(int)} for decoders' hot loops.
+   * {@link #data()} and {@link #offsets()} after {@link #ensureCapacity(int, long)}: the batch form
+   * of {@link #commit(int)} for decoders' hot loops.
    */
   void commitAll(int n) {
     count += n;

@@ -7,34 +7,43 @@ import java.util.Arrays;
 
 /**
  * Dictionary builder for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96: a linear-probing hash table
- * over a {@link BinaryBatch} of the entries. Each slot keeps the entry's index and its 32-bit
- * hash in one {@code long}, so a probe compares bytes only when the hashes agree, and growing
- * the table never rehashes the bytes.
+ * over a {@link BinaryBatch} of the entries. Each slot keeps the entry's index and its 32-bit hash
+ * in one {@code long}, so a probe compares bytes only when the hashes agree, and growing the table
+ * never rehashes the bytes.
  */
 final class BinaryDictionaryBuilder extends DictionaryBuilder {
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96; -1 for BYTE_ARRAY. */
   private final int fixedLength;
+
   private final BinaryBatch entries = new BinaryBatch(64, 256);
   private int[] entryHashes = new int[64];
   private int[] entryLengths = new int[64];
+
   /**
    * The key words of each entry of up to {@link #SHORT} bytes, four per entry (see {@link
-   * #shortHash}; below 8 bytes the first word holds them all, {@link #wordOf}): a lookup
-   * compares these and the length instead of the entry's bytes.
+   * #shortHash}; below 8 bytes the first word holds them all, {@link #wordOf}): a lookup compares
+   * these and the length instead of the entry's bytes.
    */
   private long[] entryWords = new long[4 * 64];
+
   private long pageBytes;
+
   /**
-   * Table: each slot holds its entry's 32-bit hash (high half) and index + 1 (low half; 0 marks
-   * an empty slot), so a probe reads one {@code long} and compares bytes only on a hash match.
+   * Table: each slot holds its entry's 32-bit hash (high half) and index + 1 (low half; 0 marks an
+   * empty slot), so a probe reads one {@code long} and compares bytes only on a hash match.
    */
   private long[] table;
+
   private int mask;
+
   /** A hash's slot is its top bits: {@code hash >>> shift}. */
   private int shift;
+
   /** The table is kept at most a quarter full, so most lookups end at their first slot. */
   private static final int MAX_LOAD = 4;
+
   private static final int INITIAL_CAPACITY = 64;
+
   /** Values of 8 up to this many bytes are hashed and compared by their key words. */
   static final int SHORT = 32;
 
@@ -79,8 +88,13 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
       int length = offsets[from + i + 1] - start;
       if (fixedLength >= 0 && length != fixedLength) {
         throw new IllegalArgumentException(
-            type() + " dictionary: value " + (from + i) + " has " + length
-                + " bytes, the column's values have " + fixedLength);
+            type()
+                + " dictionary: value "
+                + (from + i)
+                + " has "
+                + length
+                + " bytes, the column's values have "
+                + fixedLength);
       }
       int index;
       if (length < 8) {
@@ -136,8 +150,7 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
           if ((int) (e >>> 32) == tag(hash, length)) {
             int candidate = (int) e - 1;
             int w = candidate << 2;
-            if (((words[w] ^ w0) | (words[w + 1] ^ w1) | (words[w + 2] ^ w2)
-                        | (words[w + 3] ^ w3))
+            if (((words[w] ^ w0) | (words[w + 1] ^ w1) | (words[w + 2] ^ w2) | (words[w + 3] ^ w3))
                     == 0
                 && lengths[candidate] == length) {
               index = candidate;
@@ -177,9 +190,9 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
   }
 
   /**
-   * Whether {@code a[aStart, aStart + length)} and {@code b[bStart, bStart + length)} hold the
-   * same bytes: eight at a time, the last (partial) word read overlapping the one before it;
-   * values shorter than a word byte by byte.
+   * Whether {@code a[aStart, aStart + length)} and {@code b[bStart, bStart + length)} hold the same
+   * bytes: eight at a time, the last (partial) word read overlapping the one before it; values
+   * shorter than a word byte by byte.
    */
   static boolean equal(byte[] a, int aStart, byte[] b, int bStart, int length) {
     if (length < 8) {
@@ -262,10 +275,10 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
   }
 
   /**
-   * A 32-bit hash of {@code data[start, start + length)}, whose top bits (the table index)
-   * depend on every input bit. Values of up to {@link #SHORT} bytes (most strings) go through
-   * {@link #shortHash} of their key words (below 8 bytes one word, {@link #wordOf}); longer
-   * ones eight bytes at a time through a multiply-xorshift chain and a final avalanche.
+   * A 32-bit hash of {@code data[start, start + length)}, whose top bits (the table index) depend
+   * on every input bit. Values of up to {@link #SHORT} bytes (most strings) go through {@link
+   * #shortHash} of their key words (below 8 bytes one word, {@link #wordOf}); longer ones eight
+   * bytes at a time through a multiply-xorshift chain and a final avalanche.
    */
   static int hash(byte[] data, int start, int length) {
     if (length < 8) {
@@ -295,8 +308,8 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
   }
 
   /**
-   * The {@code length < 8} bytes at {@code start} as one little-endian word, zero above them:
-   * one load and a mask where eight bytes are readable there, else byte by byte.
+   * The {@code length < 8} bytes at {@code start} as one little-endian word, zero above them: one
+   * load and a mask where eight bytes are readable there, else byte by byte.
    */
   static long wordOf(byte[] data, int start, int length) {
     if (data.length - start >= 8) {
@@ -310,19 +323,21 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
   }
 
   /**
-   * The hash of a value of 8 to {@link #SHORT} bytes from its key words: the first and last
-   * eight bytes ({@code w0}, {@code w3}) and, from 16 bytes on, the second and the
-   * second-to-last eight ({@code w1}, {@code w2}; else 0). Overlapping, they cover every byte,
-   * and with the length they identify the value. Independent multiplies, summed.
+   * The hash of a value of 8 to {@link #SHORT} bytes from its key words: the first and last eight
+   * bytes ({@code w0}, {@code w3}) and, from 16 bytes on, the second and the second-to-last eight
+   * ({@code w1}, {@code w2}; else 0). Overlapping, they cover every byte, and with the length they
+   * identify the value. Independent multiplies, summed.
    */
   private static int shortHash(int length, long w0, long w1, long w2, long w3) {
     // The high half of a sum of products depends on every input bit; the table is indexed by
     // the hash's top bits, so no further mixing is needed.
-    return (int) ((length * 0x9E3779B97F4A7C15L
-            + w0 * 0xC2B2AE3D27D4EB4FL
-            + w1 * 0x165667B19E3779F9L
-            + w2 * 0xD6E8FEB86659FD93L
-            + w3 * 0xFF51AFD7ED558CCDL) >>> 32);
+    return (int)
+        ((length * 0x9E3779B97F4A7C15L
+                + w0 * 0xC2B2AE3D27D4EB4FL
+                + w1 * 0x165667B19E3779F9L
+                + w2 * 0xD6E8FEB86659FD93L
+                + w3 * 0xFF51AFD7ED558CCDL)
+            >>> 32);
   }
 
   private static int avalanche(long h) {

@@ -4,9 +4,9 @@ import dev.parquetconnect.format.CorruptDataException;
 
 /**
  * Decodes the deprecated BIT_PACKED encoding, which only data page v1 levels may use: the values
- * back to back, MSB first, {@code bitWidth} bits each, the last byte padded with zeros. There is
- * no header or length: the levels of {@code n} values take exactly {@code ceil(n * width / 8)}
- * bytes, which {@link #init} checks are present.
+ * back to back, MSB first, {@code bitWidth} bits each, the last byte padded with zeros. There is no
+ * header or length: the levels of {@code n} values take exactly {@code ceil(n * width / 8)} bytes,
+ * which {@link #init} checks are present.
  */
 final class BitPackedLevelsDecoder implements ValuesDecoder {
   private int bitWidth;
@@ -37,8 +37,15 @@ final class BitPackedLevelsDecoder implements ValuesDecoder {
     long bytes = BitPacking.bytesFor(valueCount, bitWidth);
     if (bytes > length) {
       throw new CorruptDataException(
-          "BIT_PACKED: " + valueCount + " values of " + bitWidth + " bits need " + bytes
-              + " bytes but only " + length + " exist");
+          "BIT_PACKED: "
+              + valueCount
+              + " values of "
+              + bitWidth
+              + " bits need "
+              + bytes
+              + " bytes but only "
+              + length
+              + " exist");
     }
     this.page = page;
     this.bitPos = (long) offset << 3;

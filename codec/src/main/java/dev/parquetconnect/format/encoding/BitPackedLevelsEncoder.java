@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * Encodes levels in the deprecated BIT_PACKED encoding (MSB first, no header; see {@link
- * BitPackedLevelsDecoder}). Current writers use the RLE hybrid instead; this exists so that
- * tests and compatibility writers can produce such pages.
+ * BitPackedLevelsDecoder}). Current writers use the RLE hybrid instead; this exists so that tests
+ * and compatibility writers can produce such pages.
  */
 final class BitPackedLevelsEncoder implements ValuesEncoder {
   private final int bitWidth;

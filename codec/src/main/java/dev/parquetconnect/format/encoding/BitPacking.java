@@ -6,16 +6,16 @@ import java.util.Arrays;
 /**
  * Bit packing of unsigned integers, {@code bitWidth} bits a value.
  *
- * <p>LSB-first order (the RLE/bit-packing hybrid and the delta encodings' miniblocks): value
- * {@code i} occupies bits {@code [i*w, i*w + w)} of the little-endian bit stream, bit 0 being the
- * least significant bit of the first byte. MSB-first order (the deprecated BIT_PACKED encoding):
- * bits are taken from the most significant end of each byte.
+ * <p>LSB-first order (the RLE/bit-packing hybrid and the delta encodings' miniblocks): value {@code
+ * i} occupies bits {@code [i*w, i*w + w)} of the little-endian bit stream, bit 0 being the least
+ * significant bit of the first byte. MSB-first order (the deprecated BIT_PACKED encoding): bits are
+ * taken from the most significant end of each byte.
  *
  * <p>Callers check that the source holds {@link #bytesFor(long, int)} bytes from {@code srcOff}.
- * Whole groups of eight LSB-first values go through {@link BitPackingKernels}, one method per
- * width with constant shifts; the unpackers load 64-bit words where the array is long enough and
- * fall back to value-by-value loads (byte by byte at the array's very end), so they never read
- * outside the array.
+ * Whole groups of eight LSB-first values go through {@link BitPackingKernels}, one method per width
+ * with constant shifts; the unpackers load 64-bit words where the array is long enough and fall
+ * back to value-by-value loads (byte by byte at the array's very end), so they never read outside
+ * the array.
  */
 public final class BitPacking {
   private BitPacking() {}
@@ -31,9 +31,9 @@ public final class BitPacking {
   }
 
   /**
-   * The bitwise OR of {@code src[from, to)}: its bit width is that of the largest value, and
-   * its sign bit tells whether any value is negative. Four independent accumulators keep the
-   * loop from waiting on one OR chain.
+   * The bitwise OR of {@code src[from, to)}: its bit width is that of the largest value, and its
+   * sign bit tells whether any value is negative. Four independent accumulators keep the loop from
+   * waiting on one OR chain.
    */
   static int or(int[] src, int from, int to) {
     int a0 = 0;
@@ -69,7 +69,11 @@ public final class BitPacking {
     BitPackingKernels.unpackInts(bitWidth, src, srcOff, dst, dstOff, groups);
     int done = groups << 3;
     unpackIntsOneByOne(
-        src, ((long) srcOff << 3) + (long) done * bitWidth, dst, dstOff + done, count - done,
+        src,
+        ((long) srcOff << 3) + (long) done * bitWidth,
+        dst,
+        dstOff + done,
+        count - done,
         bitWidth);
   }
 
@@ -84,7 +88,11 @@ public final class BitPacking {
     BitPackingKernels.unpackLongs(bitWidth, src, srcOff, dst, dstOff, groups);
     int done = groups << 3;
     unpackLongsOneByOne(
-        src, ((long) srcOff << 3) + (long) done * bitWidth, dst, dstOff + done, count - done,
+        src,
+        ((long) srcOff << 3) + (long) done * bitWidth,
+        dst,
+        dstOff + done,
+        count - done,
         bitWidth);
   }
 
@@ -112,9 +120,7 @@ public final class BitPacking {
       int byteIndex = (int) (bit >>> 3);
       int shift = (int) (bit & 7);
       long word =
-          byteIndex <= fastEnd
-              ? LittleEndian.getLong(src, byteIndex)
-              : loadTail(src, byteIndex);
+          byteIndex <= fastEnd ? LittleEndian.getLong(src, byteIndex) : loadTail(src, byteIndex);
       // shift + width <= 7 + 32 < 64: one eight-byte load always holds the whole value.
       dst[dstOff + i] = (int) ((word >>> shift) & m);
     }
@@ -128,9 +134,7 @@ public final class BitPacking {
       int byteIndex = (int) (bit >>> 3);
       int shift = (int) (bit & 7);
       long word =
-          byteIndex <= fastEnd
-              ? LittleEndian.getLong(src, byteIndex)
-              : loadTail(src, byteIndex);
+          byteIndex <= fastEnd ? LittleEndian.getLong(src, byteIndex) : loadTail(src, byteIndex);
       long v = word >>> shift;
       if (shift + bitWidth > 64) {
         // The value straddles nine bytes: its top bits are in the ninth.
@@ -152,8 +156,8 @@ public final class BitPacking {
 
   /**
    * Packs {@code count} values of width 0..32 LSB-first into {@code dst} at {@code dstOff}, which
-   * must have {@link #bytesFor(long, int)} bytes of room. Bits above the width are ignored.
-   * Returns the number of bytes written.
+   * must have {@link #bytesFor(long, int)} bytes of room. Bits above the width are ignored. Returns
+   * the number of bytes written.
    */
   public static int packInts(
       int[] src, int srcOff, int count, int bitWidth, byte[] dst, int dstOff) {
@@ -225,9 +229,9 @@ public final class BitPacking {
   }
 
   /**
-   * Unpacks {@code count} MSB-first values of width 0..32 starting at bit {@code srcBit} of
-   * {@code src} (bit 0 being the most significant bit of byte 0), so that a reader can resume in
-   * the middle of a byte.
+   * Unpacks {@code count} MSB-first values of width 0..32 starting at bit {@code srcBit} of {@code
+   * src} (bit 0 being the most significant bit of byte 0), so that a reader can resume in the
+   * middle of a byte.
    */
   public static void unpackIntsMsbFirstAtBit(
       byte[] src, long srcBit, int[] dst, int dstOff, int count, int bitWidth) {
@@ -252,9 +256,9 @@ public final class BitPacking {
   }
 
   /**
-   * Packs {@code count} values of width 0..32 MSB-first (deprecated BIT_PACKED) into {@code dst}
-   * at {@code dstOff}, which must have {@link #bytesFor(long, int)} bytes of room; the last byte
-   * is padded with zero bits. Bits above the width are ignored. Returns the bytes written.
+   * Packs {@code count} values of width 0..32 MSB-first (deprecated BIT_PACKED) into {@code dst} at
+   * {@code dstOff}, which must have {@link #bytesFor(long, int)} bytes of room; the last byte is
+   * padded with zero bits. Bits above the width are ignored. Returns the bytes written.
    */
   public static int packIntsMsbFirst(
       int[] src, int srcOff, int count, int bitWidth, byte[] dst, int dstOff) {

@@ -23,10 +23,13 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
   private final int width;
 
   private byte[] page;
+
   /** Page position of the next value's byte in stream 0. */
   private int next;
+
   /** Length of each stream: the page's value count. */
   private int stride;
+
   private int remaining;
 
   private ByteStreamSplitDecoder(PhysicalType type, int width) {
@@ -71,13 +74,27 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
           "slice [" + offset + ", +" + length + ") outside array of " + page.length);
     }
     if (length % width != 0) {
-      throw new CorruptDataException(WHAT + ": page of " + length + " bytes at byte " + offset
-          + " is not a whole number of " + width + "-byte values");
+      throw new CorruptDataException(
+          WHAT
+              + ": page of "
+              + length
+              + " bytes at byte "
+              + offset
+              + " is not a whole number of "
+              + width
+              + "-byte values");
     }
     int count = length / width;
     if (count > valueCount) {
-      throw new CorruptDataException(WHAT + ": page at byte " + offset + " holds " + count
-          + " values but at most " + valueCount + " are expected");
+      throw new CorruptDataException(
+          WHAT
+              + ": page at byte "
+              + offset
+              + " holds "
+              + count
+              + " values but at most "
+              + valueCount
+              + " are expected");
     }
     this.page = page;
     next = offset;
@@ -169,8 +186,13 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
     Decoders.checkRemaining(WHAT, len, remaining);
     long bytes = (long) len * width;
     if (bytes > MAX_BATCH_BYTES - dst.byteSize()) {
-      throw new UnsupportedFeatureException(WHAT + ": " + len + " values of " + width
-          + " bytes would push the batch past 2 GiB; read fewer values at a time");
+      throw new UnsupportedFeatureException(
+          WHAT
+              + ": "
+              + len
+              + " values of "
+              + width
+              + " bytes would push the batch past 2 GiB; read fewer values at a time");
     }
     dst.ensureCapacity(len, bytes);
     byte[] out = dst.data();
@@ -215,10 +237,10 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
   }
 
   /**
-   * The eight 8-byte values {@code p .. p + 7}: one 64-bit load from each of the eight byte
-   * streams gives an 8x8 byte matrix (stream by value), transposed in registers in three
-   * rounds of masked swaps (bytes, then 16-bit pairs, then 32-bit halves), so that {@code
-   * out[j]} is value {@code p + j}.
+   * The eight 8-byte values {@code p .. p + 7}: one 64-bit load from each of the eight byte streams
+   * gives an 8x8 byte matrix (stream by value), transposed in registers in three rounds of masked
+   * swaps (bytes, then 16-bit pairs, then 32-bit halves), so that {@code out[j]} is value {@code p
+   * + j}.
    */
   private static void unsplit8(byte[] b, int p, int n, long[] out) {
     long r0 = LittleEndian.getLong(b, p);
@@ -231,20 +253,44 @@ public final class ByteStreamSplitDecoder implements ValuesDecoder {
     long r7 = LittleEndian.getLong(b, p + 7 * n);
     long t;
     final long m8 = 0x00FF00FF00FF00FFL;
-    t = ((r0 >>> 8) ^ r1) & m8; r1 ^= t; r0 ^= t << 8;
-    t = ((r2 >>> 8) ^ r3) & m8; r3 ^= t; r2 ^= t << 8;
-    t = ((r4 >>> 8) ^ r5) & m8; r5 ^= t; r4 ^= t << 8;
-    t = ((r6 >>> 8) ^ r7) & m8; r7 ^= t; r6 ^= t << 8;
+    t = ((r0 >>> 8) ^ r1) & m8;
+    r1 ^= t;
+    r0 ^= t << 8;
+    t = ((r2 >>> 8) ^ r3) & m8;
+    r3 ^= t;
+    r2 ^= t << 8;
+    t = ((r4 >>> 8) ^ r5) & m8;
+    r5 ^= t;
+    r4 ^= t << 8;
+    t = ((r6 >>> 8) ^ r7) & m8;
+    r7 ^= t;
+    r6 ^= t << 8;
     final long m16 = 0x0000FFFF0000FFFFL;
-    t = ((r0 >>> 16) ^ r2) & m16; r2 ^= t; r0 ^= t << 16;
-    t = ((r1 >>> 16) ^ r3) & m16; r3 ^= t; r1 ^= t << 16;
-    t = ((r4 >>> 16) ^ r6) & m16; r6 ^= t; r4 ^= t << 16;
-    t = ((r5 >>> 16) ^ r7) & m16; r7 ^= t; r5 ^= t << 16;
+    t = ((r0 >>> 16) ^ r2) & m16;
+    r2 ^= t;
+    r0 ^= t << 16;
+    t = ((r1 >>> 16) ^ r3) & m16;
+    r3 ^= t;
+    r1 ^= t << 16;
+    t = ((r4 >>> 16) ^ r6) & m16;
+    r6 ^= t;
+    r4 ^= t << 16;
+    t = ((r5 >>> 16) ^ r7) & m16;
+    r7 ^= t;
+    r5 ^= t << 16;
     final long m32 = 0x00000000FFFFFFFFL;
-    t = ((r0 >>> 32) ^ r4) & m32; r4 ^= t; r0 ^= t << 32;
-    t = ((r1 >>> 32) ^ r5) & m32; r5 ^= t; r1 ^= t << 32;
-    t = ((r2 >>> 32) ^ r6) & m32; r6 ^= t; r2 ^= t << 32;
-    t = ((r3 >>> 32) ^ r7) & m32; r7 ^= t; r3 ^= t << 32;
+    t = ((r0 >>> 32) ^ r4) & m32;
+    r4 ^= t;
+    r0 ^= t << 32;
+    t = ((r1 >>> 32) ^ r5) & m32;
+    r5 ^= t;
+    r1 ^= t << 32;
+    t = ((r2 >>> 32) ^ r6) & m32;
+    r6 ^= t;
+    r2 ^= t << 32;
+    t = ((r3 >>> 32) ^ r7) & m32;
+    r7 ^= t;
+    r3 ^= t << 32;
     out[0] = r0;
     out[1] = r1;
     out[2] = r2;

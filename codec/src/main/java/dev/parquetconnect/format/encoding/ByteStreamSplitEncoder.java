@@ -6,10 +6,10 @@ import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PhysicalType;
 
 /**
- * Encodes FLOAT, DOUBLE, INT32, INT64 or FIXED_LEN_BYTE_ARRAY values as BYTE_STREAM_SPLIT
- * (encoding 9); see {@link ByteStreamSplitDecoder}. Values are buffered in PLAIN order (the
- * streams' length is the page's value count, known only at the end) and scattered into the
- * streams by {@link #flushTo}. Floats are stored from their raw bits.
+ * Encodes FLOAT, DOUBLE, INT32, INT64 or FIXED_LEN_BYTE_ARRAY values as BYTE_STREAM_SPLIT (encoding
+ * 9); see {@link ByteStreamSplitDecoder}. Values are buffered in PLAIN order (the streams' length
+ * is the page's value count, known only at the end) and scattered into the streams by {@link
+ * #flushTo}. Floats are stored from their raw bits.
  */
 final class ByteStreamSplitEncoder implements ValuesEncoder {
   private final PhysicalType type;
@@ -35,8 +35,8 @@ final class ByteStreamSplitEncoder implements ValuesEncoder {
         return new ByteStreamSplitEncoder(type, 8);
       case FIXED_LEN_BYTE_ARRAY:
         if (typeLength <= 0) {
-          throw new IllegalArgumentException("FIXED_LEN_BYTE_ARRAY length must be positive: "
-              + typeLength);
+          throw new IllegalArgumentException(
+              "FIXED_LEN_BYTE_ARRAY length must be positive: " + typeLength);
         }
         return new ByteStreamSplitEncoder(type, typeLength);
       default:
@@ -108,8 +108,14 @@ final class ByteStreamSplitEncoder implements ValuesEncoder {
     int[] offsets = src.offsets();
     for (int i = from; i < from + len; i++) {
       if (offsets[i + 1] - offsets[i] != width) {
-        throw new IllegalArgumentException("FIXED_LEN_BYTE_ARRAY(" + width + ") value " + i
-            + " has " + (offsets[i + 1] - offsets[i]) + " bytes");
+        throw new IllegalArgumentException(
+            "FIXED_LEN_BYTE_ARRAY("
+                + width
+                + ") value "
+                + i
+                + " has "
+                + (offsets[i + 1] - offsets[i])
+                + " bytes");
       }
     }
     plain.write(src.data(), offsets[from], len * width);

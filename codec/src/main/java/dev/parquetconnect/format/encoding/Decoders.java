@@ -25,7 +25,11 @@ public final class Decoders {
       throws CorruptDataException {
     if (requested > remaining) {
       throw new CorruptDataException(
-          encoding + ": asked for " + requested + " values but only " + remaining
+          encoding
+              + ": asked for "
+              + requested
+              + " values but only "
+              + remaining
               + " remain in the page");
     }
   }
@@ -34,8 +38,7 @@ public final class Decoders {
   public static void checkBitWidth(String encoding, int bitWidth, int max)
       throws CorruptDataException {
     if (bitWidth < 0 || bitWidth > max) {
-      throw new CorruptDataException(
-          encoding + ": bit width " + bitWidth + " outside 0.." + max);
+      throw new CorruptDataException(encoding + ": bit width " + bitWidth + " outside 0.." + max);
     }
   }
 }

@@ -12,21 +12,21 @@ import dev.parquetconnect.format.io.ByteReader;
  * miniblock> <miniblocks>}, each miniblock holding {@code values per miniblock} deltas minus the
  * min delta, bit-packed LSB first.
  *
- * <p>Leniency, as the specification asks of readers: any block size that is a positive multiple
- * of 128 and any miniblock count that divides it into multiples of 32; arbitrary padding bits in
- * the last miniblock; arbitrary bit-width bytes for the miniblocks after the last value (they have
- * no body). Bit widths up to 64 are accepted for INT32 too: all arithmetic wraps modulo 2^64 and
- * {@link #readInts} keeps the low 32 bits, which are right whether the writer computed deltas in
- * 32 or in 64 bits (parquet-java's reader is equally tolerant). A width above 64 in a miniblock
- * that holds values is corrupt.
+ * <p>Leniency, as the specification asks of readers: any block size that is a positive multiple of
+ * 128 and any miniblock count that divides it into multiples of 32; arbitrary padding bits in the
+ * last miniblock; arbitrary bit-width bytes for the miniblocks after the last value (they have no
+ * body). Bit widths up to 64 are accepted for INT32 too: all arithmetic wraps modulo 2^64 and
+ * {@link #readInts} keeps the low 32 bits, which are right whether the writer computed deltas in 32
+ * or in 64 bits (parquet-java's reader is equally tolerant). A width above 64 in a miniblock that
+ * holds values is corrupt.
  *
  * <p>{@link #init} walks the block headers once (cost proportional to the number of blocks, not
  * values) to validate the structure and find {@link #endOffset()}, where DELTA_LENGTH_BYTE_ARRAY
  * and DELTA_BYTE_ARRAY continue with their next section.
  *
  * <p>Values are unpacked a whole run of miniblock values at a time, straight into the caller's
- * array when the request covers at least eight values of the current miniblock and otherwise
- * into a fixed scratch buffer; no allocation depends on the sizes in the header.
+ * array when the request covers at least eight values of the current miniblock and otherwise into a
+ * fixed scratch buffer; no allocation depends on the sizes in the header.
  */
 public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
   /** Values decoded ahead into scratch; a multiple of 32 so every run starts byte-aligned. */
@@ -47,12 +47,15 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
 
   /** Values not yet returned to the caller. */
   private int remaining;
+
   private boolean firstPending;
+
   /** The last value produced (returned or sitting in scratch); the base of the next delta. */
   private long last;
 
   /** Deltas of the page not yet covered by an opened block. */
   private int deltasNotOpened;
+
   private int nextBlockPos;
   private long minDelta;
   private int widthsPos;
@@ -60,6 +63,7 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
   private int miniblockIndex;
   private int miniblockPos;
   private int width;
+
   /** Values already unpacked from the current miniblock: a multiple of 8, or all of them. */
   private int consumedInMiniblock;
 
@@ -68,6 +72,7 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
 
   /** Set by {@link #parseBlock}: the min delta and where the bit widths start. */
   private long parsedMinDelta;
+
   private int parsedWidthsPos;
   private int parsedUsedMiniblocks;
 
@@ -96,18 +101,30 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
     int count = reader.readUnsignedVarInt(what + " total value count");
     long first = reader.readZigZagVarLong(what + " first value");
     if (blockSize <= 0 || blockSize % 128 != 0) {
-      throw corrupt("block size " + Integer.toUnsignedString(blockSize)
-          + " is not a positive multiple of 128", offset);
+      throw corrupt(
+          "block size "
+              + Integer.toUnsignedString(blockSize)
+              + " is not a positive multiple of 128",
+          offset);
     }
     if (miniblocksPerBlock <= 0
         || blockSize % miniblocksPerBlock != 0
         || (blockSize / miniblocksPerBlock) % 32 != 0) {
-      throw corrupt("miniblock count " + Integer.toUnsignedString(miniblocksPerBlock)
-          + " does not split block size " + blockSize + " into multiples of 32 values", offset);
+      throw corrupt(
+          "miniblock count "
+              + Integer.toUnsignedString(miniblocksPerBlock)
+              + " does not split block size "
+              + blockSize
+              + " into multiples of 32 values",
+          offset);
     }
     if (count < 0 || count > valueCount) {
-      throw corrupt("header claims " + Integer.toUnsignedString(count)
-          + " values but the page holds at most " + valueCount, offset);
+      throw corrupt(
+          "header claims "
+              + Integer.toUnsignedString(count)
+              + " values but the page holds at most "
+              + valueCount,
+          offset);
     }
     valuesPerMiniblock = blockSize / miniblocksPerBlock;
     last = first;
@@ -129,8 +146,8 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
   }
 
   /**
-   * Index in the page array just past the last block: where the data that follows the
-   * delta-encoded section starts. Valid after {@link #init}.
+   * Index in the page array just past the last block: where the data that follows the delta-encoded
+   * section starts. Valid after {@link #init}.
    */
   public int endOffset() {
     return endOffset;
@@ -265,8 +282,8 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
   }
 
   /**
-   * Decodes the next run of the current miniblock into scratch. The run may include the
-   * padding after the page's last value; {@link #remaining} keeps those from being returned.
+   * Decodes the next run of the current miniblock into scratch. The run may include the padding
+   * after the page's last value; {@link #remaining} keeps those from being returned.
    */
   private void fillScratch() {
     int n = Math.min(SCRATCH_VALUES, valuesPerMiniblock - consumedInMiniblock);
@@ -316,8 +333,8 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
 
   /**
    * Parses the block at {@code pos} holding {@code deltas} deltas of the page: checks the bit
-   * widths of the miniblocks that hold them and that their bodies are present. Returns the
-   * block's end; leaves the min delta and bit-width position in the parsed fields.
+   * widths of the miniblocks that hold them and that their bodies are present. Returns the block's
+   * end; leaves the min delta and bit-width position in the parsed fields.
    */
   private int parseBlock(int pos, int deltas) throws CorruptDataException {
     reader.position(pos);
@@ -336,8 +353,13 @@ public final class DeltaBinaryPackedDecoder implements ValuesDecoder {
     }
     int bodyStart = parsedWidthsPos + miniblocksPerBlock;
     if (bodyBytes > end - bodyStart) {
-      throw corrupt("block needs " + bodyBytes + " bytes of miniblocks but only "
-          + (end - bodyStart) + " remain", bodyStart);
+      throw corrupt(
+          "block needs "
+              + bodyBytes
+              + " bytes of miniblocks but only "
+              + (end - bodyStart)
+              + " remain",
+          bodyStart);
     }
     parsedUsedMiniblocks = used;
     return bodyStart + (int) bodyBytes;

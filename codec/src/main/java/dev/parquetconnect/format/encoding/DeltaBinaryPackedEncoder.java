@@ -10,9 +10,9 @@ import java.util.Arrays;
  * DeltaBinaryPackedDecoder} for the layout.
  *
  * <p>Deltas are computed in the column's own width with wrapping arithmetic, so INT32 miniblocks
- * never need more than 32 bits (as the specification requires and parquet-java does) and INT64
- * ones never more than 64. Unlike parquet-java, this writer zeroes the padding of the last
- * miniblock and the bit widths of unused miniblocks, so its output is deterministic.
+ * never need more than 32 bits (as the specification requires and parquet-java does) and INT64 ones
+ * never more than 64. Unlike parquet-java, this writer zeroes the padding of the last miniblock and
+ * the bit widths of unused miniblocks, so its output is deterministic.
  *
  * <p>A block is encoded as soon as it is full; {@link #flushTo} encodes the partial last block and
  * writes the header in front of the blocks.
@@ -20,11 +20,13 @@ import java.util.Arrays;
 public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   /** Block size most writers use (parquet-java, Arrow). */
   public static final int DEFAULT_BLOCK_SIZE = 128;
+
   /** Miniblocks per block most writers use: 32 values each with the default block size. */
   public static final int DEFAULT_MINIBLOCKS = 4;
 
   /** Header bound: three 5-byte ULEB128 ints and one 10-byte zigzag long. */
   private static final int MAX_HEADER_BYTES = 25;
+
   /** Block header bound besides the width bytes: the 10-byte zigzag min delta. */
   private static final int MAX_MIN_DELTA_BYTES = 10;
 
@@ -32,10 +34,13 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private final int blockSize;
   private final int miniblocks;
   private final int valuesPerMiniblock;
+
   /** INT32: the current block's deltas, turned into offsets from the min delta when flushed. */
   private final int[] intDeltas;
+
   /** INT64: as {@link #intDeltas}. */
   private final long[] longDeltas;
+
   private final int[] widths;
   private final GrowableBuffer blocks = new GrowableBuffer();
 
@@ -43,6 +48,7 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   private long first;
   private long previous;
   private int pending;
+
   /** The least of the INT64 block's pending deltas. */
   private long blockMin;
 
@@ -60,8 +66,8 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
       throw new IllegalArgumentException("DELTA_BINARY_PACKED encodes INT32 or INT64, not " + type);
     }
     if (blockSize <= 0 || blockSize % 128 != 0) {
-      throw new IllegalArgumentException("block size must be a positive multiple of 128: "
-          + blockSize);
+      throw new IllegalArgumentException(
+          "block size must be a positive multiple of 128: " + blockSize);
     }
     if (miniblocks <= 0 || blockSize % miniblocks != 0 || (blockSize / miniblocks) % 32 != 0) {
       throw new IllegalArgumentException(
@@ -159,8 +165,8 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
   /** The header stores the count as a 32-bit ULEB128 int. */
   private void countValues(int len) {
     if (len > Integer.MAX_VALUE - count) {
-      throw new IllegalStateException("a DELTA_BINARY_PACKED page holds at most "
-          + Integer.MAX_VALUE + " values");
+      throw new IllegalStateException(
+          "a DELTA_BINARY_PACKED page holds at most " + Integer.MAX_VALUE + " values");
     }
     count += len;
   }
@@ -254,8 +260,10 @@ public final class DeltaBinaryPackedEncoder implements ValuesEncoder {
     long size = MAX_HEADER_BYTES + blocks.size();
     if (pending > 0) {
       int used = (pending + valuesPerMiniblock - 1) / valuesPerMiniblock;
-      size += MAX_MIN_DELTA_BYTES + miniblocks
-          + BitPacking.bytesFor((long) used * valuesPerMiniblock, int64 ? 64 : 32);
+      size +=
+          MAX_MIN_DELTA_BYTES
+              + miniblocks
+              + BitPacking.bytesFor((long) used * valuesPerMiniblock, int64 ? 64 : 32);
     }
     return size;
   }

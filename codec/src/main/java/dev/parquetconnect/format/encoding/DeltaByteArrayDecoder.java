@@ -10,13 +10,13 @@ import java.util.Arrays;
  * Value {@code i} is the first {@code prefix[i]} bytes of value {@code i - 1} followed by suffix
  * {@code i}; the first value of a page has an empty previous value.
  *
- * <p>Each value is built in place in the destination {@link BinaryBatch}: the prefix is copied
- * from the previous value (in the batch, or saved from the previous call) and the suffix from the
- * page. A prefix longer than the previous value, prefix and suffix sections of different lengths,
- * or (FIXED_LEN_BYTE_ARRAY) a value of the wrong length are corrupt data.
+ * <p>Each value is built in place in the destination {@link BinaryBatch}: the prefix is copied from
+ * the previous value (in the batch, or saved from the previous call) and the suffix from the page.
+ * A prefix longer than the previous value, prefix and suffix sections of different lengths, or
+ * (FIXED_LEN_BYTE_ARRAY) a value of the wrong length are corrupt data.
  *
- * <p>Output size is not bounded by the page size (every value may repeat a long prefix), so a
- * batch that would pass the 2 GiB a {@link BinaryBatch} holds fails with a checked {@link
+ * <p>Output size is not bounded by the page size (every value may repeat a long prefix), so a batch
+ * that would pass the 2 GiB a {@link BinaryBatch} holds fails with a checked {@link
  * dev.parquetconnect.format.UnsupportedFeatureException}; as after any exception, the page must
  * then be initialised again (and read in smaller batches).
  */
@@ -33,15 +33,19 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
   private final int[] suffixChunk = new int[CHUNK];
 
   private byte[] page;
+
   /** Where the page (its prefix-length section) starts, for error messages. */
   private int pageOffset;
+
   private int remaining;
   private int valuesRead;
+
   /**
-   * The last value decoded. Its length never exceeds the page's suffix bytes (each value is at
-   * most its predecessor plus its suffix), so neither does this array.
+   * The last value decoded. Its length never exceeds the page's suffix bytes (each value is at most
+   * its predecessor plus its suffix), so neither does this array.
    */
   private byte[] previous = new byte[64];
+
   private int previousLength;
 
   private DeltaByteArrayDecoder(int fixedLength) {
@@ -68,8 +72,15 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
     int suffixStart = prefixes.endOffset();
     suffixes.init(page, suffixStart, offset + length - suffixStart, valueCount);
     if (prefixes.valueCount() != suffixes.valueCount()) {
-      throw new CorruptDataException(WHAT + ": " + prefixes.valueCount() + " prefix lengths but "
-          + suffixes.valueCount() + " suffixes (suffix section at byte " + suffixStart + ")");
+      throw new CorruptDataException(
+          WHAT
+              + ": "
+              + prefixes.valueCount()
+              + " prefix lengths but "
+              + suffixes.valueCount()
+              + " suffixes (suffix section at byte "
+              + suffixStart
+              + ")");
     }
     this.page = page;
     pageOffset = offset;
@@ -162,16 +173,32 @@ public final class DeltaByteArrayDecoder implements ValuesDecoder {
     for (int k = 0; k < n; k++) {
       int p = prefixChunk[k];
       if (p < 0 || p > prevLength) {
-        throw new CorruptDataException(WHAT + ": value " + (valuesRead + k) + " has prefix length "
-            + p + " but the previous value has " + prevLength + " bytes (page at byte "
-            + pageOffset + ")");
+        throw new CorruptDataException(
+            WHAT
+                + ": value "
+                + (valuesRead + k)
+                + " has prefix length "
+                + p
+                + " but the previous value has "
+                + prevLength
+                + " bytes (page at byte "
+                + pageOffset
+                + ")");
       }
       // p <= previous length <= suffix bytes of the page, and so is s: no int overflow.
       int length = p + suffixChunk[k];
       if (fixedLength >= 0 && length != fixedLength) {
-        throw new CorruptDataException(WHAT + ": value " + (valuesRead + k) + " has " + length
-            + " bytes in a FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") column (page at byte "
-            + pageOffset + ")");
+        throw new CorruptDataException(
+            WHAT
+                + ": value "
+                + (valuesRead + k)
+                + " has "
+                + length
+                + " bytes in a FIXED_LEN_BYTE_ARRAY("
+                + fixedLength
+                + ") column (page at byte "
+                + pageOffset
+                + ")");
       }
       total += length;
       prevLength = length;

@@ -6,8 +6,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
 /**
- * Encodes BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values as DELTA_BYTE_ARRAY (encoding 7), also known
- * as front compression: for each value the length of the prefix it shares with the previous value
+ * Encodes BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values as DELTA_BYTE_ARRAY (encoding 7), also known as
+ * front compression: for each value the length of the prefix it shares with the previous value
  * (DELTA_BINARY_PACKED), then the remaining suffixes (DELTA_LENGTH_BYTE_ARRAY). The first value of
  * a page has no previous value, so its prefix length is 0. For FIXED_LEN_BYTE_ARRAY every length is
  * still written, as the specification requires.
@@ -24,6 +24,7 @@ final class DeltaByteArrayEncoder implements ValuesEncoder {
 
   /** The last value written, kept for the next batch's first prefix. */
   private byte[] previous = new byte[64];
+
   private int previousLength;
 
   private DeltaByteArrayEncoder(int fixedLength) {
@@ -92,8 +93,14 @@ final class DeltaByteArrayEncoder implements ValuesEncoder {
     for (int k = 0; k < n; k++) {
       int length = offsets[base + k + 1] - offsets[base + k];
       if (length != fixedLength) {
-        throw new IllegalArgumentException("FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") value "
-            + (base + k) + " has " + length + " bytes");
+        throw new IllegalArgumentException(
+            "FIXED_LEN_BYTE_ARRAY("
+                + fixedLength
+                + ") value "
+                + (base + k)
+                + " has "
+                + length
+                + " bytes");
       }
     }
   }

@@ -16,6 +16,7 @@ import dev.parquetconnect.format.UnsupportedFeatureException;
  */
 public final class DeltaLengthByteArrayDecoder implements ValuesDecoder {
   private static final int CHUNK = 256;
+
   /** The largest byte array {@link BinaryBatch} grows to. */
   private static final long MAX_BATCH_BYTES = Integer.MAX_VALUE - 16;
 
@@ -100,8 +101,13 @@ public final class DeltaLengthByteArrayDecoder implements ValuesDecoder {
   static void reserve(BinaryBatch dst, int values, long bytes, String what)
       throws UnsupportedFeatureException {
     if (bytes > MAX_BATCH_BYTES - dst.byteSize()) {
-      throw new UnsupportedFeatureException(what + ": " + values + " values of " + bytes
-          + " bytes would push the batch past 2 GiB; read fewer values at a time");
+      throw new UnsupportedFeatureException(
+          what
+              + ": "
+              + values
+              + " values of "
+              + bytes
+              + " bytes would push the batch past 2 GiB; read fewer values at a time");
     }
     dst.ensureCapacity(values, bytes);
   }
@@ -120,15 +126,32 @@ public final class DeltaLengthByteArrayDecoder implements ValuesDecoder {
     for (int k = 0; k < n; k++) {
       int len = dst[k];
       if (len < 0) {
-        throw new CorruptDataException(what + ": value " + (valuesTaken + k)
-            + " has negative length " + len + " (data at byte " + (start + total) + ")");
+        throw new CorruptDataException(
+            what
+                + ": value "
+                + (valuesTaken + k)
+                + " has negative length "
+                + len
+                + " (data at byte "
+                + (start + total)
+                + ")");
       }
       total += len;
     }
     if (total > available) {
-      throw new CorruptDataException(what + ": values " + valuesTaken + ".." + (valuesTaken + n - 1)
-          + " need " + total + " bytes at byte " + start + " but only " + available
-          + " remain in the page");
+      throw new CorruptDataException(
+          what
+              + ": values "
+              + valuesTaken
+              + ".."
+              + (valuesTaken + n - 1)
+              + " need "
+              + total
+              + " bytes at byte "
+              + start
+              + " but only "
+              + available
+              + " remain in the page");
     }
     dataPos = start + (int) total;
     remaining -= n;

@@ -8,8 +8,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * Encodes BYTE_ARRAY values as DELTA_LENGTH_BYTE_ARRAY (encoding 6): all lengths as one
  * DELTA_BINARY_PACKED INT32 section, then all value bytes back to back.
  *
- * <p>Also the suffix half of DELTA_BYTE_ARRAY, which feeds it through the package-private
- * {@link #writeLengths} and {@link #appendBytes}.
+ * <p>Also the suffix half of DELTA_BYTE_ARRAY, which feeds it through the package-private {@link
+ * #writeLengths} and {@link #appendBytes}.
  */
 final class DeltaLengthByteArrayEncoder implements ValuesEncoder {
   private static final int CHUNK = 256;

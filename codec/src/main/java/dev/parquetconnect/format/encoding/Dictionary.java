@@ -7,9 +7,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
 
 /**
  * The decoded entries of a column chunk's dictionary page, in primitive arrays (or one {@link
- * BinaryBatch} for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96), indexed by the dictionary
- * indices of the data pages. Immutable once built; {@link DictionaryDecoder} maps indices
- * through it.
+ * BinaryBatch} for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96), indexed by the dictionary indices
+ * of the data pages. Immutable once built; {@link DictionaryDecoder} maps indices through it.
  */
 public final class Dictionary {
   /** Largest byte array a {@link BinaryBatch} can grow to. */
@@ -23,19 +22,25 @@ public final class Dictionary {
   final float[] floats;
   final double[] doubles;
   final BinaryBatch binaries;
+
   /** Length of the longest binary entry (0 without binaries): bounds a batch's bytes. */
   final int maxBinaryLength;
+
   /**
-   * For binary entries of at most 32 bytes: five words per entry, its bytes as four
-   * little-endian words (zero-padded) and its length, so that copying an entry out is four word
-   * moves and one length load with no byte-array arithmetic. Built on the first copy ({@link #shortWords()}): readers that keep values
-   * dictionary-encoded never pay for it. Null until then, and always for longer entries.
+   * For binary entries of at most 32 bytes: five words per entry, its bytes as four little-endian
+   * words (zero-padded) and its length, so that copying an entry out is four word moves and one
+   * length load with no byte-array arithmetic. Built on the first copy ({@link #shortWords()}):
+   * readers that keep values dictionary-encoded never pay for it. Null until then, and always for
+   * longer entries.
    */
   private volatile long[] shortWords;
+
   /** Per binary entry, its offset (high half) and length (low half); built on first use. */
   private volatile long[] spans;
+
   /** Per binary entry, {@code Arrays.hashCode} of its bytes; built on first use. */
   private volatile int[] hashes;
+
   /** Per binary entry, its bytes decoded as UTF-8; each filled on first use. */
   private volatile String[] strings;
 
@@ -67,9 +72,9 @@ public final class Dictionary {
   }
 
   /**
-   * The entries' bytes as four words and a length each, for dictionaries of binary entries of at most 32
-   * bytes (null otherwise). Built once; a race builds it twice with the same result, and the
-   * volatile field publishes the filled array safely.
+   * The entries' bytes as four words and a length each, for dictionaries of binary entries of at
+   * most 32 bytes (null otherwise). Built once; a race builds it twice with the same result, and
+   * the volatile field publishes the filled array safely.
    */
   long[] shortWords() {
     long[] words = shortWords;
@@ -93,8 +98,8 @@ public final class Dictionary {
   /**
    * Decodes a dictionary page body, {@code numValues} PLAIN values of {@code type} (the page
    * header's encoding is PLAIN or, in v1 files, PLAIN_DICTIONARY: the same bytes). {@code
-   * typeLength} is the FIXED_LEN_BYTE_ARRAY length. A count that the bytes cannot hold is
-   * rejected before anything is allocated, so a corrupt header cannot cause a huge allocation.
+   * typeLength} is the FIXED_LEN_BYTE_ARRAY length. A count that the bytes cannot hold is rejected
+   * before anything is allocated, so a corrupt header cannot cause a huge allocation.
    */
   public static Dictionary decode(
       PhysicalType type, int typeLength, byte[] page, int offset, int length, int numValues)
@@ -115,8 +120,14 @@ public final class Dictionary {
         };
     if (minBytes > length) {
       throw new CorruptDataException(
-          "dictionary page declares " + numValues + " " + type + " values, which need at least "
-              + minBytes + " bytes, but it has " + length);
+          "dictionary page declares "
+              + numValues
+              + " "
+              + type
+              + " values, which need at least "
+              + minBytes
+              + " bytes, but it has "
+              + length);
     }
     plain.init(page, offset, length, numValues);
     return switch (type) {
@@ -235,11 +246,10 @@ public final class Dictionary {
   }
 
   /**
-   * Per binary entry, its offset in {@link #binaryData()} in the high 32 bits and its length in
-   * the low 32 bits: one load gives both, which is what makes reading dictionary-encoded values
-   * ({@link DictionaryBinaryBatch#offset} and {@code length} of the same value share the load)
-   * cheaper than two loads from {@link #binaryOffsets()}. Built once, on first use; shared, do
-   * not modify.
+   * Per binary entry, its offset in {@link #binaryData()} in the high 32 bits and its length in the
+   * low 32 bits: one load gives both, which is what makes reading dictionary-encoded values ({@link
+   * DictionaryBinaryBatch#offset} and {@code length} of the same value share the load) cheaper than
+   * two loads from {@link #binaryOffsets()}. Built once, on first use; shared, do not modify.
    */
   public long[] binarySpans() {
     long[] table = spans;
@@ -284,9 +294,9 @@ public final class Dictionary {
 
   /**
    * Binary entry {@code index} decoded as UTF-8 (malformed input replaced, as {@code new
-   * String(bytes, UTF_8)} does), decoded once per entry and then shared: a string column of
-   * 1,000 distinct values costs 1,000 decodes however many rows refer to them. Strings are
-   * immutable, so sharing them is safe; a race decodes an entry twice into equal strings.
+   * String(bytes, UTF_8)} does), decoded once per entry and then shared: a string column of 1,000
+   * distinct values costs 1,000 decodes however many rows refer to them. Strings are immutable, so
+   * sharing them is safe; a race decodes an entry twice into equal strings.
    */
   public String stringAt(int index) {
     String[] cache = strings;
@@ -296,8 +306,12 @@ public final class Dictionary {
     }
     String s = cache[index];
     if (s == null) {
-      s = new String(binaries.data(), binaries.offset(index), binaries.length(index),
-          java.nio.charset.StandardCharsets.UTF_8);
+      s =
+          new String(
+              binaries.data(),
+              binaries.offset(index),
+              binaries.length(index),
+              java.nio.charset.StandardCharsets.UTF_8);
       cache[index] = s;
     }
     return s;
@@ -305,9 +319,9 @@ public final class Dictionary {
 
   /**
    * Appends the entries {@code indices[off, off + n)} to {@code dst}, copying their bytes: the
-   * materialisation of dictionary-encoded values. The indices must have been checked against
-   * {@link #size()} (as {@link DictionaryDecoder#readIndices} does); {@code dst} must have room
-   * for their bytes plus {@link ShortCopy#SLACK}.
+   * materialisation of dictionary-encoded values. The indices must have been checked against {@link
+   * #size()} (as {@link DictionaryDecoder#readIndices} does); {@code dst} must have room for their
+   * bytes plus {@link ShortCopy#SLACK}.
    */
   void copyChecked(int[] indices, int off, int n, BinaryBatch dst, long bytes) {
     byte[] out = dst.data();
@@ -343,8 +357,8 @@ public final class Dictionary {
 
   /**
    * Appends the entries {@code indices[off, off + n)} (checked) to {@code dst}: makes the room,
-   * bounded by the longest entry or, when that bound would pass the 2 GiB a batch can hold,
-   * summed exactly; refuses a batch that really would.
+   * bounded by the longest entry or, when that bound would pass the 2 GiB a batch can hold, summed
+   * exactly; refuses a batch that really would.
    */
   void copy(int[] indices, int off, int n, BinaryBatch dst) throws UnsupportedFeatureException {
     long bytes = (long) n * maxBinaryLength;
@@ -355,8 +369,10 @@ public final class Dictionary {
         bytes += offsets[indices[i] + 1] - offsets[indices[i]];
       }
       if (bytes > MAX_BATCH_BYTES - ShortCopy.SLACK - dst.byteSize()) {
-        throw new UnsupportedFeatureException("dictionary values: a batch of " + n
-            + " values would hold more than 2 GiB; read smaller batches");
+        throw new UnsupportedFeatureException(
+            "dictionary values: a batch of "
+                + n
+                + " values would hold more than 2 GiB; read smaller batches");
       }
     }
     dst.ensureCapacity(n, bytes + ShortCopy.SLACK);

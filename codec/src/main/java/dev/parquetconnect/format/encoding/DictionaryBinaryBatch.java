@@ -4,26 +4,28 @@ import dev.parquetconnect.format.UnsupportedFeatureException;
 import java.util.Arrays;
 
 /**
- * A batch of byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 values) kept
- * dictionary-encoded: one checked index per value into a shared {@link Dictionary}, whose bytes
- * are never copied. Value {@code i} is {@code data()[offset(i), offset(i) + length(i))}, where
- * {@link #data()} is the dictionary's own byte array (read-only by contract). Values with the
- * same index are equal, so equality and hashing cost an {@code int} comparison or a lookup, and
- * per-value work such as decoding a string can be done once per dictionary entry ({@link
- * #string(int)}). {@link #materialize(BinaryBatch)} copies the values into the contiguous
- * {@link BinaryBatch} form for consumers that need it.
+ * A batch of byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 values) kept dictionary-encoded:
+ * one checked index per value into a shared {@link Dictionary}, whose bytes are never copied. Value
+ * {@code i} is {@code data()[offset(i), offset(i) + length(i))}, where {@link #data()} is the
+ * dictionary's own byte array (read-only by contract). Values with the same index are equal, so
+ * equality and hashing cost an {@code int} comparison or a lookup, and per-value work such as
+ * decoding a string can be done once per dictionary entry ({@link #string(int)}). {@link
+ * #materialize(BinaryBatch)} copies the values into the contiguous {@link BinaryBatch} form for
+ * consumers that need it.
  *
  * <p>The counterpart of {@link BinaryBatch} for {@link DictionaryDecoder#readIndices(
- * DictionaryBinaryBatch, int)}; reused across batches with {@link #clear()}. Every index it
- * holds was checked against the dictionary's size when it was read.
+ * DictionaryBinaryBatch, int)}; reused across batches with {@link #clear()}. Every index it holds
+ * was checked against the dictionary's size when it was read.
  */
 public final class DictionaryBinaryBatch {
   private Dictionary dictionary;
+
   /**
    * The dictionary's entries as (offset << 32 | length) ({@link Dictionary#binarySpans()}), held
    * here to save loads per value: a value's offset and length come from one load.
    */
   private long[] spans = {};
+
   private int[] indices;
   private int count;
 
@@ -70,8 +72,8 @@ public final class DictionaryBinaryBatch {
   }
 
   /**
-   * Value {@code i} decoded as UTF-8, decoded once per dictionary entry and shared by every
-   * value (of any batch) with the same entry: see {@link Dictionary#stringAt(int)}.
+   * Value {@code i} decoded as UTF-8, decoded once per dictionary entry and shared by every value
+   * (of any batch) with the same entry: see {@link Dictionary#stringAt(int)}.
    */
   public String string(int i) {
     return dictionary.stringAt(indices[i]);
@@ -79,8 +81,8 @@ public final class DictionaryBinaryBatch {
 
   /**
    * Whether values {@code i} and {@code j} have the same bytes: true at once for the same index;
-   * otherwise the bytes are compared, since nothing in a file promises that a dictionary's
-   * entries are distinct (a writer's are, but a file is untrusted input).
+   * otherwise the bytes are compared, since nothing in a file promises that a dictionary's entries
+   * are distinct (a writer's are, but a file is untrusted input).
    */
   public boolean valueEquals(int i, int j) {
     int a = indices[i];
@@ -94,9 +96,9 @@ public final class DictionaryBinaryBatch {
   }
 
   /**
-   * {@link Arrays#hashCode(byte[])} of value {@code i}, a lookup in a table the dictionary
-   * computes once: equal to the hash of the materialised bytes, so it can key hash tables shared
-   * with plain values.
+   * {@link Arrays#hashCode(byte[])} of value {@code i}, a lookup in a table the dictionary computes
+   * once: equal to the hash of the materialised bytes, so it can key hash tables shared with plain
+   * values.
    */
   public int valueHash(int i) {
     return dictionary.binaryHash(indices[i]);
@@ -141,7 +143,8 @@ public final class DictionaryBinaryBatch {
   /** Makes room for {@code n} more indices after {@link #count()}; returns the array. */
   int[] reserve(int n) {
     if (count + (long) n > indices.length) {
-      long grown = Math.max(count + (long) n, Math.min(2L * indices.length, Integer.MAX_VALUE - 16));
+      long grown =
+          Math.max(count + (long) n, Math.min(2L * indices.length, Integer.MAX_VALUE - 16));
       if (grown > Integer.MAX_VALUE - 16) {
         throw new IllegalStateException("dictionary-encoded batch would exceed 2^31 values");
       }

@@ -10,12 +10,11 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * encoding when the dictionary grows past its limits. At the end of the chunk {@link
  * #writeDictionaryPage} writes the dictionary page body, the entries in index order, PLAIN.
  *
- * <p>One implementation per storage shape, each an open-addressing hash table over primitive
- * arrays (no boxing): {@link IntDictionaryBuilder} for INT32 and FLOAT, {@link
- * LongDictionaryBuilder} for INT64 and DOUBLE, {@link BinaryDictionaryBuilder} for BYTE_ARRAY,
- * FIXED_LEN_BYTE_ARRAY and INT96. Floating-point values are keyed by their raw bits, so NaN
- * payloads and -0.0 versus 0.0 stay distinct entries and come back bit-exact. BOOLEAN columns
- * are never dictionary-encoded.
+ * <p>One implementation per storage shape, each an open-addressing hash table over primitive arrays
+ * (no boxing): {@link IntDictionaryBuilder} for INT32 and FLOAT, {@link LongDictionaryBuilder} for
+ * INT64 and DOUBLE, {@link BinaryDictionaryBuilder} for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96.
+ * Floating-point values are keyed by their raw bits, so NaN payloads and -0.0 versus 0.0 stay
+ * distinct entries and come back bit-exact. BOOLEAN columns are never dictionary-encoded.
  */
 public abstract sealed class DictionaryBuilder
     permits IntDictionaryBuilder, LongDictionaryBuilder, BinaryDictionaryBuilder {

@@ -6,12 +6,12 @@ import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
 /**
- * Decodes an RLE_DICTIONARY (or v1 PLAIN_DICTIONARY) data page: one byte holding the bit width
- * of the indices (0..32), then the indices in the RLE hybrid without length prefix. Indices are
- * read in chunks into a scratch array and mapped through the {@link Dictionary}; an index at or
- * past the dictionary's size is a {@link CorruptDataException} naming both. {@link
- * #readIndices(int[], int, int)} and {@link #readIndices(DictionaryBinaryBatch, int)} hand out
- * the checked indices themselves instead (late materialisation).
+ * Decodes an RLE_DICTIONARY (or v1 PLAIN_DICTIONARY) data page: one byte holding the bit width of
+ * the indices (0..32), then the indices in the RLE hybrid without length prefix. Indices are read
+ * in chunks into a scratch array and mapped through the {@link Dictionary}; an index at or past the
+ * dictionary's size is a {@link CorruptDataException} naming both. {@link #readIndices(int[], int,
+ * int)} and {@link #readIndices(DictionaryBinaryBatch, int)} hand out the checked indices
+ * themselves instead (late materialisation).
  *
  * <p>Bit width 0 means every index is 0 (a one-entry dictionary); the runs then carry no
  * information, so they are not read at all and a page holding only the width byte is accepted.
@@ -24,6 +24,7 @@ public final class DictionaryDecoder implements ValuesDecoder {
   private final int[] scratch = new int[CHUNK];
   private int bitWidth;
   private int valuesLeft;
+
   /** Index of the next value within the page, for error messages. */
   private int position;
 
@@ -76,13 +77,13 @@ public final class DictionaryDecoder implements ValuesDecoder {
   }
 
   /**
-   * Reads the next {@code len} dictionary indices into {@code dst[off, off + len)}, each checked
-   * to be below {@link Dictionary#size()}: the late-materialisation path, where a caller keeps
-   * indices and looks values up in {@link #dictionary()} only when (and if) it needs them. The
-   * check is once per batch, not per value: nothing when the bit width cannot express an index
-   * past the dictionary, else one OR over the batch, and a search for the culprit only when that
-   * fails. A bad index is a {@link CorruptDataException} naming it and its value's position in
-   * the page, and {@code dst}'s indices must then not be used.
+   * Reads the next {@code len} dictionary indices into {@code dst[off, off + len)}, each checked to
+   * be below {@link Dictionary#size()}: the late-materialisation path, where a caller keeps indices
+   * and looks values up in {@link #dictionary()} only when (and if) it needs them. The check is
+   * once per batch, not per value: nothing when the bit width cannot express an index past the
+   * dictionary, else one OR over the batch, and a search for the culprit only when that fails. A
+   * bad index is a {@link CorruptDataException} naming it and its value's position in the page, and
+   * {@code dst}'s indices must then not be used.
    */
   public void readIndices(int[] dst, int off, int len) throws CorruptDataException {
     Decoders.checkRange(dst.length, off, len);
@@ -93,8 +94,8 @@ public final class DictionaryDecoder implements ValuesDecoder {
 
   /**
    * Appends the next {@code len} values to {@code dst} as checked dictionary indices, without
-   * copying any bytes; {@code dst} is (re)bound to this decoder's dictionary when it is empty
-   * and must already share it otherwise. Binary dictionaries only.
+   * copying any bytes; {@code dst} is (re)bound to this decoder's dictionary when it is empty and
+   * must already share it otherwise. Binary dictionaries only.
    */
   public void readIndices(DictionaryBinaryBatch dst, int len)
       throws CorruptDataException, UnsupportedFeatureException {
@@ -111,10 +112,10 @@ public final class DictionaryDecoder implements ValuesDecoder {
   }
 
   /**
-   * Checks {@code a[off, off + n)}, the indices of the next {@code n} values, as above. The
-   * test is one OR over the batch of {@code v | (size - 1 - v)}: its sign bit is set exactly
-   * when some {@code v} is negative or at least {@code size} (neither term can overflow), and a
-   * single OR chain runs several times faster than a max and an OR side by side.
+   * Checks {@code a[off, off + n)}, the indices of the next {@code n} values, as above. The test is
+   * one OR over the batch of {@code v | (size - 1 - v)}: its sign bit is set exactly when some
+   * {@code v} is negative or at least {@code size} (neither term can overflow), and a single OR
+   * chain runs several times faster than a max and an OR side by side.
    */
   private void checkIndices(int[] a, int off, int n) throws CorruptDataException {
     int size = dictionary.size();
@@ -139,8 +140,13 @@ public final class DictionaryDecoder implements ValuesDecoder {
 
   private CorruptDataException badIndex(int index, long value) {
     return new CorruptDataException(
-        "dictionary index " + Integer.toUnsignedString(index) + " of value " + value
-            + " is out of range for a dictionary of " + dictionary.size() + " entries");
+        "dictionary index "
+            + Integer.toUnsignedString(index)
+            + " of value "
+            + value
+            + " is out of range for a dictionary of "
+            + dictionary.size()
+            + " entries");
   }
 
   @Override

@@ -5,21 +5,21 @@ import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.Encoding;
 
 /**
- * Encodes the body of an RLE_DICTIONARY (or v1 PLAIN_DICTIONARY) data page: one byte with the
- * bit width of the indices, then the indices in the RLE hybrid without length prefix.
+ * Encodes the body of an RLE_DICTIONARY (or v1 PLAIN_DICTIONARY) data page: one byte with the bit
+ * width of the indices, then the indices in the RLE hybrid without length prefix.
  *
  * <p>The page uses the width of its largest index. The dictionary can still grow while a page
- * fills, so the indices are encoded as they arrive at the width seen so far; when a larger
- * index widens the page, the indices written so far are decoded back from their runs and
- * encoded again at the new width. That
- * happens at most once per extra bit (and rarely in practice: widths follow the dictionary size
- * logarithmically), and it keeps {@link #estimatedSize()} exact, so the writer can cut pages by
- * size.
+ * fills, so the indices are encoded as they arrive at the width seen so far; when a larger index
+ * widens the page, the indices written so far are decoded back from their runs and encoded again at
+ * the new width. That happens at most once per extra bit (and rarely in practice: widths follow the
+ * dictionary size logarithmically), and it keeps {@link #estimatedSize()} exact, so the writer can
+ * cut pages by size.
  */
 public final class DictionaryIndicesEncoder implements ValuesEncoder {
   private final Encoding encoding;
   private final RleBitPackedHybridEncoder rle = new RleBitPackedHybridEncoder(0, false);
   private int count;
+
   /** The OR of every index written to this page: it has the width of the largest one. */
   private int indexBits;
 
@@ -64,8 +64,8 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
   }
 
   /**
-   * Re-encodes the indices written so far at a larger width: they are decoded back from the
-   * encoded runs (rather than kept in a second copy that every batch would have to fill).
+   * Re-encodes the indices written so far at a larger width: they are decoded back from the encoded
+   * runs (rather than kept in a second copy that every batch would have to fill).
    */
   private void reencode(int width) {
     if (count == 0) {
@@ -73,8 +73,8 @@ public final class DictionaryIndicesEncoder implements ValuesEncoder {
       return;
     }
     int oldWidth = rle.bitWidth();
-    GrowableBuffer encoded = new GrowableBuffer((int) Math.min(Integer.MAX_VALUE - 16,
-        rle.estimatedSize()));
+    GrowableBuffer encoded =
+        new GrowableBuffer((int) Math.min(Integer.MAX_VALUE - 16, rle.estimatedSize()));
     rle.flushTo(encoded);
     int[] values = new int[count];
     RleBitPackedHybridDecoder decoder = new RleBitPackedHybridDecoder(oldWidth, false);

@@ -10,29 +10,31 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * Decodes GROUP_VAR_INT (encoding 1), defined only by the early drafts of Encodings.md and
  * deprecated since; no known writer produces it, so this reader exists for completeness.
  *
- * <p>INT32: groups of four values, each group one length byte then the values little-endian in
- * 1 to 4 bytes. The byte holds two bits per value, <em>first value in the most significant
- * bits</em>, each the value's byte count minus one: {@code 0b00_10_11_01} means 1, 3, 4 and 2
- * bytes, 11 bytes in all with the length byte (the drafts' example).
+ * <p>INT32: groups of four values, each group one length byte then the values little-endian in 1 to
+ * 4 bytes. The byte holds two bits per value, <em>first value in the most significant bits</em>,
+ * each the value's byte count minus one: {@code 0b00_10_11_01} means 1, 3, 4 and 2 bytes, 11 bytes
+ * in all with the length byte (the drafts' example).
  *
- * <p>INT64: groups of five values, each group two length bytes then the values little-endian in
- * 1 to 8 bytes, three bits (byte count minus one) per value in the 15 low bits of the two bytes;
- * the most significant bit is unused. The drafts give no example and do not say in which order
- * the two bytes are; this reader takes them as a big-endian 16-bit word with the first value's
- * bits highest, which is the 32-bit rule extended (lengths read left to right, unused bit first).
+ * <p>INT64: groups of five values, each group two length bytes then the values little-endian in 1
+ * to 8 bytes, three bits (byte count minus one) per value in the 15 low bits of the two bytes; the
+ * most significant bit is unused. The drafts give no example and do not say in which order the two
+ * bytes are; this reader takes them as a big-endian 16-bit word with the first value's bits
+ * highest, which is the 32-bit rule extended (lengths read left to right, unused bit first).
  *
- * <p>The last group is always complete; the drafts pad it with zeros. Its padding values are
- * read and dropped. The encoding stores no count, so the page's value count is the one given to
- * {@link #init}. Values are not zigzag-encoded (an early parquet-mr experiment did that; the
- * drafts do not).
+ * <p>The last group is always complete; the drafts pad it with zeros. Its padding values are read
+ * and dropped. The encoding stores no count, so the page's value count is the one given to {@link
+ * #init}. Values are not zigzag-encoded (an early parquet-mr experiment did that; the drafts do
+ * not).
  */
 final class GroupVarIntDecoder implements ValuesDecoder {
   private static final String WHAT = "GROUP_VAR_INT";
 
   private final boolean int64;
   private final int groupSize;
+
   /** A group decoded ahead when a read stops inside it (INT32 pages). */
   private final int[] intGroup = new int[4];
+
   /** As {@link #intGroup}, for INT64 pages. */
   private final long[] longGroup = new long[5];
 
@@ -220,8 +222,18 @@ final class GroupVarIntDecoder implements ValuesDecoder {
   }
 
   private CorruptDataException truncated(String part, int size) {
-    return new CorruptDataException(WHAT + ": " + part + " of " + size + " bytes at byte " + pos
-        + " runs past the end of the page (" + (end - pos) + " bytes left, " + remaining
-        + " values expected)");
+    return new CorruptDataException(
+        WHAT
+            + ": "
+            + part
+            + " of "
+            + size
+            + " bytes at byte "
+            + pos
+            + " runs past the end of the page ("
+            + (end - pos)
+            + " bytes left, "
+            + remaining
+            + " values expected)");
   }
 }

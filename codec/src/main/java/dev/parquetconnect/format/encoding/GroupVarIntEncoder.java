@@ -10,8 +10,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * GroupVarIntDecoder}; an incomplete last group is padded with zeros, as the drafts require.
  *
  * <p><strong>No other Parquet reader can read this encoding</strong>: it appears only in early
- * drafts of the specification, is deprecated in the Thrift definition and was never implemented
- * by parquet-java, Arrow or any other reader. Use it only when explicitly asked to (tests,
+ * drafts of the specification, is deprecated in the Thrift definition and was never implemented by
+ * parquet-java, Arrow or any other reader. Use it only when explicitly asked to (tests,
  * experiments); never pick it as a default.
  */
 final class GroupVarIntEncoder implements ValuesEncoder {

@@ -6,15 +6,17 @@ import dev.parquetconnect.format.meta.PhysicalType;
 import java.util.Arrays;
 
 /**
- * Dictionary builder for INT32 and FLOAT (keyed by raw bits): a linear-probing hash table of
- * 32-bit keys with Fibonacci hashing, kept at most half full. Entries are stored in index order
- * in a plain {@code int[]}, which is also the PLAIN dictionary page once written little-endian.
+ * Dictionary builder for INT32 and FLOAT (keyed by raw bits): a linear-probing hash table of 32-bit
+ * keys with Fibonacci hashing, kept at most half full. Entries are stored in index order in a plain
+ * {@code int[]}, which is also the PLAIN dictionary page once written little-endian.
  */
 final class IntDictionaryBuilder extends DictionaryBuilder {
   private int[] values = new int[64];
   private int size;
+
   /** Table: the key in each slot and its index + 1 (0 marks an empty slot). */
   private int[] slotKeys;
+
   private int[] slotIds;
   private int mask;
   private int shift;

@@ -6,13 +6,13 @@ import dev.parquetconnect.format.meta.Encoding;
 import java.util.Arrays;
 
 /**
- * Reads the repetition or definition levels of one data page, in batches, for the page reader.
- * The layouts (Encodings.md and the data page headers):
+ * Reads the repetition or definition levels of one data page, in batches, for the page reader. The
+ * layouts (Encodings.md and the data page headers):
  *
  * <ul>
- *   <li>data page v1: the levels open the page body, RLE hybrid with a 4-byte length prefix, or
- *       the deprecated BIT_PACKED with no length ({@code ceil(n * width / 8)} bytes); {@link
- *       #initV1} returns how many bytes they took, so the caller finds what follows;
+ *   <li>data page v1: the levels open the page body, RLE hybrid with a 4-byte length prefix, or the
+ *       deprecated BIT_PACKED with no length ({@code ceil(n * width / 8)} bytes); {@link #initV1}
+ *       returns how many bytes they took, so the caller finds what follows;
  *   <li>data page v2: RLE hybrid without a prefix, its byte length given by the page header.
  * </ul>
  *
@@ -24,19 +24,23 @@ public final class LevelsDecoder {
   private final RleBitPackedHybridDecoder prefixedRle = new RleBitPackedHybridDecoder(0, true);
   private final RleBitPackedHybridDecoder plainRle = new RleBitPackedHybridDecoder(0, false);
   private final BitPackedLevelsDecoder bitPacked = new BitPackedLevelsDecoder(0);
+
   /** Which decoder holds this page's levels. */
   private Source source = Source.NONE;
+
   private int maxLevel;
+
   /** Levels left when the column stores none (maximum level 0). */
   private int implicitZerosLeft;
+
   /** Index of the next level within the page, for error messages. */
   private long index;
 
   /**
-   * Starts the levels of a v1 page at {@code page[offset]}, within {@code length} bytes (the
-   * rest of the page body), for {@code valueCount} values (the page's num_values), encoded in
-   * {@code encoding} (the header's repetition/definition level encoding). Returns the number of
-   * bytes the levels occupy: 0 when {@code maxLevel} is 0.
+   * Starts the levels of a v1 page at {@code page[offset]}, within {@code length} bytes (the rest
+   * of the page body), for {@code valueCount} values (the page's num_values), encoded in {@code
+   * encoding} (the header's repetition/definition level encoding). Returns the number of bytes the
+   * levels occupy: 0 when {@code maxLevel} is 0.
    */
   public int initV1(
       Encoding encoding, int maxLevel, byte[] page, int offset, int length, int valueCount)
@@ -112,8 +116,12 @@ public final class LevelsDecoder {
       for (int i = off; i < off + len; i++) {
         if (Integer.compareUnsigned(dst[i], maxLevel) > 0) {
           throw new CorruptDataException(
-              "level " + Integer.toUnsignedString(dst[i]) + " of value " + (index + i - off)
-                  + " exceeds the column's maximum level " + maxLevel);
+              "level "
+                  + Integer.toUnsignedString(dst[i])
+                  + " of value "
+                  + (index + i - off)
+                  + " exceeds the column's maximum level "
+                  + maxLevel);
         }
       }
     }

@@ -4,10 +4,10 @@ import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.Encoding;
 
 /**
- * Writes the repetition or definition levels of one data page in the layout its page version
- * needs (see {@link LevelsDecoder}): v1 RLE hybrid with the 4-byte length prefix (or the
- * deprecated BIT_PACKED), v2 RLE hybrid without prefix, whose byte length the page header
- * records. A column whose maximum level is 0 stores no levels: nothing is written.
+ * Writes the repetition or definition levels of one data page in the layout its page version needs
+ * (see {@link LevelsDecoder}): v1 RLE hybrid with the 4-byte length prefix (or the deprecated
+ * BIT_PACKED), v2 RLE hybrid without prefix, whose byte length the page header records. A column
+ * whose maximum level is 0 stores no levels: nothing is written.
  */
 final class LevelsEncoder {
   private final int maxLevel;

@@ -7,25 +7,29 @@ import java.util.Arrays;
 
 /**
  * Dictionary builder for INT64 and DOUBLE (keyed by raw bits): a linear-probing hash table of
- * 64-bit keys with Fibonacci hashing, kept at most a quarter full, each slot's key and index
- * side by side in one {@code long[]}. Entries are stored in index order
- * in a plain {@code long[]}, which is also the PLAIN dictionary page once written little-endian.
+ * 64-bit keys with Fibonacci hashing, kept at most a quarter full, each slot's key and index side
+ * by side in one {@code long[]}. Entries are stored in index order in a plain {@code long[]}, which
+ * is also the PLAIN dictionary page once written little-endian.
  */
 final class LongDictionaryBuilder extends DictionaryBuilder {
   private long[] values = new long[64];
   private int size;
+
   /**
-   * Table: slot {@code s} is {@code table[2s]}, the key, and {@code table[2s + 1]}, its index
-   * + 1 (0 marks an empty slot); key and index share a cache line, so a probe touches one.
+   * Table: slot {@code s} is {@code table[2s]}, the key, and {@code table[2s + 1]}, its index + 1
+   * (0 marks an empty slot); key and index share a cache line, so a probe touches one.
    */
   private long[] table;
+
   /** Fibonacci hashing: the top bits of key * 2^64 / phi index the table. */
   private static final long PHI = 0x9E3779B97F4A7C15L;
+
   /**
-   * The table is kept at most a quarter full: nearly every lookup then ends at its first slot,
-   * so the probe loop's branches are predictable.
+   * The table is kept at most a quarter full: nearly every lookup then ends at its first slot, so
+   * the probe loop's branches are predictable.
    */
   private static final int MAX_LOAD = 4;
+
   private static final int INITIAL_CAPACITY = 64;
   private int mask;
   private int shift;

@@ -13,16 +13,20 @@ import dev.parquetconnect.format.meta.PhysicalType;
  */
 public final class PlainDecoder implements ValuesDecoder {
   private final PhysicalType type;
+
   /** Bytes per value for the fixed-width types; 0 for BOOLEAN and BYTE_ARRAY. */
   private final int width;
+
   private final String name;
 
   private byte[] page;
   private int start;
   private int pos;
   private int limit;
+
   /** BOOLEAN only: the next bit, counted from bit 0 of byte {@code start}. */
   private long bitPos;
+
   private int valuesLeft;
 
   /** A PLAIN decoder for any type but FIXED_LEN_BYTE_ARRAY, whose length it needs. */
@@ -32,8 +36,8 @@ public final class PlainDecoder implements ValuesDecoder {
 
   /**
    * A PLAIN decoder for {@code type}; {@code typeLength} is the value length of a
-   * FIXED_LEN_BYTE_ARRAY column and is ignored for the other types. A length below 1 comes from
-   * a corrupt schema and is rejected.
+   * FIXED_LEN_BYTE_ARRAY column and is ignored for the other types. A length below 1 comes from a
+   * corrupt schema and is rejected.
    */
   public PlainDecoder(PhysicalType type, int typeLength) throws CorruptDataException {
     this.type = type;
@@ -231,15 +235,25 @@ public final class PlainDecoder implements ValuesDecoder {
     for (int i = 0; i < len; i++) {
       if (end - p < 4) {
         throw new CorruptDataException(
-            name + ": length of value needs 4 bytes at byte " + (p - start) + " but only "
-                + (end - p) + " remain");
+            name
+                + ": length of value needs 4 bytes at byte "
+                + (p - start)
+                + " but only "
+                + (end - p)
+                + " remain");
       }
       int length = LittleEndian.getInt(src, p);
       p += 4;
       if (length < 0 || length > end - p) {
         throw new CorruptDataException(
-            name + ": value length " + Integer.toUnsignedString(length) + " at byte "
-                + (p - 4 - start) + " exceeds the " + (end - p) + " bytes that remain");
+            name
+                + ": value length "
+                + Integer.toUnsignedString(length)
+                + " at byte "
+                + (p - 4 - start)
+                + " exceeds the "
+                + (end - p)
+                + " bytes that remain");
       }
       ShortCopy.copy(src, p, out, at, length);
       at += length;
@@ -257,15 +271,25 @@ public final class PlainDecoder implements ValuesDecoder {
     for (int i = 0; i < n; i++) {
       if (limit - p < 4) {
         throw new CorruptDataException(
-            name + ": length of value needs 4 bytes at byte " + (p - start) + " but only "
-                + (limit - p) + " remain");
+            name
+                + ": length of value needs 4 bytes at byte "
+                + (p - start)
+                + " but only "
+                + (limit - p)
+                + " remain");
       }
       int length = LittleEndian.getInt(page, p);
       p += 4;
       if (length < 0 || length > limit - p) {
         throw new CorruptDataException(
-            name + ": value length " + Integer.toUnsignedString(length) + " at byte "
-                + (p - 4 - start) + " exceeds the " + (limit - p) + " bytes that remain");
+            name
+                + ": value length "
+                + Integer.toUnsignedString(length)
+                + " at byte "
+                + (p - 4 - start)
+                + " exceeds the "
+                + (limit - p)
+                + " bytes that remain");
       }
       p += length;
     }
@@ -292,16 +316,24 @@ public final class PlainDecoder implements ValuesDecoder {
   }
 
   /**
-   * Claims {@code n} fixed-width values: checks the count and the bytes, advances, and returns
-   * the position of the first.
+   * Claims {@code n} fixed-width values: checks the count and the bytes, advances, and returns the
+   * position of the first.
    */
   private int take(int n) throws CorruptDataException {
     Decoders.checkRemaining(name, n, valuesLeft);
     long bytes = (long) n * width;
     if (bytes > limit - pos) {
       throw new CorruptDataException(
-          name + ": " + n + " values need " + bytes + " bytes at byte " + (pos - start)
-              + " but only " + (limit - pos) + " remain");
+          name
+              + ": "
+              + n
+              + " values need "
+              + bytes
+              + " bytes at byte "
+              + (pos - start)
+              + " but only "
+              + (limit - pos)
+              + " remain");
     }
     int p = pos;
     pos += (int) bytes;
@@ -315,8 +347,16 @@ public final class PlainDecoder implements ValuesDecoder {
     long bitsAvailable = ((long) (limit - start) << 3) - bitPos;
     if (n > bitsAvailable) {
       throw new CorruptDataException(
-          name + ": " + n + " values need " + n + " bits at bit " + bitPos + " but only "
-              + bitsAvailable + " remain");
+          name
+              + ": "
+              + n
+              + " values need "
+              + n
+              + " bits at bit "
+              + bitPos
+              + " but only "
+              + bitsAvailable
+              + " remain");
     }
     valuesLeft -= n;
   }

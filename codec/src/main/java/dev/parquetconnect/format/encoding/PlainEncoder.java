@@ -19,12 +19,16 @@ public final class PlainEncoder implements ValuesEncoder {
   static final int INT96_LENGTH = 12;
 
   private final PhysicalType type;
+
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96, otherwise unused. */
   private final int fixedLength;
+
   private final GrowableBuffer buf = new GrowableBuffer(1024);
   private int valueCount;
+
   /** BOOLEAN only: bits of the byte not yet complete, LSB first. */
   private int pendingBits;
+
   private int pendingBitCount;
 
   /** A PLAIN encoder for any type but FIXED_LEN_BYTE_ARRAY, whose length it needs. */
@@ -166,8 +170,8 @@ public final class PlainEncoder implements ValuesEncoder {
       reserve(4L * len + bytes);
       // Spare room past the page lets short values be moved as whole words (ShortCopy); the
       // bytes written past the last value are not part of the page.
-      buf.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16L - buf.size(),
-          4L * len + bytes + ShortCopy.SLACK));
+      buf.ensureCapacity(
+          (int) Math.min(Integer.MAX_VALUE - 16L - buf.size(), 4L * len + bytes + ShortCopy.SLACK));
       byte[] out = buf.array();
       byte[] data = src.data();
       int pos = buf.size();
@@ -184,8 +188,14 @@ public final class PlainEncoder implements ValuesEncoder {
       for (int i = from; i < from + len; i++) {
         if (offsets[i + 1] - offsets[i] != fixedLength) {
           throw new IllegalArgumentException(
-              "PLAIN " + type + ": value " + i + " has " + (offsets[i + 1] - offsets[i])
-                  + " bytes, the column's values have " + fixedLength);
+              "PLAIN "
+                  + type
+                  + ": value "
+                  + i
+                  + " has "
+                  + (offsets[i + 1] - offsets[i])
+                  + " bytes, the column's values have "
+                  + fixedLength);
         }
       }
       buf.write(src.data(), first, bytes);

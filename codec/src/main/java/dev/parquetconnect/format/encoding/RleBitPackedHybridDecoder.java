@@ -8,23 +8,23 @@ import java.util.Arrays;
 /**
  * Decodes the RLE / bit-packing hybrid (encoding RLE) of unsigned values of width 0..32: levels,
  * dictionary indices and RLE booleans. The data is a sequence of runs, each a ULEB128 header
- * followed either by one repeated value ({@code ceil(width / 8)} bytes, little-endian) or by
- * groups of eight bit-packed values (LSB first).
+ * followed either by one repeated value ({@code ceil(width / 8)} bytes, little-endian) or by groups
+ * of eight bit-packed values (LSB first).
  *
  * <p>Whether a 4-byte little-endian length precedes the runs depends on where the data sits
  * (Encodings.md): data page v1 levels and RLE booleans (v1 and v2) have it, v2 levels and
  * dictionary indices do not. The decoder is built for one of the two layouts.
  *
- * <p>Batches copy repeated runs with {@link Arrays#fill} and unpack whole bit-packed groups in
- * bulk through {@link BitPacking}. Every run header is checked against the bytes available:
- * zero-length runs, runs longer than the format allows, bit-packed runs whose bytes are missing
- * and repeated values wider than the bit width are {@link CorruptDataException}s. The last
- * bit-packed group may be padded past the number of values the page holds; the padding is
- * ignored.
+ * <p>Batches copy repeated runs with {@link Arrays#fill} and unpack whole bit-packed groups in bulk
+ * through {@link BitPacking}. Every run header is checked against the bytes available: zero-length
+ * runs, runs longer than the format allows, bit-packed runs whose bytes are missing and repeated
+ * values wider than the bit width are {@link CorruptDataException}s. The last bit-packed group may
+ * be padded past the number of values the page holds; the padding is ignored.
  */
 public final class RleBitPackedHybridDecoder implements ValuesDecoder {
   /** Largest run length the format allows (Encodings.md: runs are in [1, 2^31 - 1]). */
   private static final long MAX_RUN = Integer.MAX_VALUE;
+
   private static final int BOOLEAN_CHUNK = 512;
 
   private final boolean lengthPrefixed;
@@ -32,26 +32,33 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
   private int valueBytes;
 
   private byte[] page;
+
   /** Start of the runs (after the length prefix, if any), and their end. */
   private int start;
+
   private int end;
+
   /** Next unread byte: the next run header, or past the bit-packed run being read. */
   private int pos;
+
   private int valuesLeft;
 
   /** Values left in the current run (capped at the values left in the page). */
   private int runLeft;
+
   private boolean packedRun;
   private int repeatedValue;
+
   /** Bit-packed run: next group not yet unpacked, and one unpacked group being consumed. */
   private int packedPos;
+
   private final int[] group = new int[8];
   private int groupPos = 8;
   private int[] booleanScratch;
 
   /**
-   * A decoder for values of {@code bitWidth} bits (0..32, a caller's choice such as the width of
-   * a maximum level), with or without the 4-byte length prefix.
+   * A decoder for values of {@code bitWidth} bits (0..32, a caller's choice such as the width of a
+   * maximum level), with or without the 4-byte length prefix.
    */
   public RleBitPackedHybridDecoder(int bitWidth, boolean lengthPrefixed) {
     if (bitWidth < 0 || bitWidth > 32) {
@@ -75,9 +82,9 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
   }
 
   /**
-   * Points the decoder at {@code page[offset, offset + length)} holding {@code valueCount}
-   * values. With a length prefix, the runs are the prefix's length of bytes after it, which
-   * must lie inside the slice; {@link #end()} tells where they stop.
+   * Points the decoder at {@code page[offset, offset + length)} holding {@code valueCount} values.
+   * With a length prefix, the runs are the prefix's length of bytes after it, which must lie inside
+   * the slice; {@link #end()} tells where they stop.
    */
   @Override
   public void init(byte[] page, int offset, int length, int valueCount)
@@ -96,8 +103,11 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
       int declared = LittleEndian.getInt(page, offset);
       if (declared < 0 || declared > length - 4) {
         throw new CorruptDataException(
-            "RLE: length prefix " + Integer.toUnsignedString(declared) + " exceeds the "
-                + (length - 4) + " bytes that follow it");
+            "RLE: length prefix "
+                + Integer.toUnsignedString(declared)
+                + " exceeds the "
+                + (length - 4)
+                + " bytes that follow it");
       }
       runsStart = offset + 4;
       runsEnd = runsStart + declared;
@@ -244,7 +254,10 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
   private void nextRun() throws CorruptDataException {
     if (pos >= end) {
       throw new CorruptDataException(
-          "RLE: the runs end at byte " + (pos - start) + " but " + valuesLeft
+          "RLE: the runs end at byte "
+              + (pos - start)
+              + " but "
+              + valuesLeft
               + " values are still expected");
     }
     int headerAt = pos;
@@ -258,8 +271,13 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
       }
       if (end - pos < valueBytes) {
         throw new CorruptDataException(
-            "RLE: repeated value needs " + valueBytes + " bytes at byte " + (pos - start)
-                + " but only " + (end - pos) + " remain");
+            "RLE: repeated value needs "
+                + valueBytes
+                + " bytes at byte "
+                + (pos - start)
+                + " but only "
+                + (end - pos)
+                + " remain");
       }
       int value = 0;
       for (int k = 0; k < valueBytes; k++) {
@@ -267,8 +285,12 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
       }
       if (bitWidth < 32 && (value >>> bitWidth) != 0) {
         throw new CorruptDataException(
-            "RLE: repeated value " + Integer.toUnsignedString(value) + " at byte " + (pos - start)
-                + " does not fit bit width " + bitWidth);
+            "RLE: repeated value "
+                + Integer.toUnsignedString(value)
+                + " at byte "
+                + (pos - start)
+                + " does not fit bit width "
+                + bitWidth);
       }
       pos += valueBytes;
       packedRun = false;
@@ -278,14 +300,26 @@ public final class RleBitPackedHybridDecoder implements ValuesDecoder {
       long values = count << 3;
       if (count == 0 || values > MAX_RUN) {
         throw new CorruptDataException(
-            "RLE: bit-packed run of " + count + " groups at byte " + (headerAt - start)
-                + " is outside 1.." + (MAX_RUN >>> 3) + " groups");
+            "RLE: bit-packed run of "
+                + count
+                + " groups at byte "
+                + (headerAt - start)
+                + " is outside 1.."
+                + (MAX_RUN >>> 3)
+                + " groups");
       }
       long bytes = count * bitWidth;
       if (bytes > end - pos) {
         throw new CorruptDataException(
-            "RLE: bit-packed run of " + count + " groups at byte " + (headerAt - start)
-                + " needs " + bytes + " bytes but only " + (end - pos) + " remain");
+            "RLE: bit-packed run of "
+                + count
+                + " groups at byte "
+                + (headerAt - start)
+                + " needs "
+                + bytes
+                + " bytes but only "
+                + (end - pos)
+                + " remain");
       }
       packedPos = pos;
       pos += (int) bytes;

@@ -9,11 +9,11 @@ import java.util.Arrays;
  * RleBitPackedHybridDecoder} for the layout and for when the 4-byte length prefix is used).
  *
  * <p>Run choice: values are gathered in groups of eight. A group whose eight values are equal
- * starts a repeated run, which then swallows every following equal value; other groups are
- * appended to a bit-packed run. Bit-packed runs therefore always hold whole groups, and only
- * the last one of the page is padded (with zeros). A bit-packed run is closed after 63 groups so
- * that its header, reserved before its data, always fits one byte. At the end of the page a
- * short tail of equal values becomes a repeated run when that is no larger than a padded group.
+ * starts a repeated run, which then swallows every following equal value; other groups are appended
+ * to a bit-packed run. Bit-packed runs therefore always hold whole groups, and only the last one of
+ * the page is padded (with zeros). A bit-packed run is closed after 63 groups so that its header,
+ * reserved before its data, always fits one byte. At the end of the page a short tail of equal
+ * values becomes a repeated run when that is no larger than a padded group.
  *
  * <p>Encoding is incremental, so {@link #estimatedSize()} is exact: the bytes written so far plus
  * what the pending group or run will add.
@@ -21,6 +21,7 @@ import java.util.Arrays;
 final class RleBitPackedHybridEncoder implements ValuesEncoder {
   /** Groups per bit-packed run: 63 keeps the header ((63 << 1) | 1) to one byte. */
   private static final int MAX_GROUPS_PER_RUN = 63;
+
   /** Values per repeated run allowed by the format. */
   private static final int MAX_RUN = Integer.MAX_VALUE;
 
@@ -32,15 +33,20 @@ final class RleBitPackedHybridEncoder implements ValuesEncoder {
 
   /** The values of the group being gathered; empty while a repeated run is open. */
   private final int[] group = new int[8];
+
   private int groupSize;
+
   /**
-   * The last value and how many times it repeats at the end of the current group; 8 or more
-   * means a repeated run is open (and the group is empty).
+   * The last value and how many times it repeats at the end of the current group; 8 or more means a
+   * repeated run is open (and the group is empty).
    */
   private int runValue;
+
   private int runLength;
+
   /** Position of the reserved header byte of the open bit-packed run, or -1. */
   private int packedHeaderPos = -1;
+
   private int packedGroups;
 
   public RleBitPackedHybridEncoder(int bitWidth, boolean lengthPrefixed) {
@@ -91,9 +97,9 @@ final class RleBitPackedHybridEncoder implements ValuesEncoder {
 
   /**
    * Adds {@code src[from, end)}: the same run choice as {@link #add} value by value, but whole
-   * groups are taken straight from {@code src} while no group is half gathered: a repeated run
-   * is extended with a tight scan, and consecutive groups that are not all equal are packed in
-   * one call.
+   * groups are taken straight from {@code src} while no group is half gathered: a repeated run is
+   * extended with a tight scan, and consecutive groups that are not all equal are packed in one
+   * call.
    */
   private void addAll(int[] src, int from, int end) {
     int i = from;
@@ -299,8 +305,8 @@ final class RleBitPackedHybridEncoder implements ValuesEncoder {
   }
 
   /**
-   * Appends the page's encoded values (with the length prefix if this encoder has one) and
-   * starts a new page.
+   * Appends the page's encoded values (with the length prefix if this encoder has one) and starts a
+   * new page.
    */
   @Override
   public void flushTo(GrowableBuffer out) {

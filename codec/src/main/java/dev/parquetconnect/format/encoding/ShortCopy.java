@@ -5,12 +5,12 @@ import dev.parquetconnect.format.io.LittleEndian;
 /**
  * Copies of short byte strings (most BYTE_ARRAY values are a few dozen bytes), where a {@link
  * System#arraycopy} call per value costs more than the copy itself. A short value is moved as a
- * fixed number of whole 8-byte words when both arrays have the room for it, with no branch on
- * its exact length (which varies value to value and would be mispredicted): the words may read
- * past the value in {@code src} and write past it in {@code dst}, so callers use this only where
- * the bytes after the value in {@code dst} are free (the unwritten tail of a {@link BinaryBatch}
- * or an encoder's buffer, which they reserve {@link #SLACK} extra bytes of). Loads come before
- * stores, so a copy within one array to a later position ({@code to >= from + len}) is safe.
+ * fixed number of whole 8-byte words when both arrays have the room for it, with no branch on its
+ * exact length (which varies value to value and would be mispredicted): the words may read past the
+ * value in {@code src} and write past it in {@code dst}, so callers use this only where the bytes
+ * after the value in {@code dst} are free (the unwritten tail of a {@link BinaryBatch} or an
+ * encoder's buffer, which they reserve {@link #SLACK} extra bytes of). Loads come before stores, so
+ * a copy within one array to a later position ({@code to >= from + len}) is safe.
  */
 final class ShortCopy {
   /** Bytes a destination must have free past the copied values. */
@@ -19,9 +19,9 @@ final class ShortCopy {
   private ShortCopy() {}
 
   /**
-   * Copies {@code src[from, from + len)} to {@code dst[to, to + len)}: eight words for a value
-   * of up to 64 bytes, {@code arraycopy} beyond; bytes of {@code dst} up to {@code to + 64} may
-   * be overwritten.
+   * Copies {@code src[from, from + len)} to {@code dst[to, to + len)}: eight words for a value of
+   * up to 64 bytes, {@code arraycopy} beyond; bytes of {@code dst} up to {@code to + 64} may be
+   * overwritten.
    */
   static void copy(byte[] src, int from, byte[] dst, int to, int len) {
     if (len <= 64 && from <= src.length - 64 && to <= dst.length - 64) {

@@ -4,9 +4,9 @@ import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.Encoding;
 
 /**
- * Encodes the values of one page in one encoding, appending as values arrive. Writes are per
- * batch; an encoder implements those its encoding defines for its physical type, the others
- * throw {@link UnsupportedOperationException} (a programming error, not a data error).
+ * Encodes the values of one page in one encoding, appending as values arrive. Writes are per batch;
+ * an encoder implements those its encoding defines for its physical type, the others throw {@link
+ * UnsupportedOperationException} (a programming error, not a data error).
  */
 public interface ValuesEncoder {
   Encoding encoding();

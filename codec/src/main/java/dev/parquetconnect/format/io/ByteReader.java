@@ -4,9 +4,9 @@ import dev.parquetconnect.format.CorruptDataException;
 
 /**
  * A bounds-checked cursor over a slice of a {@code byte[]} for the small header fields of the
- * encodings (varints, zigzag, fixed little-endian words). Every read that would pass the end of
- * the slice throws {@link CorruptDataException} naming what was being read; bulk value decoding
- * does not go through here but checks its bounds once per batch.
+ * encodings (varints, zigzag, fixed little-endian words). Every read that would pass the end of the
+ * slice throws {@link CorruptDataException} naming what was being read; bulk value decoding does
+ * not go through here but checks its bounds once per batch.
  */
 public final class ByteReader {
   private byte[] buf;
@@ -57,7 +57,13 @@ public final class ByteReader {
   public void require(long n, String what) throws CorruptDataException {
     if (n < 0 || n > limit - pos) {
       throw new CorruptDataException(
-          what + ": needs " + n + " bytes at position " + pos + " but only " + (limit - pos)
+          what
+              + ": needs "
+              + n
+              + " bytes at position "
+              + pos
+              + " but only "
+              + (limit - pos)
               + " remain");
     }
   }

@@ -5,11 +5,11 @@ import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
- * An append-only byte buffer that encoders and page writers write into and that is reused
- * across pages ({@link #reset()} keeps the array). Not thread-safe.
+ * An append-only byte buffer that encoders and page writers write into and that is reused across
+ * pages ({@link #reset()} keeps the array). Not thread-safe.
  *
- * <p>Bulk writers call {@link #ensureCapacity(int)} once for a batch, then write into
- * {@link #array()} at {@link #size()} and {@link #advance(int)}: no bounds check per value.
+ * <p>Bulk writers call {@link #ensureCapacity(int)} once for a batch, then write into {@link
+ * #array()} at {@link #size()} and {@link #advance(int)}: no bounds check per value.
  */
 public final class GrowableBuffer {
   /** Largest array the JVM reliably allocates. */

@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * Little-endian loads and stores on {@code byte[]} through VarHandles, which the JIT turns into
- * single unaligned machine loads. Callers check bounds once per batch; these methods still
- * throw {@link IndexOutOfBoundsException} if a caller got that wrong.
+ * single unaligned machine loads. Callers check bounds once per batch; these methods still throw
+ * {@link IndexOutOfBoundsException} if a caller got that wrong.
  */
 public final class LittleEndian {
   private static final VarHandle SHORT =

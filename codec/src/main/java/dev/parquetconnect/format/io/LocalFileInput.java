@@ -35,7 +35,12 @@ public final class LocalFileInput implements SeekableInput {
       int n = channel.read(buf, pos);
       if (n < 0) {
         throw new EOFException(
-            path + ": " + buf.remaining() + " bytes missing at position " + pos + " of "
+            path
+                + ": "
+                + buf.remaining()
+                + " bytes missing at position "
+                + pos
+                + " of "
                 + channel.size());
       }
       pos += n;

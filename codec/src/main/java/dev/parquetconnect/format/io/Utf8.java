@@ -14,8 +14,8 @@ public final class Utf8 {
   }
 
   /**
-   * Encodes {@code s} into {@code dst} from {@code off} on and returns the number of bytes
-   * written; {@code dst} must have {@link #maxBytes} bytes of room there.
+   * Encodes {@code s} into {@code dst} from {@code off} on and returns the number of bytes written;
+   * {@code dst} must have {@link #maxBytes} bytes of room there.
    */
   public static int encode(String s, byte[] dst, int off) {
     // ASCII, the common case, one byte per char. Kept small so that the JIT inlines it into

@@ -3,9 +3,9 @@ package dev.parquetconnect.format.meta;
 import java.util.Objects;
 
 /**
- * Thrift struct {@code BloomFilterHeader}, which precedes a column chunk's bloom filter bitset.
- * Its three unions have one member each today, so they are enums here; {@code UNRECOGNIZED}
- * stands for a member a newer writer defined, which a reader must treat as "no usable filter".
+ * Thrift struct {@code BloomFilterHeader}, which precedes a column chunk's bloom filter bitset. Its
+ * three unions have one member each today, so they are enums here; {@code UNRECOGNIZED} stands for
+ * a member a newer writer defined, which a reader must treat as "no usable filter".
  */
 public record BloomFilterHeader(
     int numBytes, Algorithm algorithm, Hash hash, Compression compression) {

@@ -6,8 +6,8 @@ import org.apache.thrift.transport.TTransportException;
 
 /**
  * A Thrift transport over a slice of a {@code byte[]}: {@link ThriftInput} reads its bytes in
- * place, and every declared length is checked against the bytes left in the slice. It also
- * exposes the array as its buffer, for libthrift code that reads through {@code TTransport}.
+ * place, and every declared length is checked against the bytes left in the slice. It also exposes
+ * the array as its buffer, for libthrift code that reads through {@code TTransport}.
  */
 final class ByteArrayTransport extends ReadTransport {
   private final byte[] buf;
@@ -37,7 +37,8 @@ final class ByteArrayTransport extends ReadTransport {
   public int read(byte[] dst, int off, int len) throws TTransportException {
     int available = limit - pos;
     if (available <= 0) {
-      throw endOfInput("needs " + len + " more bytes at byte " + position() + " but the input ends");
+      throw endOfInput(
+          "needs " + len + " more bytes at byte " + position() + " but the input ends");
     }
     int n = Math.min(len, available);
     System.arraycopy(buf, pos, dst, off, n);
@@ -101,7 +102,12 @@ final class ByteArrayTransport extends ReadTransport {
   public void checkReadBytesAvailable(long numBytes) throws TTransportException {
     if (numBytes < 0 || numBytes > limit - pos) {
       throw endOfInput(
-          "a length of " + numBytes + " at byte " + position() + " exceeds the " + (limit - pos)
+          "a length of "
+              + numBytes
+              + " at byte "
+              + position()
+              + " exceeds the "
+              + (limit - pos)
               + " bytes left");
     }
   }

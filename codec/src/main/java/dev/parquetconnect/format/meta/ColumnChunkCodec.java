@@ -12,15 +12,37 @@ import org.apache.thrift.protocol.TType;
  */
 final class ColumnChunkCodec {
   private static final String[] CHUNK_FIELDS = {
-    null, "file_path", "file_offset", "meta_data", "offset_index_offset", "offset_index_length",
-    "column_index_offset", "column_index_length", "crypto_metadata", "encrypted_column_metadata"
+    null,
+    "file_path",
+    "file_offset",
+    "meta_data",
+    "offset_index_offset",
+    "offset_index_length",
+    "column_index_offset",
+    "column_index_length",
+    "crypto_metadata",
+    "encrypted_column_metadata"
   };
   private static final int CHUNK_REQUIRED = 1 << 2;
   private static final String[] COLUMN_FIELDS = {
-    null, "type", "encodings", "path_in_schema", "codec", "num_values", "total_uncompressed_size",
-    "total_compressed_size", "key_value_metadata", "data_page_offset", "index_page_offset",
-    "dictionary_page_offset", "statistics", "encoding_stats", "bloom_filter_offset",
-    "bloom_filter_length", "size_statistics", "geospatial_statistics"
+    null,
+    "type",
+    "encodings",
+    "path_in_schema",
+    "codec",
+    "num_values",
+    "total_uncompressed_size",
+    "total_compressed_size",
+    "key_value_metadata",
+    "data_page_offset",
+    "index_page_offset",
+    "dictionary_page_offset",
+    "statistics",
+    "encoding_stats",
+    "bloom_filter_offset",
+    "bloom_filter_length",
+    "size_statistics",
+    "geospatial_statistics"
   };
   private static final int COLUMN_REQUIRED = 0b1011111110;
   private static final String[] ENCODING_STATS_FIELDS = {null, "page_type", "encoding", "count"};
@@ -95,8 +117,16 @@ final class ColumnChunkCodec {
     }
     in.require(seen, CHUNK_REQUIRED, "ColumnChunk", CHUNK_FIELDS);
     in.structEnd();
-    return new ColumnChunk(filePath, fileOffset, metaData, offsetIndexOffset, offsetIndexLength,
-        columnIndexOffset, columnIndexLength, crypto, encryptedMetaData);
+    return new ColumnChunk(
+        filePath,
+        fileOffset,
+        metaData,
+        offsetIndexOffset,
+        offsetIndexLength,
+        columnIndexOffset,
+        columnIndexLength,
+        crypto,
+        encryptedMetaData);
   }
 
   static void writeColumnChunk(ThriftOutput out, ColumnChunk c) throws TException {
@@ -241,9 +271,23 @@ final class ColumnChunkCodec {
     }
     in.require(seen, COLUMN_REQUIRED, "ColumnMetaData", COLUMN_FIELDS);
     in.structEnd();
-    return new ColumnMetaData(type, encodings, path, codec, numValues, totalUncompressed,
-        totalCompressed, keyValues, dataPageOffset, indexPageOffset, dictionaryPageOffset,
-        statistics, encodingStats, bloomFilterOffset, bloomFilterLength, sizeStatistics,
+    return new ColumnMetaData(
+        type,
+        encodings,
+        path,
+        codec,
+        numValues,
+        totalUncompressed,
+        totalCompressed,
+        keyValues,
+        dataPageOffset,
+        indexPageOffset,
+        dictionaryPageOffset,
+        statistics,
+        encodingStats,
+        bloomFilterOffset,
+        bloomFilterLength,
+        sizeStatistics,
         geoStatistics);
   }
 
@@ -343,8 +387,8 @@ final class ColumnChunkCodec {
   private static void writePageEncodingStats(ThriftOutput out, PageEncodingStats s)
       throws TException {
     if (s.pageType() == null || s.encoding() == null) {
-      throw new IllegalArgumentException("cannot write encoding stats with an unknown page type"
-          + " or encoding: " + s);
+      throw new IllegalArgumentException(
+          "cannot write encoding stats with an unknown page type" + " or encoding: " + s);
     }
     out.structBegin();
     out.i32(1, s.pageType().value());

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Thrift struct {@code ColumnIndex}: per-page min/max bounds of a column chunk, for page
- * skipping. The first four fields are required; the counts and level histograms are optional
- * (null when absent). {@code nanCounts} (field 8) is newer than some writers and readers.
+ * Thrift struct {@code ColumnIndex}: per-page min/max bounds of a column chunk, for page skipping.
+ * The first four fields are required; the counts and level histograms are optional (null when
+ * absent). {@code nanCounts} (field 8) is newer than some writers and readers.
  */
 public record ColumnIndex(
     List<Boolean> nullPages,

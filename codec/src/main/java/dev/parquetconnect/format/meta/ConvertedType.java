@@ -2,8 +2,8 @@ package dev.parquetconnect.format.meta;
 
 /**
  * Thrift enum {@code ConvertedType}: the legacy annotation on a schema element, superseded by
- * {@link LogicalType} but still written beside it for old readers. The list is frozen upstream,
- * so a value outside it means damaged metadata rather than a newer writer.
+ * {@link LogicalType} but still written beside it for old readers. The list is frozen upstream, so
+ * a value outside it means damaged metadata rather than a newer writer.
  */
 public enum ConvertedType {
   UTF8(0),

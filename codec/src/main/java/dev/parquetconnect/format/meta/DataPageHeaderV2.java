@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Thrift struct {@code DataPageHeaderV2}. {@code isCompressed} and {@code statistics} are optional
- * (null when absent); an absent {@code isCompressed} means compressed, see
- * {@link #valuesCompressed()}.
+ * (null when absent); an absent {@code isCompressed} means compressed, see {@link
+ * #valuesCompressed()}.
  */
 public record DataPageHeaderV2(
     int numValues,
@@ -21,7 +21,9 @@ public record DataPageHeaderV2(
     Objects.requireNonNull(encoding, "encoding");
   }
 
-  /** Whether the values section is compressed with the chunk's codec (the Thrift default is true). */
+  /**
+   * Whether the values section is compressed with the chunk's codec (the Thrift default is true).
+   */
   public boolean valuesCompressed() {
     return isCompressed == null || isCompressed;
   }

@@ -3,9 +3,9 @@ package dev.parquetconnect.format.meta;
 import java.util.Objects;
 
 /**
- * Thrift union {@code EncryptionAlgorithm} with its two members' common fields (both
- * {@code AesGcmV1} and {@code AesGcmCtrV1} carry the same three optional fields). Kept so a
- * reader can tell a plaintext-footer encrypted file from a plain one and refuse it clearly.
+ * Thrift union {@code EncryptionAlgorithm} with its two members' common fields (both {@code
+ * AesGcmV1} and {@code AesGcmCtrV1} carry the same three optional fields). Kept so a reader can
+ * tell a plaintext-footer encrypted file from a plain one and refuse it clearly.
  */
 public record EncryptionAlgorithm(
     Kind kind, ByteString aadPrefix, ByteString aadFileUnique, Boolean supplyAadPrefix) {

@@ -25,9 +25,12 @@ final class EncryptionCodec {
       members++;
       int id = ThriftInput.id(f);
       if ((id == 1 || id == 2) && ThriftInput.type(f) == TType.STRUCT) {
-        result = readAesGcm(in, id == 1
-            ? EncryptionAlgorithm.Kind.AES_GCM_V1
-            : EncryptionAlgorithm.Kind.AES_GCM_CTR_V1);
+        result =
+            readAesGcm(
+                in,
+                id == 1
+                    ? EncryptionAlgorithm.Kind.AES_GCM_V1
+                    : EncryptionAlgorithm.Kind.AES_GCM_CTR_V1);
       } else {
         in.skip(ThriftInput.type(f));
         result = new EncryptionAlgorithm(EncryptionAlgorithm.Kind.UNRECOGNIZED, null, null, null);
@@ -69,8 +72,7 @@ final class EncryptionCodec {
     return new EncryptionAlgorithm(kind, aadPrefix, aadFileUnique, supplyAadPrefix);
   }
 
-  static void writeEncryptionAlgorithm(ThriftOutput out, EncryptionAlgorithm a)
-      throws TException {
+  static void writeEncryptionAlgorithm(ThriftOutput out, EncryptionAlgorithm a) throws TException {
     if (a.kind() == EncryptionAlgorithm.Kind.UNRECOGNIZED) {
       throw new IllegalArgumentException("cannot write an unrecognised encryption algorithm");
     }

@@ -1,6 +1,9 @@
 package dev.parquetconnect.format.meta;
 
-/** Thrift enum {@code FieldRepetitionType}: whether a schema field is required, optional or repeated. */
+/**
+ * Thrift enum {@code FieldRepetitionType}: whether a schema field is required, optional or
+ * repeated.
+ */
 public enum FieldRepetitionType {
   REQUIRED(0),
   OPTIONAL(1),

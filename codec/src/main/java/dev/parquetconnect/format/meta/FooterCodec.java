@@ -13,13 +13,27 @@ import org.apache.thrift.protocol.TType;
  */
 final class FooterCodec {
   private static final String[] FILE_FIELDS = {
-    null, "version", "schema", "num_rows", "row_groups", "key_value_metadata", "created_by",
-    "column_orders", "encryption_algorithm", "footer_signing_key_metadata"
+    null,
+    "version",
+    "schema",
+    "num_rows",
+    "row_groups",
+    "key_value_metadata",
+    "created_by",
+    "column_orders",
+    "encryption_algorithm",
+    "footer_signing_key_metadata"
   };
   private static final int FILE_REQUIRED = 0b11110;
   private static final String[] ROW_GROUP_FIELDS = {
-    null, "columns", "total_byte_size", "num_rows", "sorting_columns", "file_offset",
-    "total_compressed_size", "ordinal"
+    null,
+    "columns",
+    "total_byte_size",
+    "num_rows",
+    "sorting_columns",
+    "file_offset",
+    "total_compressed_size",
+    "ordinal"
   };
   private static final int ROW_GROUP_REQUIRED = 0b1110;
   private static final String[] KEY_VALUE_FIELDS = {null, "key", "value"};
@@ -100,7 +114,14 @@ final class FooterCodec {
     in.require(seen, FILE_REQUIRED, "FileMetaData", FILE_FIELDS);
     in.structEnd();
     return new FileMetaData(
-        version, schema, numRows, rowGroups, keyValues, createdBy, columnOrders, encryption,
+        version,
+        schema,
+        numRows,
+        rowGroups,
+        keyValues,
+        createdBy,
+        columnOrders,
+        encryption,
         signingKey);
   }
 
@@ -202,8 +223,8 @@ final class FooterCodec {
     }
     in.require(seen, ROW_GROUP_REQUIRED, "RowGroup", ROW_GROUP_FIELDS);
     in.structEnd();
-    return new RowGroup(columns, totalByteSize, numRows, sorting, fileOffset, totalCompressed,
-        ordinal);
+    return new RowGroup(
+        columns, totalByteSize, numRows, sorting, fileOffset, totalCompressed, ordinal);
   }
 
   private static void writeRowGroup(ThriftOutput out, RowGroup g) throws TException {

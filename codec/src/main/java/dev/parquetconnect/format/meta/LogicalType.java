@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * Thrift union {@code LogicalType}: the annotation that gives a physical type its meaning. Each
  * member is a record whose {@link #fieldId()} is its union field id. A member this codec does not
- * know (or whose content it does not understand, such as a new time unit) reads as
- * {@link Unrecognized}, so a reader can fall back to the physical values as the specification
- * asks, instead of rejecting the file.
+ * know (or whose content it does not understand, such as a new time unit) reads as {@link
+ * Unrecognized}, so a reader can fall back to the physical values as the specification asks,
+ * instead of rejecting the file.
  */
 public sealed interface LogicalType {
   StringType STRING = new StringType();
@@ -97,7 +97,9 @@ public sealed interface LogicalType {
     }
   }
 
-  /** {@code INTEGER} (10): a signed or unsigned integer of 8, 16, 32 or 64 bits (an i8 on the wire). */
+  /**
+   * {@code INTEGER} (10): a signed or unsigned integer of 8, 16, 32 or 64 bits (an i8 on the wire).
+   */
   record IntType(byte bitWidth, boolean signed) implements LogicalType {
     @Override
     public int fieldId() {

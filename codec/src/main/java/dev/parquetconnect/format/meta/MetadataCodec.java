@@ -15,8 +15,8 @@ import org.apache.thrift.TException;
  * {@code TCompactProtocol}.
  *
  * <p>Reading treats the bytes as untrusted: unknown fields are skipped (files from newer writers
- * read), every length is checked against the input before anything is allocated for it, nesting
- * is bounded, and every failure is a {@link CorruptDataException} (damaged bytes, a required field
+ * read), every length is checked against the input before anything is allocated for it, nesting is
+ * bounded, and every failure is a {@link CorruptDataException} (damaged bytes, a required field
  * missing) or an {@link UnsupportedFeatureException} (a codec, encoding or page type this project
  * does not know) whose message names the structure and the byte position within it. Writing emits
  * what Thrift's generated code emits for the same values, byte for byte.
@@ -26,6 +26,7 @@ import org.apache.thrift.TException;
 public final class MetadataCodec {
   /** Largest page header {@link #readPageHeader(InputStream)} accepts, as parquet-cpp does. */
   public static final int DEFAULT_MAX_PAGE_HEADER_SIZE = 16 * 1024 * 1024;
+
   /** The file trailer: 4-byte little-endian footer length, then the magic. */
   public static final int TRAILER_LENGTH = 8;
 
@@ -61,8 +62,12 @@ public final class MetadataCodec {
     int length = LittleEndian.getInt(buf, off);
     long room = fileLength - MAGIC_LENGTH - TRAILER_LENGTH;
     if (length < 0 || length > room) {
-      throw new CorruptDataException("footer length " + (length & 0xFFFFFFFFL)
-          + " does not fit a file of " + fileLength + " bytes");
+      throw new CorruptDataException(
+          "footer length "
+              + (length & 0xFFFFFFFFL)
+              + " does not fit a file of "
+              + fileLength
+              + " bytes");
     }
     return length;
   }
@@ -115,8 +120,8 @@ public final class MetadataCodec {
     if (transport.unconsumed() != 0) {
       // A list or binary announced more bytes than the header then used: they were taken from
       // the stream and the page body no longer starts where the caller will read it.
-      throw input.corrupt("the header announced " + transport.unconsumed()
-          + " bytes more than it contains");
+      throw input.corrupt(
+          "the header announced " + transport.unconsumed() + " bytes more than it contains");
     }
     return header;
   }
@@ -149,7 +154,9 @@ public final class MetadataCodec {
     return decode(buf, off, len, "bloom filter header", PageIndexCodec::readBloomFilterHeader);
   }
 
-  /** @throws IllegalArgumentException for a header with an unrecognised union member */
+  /**
+   * @throws IllegalArgumentException for a header with an unrecognised union member
+   */
   public static void write(BloomFilterHeader header, GrowableBuffer out) {
     encode(out, o -> PageIndexCodec.writeBloomFilterHeader(o, header));
   }

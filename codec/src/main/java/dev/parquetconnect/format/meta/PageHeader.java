@@ -20,8 +20,11 @@ public record PageHeader(
   public PageHeader {
     Objects.requireNonNull(type, "type");
     if (uncompressedPageSize < 0 || compressedPageSize < 0) {
-      throw new IllegalArgumentException("negative page size: uncompressed "
-          + uncompressedPageSize + ", compressed " + compressedPageSize);
+      throw new IllegalArgumentException(
+          "negative page size: uncompressed "
+              + uncompressedPageSize
+              + ", compressed "
+              + compressedPageSize);
     }
   }
 }

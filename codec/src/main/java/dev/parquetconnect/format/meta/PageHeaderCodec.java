@@ -7,17 +7,35 @@ import org.apache.thrift.protocol.TType;
 /** Reads and writes {@code PageHeader} and its per-type headers. */
 final class PageHeaderCodec {
   private static final String[] PAGE_FIELDS = {
-    null, "type", "uncompressed_page_size", "compressed_page_size", "crc", "data_page_header",
-    "index_page_header", "dictionary_page_header", "data_page_header_v2"
+    null,
+    "type",
+    "uncompressed_page_size",
+    "compressed_page_size",
+    "crc",
+    "data_page_header",
+    "index_page_header",
+    "dictionary_page_header",
+    "data_page_header_v2"
   };
   private static final String[] DATA_FIELDS = {
-    null, "num_values", "encoding", "definition_level_encoding", "repetition_level_encoding",
+    null,
+    "num_values",
+    "encoding",
+    "definition_level_encoding",
+    "repetition_level_encoding",
     "statistics"
   };
   private static final String[] DICTIONARY_FIELDS = {null, "num_values", "encoding", "is_sorted"};
   private static final String[] DATA_V2_FIELDS = {
-    null, "num_values", "num_nulls", "num_rows", "encoding", "definition_levels_byte_length",
-    "repetition_levels_byte_length", "is_compressed", "statistics"
+    null,
+    "num_values",
+    "num_nulls",
+    "num_rows",
+    "encoding",
+    "definition_levels_byte_length",
+    "repetition_levels_byte_length",
+    "is_compressed",
+    "statistics"
   };
   private static final int REQUIRED_1_TO_2 = 0b110;
   private static final int REQUIRED_1_TO_3 = 0b1110;
@@ -89,8 +107,11 @@ final class PageHeaderCodec {
     in.require(seen, REQUIRED_1_TO_3, "PageHeader", PAGE_FIELDS);
     if (uncompressedSize < 0 || compressedSize < 0) {
       // Caught here, with the position, rather than by every page reader.
-      throw in.corrupt("negative page size: uncompressed_page_size " + uncompressedSize
-          + ", compressed_page_size " + compressedSize);
+      throw in.corrupt(
+          "negative page size: uncompressed_page_size "
+              + uncompressedSize
+              + ", compressed_page_size "
+              + compressedSize);
     }
     in.structEnd();
     return new PageHeader(
@@ -196,8 +217,8 @@ final class PageHeaderCodec {
     }
     in.require(seen, REQUIRED_1_TO_4, "DataPageHeader", DATA_FIELDS);
     in.structEnd();
-    return new DataPageHeader(numValues, encoding, definitionEncoding, repetitionEncoding,
-        statistics);
+    return new DataPageHeader(
+        numValues, encoding, definitionEncoding, repetitionEncoding, statistics);
   }
 
   private static DictionaryPageHeader readDictionaryPageHeader(ThriftInput in)
@@ -283,7 +304,14 @@ final class PageHeaderCodec {
     }
     in.require(seen, REQUIRED_1_TO_6, "DataPageHeaderV2", DATA_V2_FIELDS);
     in.structEnd();
-    return new DataPageHeaderV2(numValues, numNulls, numRows, encoding, definitionLength,
-        repetitionLength, compressed, statistics);
+    return new DataPageHeaderV2(
+        numValues,
+        numNulls,
+        numRows,
+        encoding,
+        definitionLength,
+        repetitionLength,
+        compressed,
+        statistics);
   }
 }

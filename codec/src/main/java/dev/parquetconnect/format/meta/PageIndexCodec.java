@@ -5,11 +5,21 @@ import java.util.List;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TType;
 
-/** Reads and writes the page index ({@code ColumnIndex}, {@code OffsetIndex}) and {@code BloomFilterHeader}. */
+/**
+ * Reads and writes the page index ({@code ColumnIndex}, {@code OffsetIndex}) and {@code
+ * BloomFilterHeader}.
+ */
 final class PageIndexCodec {
   private static final String[] COLUMN_INDEX_FIELDS = {
-    null, "null_pages", "min_values", "max_values", "boundary_order", "null_counts",
-    "repetition_level_histograms", "definition_level_histograms", "nan_counts"
+    null,
+    "null_pages",
+    "min_values",
+    "max_values",
+    "boundary_order",
+    "null_counts",
+    "repetition_level_histograms",
+    "definition_level_histograms",
+    "nan_counts"
   };
   private static final String[] OFFSET_INDEX_FIELDS = {
     null, "page_locations", "unencoded_byte_array_data_bytes"
@@ -88,8 +98,15 @@ final class PageIndexCodec {
     }
     in.require(seen, REQUIRED_1_TO_4, "ColumnIndex", COLUMN_INDEX_FIELDS);
     in.structEnd();
-    return new ColumnIndex(nullPages, minValues, maxValues, boundaryOrder, nullCounts,
-        repetitionHistograms, definitionHistograms, nanCounts);
+    return new ColumnIndex(
+        nullPages,
+        minValues,
+        maxValues,
+        boundaryOrder,
+        nullCounts,
+        repetitionHistograms,
+        definitionHistograms,
+        nanCounts);
   }
 
   static void writeColumnIndex(ThriftOutput out, ColumnIndex c) throws TException {
@@ -145,8 +162,7 @@ final class PageIndexCodec {
     out.structEnd();
   }
 
-  private static PageLocation readPageLocation(ThriftInput in)
-      throws TException, ParquetException {
+  private static PageLocation readPageLocation(ThriftInput in) throws TException, ParquetException {
     in.structBegin();
     long offset = 0;
     int compressedSize = 0;
@@ -198,25 +214,28 @@ final class PageIndexCodec {
         }
         case 2 -> {
           if (in.accept(f, TType.STRUCT)) {
-            algorithm = in.emptyStructUnion("BloomFilterAlgorithm") == 1
-                ? BloomFilterHeader.Algorithm.BLOCK
-                : BloomFilterHeader.Algorithm.UNRECOGNIZED;
+            algorithm =
+                in.emptyStructUnion("BloomFilterAlgorithm") == 1
+                    ? BloomFilterHeader.Algorithm.BLOCK
+                    : BloomFilterHeader.Algorithm.UNRECOGNIZED;
             seen |= 1 << 2;
           }
         }
         case 3 -> {
           if (in.accept(f, TType.STRUCT)) {
-            hash = in.emptyStructUnion("BloomFilterHash") == 1
-                ? BloomFilterHeader.Hash.XXHASH
-                : BloomFilterHeader.Hash.UNRECOGNIZED;
+            hash =
+                in.emptyStructUnion("BloomFilterHash") == 1
+                    ? BloomFilterHeader.Hash.XXHASH
+                    : BloomFilterHeader.Hash.UNRECOGNIZED;
             seen |= 1 << 3;
           }
         }
         case 4 -> {
           if (in.accept(f, TType.STRUCT)) {
-            compression = in.emptyStructUnion("BloomFilterCompression") == 1
-                ? BloomFilterHeader.Compression.UNCOMPRESSED
-                : BloomFilterHeader.Compression.UNRECOGNIZED;
+            compression =
+                in.emptyStructUnion("BloomFilterCompression") == 1
+                    ? BloomFilterHeader.Compression.UNCOMPRESSED
+                    : BloomFilterHeader.Compression.UNRECOGNIZED;
             seen |= 1 << 4;
           }
         }

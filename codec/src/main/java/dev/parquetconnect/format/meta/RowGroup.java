@@ -2,7 +2,10 @@ package dev.parquetconnect.format.meta;
 
 import java.util.List;
 
-/** Thrift struct {@code RowGroup}: its column chunks and sizes. Optional fields are null when absent. */
+/**
+ * Thrift struct {@code RowGroup}: its column chunks and sizes. Optional fields are null when
+ * absent.
+ */
 public record RowGroup(
     List<ColumnChunk> columns,
     long totalByteSize,

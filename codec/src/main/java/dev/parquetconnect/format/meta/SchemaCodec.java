@@ -8,8 +8,17 @@ import org.apache.thrift.protocol.TType;
 /** Reads and writes {@code SchemaElement} and the {@code LogicalType} union. */
 final class SchemaCodec {
   private static final String[] SCHEMA_FIELDS = {
-    null, "type", "type_length", "repetition_type", "name", "num_children", "converted_type",
-    "scale", "precision", "field_id", "logicalType"
+    null,
+    "type",
+    "type_length",
+    "repetition_type",
+    "name",
+    "num_children",
+    "converted_type",
+    "scale",
+    "precision",
+    "field_id",
+    "logicalType"
   };
   private static final int SCHEMA_REQUIRED = 1 << 4;
   private static final String[] DECIMAL_FIELDS = {null, "scale", "precision"};
@@ -91,7 +100,15 @@ final class SchemaCodec {
     in.require(seen, SCHEMA_REQUIRED, "SchemaElement", SCHEMA_FIELDS);
     in.structEnd();
     return new SchemaElement(
-        type, typeLength, repetition, name, numChildren, convertedType, scale, precision, fieldId,
+        type,
+        typeLength,
+        repetition,
+        name,
+        numChildren,
+        convertedType,
+        scale,
+        precision,
+        fieldId,
         logicalType);
   }
 
@@ -120,8 +137,8 @@ final class SchemaCodec {
   }
 
   /**
-   * Reads the union. A member this codec does not know, or a known member whose content it does
-   * not understand (a new time unit or edge algorithm), reads as {@link LogicalType.Unrecognized}.
+   * Reads the union. A member this codec does not know, or a known member whose content it does not
+   * understand (a new time unit or edge algorithm), reads as {@link LogicalType.Unrecognized}.
    */
   static LogicalType readLogicalType(ThriftInput in) throws TException, ParquetException {
     in.structBegin();
@@ -135,26 +152,27 @@ final class SchemaCodec {
         result = new LogicalType.Unrecognized(id);
         continue;
       }
-      result = switch (id) {
-        case 1 -> skipped(in, LogicalType.STRING);
-        case 2 -> skipped(in, LogicalType.MAP);
-        case 3 -> skipped(in, LogicalType.LIST);
-        case 4 -> skipped(in, LogicalType.ENUM);
-        case 5 -> readDecimal(in);
-        case 6 -> skipped(in, LogicalType.DATE);
-        case 7, 8 -> readTimeOrTimestamp(in, id);
-        case 10 -> readInt(in);
-        case 11 -> skipped(in, LogicalType.UNKNOWN);
-        case 12 -> skipped(in, LogicalType.JSON);
-        case 13 -> skipped(in, LogicalType.BSON);
-        case 14 -> skipped(in, LogicalType.UUID);
-        case 15 -> skipped(in, LogicalType.FLOAT16);
-        case 16 -> readVariant(in);
-        case 17 -> readGeometry(in);
-        case 18 -> readGeography(in);
-        case 19 -> skipped(in, LogicalType.FILE);
-        default -> skipped(in, new LogicalType.Unrecognized(id));
-      };
+      result =
+          switch (id) {
+            case 1 -> skipped(in, LogicalType.STRING);
+            case 2 -> skipped(in, LogicalType.MAP);
+            case 3 -> skipped(in, LogicalType.LIST);
+            case 4 -> skipped(in, LogicalType.ENUM);
+            case 5 -> readDecimal(in);
+            case 6 -> skipped(in, LogicalType.DATE);
+            case 7, 8 -> readTimeOrTimestamp(in, id);
+            case 10 -> readInt(in);
+            case 11 -> skipped(in, LogicalType.UNKNOWN);
+            case 12 -> skipped(in, LogicalType.JSON);
+            case 13 -> skipped(in, LogicalType.BSON);
+            case 14 -> skipped(in, LogicalType.UUID);
+            case 15 -> skipped(in, LogicalType.FLOAT16);
+            case 16 -> readVariant(in);
+            case 17 -> readGeometry(in);
+            case 18 -> readGeography(in);
+            case 19 -> skipped(in, LogicalType.FILE);
+            default -> skipped(in, new LogicalType.Unrecognized(id));
+          };
     }
     in.structEnd();
     in.checkOneMember("LogicalType", members);

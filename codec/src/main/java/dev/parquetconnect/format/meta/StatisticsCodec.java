@@ -190,8 +190,14 @@ final class StatisticsCodec {
     in.require(seen, BBOX_REQUIRED, "BoundingBox", BBOX_FIELDS);
     in.structEnd();
     return new BoundingBox(
-        required[1], required[2], required[3], required[4],
-        optional[5], optional[6], optional[7], optional[8]);
+        required[1],
+        required[2],
+        required[3],
+        required[4],
+        optional[5],
+        optional[6],
+        optional[7],
+        optional[8]);
   }
 
   private static void writeBoundingBox(ThriftOutput out, BoundingBox b) throws TException {

@@ -10,12 +10,12 @@ import org.apache.thrift.transport.TTransportException;
  * from it, so the caller can go on reading the page body from the same stream.
  *
  * <p>Single bytes and fixed-size fields are read from the stream as the protocol asks for them.
- * When the protocol announces a length ({@link #checkReadBytesAvailable}, called before a binary
- * or a list is read), exactly that many bytes are pulled into an internal buffer, which grows
- * only as bytes actually arrive: a lying length costs at most the bytes the stream really has
- * (and never more than the header size limit), never an allocation of the claimed size. Announced
- * lengths always lie inside the structure being read, so on valid input nothing past the header
- * is consumed.
+ * When the protocol announces a length ({@link #checkReadBytesAvailable}, called before a binary or
+ * a list is read), exactly that many bytes are pulled into an internal buffer, which grows only as
+ * bytes actually arrive: a lying length costs at most the bytes the stream really has (and never
+ * more than the header size limit), never an allocation of the claimed size. Announced lengths
+ * always lie inside the structure being read, so on valid input nothing past the header is
+ * consumed.
  */
 final class StreamTransport extends ReadTransport {
   private static final int CHUNK = 8192;
@@ -24,12 +24,16 @@ final class StreamTransport extends ReadTransport {
   private final InputStream in;
   private final int maxBytes;
   private byte[] buf = new byte[256];
+
   /** Next unconsumed byte in {@link #buf}. */
   private int pos;
+
   /** End of the buffered bytes in {@link #buf}. */
   private int filled;
+
   /** Bytes consumed before {@code buf[0]}. */
   private int consumedBefore;
+
   private IOException failure;
 
   StreamTransport(InputStream in, int maxBytes) {
@@ -98,10 +102,10 @@ final class StreamTransport extends ReadTransport {
   /**
    * At most 4, below the 5 bytes {@code TCompactProtocol} needs before it decodes a varint in
    * place. Its in-place loop runs on while bytes have the continuation bit, so on a malformed
-   * over-long varint it would read past the bytes fetched so far into stale buffer content; byte
-   * by byte, each byte comes from the stream, and this reader sees exactly what the array reader
-   * sees. Longer binaries are copied out through {@link #read} after
-   * {@link #checkReadBytesAvailable} has fetched them.
+   * over-long varint it would read past the bytes fetched so far into stale buffer content; byte by
+   * byte, each byte comes from the stream, and this reader sees exactly what the array reader sees.
+   * Longer binaries are copied out through {@link #read} after {@link #checkReadBytesAvailable} has
+   * fetched them.
    */
   @Override
   public int getBytesRemainingInBuffer() {
@@ -123,8 +127,13 @@ final class StreamTransport extends ReadTransport {
     }
     if (numBytes > remaining()) {
       throw endOfInput(
-          "a length of " + numBytes + " at byte " + position() + " would take the page header past "
-              + maxBytes + " bytes");
+          "a length of "
+              + numBytes
+              + " at byte "
+              + position()
+              + " would take the page header past "
+              + maxBytes
+              + " bytes");
     }
     int need = (int) numBytes;
     if (filled - pos >= need) {
@@ -161,7 +170,8 @@ final class StreamTransport extends ReadTransport {
       throw new TTransportException(TTransportException.UNKNOWN, e);
     }
     if (n < 0) {
-      throw endOfInput("the stream ends after " + (consumedBefore + filled) + " bytes of the header");
+      throw endOfInput(
+          "the stream ends after " + (consumedBefore + filled) + " bytes of the header");
     }
     if (n == 0) {
       // InputStream.read returns 0 only for len 0; a stream that does otherwise would spin here.

@@ -11,18 +11,18 @@ import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.protocol.TType;
 
 /**
- * The hand-written struct readers' view of the Thrift compact protocol, decoded here directly
- * from the transport's bytes (as {@code TCompactProtocol} does, without its per-field objects
- * and indirections): field headers packed into an int, skipping of unknown fields with a
- * nesting bound, list headers checked against the input, and errors that name the structure
- * and the byte position. Struct readers call
- * {@link #structBegin()}, loop on {@link #fieldBegin()} until {@link #STOP}, dispatch on
- * {@link #id(int)} and use {@link #accept(int, byte)} to skip a known id sent with another type,
- * as Thrift's generated code does.
+ * The hand-written struct readers' view of the Thrift compact protocol, decoded here directly from
+ * the transport's bytes (as {@code TCompactProtocol} does, without its per-field objects and
+ * indirections): field headers packed into an int, skipping of unknown fields with a nesting bound,
+ * list headers checked against the input, and errors that name the structure and the byte position.
+ * Struct readers call {@link #structBegin()}, loop on {@link #fieldBegin()} until {@link #STOP},
+ * dispatch on {@link #id(int)} and use {@link #accept(int, byte)} to skip a known id sent with
+ * another type, as Thrift's generated code does.
  */
 final class ThriftInput {
   /** What {@link #fieldBegin()} returns at the end of a struct. */
   static final int STOP = -1;
+
   /** Deepest nesting of structs and containers accepted; Parquet's own structs use about 8. */
   static final int MAX_DEPTH = 64;
 
@@ -40,21 +40,28 @@ final class ThriftInput {
   private static final int C_MAP = 11;
   private static final int C_STRUCT = 12;
   private static final int C_UUID = 13;
+
   /** No boolean value pending from a field header. */
   private static final int NO_BOOL = -1;
 
   private final ReadTransport transport;
   private final String what;
   private int depth;
+
   /** The id of the last field read in the current struct (field ids are sent as deltas). */
   private short lastFieldId;
+
   /** The enclosing structs' last field ids. */
   private short[] fieldIdStack = new short[16];
+
   private int structs;
+
   /** A BOOL field's value, carried in its header's type nibble: 1, 0, or {@link #NO_BOOL}. */
   private int pendingBool = NO_BOOL;
+
   /** The size and element type of the last list or map header, as {@code readXBegin} return. */
   private int containerSize;
+
   private byte elemType;
   private byte keyType;
 
@@ -130,8 +137,9 @@ final class ThriftInput {
       case C_MAP -> TType.MAP;
       case C_STRUCT -> TType.STRUCT;
       case C_UUID -> TType.UUID;
-      default -> throw new TProtocolException(
-          TProtocolException.INVALID_DATA, "don't know what type: " + compactType);
+      default ->
+          throw new TProtocolException(
+              TProtocolException.INVALID_DATA, "don't know what type: " + compactType);
     };
   }
 
@@ -153,7 +161,8 @@ final class ThriftInput {
     int missing = required & ~seen;
     if (missing != 0) {
       int id = Integer.numberOfTrailingZeros(missing);
-      throw corrupt("required field " + struct + "." + fieldNames[id] + " (id " + id + ") is missing");
+      throw corrupt(
+          "required field " + struct + "." + fieldNames[id] + " (id " + id + ") is missing");
     }
   }
 
@@ -263,8 +272,8 @@ final class ThriftInput {
   // ---- lists
 
   /**
-   * Reads a list header and returns its size. A list whose elements are not of the declared type
-   * is skipped and -1 returned, so the caller treats the field as absent. Empty lists are accepted
+   * Reads a list header and returns its size. A list whose elements are not of the declared type is
+   * skipped and -1 returned, so the caller treats the field as absent. Empty lists are accepted
    * with any element type, as some writers put a placeholder type there.
    */
   int listBegin(byte elemType) throws TException, CorruptDataException {
@@ -370,8 +379,8 @@ final class ThriftInput {
 
   /**
    * Reads a union whose members are (or, for this codec, may be treated as) empty structs and
-   * returns the field id of the member set; 0 when that member was not sent as a struct, which
-   * no known member matches. Exactly one member must be set.
+   * returns the field id of the member set; 0 when that member was not sent as a struct, which no
+   * known member matches. Exactly one member must be set.
    */
   int emptyStructUnion(String union) throws TException, CorruptDataException {
     structBegin();
@@ -453,8 +462,12 @@ final class ThriftInput {
   /** Every element takes at least one byte, so a count beyond the bytes left is a lie. */
   private void checkCount(int size) throws CorruptDataException {
     if (size < 0 || size > transport.remaining()) {
-      throw corrupt("a container of " + size + " elements cannot fit the " + transport.remaining()
-          + " bytes left");
+      throw corrupt(
+          "a container of "
+              + size
+              + " elements cannot fit the "
+              + transport.remaining()
+              + " bytes left");
     }
   }
 

@@ -18,6 +18,7 @@ import org.apache.thrift.protocol.TType;
 final class ThriftOutput {
   private static final TStruct ANONYMOUS = new TStruct("");
   private static final int CACHED_IDS = 32;
+
   /** Field headers by type and id: the protocol wants a TField object per field written. */
   private static final TField[][] FIELDS = new TField[TType.UUID + 1][CACHED_IDS];
 
@@ -50,8 +51,7 @@ final class ThriftOutput {
   }
 
   void fieldBegin(byte type, int id) throws TException {
-    protocol.writeFieldBegin(
-        id < CACHED_IDS ? FIELDS[type][id] : new TField("", type, (short) id));
+    protocol.writeFieldBegin(id < CACHED_IDS ? FIELDS[type][id] : new TField("", type, (short) id));
   }
 
   /** A field holding an empty struct, such as the members of most unions here. */

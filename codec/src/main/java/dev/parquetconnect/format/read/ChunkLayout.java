@@ -22,6 +22,7 @@ import java.util.List;
 final class ChunkLayout {
   /** The leading magic: no page can start before it ends. */
   private static final long DATA_START = 4;
+
   /** Room for the dictionary page header old parquet-mr versions left out of chunk sizes. */
   private static final long DICTIONARY_HEADER_PADDING = 100;
 
@@ -41,12 +42,20 @@ final class ChunkLayout {
     for (int g = 0; g < rowGroups.size(); g++) {
       RowGroup rowGroup = rowGroups.get(g);
       if (rowGroup.numRows() < 0) {
-        throw corrupt("row group " + g + " has a negative row count " + rowGroup.numRows(),
-            file, null);
+        throw corrupt(
+            "row group " + g + " has a negative row count " + rowGroup.numRows(), file, null);
       }
       if (rowGroup.columns().size() != columns.size()) {
-        throw corrupt("row group " + g + " has " + rowGroup.columns().size()
-            + " column chunks but the schema has " + columns.size() + " columns", file, null);
+        throw corrupt(
+            "row group "
+                + g
+                + " has "
+                + rowGroup.columns().size()
+                + " column chunks but the schema has "
+                + columns.size()
+                + " columns",
+            file,
+            null);
       }
       ranges[g] = new ChunkRange[columns.size()];
       for (int c = 0; c < columns.size(); c++) {
@@ -66,9 +75,9 @@ final class ChunkLayout {
   }
 
   /**
-   * Whether the writer is a parquet-mr older than 1.2.9, which left the dictionary page header
-   * out of total_compressed_size (IMPALA-694, PARQUET-816): its chunks end a few bytes after
-   * where the metadata says. A parquet-mr that gives no version is assumed to be one of them.
+   * Whether the writer is a parquet-mr older than 1.2.9, which left the dictionary page header out
+   * of total_compressed_size (IMPALA-694, PARQUET-816): its chunks end a few bytes after where the
+   * metadata says. A parquet-mr that gives no version is assumed to be one of them.
    */
   static boolean undercountsDictionaryHeaders(String createdBy) {
     if (createdBy == null || !createdBy.startsWith("parquet-mr")) {
@@ -115,8 +124,11 @@ final class ChunkLayout {
     String name = column.dottedPath();
     String where = "row group " + rowGroup + ": ";
     if (chunk.filePath() != null) {
-      throw new UnsupportedFeatureException(where + "the column chunk is stored in another file ("
-          + chunk.filePath() + "): external column chunks are not supported")
+      throw new UnsupportedFeatureException(
+              where
+                  + "the column chunk is stored in another file ("
+                  + chunk.filePath()
+                  + "): external column chunks are not supported")
           .at(file, name, -1);
     }
     ColumnMetaData meta = chunk.metaData();
@@ -124,16 +136,33 @@ final class ChunkLayout {
       throw corrupt(where + "the column chunk has no metadata", file, name);
     }
     if (meta.type() != column.primitive().type()) {
-      throw corrupt(where + "the column chunk holds " + meta.type() + " but the schema says "
-          + column.primitive().type(), file, name);
+      throw corrupt(
+          where
+              + "the column chunk holds "
+              + meta.type()
+              + " but the schema says "
+              + column.primitive().type(),
+          file,
+          name);
     }
     if (!meta.pathInSchema().equals(column.path())) {
-      throw corrupt(where + "the column chunk's path " + String.join(".", meta.pathInSchema())
-          + " is not the schema's", file, name);
+      throw corrupt(
+          where
+              + "the column chunk's path "
+              + String.join(".", meta.pathInSchema())
+              + " is not the schema's",
+          file,
+          name);
     }
     if (meta.numValues() < 0 || meta.totalCompressedSize() < 0) {
-      throw corrupt(where + "negative count: num_values " + meta.numValues()
-          + ", total_compressed_size " + meta.totalCompressedSize(), file, name);
+      throw corrupt(
+          where
+              + "negative count: num_values "
+              + meta.numValues()
+              + ", total_compressed_size "
+              + meta.totalCompressedSize(),
+          file,
+          name);
     }
     if (meta.numValues() == 0) {
       return ChunkRange.EMPTY; // nothing will be read, whatever the offsets say
@@ -151,13 +180,24 @@ final class ChunkLayout {
       start = dictionary;
     }
     if (start == Long.MAX_VALUE) {
-      throw corrupt(where + "data_page_offset " + meta.dataPageOffset()
-          + " points into the leading magic", file, name);
+      throw corrupt(
+          where + "data_page_offset " + meta.dataPageOffset() + " points into the leading magic",
+          file,
+          name);
     }
     long length = meta.totalCompressedSize();
     if (start > dataEnd || length > dataEnd - start || length == 0) {
-      throw corrupt(where + "the column chunk [" + start + ", +" + length
-          + ") is not inside the data region [4, " + dataEnd + ") of the file", file, name);
+      throw corrupt(
+          where
+              + "the column chunk ["
+              + start
+              + ", +"
+              + length
+              + ") is not inside the data region [4, "
+              + dataEnd
+              + ") of the file",
+          file,
+          name);
     }
     return new ChunkRange(start, length);
   }
@@ -170,10 +210,19 @@ final class ChunkLayout {
       Located before = chunks.get(i - 1);
       Located after = chunks.get(i);
       if (after.range().start() < before.range().end()) {
-        throw corrupt("the column chunk of row group " + after.rowGroup() + " at "
-            + after.range().start() + " overlaps that of column "
-            + before.column().dottedPath() + " in row group " + before.rowGroup() + ", which ends at "
-            + before.range().end(), file, after.column().dottedPath());
+        throw corrupt(
+            "the column chunk of row group "
+                + after.rowGroup()
+                + " at "
+                + after.range().start()
+                + " overlaps that of column "
+                + before.column().dottedPath()
+                + " in row group "
+                + before.rowGroup()
+                + ", which ends at "
+                + before.range().end(),
+            file,
+            after.column().dottedPath());
       }
     }
   }

@@ -5,16 +5,18 @@ import java.io.IOException;
 
 /**
  * A window of buffered bytes over one column chunk's range of the file, filled with positioned
- * reads. It never reads outside the chunk and never reads a byte twice while moving forward:
- * bytes read ahead for the next page header stay in the window and are reused, so reading a
- * whole chunk transfers exactly its bytes. The window holds at most one page plus the read-ahead.
+ * reads. It never reads outside the chunk and never reads a byte twice while moving forward: bytes
+ * read ahead for the next page header stay in the window and are reused, so reading a whole chunk
+ * transfers exactly its bytes. The window holds at most one page plus the read-ahead.
  */
 final class ChunkWindow {
   private final SeekableInput in;
   private final long chunkEnd;
   private byte[] buf = new byte[0];
+
   /** File position of {@code buf[0]}, and how many bytes from there are valid. */
   private long bufStart;
+
   private int bufLength;
 
   ChunkWindow(SeekableInput in, ChunkRange range) {
@@ -35,8 +37,8 @@ final class ChunkWindow {
   /**
    * Makes {@code [position, position + length)} available and returns its offset in {@link
    * #array()}. Also reads up to {@code readAhead} bytes past it (within the chunk) when it has to
-   * read at all, so the next small structure usually needs no request of its own. The caller
-   * has checked that the range lies in the chunk and does not go backwards past the window.
+   * read at all, so the next small structure usually needs no request of its own. The caller has
+   * checked that the range lies in the chunk and does not go backwards past the window.
    */
   int fill(long position, int length, int readAhead) throws IOException {
     long bufEnd = bufStart + bufLength;
@@ -53,8 +55,11 @@ final class ChunkWindow {
     long wanted = Math.min((long) length + readAhead, chunkEnd - position);
     int total = (int) Math.max(wanted, length);
     if (total > buf.length) {
-      byte[] grown = new byte[Math.max(total, (int) Math.min(Integer.MAX_VALUE - 16,
-          (long) buf.length + (buf.length >> 1)))];
+      byte[] grown =
+          new byte
+              [Math.max(
+                  total,
+                  (int) Math.min(Integer.MAX_VALUE - 16, (long) buf.length + (buf.length >> 1)))];
       System.arraycopy(buf, 0, grown, 0, kept);
       buf = grown;
     }

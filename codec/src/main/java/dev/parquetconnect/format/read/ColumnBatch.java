@@ -7,9 +7,9 @@ import dev.parquetconnect.format.meta.PhysicalType;
 
 /**
  * A batch of one column's entries as a {@link ColumnReader} delivers them: {@link #size()}
- * repetition and definition levels, and the {@link #valueCount()} non-null values packed densely
- * in the array of the column's physical type ({@link #booleans()}, {@link #ints()}, {@link
- * #longs()}, {@link #floats()}, {@link #doubles()}, or {@link #binaries()} for BYTE_ARRAY,
+ * repetition and definition levels, and the {@link #valueCount()} non-null values packed densely in
+ * the array of the column's physical type ({@link #booleans()}, {@link #ints()}, {@link #longs()},
+ * {@link #floats()}, {@link #doubles()}, or {@link #binaries()} for BYTE_ARRAY,
  * FIXED_LEN_BYTE_ARRAY and INT96). Entry {@code i} has a value when its definition level is the
  * column's maximum; values follow the order of those entries. Columns without repetition (or
  * definition) have all-zero repetition (definition) levels.
@@ -18,8 +18,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
  * keepDictionaryEncoding} for a binary column receives the values of dictionary-encoded pages as
  * indices into the chunk's dictionary, in {@link #dictionaryBinaries()}, without copying their
  * bytes ({@link #isDictionaryEncoded()} is then true). Values of other pages arrive in {@link
- * #binaries()} as usual; a batch never mixes both forms: when a chunk falls back from dictionary
- * to plain pages in the middle of a batch, the values already read are materialised into {@link
+ * #binaries()} as usual; a batch never mixes both forms: when a chunk falls back from dictionary to
+ * plain pages in the middle of a batch, the values already read are materialised into {@link
  * #binaries()} and the rest follow them there. {@link #plainBinaries()} gives the contiguous form
  * whatever the batch holds.
  *
@@ -36,10 +36,13 @@ public final class ColumnBatch {
   private final float[] floats;
   private final double[] doubles;
   private final BinaryBatch binaries;
+
   /** Non-null only for a binary column's batch that keeps dictionary encoding. */
   private final DictionaryBinaryBatch dictionaryBinaries;
+
   int size;
   int valueCount;
+
   /** Whether the values are in {@link #dictionaryBinaries} rather than {@link #binaries}. */
   boolean dictionaryEncoded;
 
@@ -66,9 +69,10 @@ public final class ColumnBatch {
     this.longs = type == PhysicalType.INT64 ? new long[capacity] : null;
     this.floats = type == PhysicalType.FLOAT ? new float[capacity] : null;
     this.doubles = type == PhysicalType.DOUBLE ? new double[capacity] : null;
-    boolean binary = type == PhysicalType.BYTE_ARRAY
-        || type == PhysicalType.FIXED_LEN_BYTE_ARRAY
-        || type == PhysicalType.INT96;
+    boolean binary =
+        type == PhysicalType.BYTE_ARRAY
+            || type == PhysicalType.FIXED_LEN_BYTE_ARRAY
+            || type == PhysicalType.INT96;
     this.binaries = binary ? new BinaryBatch(capacity, 16 * capacity) : null;
     this.dictionaryBinaries =
         binary && keepDictionaryEncoding ? new DictionaryBinaryBatch(capacity) : null;
@@ -144,16 +148,16 @@ public final class ColumnBatch {
   }
 
   /**
-   * The values as dictionary indices when {@link #isDictionaryEncoded()} (else empty); null
-   * unless the batch {@link #keepsDictionaryEncoding()}.
+   * The values as dictionary indices when {@link #isDictionaryEncoded()} (else empty); null unless
+   * the batch {@link #keepsDictionaryEncoding()}.
    */
   public DictionaryBinaryBatch dictionaryBinaries() {
     return dictionaryBinaries;
   }
 
   /**
-   * The binary values in the contiguous form: {@link #binaries()}, after copying them there
-   * first if the batch holds them dictionary-encoded (the batch then stays in the plain form).
+   * The binary values in the contiguous form: {@link #binaries()}, after copying them there first
+   * if the batch holds them dictionary-encoded (the batch then stays in the plain form).
    */
   public BinaryBatch plainBinaries() throws UnsupportedFeatureException {
     if (dictionaryEncoded) {

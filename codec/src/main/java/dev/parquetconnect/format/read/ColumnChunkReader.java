@@ -22,16 +22,16 @@ import java.util.zip.CRC32;
 
 /**
  * Streams the pages of one column chunk with positioned reads: a page header (read ahead by a
- * little, grown only up to {@link ReadOptions#maxPageHeaderSize()} for a long one), then the
- * page's bytes. Each page's CRC is checked when present, its sizes are checked against the
- * chunk, the codec and {@link ReadOptions#maxPageSize()} before anything is allocated, and it is
- * decompressed into a buffer reused from page to page. A dictionary page (the first page, whether
- * or not the metadata points at it) is decoded into {@link #dictionary()}; index pages are
- * skipped. At most one compressed and one decompressed page are held at a time.
+ * little, grown only up to {@link ReadOptions#maxPageHeaderSize()} for a long one), then the page's
+ * bytes. Each page's CRC is checked when present, its sizes are checked against the chunk, the
+ * codec and {@link ReadOptions#maxPageSize()} before anything is allocated, and it is decompressed
+ * into a buffer reused from page to page. A dictionary page (the first page, whether or not the
+ * metadata points at it) is decoded into {@link #dictionary()}; index pages are skipped. At most
+ * one compressed and one decompressed page are held at a time.
  *
- * <p>The chunk ends when its pages have delivered the metadata's {@code num_values} levels; a
- * chunk whose bytes run out first, or whose pages hold more, is corrupt. Every error names the
- * file, the column and the offset of the page header.
+ * <p>The chunk ends when its pages have delivered the metadata's {@code num_values} levels; a chunk
+ * whose bytes run out first, or whose pages hold more, is corrupt. Every error names the file, the
+ * column and the offset of the page header.
  */
 public final class ColumnChunkReader implements AutoCloseable {
   /** Bytes read past a page for the next page's header, and the first guess at a header. */
@@ -49,10 +49,13 @@ public final class ColumnChunkReader implements AutoCloseable {
   private Decompressor decompressor;
   private byte[] pageBuffer = new byte[0];
   private Dictionary dictionary;
+
   /** File position of the next page header. */
   private long position;
+
   /** Levels the data pages read so far announced. */
   private long valuesSeen;
+
   private boolean sawDataPage;
 
   ColumnChunkReader(
@@ -87,8 +90,8 @@ public final class ColumnChunkReader implements AutoCloseable {
   }
 
   /**
-   * The next data page, decompressed, or null when the chunk has no more. The page and its
-   * buffer are reused by the next call.
+   * The next data page, decompressed, or null when the chunk has no more. The page and its buffer
+   * are reused by the next call.
    */
   public DataPage nextPage() throws IOException, ParquetException {
     long headerOffset = position;
@@ -96,16 +99,24 @@ public final class ColumnChunkReader implements AutoCloseable {
       while (valuesSeen < meta.numValues()) {
         headerOffset = position;
         if (position >= window.chunkEnd()) {
-          throw new CorruptDataException("the column chunk ends after " + valuesSeen + " of its "
-              + meta.numValues() + " values");
+          throw new CorruptDataException(
+              "the column chunk ends after "
+                  + valuesSeen
+                  + " of its "
+                  + meta.numValues()
+                  + " values");
         }
         Decoded<PageHeader> decoded = readHeader();
         PageHeader header = decoded.value();
         long bodyStart = position + decoded.length();
         int compressed = header.compressedPageSize();
         if (compressed > window.chunkEnd() - bodyStart) {
-          throw new CorruptDataException("a page of " + compressed + " bytes runs past the end"
-              + " of the column chunk at " + window.chunkEnd());
+          throw new CorruptDataException(
+              "a page of "
+                  + compressed
+                  + " bytes runs past the end"
+                  + " of the column chunk at "
+                  + window.chunkEnd());
         }
         position = bodyStart + compressed;
         switch (header.type()) {
@@ -143,9 +154,12 @@ public final class ColumnChunkReader implements AutoCloseable {
         // with more bytes until the limit, and only then call it damaged.
         if (want >= limit) {
           if (limit < available) {
-            throw new CorruptDataException("no page header within "
-                + options.maxPageHeaderSize() + " bytes (ReadOptions.maxPageHeaderSize): "
-                + e.reason(), e);
+            throw new CorruptDataException(
+                "no page header within "
+                    + options.maxPageHeaderSize()
+                    + " bytes (ReadOptions.maxPageHeaderSize): "
+                    + e.reason(),
+                e);
           }
           throw e;
         }
@@ -159,9 +173,14 @@ public final class ColumnChunkReader implements AutoCloseable {
     int compressed = header.compressedPageSize();
     int uncompressed = header.uncompressedPageSize();
     if (compressed > options.maxPageSize() || uncompressed > options.maxPageSize()) {
-      throw new UnsupportedFeatureException("a page of " + compressed + " compressed and "
-          + uncompressed + " uncompressed bytes exceeds the reader's limit of "
-          + options.maxPageSize() + " bytes (ReadOptions.maxPageSize)");
+      throw new UnsupportedFeatureException(
+          "a page of "
+              + compressed
+              + " compressed and "
+              + uncompressed
+              + " uncompressed bytes exceeds the reader's limit of "
+              + options.maxPageSize()
+              + " bytes (ReadOptions.maxPageSize)");
     }
     int at = window.fill(bodyStart, compressed, HEADER_READ_AHEAD);
     if (options.verifyChecksums() && header.crc() != null) {
@@ -169,9 +188,10 @@ public final class ColumnChunkReader implements AutoCloseable {
       crc.update(window.array(), at, compressed);
       int actual = (int) crc.getValue();
       if (actual != header.crc()) {
-        throw new CorruptDataException(String.format(
-            "page CRC mismatch: the header says %08x, the page's bytes give %08x",
-            header.crc(), actual));
+        throw new CorruptDataException(
+            String.format(
+                "page CRC mismatch: the header says %08x, the page's bytes give %08x",
+                header.crc(), actual));
       }
     }
     return at;
@@ -202,8 +222,14 @@ public final class ColumnChunkReader implements AutoCloseable {
       bytes = decompress(window.array(), at, header.compressedPageSize(), 0, length);
       offset = 0;
     }
-    dictionary = Dictionary.decode(column.primitive().type(), column.primitive().typeLength(),
-        bytes, offset, length, dict.numValues());
+    dictionary =
+        Dictionary.decode(
+            column.primitive().type(),
+            column.primitive().typeLength(),
+            bytes,
+            offset,
+            length,
+            dict.numValues());
   }
 
   private void readDataPageV1(PageHeader header, long bodyStart, long headerOffset)
@@ -246,13 +272,26 @@ public final class ColumnChunkReader implements AutoCloseable {
     int uncompressed = header.uncompressedPageSize();
     long levels = (long) repLength + defLength;
     if (repLength < 0 || defLength < 0 || levels > compressed || levels > uncompressed) {
-      throw new CorruptDataException("level lengths " + repLength + " + " + defLength
-          + " do not fit a page of " + compressed + " compressed and " + uncompressed
-          + " uncompressed bytes");
+      throw new CorruptDataException(
+          "level lengths "
+              + repLength
+              + " + "
+              + defLength
+              + " do not fit a page of "
+              + compressed
+              + " compressed and "
+              + uncompressed
+              + " uncompressed bytes");
     }
     if (data.numNulls() < 0 || data.numNulls() > data.numValues() || data.numRows() < 0) {
-      throw new CorruptDataException("a v2 page of " + data.numValues() + " values declares "
-          + data.numNulls() + " nulls and " + data.numRows() + " rows");
+      throw new CorruptDataException(
+          "a v2 page of "
+              + data.numValues()
+              + " values declares "
+              + data.numNulls()
+              + " nulls and "
+              + data.numRows()
+              + " rows");
     }
     int at = readBody(header, bodyStart);
     page.v2 = true;
@@ -271,8 +310,13 @@ public final class ColumnChunkReader implements AutoCloseable {
     } else {
       // Levels are stored uncompressed before the compressed values: join both in one buffer.
       int levelBytes = (int) levels;
-      byte[] out = decompress(window.array(), at + levelBytes, compressed - levelBytes,
-          levelBytes, uncompressed - levelBytes);
+      byte[] out =
+          decompress(
+              window.array(),
+              at + levelBytes,
+              compressed - levelBytes,
+              levelBytes,
+              uncompressed - levelBytes);
       System.arraycopy(window.array(), at, out, 0, levelBytes);
       page.data = out;
       page.offset = 0;
@@ -281,9 +325,14 @@ public final class ColumnChunkReader implements AutoCloseable {
 
   private void startDataPage(int numValues, long headerOffset) throws CorruptDataException {
     if (numValues < 0 || numValues > meta.numValues() - valuesSeen) {
-      throw new CorruptDataException("a data page of " + numValues + " values, but only "
-          + (meta.numValues() - valuesSeen) + " of the chunk's " + meta.numValues()
-          + " remain");
+      throw new CorruptDataException(
+          "a data page of "
+              + numValues
+              + " values, but only "
+              + (meta.numValues() - valuesSeen)
+              + " of the chunk's "
+              + meta.numValues()
+              + " remain");
     }
     valuesSeen += numValues;
     sawDataPage = true;
@@ -293,22 +342,29 @@ public final class ColumnChunkReader implements AutoCloseable {
 
   private static void requireEqualSizes(PageHeader header) throws CorruptDataException {
     if (header.compressedPageSize() != header.uncompressedPageSize()) {
-      throw new CorruptDataException("an uncompressed page of " + header.compressedPageSize()
-          + " bytes announces " + header.uncompressedPageSize() + " uncompressed bytes");
+      throw new CorruptDataException(
+          "an uncompressed page of "
+              + header.compressedPageSize()
+              + " bytes announces "
+              + header.uncompressedPageSize()
+              + " uncompressed bytes");
     }
   }
 
   /**
-   * Decompresses {@code src[at, at + length)} into {@link #pageBuffer} at {@code dstOffset},
-   * to exactly {@code size} bytes, after checking the sizes against the codec.
+   * Decompresses {@code src[at, at + length)} into {@link #pageBuffer} at {@code dstOffset}, to
+   * exactly {@code size} bytes, after checking the sizes against the codec.
    */
   private byte[] decompress(byte[] src, int at, int length, int dstOffset, int size)
       throws ParquetException {
     Codecs.checkSizes(codec, length, size);
     int needed = dstOffset + size;
     if (pageBuffer.length < needed) {
-      pageBuffer = new byte[Math.max(needed, Math.min(options.maxPageSize(),
-          pageBuffer.length + (pageBuffer.length >> 1)))];
+      pageBuffer =
+          new byte
+              [Math.max(
+                  needed,
+                  Math.min(options.maxPageSize(), pageBuffer.length + (pageBuffer.length >> 1)))];
     }
     if (decompressor == null) {
       decompressor = Codecs.decompressor(codec);

@@ -19,13 +19,13 @@ import java.util.List;
 
 /**
  * Decodes one column chunk into {@link ColumnBatch}es: levels and values of its data pages, page
- * after page, in batches of primitive arrays. This is the fast path the connectors and tools
- * use; record assembly is built on it.
+ * after page, in batches of primitive arrays. This is the fast path the connectors and tools use;
+ * record assembly is built on it.
  *
- * <p>Counts are checked as pages are consumed: a page's levels must hold its num_values, its
- * values section the non-null values its definition levels call for, a v2 page the nulls and
- * rows its header announces, and the chunk as many rows (entries with repetition level 0) as
- * the row group. Errors name the file, the column and the page.
+ * <p>Counts are checked as pages are consumed: a page's levels must hold its num_values, its values
+ * section the non-null values its definition levels call for, a v2 page the nulls and rows its
+ * header announces, and the chunk as many rows (entries with repetition level 0) as the row group.
+ * Errors name the file, the column and the page.
  */
 public final class ColumnReader implements AutoCloseable {
   private final ColumnChunkReader chunk;
@@ -38,8 +38,10 @@ public final class ColumnReader implements AutoCloseable {
   private final long rowGroupRows;
   private final LevelsDecoder repetition = new LevelsDecoder();
   private final LevelsDecoder definition = new LevelsDecoder();
+
   /** Decoders by encoding, created on first use and reused for every page of the chunk. */
   private final ValuesDecoder[] decoders = new ValuesDecoder[Encoding.values().length];
+
   private DictionaryDecoder dictionaryDecoder;
   private ValuesDecoder values;
   private DataPage page;
@@ -68,17 +70,42 @@ public final class ColumnReader implements AutoCloseable {
 
   /**
    * A reader of a column chunk held in memory, {@code bytes[0, length)}: its dictionary page (if
-   * any) and data pages, as a writer keeps them before the row group is written out. A writer
-   * that changes a column in place (ParquetFileWriter.reshape) reads its buffered pages back
-   * with this, through the same checks as any file.
+   * any) and data pages, as a writer keeps them before the row group is written out. A writer that
+   * changes a column in place (ParquetFileWriter.reshape) reads its buffered pages back with this,
+   * through the same checks as any file.
    */
-  public static ColumnReader ofBufferedChunk(byte[] bytes, int length, ColumnDescriptor column,
-      CompressionCodec codec, long numValues, long rows) {
-    ColumnMetaData meta = new ColumnMetaData(column.primitive().type(), List.of(), column.path(),
-        codec, numValues, length, length, null, 0, null, null, null, null, null, null, null, null);
+  public static ColumnReader ofBufferedChunk(
+      byte[] bytes,
+      int length,
+      ColumnDescriptor column,
+      CompressionCodec codec,
+      long numValues,
+      long rows) {
+    ColumnMetaData meta =
+        new ColumnMetaData(
+            column.primitive().type(),
+            List.of(),
+            column.path(),
+            codec,
+            numValues,
+            length,
+            length,
+            null,
+            0,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
     SeekableInput input = new BufferedChunkInput(bytes, length);
-    return new ColumnReader(new ColumnChunkReader(input, input.name(), column, meta,
-        new ChunkRange(0, length), ReadOptions.defaults()), input.name(), rows);
+    return new ColumnReader(
+        new ColumnChunkReader(
+            input, input.name(), column, meta, new ChunkRange(0, length), ReadOptions.defaults()),
+        input.name(),
+        rows);
   }
 
   /** The bytes of a chunk in memory as a {@link SeekableInput}. */
@@ -99,8 +126,14 @@ public final class ColumnReader implements AutoCloseable {
     @Override
     public void readFully(long position, byte[] dst, int off, int len) throws IOException {
       if (position < 0 || len < 0 || position > length - (long) len) {
-        throw new EOFException("read [" + position + ", +" + len + ") past the " + length
-            + " bytes of a buffered column chunk");
+        throw new EOFException(
+            "read ["
+                + position
+                + ", +"
+                + len
+                + ") past the "
+                + length
+                + " bytes of a buffered column chunk");
       }
       System.arraycopy(bytes, (int) position, dst, off, len);
     }
@@ -123,8 +156,8 @@ public final class ColumnReader implements AutoCloseable {
 
   /**
    * A batch sized for this column that, with {@code keepDictionaryEncoding}, receives a binary
-   * column's dictionary-encoded values as indices into the chunk's dictionary instead of copies
-   * of their bytes (see {@link ColumnBatch}).
+   * column's dictionary-encoded values as indices into the chunk's dictionary instead of copies of
+   * their bytes (see {@link ColumnBatch}).
    */
   public ColumnBatch newBatch(int capacity, boolean keepDictionaryEncoding) {
     return new ColumnBatch(type, capacity, keepDictionaryEncoding);
@@ -143,8 +176,15 @@ public final class ColumnReader implements AutoCloseable {
   /** Fills {@code batch} with up to {@code max} entries; returns the count, 0 at the end. */
   public int readBatch(ColumnBatch batch, int max) throws IOException, ParquetException {
     if (batch.type() != type || max < 0 || max > batch.capacity()) {
-      throw new IllegalArgumentException("a batch of " + batch.type() + " for " + max
-          + " entries cannot take " + type + " column " + column.dottedPath());
+      throw new IllegalArgumentException(
+          "a batch of "
+              + batch.type()
+              + " for "
+              + max
+              + " entries cannot take "
+              + type
+              + " column "
+              + column.dottedPath());
     }
     batch.clear();
     while (batch.size < max && !done) {
@@ -218,11 +258,12 @@ public final class ColumnReader implements AutoCloseable {
   /**
    * Binary values: as dictionary indices when the batch asks for them, the page is
    * dictionary-encoded and the batch does not already hold plain values; else copied into the
-   * batch's {@link ColumnBatch#binaries()}, after materialising any indices it holds (a chunk
-   * that falls back to plain pages in the middle of the batch).
+   * batch's {@link ColumnBatch#binaries()}, after materialising any indices it holds (a chunk that
+   * falls back to plain pages in the middle of the batch).
    */
   private void readBinaryValues(ColumnBatch batch, int n) throws ParquetException {
-    if (values == dictionaryDecoder && batch.keepsDictionaryEncoding()
+    if (values == dictionaryDecoder
+        && batch.keepsDictionaryEncoding()
         && (batch.dictionaryEncoded || batch.valueCount == 0)) {
       dictionaryDecoder.readIndices(batch.dictionaryBinaries(), n);
       batch.dictionaryEncoded = true;
@@ -243,8 +284,8 @@ public final class ColumnReader implements AutoCloseable {
     if (page == null) {
       done = true;
       if (rows != rowGroupRows) {
-        throw new CorruptDataException("the column chunk holds " + rows
-            + " rows but its row group has " + rowGroupRows)
+        throw new CorruptDataException(
+                "the column chunk holds " + rows + " rows but its row group has " + rowGroupRows)
             .at(file, column.dottedPath(), -1);
       }
       return;
@@ -288,9 +329,16 @@ public final class ColumnReader implements AutoCloseable {
     }
     long expectedNonNull = (long) p.numValues - p.numNulls;
     if (pageNonNull != expectedNonNull || (maxRepetition > 0 && pageRows != p.numRows)) {
-      throw new CorruptDataException("a v2 page announces " + p.numNulls + " nulls and "
-          + p.numRows + " rows but its levels hold " + (p.numValues - pageNonNull)
-          + " nulls and " + pageRows + " rows")
+      throw new CorruptDataException(
+              "a v2 page announces "
+                  + p.numNulls
+                  + " nulls and "
+                  + p.numRows
+                  + " rows but its levels hold "
+                  + (p.numValues - pageNonNull)
+                  + " nulls and "
+                  + pageRows
+                  + " rows")
           .at(file, column.dottedPath(), p.fileOffset);
     }
   }

@@ -5,10 +5,10 @@ import dev.parquetconnect.format.meta.Encoding;
 /**
  * One data page of a column chunk, decompressed: its header fields and its body in {@code
  * data()[offset(), offset() + length())}. For a v1 page the body is the repetition levels, the
- * definition levels and the values, each level section in its own encoding; for a v2 page it is
- * the repetition levels, the definition levels (both RLE without length prefix, of the lengths
- * given) and the values. The {@link ColumnChunkReader} reuses one instance and its buffers: a
- * page is valid until the next page is read.
+ * definition levels and the values, each level section in its own encoding; for a v2 page it is the
+ * repetition levels, the definition levels (both RLE without length prefix, of the lengths given)
+ * and the values. The {@link ColumnChunkReader} reuses one instance and its buffers: a page is
+ * valid until the next page is read.
  */
 public final class DataPage {
   boolean v2;

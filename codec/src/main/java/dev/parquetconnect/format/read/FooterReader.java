@@ -10,16 +10,18 @@ import dev.parquetconnect.format.meta.MetadataCodec;
 import java.io.IOException;
 
 /**
- * Reads and decodes the footer: one ranged read of the file's tail (enough for the footer of
- * nearly every file), a second one only for a footer longer than that, and a 4-byte read of the
- * leading magic when the tail does not reach the start. The magic at both ends and the footer
- * length are checked against the file before the footer is allocated or decoded.
+ * Reads and decodes the footer: one ranged read of the file's tail (enough for the footer of nearly
+ * every file), a second one only for a footer longer than that, and a 4-byte read of the leading
+ * magic when the tail does not reach the start. The magic at both ends and the footer length are
+ * checked against the file before the footer is allocated or decoded.
  */
 final class FooterReader {
   static final String ENCRYPTED = "encrypted Parquet files are not supported";
   private static final int MAGIC_LENGTH = 4;
+
   /** Leading magic, footer length, trailing magic: an empty footer still needs these. */
   private static final int MIN_FILE_SIZE = MAGIC_LENGTH + MetadataCodec.TRAILER_LENGTH;
+
   private static final int PAR1 = LittleEndian.getInt(new byte[] {'P', 'A', 'R', '1'}, 0);
   private static final int PARE = LittleEndian.getInt(new byte[] {'P', 'A', 'R', 'E'}, 0);
 
@@ -33,7 +35,7 @@ final class FooterReader {
     long size = in.length();
     if (size < MIN_FILE_SIZE) {
       throw new CorruptDataException(
-          "not a Parquet file: " + size + " bytes, fewer than the 12 of an empty one")
+              "not a Parquet file: " + size + " bytes, fewer than the 12 of an empty one")
           .at(name, null, 0);
     }
     int tailLength = (int) Math.min(size, options.footerReadSize());
@@ -50,8 +52,11 @@ final class FooterReader {
     }
     if (footerLength > options.maxFooterSize()) {
       throw new UnsupportedFeatureException(
-          "footer of " + footerLength + " bytes exceeds the reader's limit of "
-              + options.maxFooterSize() + " (ReadOptions.maxFooterSize)")
+              "footer of "
+                  + footerLength
+                  + " bytes exceeds the reader's limit of "
+                  + options.maxFooterSize()
+                  + " (ReadOptions.maxFooterSize)")
           .at(name, null, size - MetadataCodec.TRAILER_LENGTH);
     }
     checkLeadingMagic(in, tail, size, name);

@@ -12,16 +12,18 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One projected column seen entry by entry for record assembly: the current entry's levels and
- * value, refilled batch by batch from its {@link ColumnReader}. Past the chunk's end, both
- * levels read as -1, which matches no field and so ends every repetition.
+ * value, refilled batch by batch from its {@link ColumnReader}. Past the chunk's end, both levels
+ * read as -1, which matches no field and so ends every repetition.
  */
 final class LevelCursor {
   final ColumnReader reader;
   final String name;
   private final ColumnBatch batch;
   private final int maxDefinition;
+
   /** Whether values are returned as {@code String}s (a STRING column, when asked for). */
   private final boolean text;
+
   private int pos;
   private int valueIndex;
   private boolean exhausted;
@@ -75,8 +77,8 @@ final class LevelCursor {
   }
 
   /**
-   * A fresh {@code byte[]}, or for a text column a {@code String}: from a dictionary-encoded
-   * batch, the one decoded for its dictionary entry, shared by every row that refers to it.
+   * A fresh {@code byte[]}, or for a text column a {@code String}: from a dictionary-encoded batch,
+   * the one decoded for its dictionary entry, shared by every row that refers to it.
    */
   private Object binaryValue(int i) {
     if (batch.isDictionaryEncoded()) {

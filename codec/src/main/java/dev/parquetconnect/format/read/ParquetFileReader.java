@@ -15,9 +15,9 @@ import java.util.List;
 /**
  * An open Parquet file: its footer, checked, and readers for its data. {@link #open} reads the
  * footer with one ranged read of the file's tail, refuses encrypted files, builds the schema and
- * checks every row group and column chunk against the schema and the file size before any page
- * is read. Data is then read through {@link #rowReader} (records) or {@link #columnReader}
- * (column batches), each fetching only the byte ranges of the columns asked for.
+ * checks every row group and column chunk against the schema and the file size before any page is
+ * read. Data is then read through {@link #rowReader} (records) or {@link #columnReader} (column
+ * batches), each fetching only the byte ranges of the columns asked for.
  *
  * <p>The reader owns its input: {@link #close()} closes it. Not thread-safe.
  */
@@ -28,8 +28,12 @@ public final class ParquetFileReader implements Closeable {
   private final MessageType schema;
   private final ChunkRange[][] chunkRanges;
 
-  private ParquetFileReader(SeekableInput input, ReadOptions options, FileMetaData metadata,
-      MessageType schema, ChunkRange[][] chunkRanges) {
+  private ParquetFileReader(
+      SeekableInput input,
+      ReadOptions options,
+      FileMetaData metadata,
+      MessageType schema,
+      ChunkRange[][] chunkRanges) {
     this.input = input;
     this.options = options;
     this.metadata = metadata;
@@ -42,8 +46,8 @@ public final class ParquetFileReader implements Closeable {
   }
 
   /**
-   * Reads and checks the footer of {@code input}. On failure the input is left open for the
-   * caller to close.
+   * Reads and checks the footer of {@code input}. On failure the input is left open for the caller
+   * to close.
    *
    * @throws dev.parquetconnect.format.UnsupportedFeatureException for an encrypted file
    * @throws dev.parquetconnect.format.CorruptDataException for a damaged footer, or offsets and
@@ -119,21 +123,26 @@ public final class ParquetFileReader implements Closeable {
   /** The pages of one column chunk, for tools that look at pages themselves. */
   public ColumnChunkReader chunkReader(int rowGroup, ColumnDescriptor column) {
     int index = columnIndex(column);
-    return new ColumnChunkReader(input, name(), schema.column(index),
+    return new ColumnChunkReader(
+        input,
+        name(),
+        schema.column(index),
         metadata.rowGroups().get(rowGroup).columns().get(index).metaData(),
-        chunkRanges[rowGroup][index], options);
+        chunkRanges[rowGroup][index],
+        options);
   }
 
   /** The levels and values of one column chunk, in batches. */
   public ColumnReader columnReader(int rowGroup, ColumnDescriptor column) {
-    return new ColumnReader(chunkReader(rowGroup, column), name(),
-        metadata.rowGroups().get(rowGroup).numRows());
+    return new ColumnReader(
+        chunkReader(rowGroup, column), name(), metadata.rowGroups().get(rowGroup).numRows());
   }
 
   /** The file column {@code column} stands for (its index, checked to be this schema's). */
   private int columnIndex(ColumnDescriptor column) {
     int index = column.index();
-    if (index < 0 || index >= schema.columns().size()
+    if (index < 0
+        || index >= schema.columns().size()
         || !schema.column(index).path().equals(column.path())) {
       throw new IllegalArgumentException("column " + column + " is not a column of " + name());
     }

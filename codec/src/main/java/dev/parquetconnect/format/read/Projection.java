@@ -51,8 +51,8 @@ public final class Projection {
   }
 
   /**
-   * The columns at or under the given dotted paths ({@code "a.b"} chooses column {@code a.b}
-   * and every column under a group {@code a.b}).
+   * The columns at or under the given dotted paths ({@code "a.b"} chooses column {@code a.b} and
+   * every column under a group {@code a.b}).
    *
    * @throws IllegalArgumentException for a path that names no column of the file
    */
@@ -96,8 +96,8 @@ public final class Projection {
   /**
    * The columns of {@code requested}, a schema shaped like (a part of) the file's.
    *
-   * @throws IllegalArgumentException for a requested column the file does not have with the
-   *     same physical type
+   * @throws IllegalArgumentException for a requested column the file does not have with the same
+   *     physical type
    */
   public static Projection of(MessageType fileSchema, MessageType requested) {
     boolean[] selected = new boolean[fileSchema.columns().size()];
@@ -136,8 +136,8 @@ public final class Projection {
   }
 
   /**
-   * Chooses every column of a map's key when a column of the map is chosen; returns the leaf
-   * index after {@code group}'s leaves.
+   * Chooses every column of a map's key when a column of the map is chosen; returns the leaf index
+   * after {@code group}'s leaves.
    */
   private static int markMapKeys(GroupNode group, int firstLeaf, boolean[] selected) {
     int next = firstLeaf;
@@ -189,7 +189,11 @@ public final class Projection {
     }
 
     /** Appends the kept fields of {@code group} and their plans. */
-    void prune(GroupNode group, int definition, int repetition, List<SchemaNode> keptOut,
+    void prune(
+        GroupNode group,
+        int definition,
+        int repetition,
+        List<SchemaNode> keptOut,
         List<FieldPlan> plansOut) {
       for (SchemaNode field : group.fields()) {
         int def = definition + (field.isOptional() || field.isRepeated() ? 1 : 0);
@@ -208,8 +212,14 @@ public final class Projection {
         if (kept.isEmpty()) {
           continue;
         }
-        GroupNode pruned = new GroupNode(child.name(), child.repetition(), kept,
-            child.logicalType(), child.convertedType(), child.fieldId());
+        GroupNode pruned =
+            new GroupNode(
+                child.name(),
+                child.repetition(),
+                kept,
+                child.logicalType(),
+                child.convertedType(),
+                child.fieldId());
         keptOut.add(pruned);
         plansOut.add(plan(child, pruned, def, rep, plans));
       }
@@ -228,8 +238,13 @@ public final class Projection {
         NestedTypes.MapShape shape = NestedTypes.mapShape(file);
         if (shape != null) {
           FieldPlan keyValue = children[0];
-          return FieldPlan.map(pruned, def, rep, keyValue,
-              indexOf(keyValue, shape.key()), indexOf(keyValue, shape.value()));
+          return FieldPlan.map(
+              pruned,
+              def,
+              rep,
+              keyValue,
+              indexOf(keyValue, shape.key()),
+              indexOf(keyValue, shape.value()));
         }
       }
       return FieldPlan.struct(pruned, def, rep, children);

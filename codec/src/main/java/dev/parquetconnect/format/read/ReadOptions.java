@@ -10,13 +10,13 @@ package dev.parquetconnect.format.read;
  *     MiB): the reader holds one such page per projected column
  * @param maxPageHeaderSize the largest page header accepted (default 16 MiB, as parquet-cpp)
  * @param maxFooterSize the largest footer accepted (default 256 MiB)
- * @param footerReadSize how many bytes at the end of the file are read at once to get the
- *     footer without a second request in the common case (default 64 KiB)
- * @param batchSize how many levels a column reader decodes per batch for record assembly
- *     (default 4096)
+ * @param footerReadSize how many bytes at the end of the file are read at once to get the footer
+ *     without a second request in the common case (default 64 KiB)
+ * @param batchSize how many levels a column reader decodes per batch for record assembly (default
+ *     4096)
  * @param maxRecordValues the most leaf values (including nulls and empty lists) one assembled
- *     record may hold (default 16 Mi): a few bytes of run-length levels can describe a record
- *     far larger than the heap, which the columnar API reads in batches but a record cannot be
+ *     record may hold (default 16 Mi): a few bytes of run-length levels can describe a record far
+ *     larger than the heap, which the columnar API reads in batches but a record cannot be
  */
 public record ReadOptions(
     boolean verifyChecksums,
@@ -63,37 +63,79 @@ public record ReadOptions(
   }
 
   public ReadOptions withVerifyChecksums(boolean verify) {
-    return new ReadOptions(verify, maxPageSize, maxPageHeaderSize, maxFooterSize, footerReadSize,
-        batchSize, maxRecordValues);
+    return new ReadOptions(
+        verify,
+        maxPageSize,
+        maxPageHeaderSize,
+        maxFooterSize,
+        footerReadSize,
+        batchSize,
+        maxRecordValues);
   }
 
   public ReadOptions withMaxPageSize(int bytes) {
-    return new ReadOptions(verifyChecksums, bytes, maxPageHeaderSize, maxFooterSize,
-        footerReadSize, batchSize, maxRecordValues);
+    return new ReadOptions(
+        verifyChecksums,
+        bytes,
+        maxPageHeaderSize,
+        maxFooterSize,
+        footerReadSize,
+        batchSize,
+        maxRecordValues);
   }
 
   public ReadOptions withMaxPageHeaderSize(int bytes) {
-    return new ReadOptions(verifyChecksums, maxPageSize, bytes, maxFooterSize, footerReadSize,
-        batchSize, maxRecordValues);
+    return new ReadOptions(
+        verifyChecksums,
+        maxPageSize,
+        bytes,
+        maxFooterSize,
+        footerReadSize,
+        batchSize,
+        maxRecordValues);
   }
 
   public ReadOptions withMaxFooterSize(int bytes) {
-    return new ReadOptions(verifyChecksums, maxPageSize, maxPageHeaderSize, bytes, footerReadSize,
-        batchSize, maxRecordValues);
+    return new ReadOptions(
+        verifyChecksums,
+        maxPageSize,
+        maxPageHeaderSize,
+        bytes,
+        footerReadSize,
+        batchSize,
+        maxRecordValues);
   }
 
   public ReadOptions withFooterReadSize(int bytes) {
-    return new ReadOptions(verifyChecksums, maxPageSize, maxPageHeaderSize, maxFooterSize, bytes,
-        batchSize, maxRecordValues);
+    return new ReadOptions(
+        verifyChecksums,
+        maxPageSize,
+        maxPageHeaderSize,
+        maxFooterSize,
+        bytes,
+        batchSize,
+        maxRecordValues);
   }
 
   public ReadOptions withBatchSize(int levels) {
-    return new ReadOptions(verifyChecksums, maxPageSize, maxPageHeaderSize, maxFooterSize,
-        footerReadSize, levels, maxRecordValues);
+    return new ReadOptions(
+        verifyChecksums,
+        maxPageSize,
+        maxPageHeaderSize,
+        maxFooterSize,
+        footerReadSize,
+        levels,
+        maxRecordValues);
   }
 
   public ReadOptions withMaxRecordValues(int values) {
-    return new ReadOptions(verifyChecksums, maxPageSize, maxPageHeaderSize, maxFooterSize,
-        footerReadSize, batchSize, values);
+    return new ReadOptions(
+        verifyChecksums,
+        maxPageSize,
+        maxPageHeaderSize,
+        maxFooterSize,
+        footerReadSize,
+        batchSize,
+        values);
   }
 }

@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rebuilds records from the levels of the projected columns (Dremel assembly), for any nesting.
- * A field is read where its parent is present: its first column's definition level tells whether
- * it is present (and for a repeated field, whether it has any element); an absent field takes one
+ * Rebuilds records from the levels of the projected columns (Dremel assembly), for any nesting. A
+ * field is read where its parent is present: its first column's definition level tells whether it
+ * is present (and for a repeated field, whether it has any element); an absent field takes one
  * entry, with the same levels, from every column beneath it; a repeated field repeats while its
- * first column's next entry has the field's repetition level. LIST and MAP fields become a
- * {@code List} and an insertion-ordered {@code Map}, as the {@link Row} model describes.
+ * first column's next entry has the field's repetition level. LIST and MAP fields become a {@code
+ * List} and an insertion-ordered {@code Map}, as the {@link Row} model describes.
  *
  * <p>Levels that contradict the schema or each other (a null in a required field, columns that
  * disagree on an absent field, a record that does not start at repetition level 0) are {@link
@@ -47,9 +47,11 @@ final class RecordAssembler {
     for (LevelCursor cursor : cursors) {
       int rep = cursor.repetition();
       if (rep != 0) {
-        throw corrupt(cursor, rep < 0
-            ? "the column ends before the row"
-            : "the row starts at repetition level " + rep + ", not 0");
+        throw corrupt(
+            cursor,
+            rep < 0
+                ? "the column ends before the row"
+                : "the row starts at repetition level " + rep + ", not 0");
       }
     }
     Row record = new Row(root);
@@ -109,10 +111,15 @@ final class RecordAssembler {
     LevelCursor cursor = cursors[field.column];
     int def = cursor.definition();
     if (def != field.definitionLevel) {
-      throw corrupt(cursor, def < 0
-          ? "the column ends inside the row"
-          : "definition level " + def + " where the schema requires a value (level "
-              + field.definitionLevel + ")");
+      throw corrupt(
+          cursor,
+          def < 0
+              ? "the column ends inside the row"
+              : "definition level "
+                  + def
+                  + " where the schema requires a value (level "
+                  + field.definitionLevel
+                  + ")");
     }
     Object value = cursor.value();
     consume(cursor);
@@ -160,12 +167,25 @@ final class RecordAssembler {
       return false;
     }
     if (rep > field.repetitionLevel) {
-      throw corrupt(lead, "repetition level " + rep + " after a complete element of "
-          + field.node.name() + " (level " + field.repetitionLevel + ")");
+      throw corrupt(
+          lead,
+          "repetition level "
+              + rep
+              + " after a complete element of "
+              + field.node.name()
+              + " (level "
+              + field.repetitionLevel
+              + ")");
     }
     if (lead.definition() < field.definitionLevel) {
-      throw corrupt(lead, "an element of " + field.node.name() + " repeats with definition level "
-          + lead.definition() + ", below the field's " + field.definitionLevel);
+      throw corrupt(
+          lead,
+          "an element of "
+              + field.node.name()
+              + " repeats with definition level "
+              + lead.definition()
+              + ", below the field's "
+              + field.definitionLevel);
     }
     return true;
   }
@@ -181,9 +201,21 @@ final class RecordAssembler {
     for (int c = field.firstColumn; c < field.endColumn; c++) {
       LevelCursor cursor = cursors[c];
       if (cursor.definition() != def || cursor.repetition() != rep) {
-        throw corrupt(cursor, "levels (r" + cursor.repetition() + ", d" + cursor.definition()
-            + ") disagree with those of column " + lead.name + " (r" + rep + ", d" + def
-            + ") on where " + field.node.name() + " is absent");
+        throw corrupt(
+            cursor,
+            "levels (r"
+                + cursor.repetition()
+                + ", d"
+                + cursor.definition()
+                + ") disagree with those of column "
+                + lead.name
+                + " (r"
+                + rep
+                + ", d"
+                + def
+                + ") on where "
+                + field.node.name()
+                + " is absent");
       }
       consume(cursor);
     }
@@ -191,8 +223,12 @@ final class RecordAssembler {
 
   private void consume(LevelCursor cursor) throws ParquetException {
     if (++recordValues > maxRecordValues) {
-      throw new UnsupportedFeatureException("row " + row + " holds more than " + maxRecordValues
-          + " values (ReadOptions.maxRecordValues); read it with the column batch API")
+      throw new UnsupportedFeatureException(
+              "row "
+                  + row
+                  + " holds more than "
+                  + maxRecordValues
+                  + " values (ReadOptions.maxRecordValues); read it with the column batch API")
           .at(file, cursor.name, -1);
     }
     cursor.advance();

@@ -13,8 +13,8 @@ import java.util.NoSuchElementException;
  * Iterates the records of a file as {@link Row}s of a projection's schema, row group after row
  * group. Only the projected columns of the current row group are open, each holding its page in
  * flight and one batch of levels and values. An iterator in spirit, but {@link #hasNext()} and
- * {@link #next()} throw the reader's checked exceptions, so it is not a {@code
- * java.util.Iterator}. {@link #close()} frees the open columns; the file stays open.
+ * {@link #next()} throw the reader's checked exceptions, so it is not a {@code java.util.Iterator}.
+ * {@link #close()} frees the open columns; the file stays open.
  */
 public final class RowReader implements Closeable {
   private final ParquetFileReader file;
@@ -74,13 +74,13 @@ public final class RowReader implements Closeable {
   }
 
   /**
-   * Makes STRING columns (BYTE_ARRAY annotated STRING, or UTF8 in older files) come back as
-   * {@code java.lang.String} instead of the {@code byte[]} of the {@link Row} model's default,
-   * decoded as {@code new String(bytes, UTF_8)} would (malformed input replaced). Values of
-   * dictionary-encoded pages are decoded once per dictionary entry and the same {@code String}
-   * returned for every row that refers to it: for a low-cardinality column most of the cost of
-   * turning bytes into text disappears. Only before the first {@link #hasNext()} or {@link
-   * #next()} (with or without {@link #startAtRowGroup}).
+   * Makes STRING columns (BYTE_ARRAY annotated STRING, or UTF8 in older files) come back as {@code
+   * java.lang.String} instead of the {@code byte[]} of the {@link Row} model's default, decoded as
+   * {@code new String(bytes, UTF_8)} would (malformed input replaced). Values of dictionary-encoded
+   * pages are decoded once per dictionary entry and the same {@code String} returned for every row
+   * that refers to it: for a low-cardinality column most of the cost of turning bytes into text
+   * disappears. Only before the first {@link #hasNext()} or {@link #next()} (with or without {@link
+   * #startAtRowGroup}).
    */
   public void returnStringsAsText() {
     if (assembler != null) {
@@ -121,8 +121,8 @@ public final class RowReader implements Closeable {
     }
     rowsInGroup = file.rowGroups().get(index).numRows();
     rowInGroup = 0;
-    assembler = new RecordAssembler(
-        projection, cursors, file.name(), file.options().maxRecordValues());
+    assembler =
+        new RecordAssembler(projection, cursors, file.name(), file.options().maxRecordValues());
   }
 
   private void closeColumns() {

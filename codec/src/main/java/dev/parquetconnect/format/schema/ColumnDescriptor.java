@@ -28,7 +28,12 @@ public record ColumnDescriptor(
 
   @Override
   public String toString() {
-    return dottedPath() + " " + primitive.type() + " R" + maxRepetitionLevel + " D"
+    return dottedPath()
+        + " "
+        + primitive.type()
+        + " R"
+        + maxRepetitionLevel
+        + " D"
         + maxDefinitionLevel;
   }
 }

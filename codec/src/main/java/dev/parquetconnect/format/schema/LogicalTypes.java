@@ -52,29 +52,32 @@ public final class LogicalTypes {
         return ConvertedType.JSON;
       case BSON:
         return ConvertedType.BSON;
-      case TIME: {
-        // TIME_* and TIMESTAMP_* mean UTC-adjusted values; local ones have no converted type.
-        LogicalType.TimeType t = (LogicalType.TimeType) type;
-        if (!t.adjustedToUtc()) {
-          return null;
+      case TIME:
+        {
+          // TIME_* and TIMESTAMP_* mean UTC-adjusted values; local ones have no converted type.
+          LogicalType.TimeType t = (LogicalType.TimeType) type;
+          if (!t.adjustedToUtc()) {
+            return null;
+          }
+          return t.unit() == TimeUnit.MILLIS
+              ? ConvertedType.TIME_MILLIS
+              : t.unit() == TimeUnit.MICROS ? ConvertedType.TIME_MICROS : null;
         }
-        return t.unit() == TimeUnit.MILLIS
-            ? ConvertedType.TIME_MILLIS
-            : t.unit() == TimeUnit.MICROS ? ConvertedType.TIME_MICROS : null;
-      }
-      case TIMESTAMP: {
-        LogicalType.TimestampType t = (LogicalType.TimestampType) type;
-        if (!t.adjustedToUtc()) {
-          return null;
+      case TIMESTAMP:
+        {
+          LogicalType.TimestampType t = (LogicalType.TimestampType) type;
+          if (!t.adjustedToUtc()) {
+            return null;
+          }
+          return t.unit() == TimeUnit.MILLIS
+              ? ConvertedType.TIMESTAMP_MILLIS
+              : t.unit() == TimeUnit.MICROS ? ConvertedType.TIMESTAMP_MICROS : null;
         }
-        return t.unit() == TimeUnit.MILLIS
-            ? ConvertedType.TIMESTAMP_MILLIS
-            : t.unit() == TimeUnit.MICROS ? ConvertedType.TIMESTAMP_MICROS : null;
-      }
-      case INTEGER: {
-        LogicalType.IntType i = (LogicalType.IntType) type;
-        return integerConvertedType(i.bitWidth(), i.signed());
-      }
+      case INTEGER:
+        {
+          LogicalType.IntType i = (LogicalType.IntType) type;
+          return integerConvertedType(i.bitWidth(), i.signed());
+        }
       default:
         return null;
     }
@@ -91,8 +94,8 @@ public final class LogicalTypes {
   }
 
   /**
-   * The logical type an old file's converted type stands for, or null (MAP_KEY_VALUE and
-   * INTERVAL have no logical type; a DECIMAL without a valid precision is not one).
+   * The logical type an old file's converted type stands for, or null (MAP_KEY_VALUE and INTERVAL
+   * have no logical type; a DECIMAL without a valid precision is not one).
    */
   public static LogicalType fromConvertedType(
       ConvertedType converted, Integer scale, Integer precision) {
@@ -133,7 +136,8 @@ public final class LogicalTypes {
   }
 
   /** Throws {@link IllegalArgumentException} when {@code type} may not annotate the column. */
-  static void checkApplicable(LogicalType type, PhysicalType physical, int typeLength, String name) {
+  static void checkApplicable(
+      LogicalType type, PhysicalType physical, int typeLength, String name) {
     String problem = problem(type, physical, typeLength);
     if (problem != null) {
       throw new IllegalArgumentException("column " + name + ": " + problem);
@@ -214,7 +218,8 @@ public final class LogicalTypes {
     if (type instanceof LogicalType.Float16Type) {
       return SortOrder.FLOAT16;
     }
-    if (type instanceof LogicalType.Unrecognized || column.convertedType() == ConvertedType.INTERVAL) {
+    if (type instanceof LogicalType.Unrecognized
+        || column.convertedType() == ConvertedType.INTERVAL) {
       return SortOrder.UNDEFINED;
     }
     return switch (column.type()) {

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The schema of a Parquet file: a root group (the "message") and its columns, each with its
- * path and maximum definition and repetition levels, computed once.
+ * The schema of a Parquet file: a root group (the "message") and its columns, each with its path
+ * and maximum definition and repetition levels, computed once.
  */
 public final class MessageType {
   private final GroupNode root;

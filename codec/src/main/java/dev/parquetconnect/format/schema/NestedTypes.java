@@ -5,9 +5,9 @@ import dev.parquetconnect.format.meta.LogicalType;
 import java.util.List;
 
 /**
- * LIST and MAP layouts: the standard three-level form a writer produces, and how a reader finds
- * the elements, keys and values in any layout that LogicalTypes.md's backward-compatibility
- * rules accept (two-level lists, {@code array} and {@code _tuple} names, legacy MAP_KEY_VALUE).
+ * LIST and MAP layouts: the standard three-level form a writer produces, and how a reader finds the
+ * elements, keys and values in any layout that LogicalTypes.md's backward-compatibility rules
+ * accept (two-level lists, {@code array} and {@code _tuple} names, legacy MAP_KEY_VALUE).
  */
 public final class NestedTypes {
   private NestedTypes() {}
@@ -16,8 +16,8 @@ public final class NestedTypes {
    * Where a list keeps its elements.
    *
    * @param repeated the repeated field inside the LIST group: one entry per element
-   * @param element the element's node: {@code repeated} itself (two-level, elements required)
-   *     or its single child (three-level)
+   * @param element the element's node: {@code repeated} itself (two-level, elements required) or
+   *     its single child (three-level)
    */
   public record ListShape(SchemaNode repeated, SchemaNode element) {
     /** Whether the repeated field is the element (legacy two-level layout). */
@@ -36,8 +36,8 @@ public final class NestedTypes {
   public record MapShape(GroupNode keyValue, SchemaNode key, SchemaNode value) {}
 
   /**
-   * The shape of a LIST-annotated group, or null when the group does not follow any accepted
-   * layout (readers then treat it as a plain group, ignoring the annotation).
+   * The shape of a LIST-annotated group, or null when the group does not follow any accepted layout
+   * (readers then treat it as a plain group, ignoring the annotation).
    */
   public static ListShape listShape(GroupNode list) {
     if (list.fieldCount() != 1 || !list.field(0).isRepeated()) {
@@ -74,8 +74,8 @@ public final class NestedTypes {
   }
 
   /**
-   * A standard three-level list: {@code <rep> group name (LIST) { repeated group list {
-   * <element> } }}, the element renamed {@code element}.
+   * A standard three-level list: {@code <rep> group name (LIST) { repeated group list { <element> }
+   * }}, the element renamed {@code element}.
    */
   public static GroupNode list(String name, FieldRepetitionType repetition, SchemaNode element) {
     if (element.isRepeated()) {

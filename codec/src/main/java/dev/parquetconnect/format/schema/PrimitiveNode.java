@@ -43,14 +43,20 @@ public record PrimitiveNode(
   }
 
   /**
-   * The same column annotated with {@code type}, the matching converted type set for old
-   * readers; throws {@link IllegalArgumentException} when the annotation does not fit the
-   * physical type (a writer must not produce such a file).
+   * The same column annotated with {@code type}, the matching converted type set for old readers;
+   * throws {@link IllegalArgumentException} when the annotation does not fit the physical type (a
+   * writer must not produce such a file).
    */
   public PrimitiveNode withLogicalType(LogicalType type) {
     LogicalTypes.checkApplicable(type, this.type, typeLength, name);
     return new PrimitiveNode(
-        name, repetition, this.type, typeLength, type, LogicalTypes.convertedTypeFor(type), fieldId);
+        name,
+        repetition,
+        this.type,
+        typeLength,
+        type,
+        LogicalTypes.convertedTypeFor(type),
+        fieldId);
   }
 
   public PrimitiveNode withFieldId(Integer id) {

@@ -16,12 +16,12 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>BOOLEAN {@code Boolean}, INT32 {@code Integer}, INT64 {@code Long}, FLOAT {@code Float},
- *       DOUBLE {@code Double}, BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY / INT96 {@code byte[]}
- *       (physical values: annotations are interpreted by whoever shows or converts them);
+ *       DOUBLE {@code Double}, BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY / INT96 {@code byte[]} (physical
+ *       values: annotations are interpreted by whoever shows or converts them);
  *   <li>a group: a {@code Row} of that group;
- *   <li>a LIST group with a valid {@link NestedTypes#listShape shape}: a {@code List} of
- *       element values; a MAP group with a valid {@link NestedTypes#mapShape shape}: a {@code
- *       Map} (insertion-ordered) of key to value;
+ *   <li>a LIST group with a valid {@link NestedTypes#listShape shape}: a {@code List} of element
+ *       values; a MAP group with a valid {@link NestedTypes#mapShape shape}: a {@code Map}
+ *       (insertion-ordered) of key to value;
  *   <li>any other repeated field: a {@code List} of its values;
  *   <li>an absent optional value: {@code null}.
  * </ul>

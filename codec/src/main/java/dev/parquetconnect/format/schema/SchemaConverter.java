@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Converts between the footer's depth-first list of {@link SchemaElement}s and a {@link
  * MessageType}. Reading is strict about structure (counts, types, lengths) and lenient about
- * annotations, as LogicalTypes.md asks: an old file's converted type becomes its logical type,
- * and an annotation that does not fit its column is kept but ignored for ordering.
+ * annotations, as LogicalTypes.md asks: an old file's converted type becomes its logical type, and
+ * an annotation that does not fit its column is kept but ignored for ordering.
  */
 public final class SchemaConverter {
   /** Deeper nesting than this is not a real schema; refusing it keeps recursion bounded. */
@@ -33,7 +33,9 @@ public final class SchemaConverter {
     List<SchemaNode> fields = readChildren(cursor, rootChildren, rootElement.name(), 1);
     if (cursor.pos != elements.size()) {
       throw new CorruptDataException(
-          "schema: " + (elements.size() - cursor.pos) + " schema elements follow the tree the"
+          "schema: "
+              + (elements.size() - cursor.pos)
+              + " schema elements follow the tree the"
               + " root's num_children describes");
     }
     return new MessageType(rootElement.name(), fields);
@@ -55,8 +57,13 @@ public final class SchemaConverter {
     }
     if (count < 0 || count > cursor.elements.size() - cursor.pos) {
       throw new CorruptDataException(
-          "schema: group " + parent + " claims " + count + " children but only "
-              + (cursor.elements.size() - cursor.pos) + " schema elements remain");
+          "schema: group "
+              + parent
+              + " claims "
+              + count
+              + " children but only "
+              + (cursor.elements.size() - cursor.pos)
+              + " schema elements remain");
     }
     List<SchemaNode> fields = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -71,8 +78,8 @@ public final class SchemaConverter {
     if (index >= cursor.elements.size()) {
       // The count was checked when the group started, but earlier siblings' subtrees may
       // have used up the elements it counted on.
-      throw new CorruptDataException("schema: group " + parent
-          + " claims more children than there are schema elements");
+      throw new CorruptDataException(
+          "schema: group " + parent + " claims more children than there are schema elements");
     }
     SchemaElement e = cursor.elements.get(index);
     String where = "schema element " + index + " (" + parent + "." + e.name() + ")";
@@ -107,9 +114,9 @@ public final class SchemaConverter {
   }
 
   /**
-   * parquet-java has no logical type for INTERVAL and writes such a column with the UNKNOWN
-   * logical type beside the INTERVAL converted type. UNKNOWN would mean "always null", which
-   * these columns are not: the converted type is the annotation (parquet-java reads it so).
+   * parquet-java has no logical type for INTERVAL and writes such a column with the UNKNOWN logical
+   * type beside the INTERVAL converted type. UNKNOWN would mean "always null", which these columns
+   * are not: the converted type is the annotation (parquet-java reads it so).
    */
   private static boolean isParquetJavaInterval(SchemaElement e) {
     return e.logicalType() instanceof LogicalType.NullType
@@ -121,8 +128,7 @@ public final class SchemaConverter {
     List<SchemaElement> out = new ArrayList<>();
     out.add(
         new SchemaElement(
-            null, null, null, schema.name(), schema.fields().size(), null, null, null, null,
-            null));
+            null, null, null, schema.name(), schema.fields().size(), null, null, null, null, null));
     for (SchemaNode field : schema.fields()) {
       write(field, out);
     }

@@ -57,15 +57,19 @@ final class BinaryStatistics extends ValueStatistics {
         int end = offsets[i + 1];
         long key = prefix(data, start, end);
         int c = Long.compareUnsigned(key, loKey);
-        if (c < 0 || c == 0
-            && Arrays.compareUnsigned(data, start, end, data, offsets[lo], offsets[lo + 1]) < 0) {
+        if (c < 0
+            || c == 0
+                && Arrays.compareUnsigned(data, start, end, data, offsets[lo], offsets[lo + 1])
+                    < 0) {
           lo = i;
           loKey = key;
           continue; // below the minimum, so not above the maximum
         }
         c = Long.compareUnsigned(key, hiKey);
-        if (c > 0 || c == 0
-            && Arrays.compareUnsigned(data, start, end, data, offsets[hi], offsets[hi + 1]) > 0) {
+        if (c > 0
+            || c == 0
+                && Arrays.compareUnsigned(data, start, end, data, offsets[hi], offsets[hi + 1])
+                    > 0) {
           hi = i;
           hiKey = key;
         }
@@ -108,9 +112,9 @@ final class BinaryStatistics extends ValueStatistics {
   }
 
   /**
-   * The first eight bytes of {@code data[start, end)} as a big-endian word, zero-padded: words
-   * that differ order their strings as {@link Arrays#compareUnsigned} does (padding is below
-   * every byte, and a string is above its own prefixes); equal words decide nothing.
+   * The first eight bytes of {@code data[start, end)} as a big-endian word, zero-padded: words that
+   * differ order their strings as {@link Arrays#compareUnsigned} does (padding is below every byte,
+   * and a string is above its own prefixes); equal words decide nothing.
    */
   static long prefix(byte[] data, int start, int end) {
     int length = end - start;
@@ -196,7 +200,9 @@ final class BinaryStatistics extends ValueStatistics {
     return Arrays.copyOf(max, maxLength);
   }
 
-  /** Whether bounds may be shortened: a prefix of a byte string still bounds it; not so a number. */
+  /**
+   * Whether bounds may be shortened: a prefix of a byte string still bounds it; not so a number.
+   */
   boolean truncatable() {
     return !signed;
   }

@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Shortens binary min/max bounds to a length limit, keeping them bounds: a minimum becomes a
- * prefix of itself (no larger), a maximum becomes a prefix whose last unit is incremented (larger
- * than anything starting with the prefix). UTF-8 text is cut and incremented by whole code
- * points, so a truncated bound is still valid text as the logical type requires. A maximum with
- * nothing to increment (all 0xFF bytes, all U+10FFFF code points) stays whole and exact.
+ * Shortens binary min/max bounds to a length limit, keeping them bounds: a minimum becomes a prefix
+ * of itself (no larger), a maximum becomes a prefix whose last unit is incremented (larger than
+ * anything starting with the prefix). UTF-8 text is cut and incremented by whole code points, so a
+ * truncated bound is still valid text as the logical type requires. A maximum with nothing to
+ * increment (all 0xFF bytes, all U+10FFFF code points) stays whole and exact.
  */
 final class BoundTruncation {
   private BoundTruncation() {}
@@ -24,15 +24,15 @@ final class BoundTruncation {
 
   /**
    * {@code value} shortened to about {@code limit} bytes as an upper bound (an incremented code
-   * point may take a byte or two more), or itself when it is short enough or cannot be
-   * incremented.
+   * point may take a byte or two more), or itself when it is short enough or cannot be incremented.
    */
   static byte[] truncateMax(byte[] value, int limit, boolean utf8) {
     if (value.length <= limit) {
       return value;
     }
     byte[] bound =
-        utf8 && isValidUtf8(value) ? incrementUtf8(value, codePointBoundary(value, limit))
+        utf8 && isValidUtf8(value)
+            ? incrementUtf8(value, codePointBoundary(value, limit))
             : incrementBytes(value, limit);
     return bound != null ? bound : value;
   }
@@ -91,7 +91,9 @@ final class BoundTruncation {
     if (lead < 0xF0) {
       return (lead & 0x0F) << 12 | (b[pos + 1] & 0x3F) << 6 | (b[pos + 2] & 0x3F);
     }
-    return (lead & 0x07) << 18 | (b[pos + 1] & 0x3F) << 12 | (b[pos + 2] & 0x3F) << 6
+    return (lead & 0x07) << 18
+        | (b[pos + 1] & 0x3F) << 12
+        | (b[pos + 2] & 0x3F) << 6
         | (b[pos + 3] & 0x3F);
   }
 

@@ -1,8 +1,8 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
-import dev.parquetconnect.format.encoding.DictionaryBuilder;
 import dev.parquetconnect.format.encoding.BitPacking;
+import dev.parquetconnect.format.encoding.DictionaryBuilder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
 import dev.parquetconnect.format.io.GrowableBuffer;
@@ -23,15 +23,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Encodes the closed pages of one column chunk and keeps them, compressed, until the row group
- * is written: statistics, level histograms, bloom filter, page index entries, and the choice of
+ * Encodes the closed pages of one column chunk and keeps them, compressed, until the row group is
+ * written: statistics, level histograms, bloom filter, page index entries, and the choice of
  * encoding page by page.
  *
- * <p>Encoding: dictionary first. When the first page with values shows the dictionary does not
- * pay (dictionary plus indices no smaller than PLAIN) or already passes the size limit, the
- * dictionary is dropped and every page of the chunk uses the fallback encoding. When it passes
- * the limit later, the pages written so far keep it and later pages use the fallback. The
- * fallback encoding is chosen once per column, from the data ({@link FallbackEncodings}).
+ * <p>Encoding: dictionary first. When the first page with values shows the dictionary does not pay
+ * (dictionary plus indices no smaller than PLAIN) or already passes the size limit, the dictionary
+ * is dropped and every page of the chunk uses the fallback encoding. When it passes the limit
+ * later, the pages written so far keep it and later pages use the fallback. The fallback encoding
+ * is chosen once per column, from the data ({@link FallbackEncodings}).
  */
 final class ChunkBuilder {
   private final ColumnDescriptor column;
@@ -39,18 +39,23 @@ final class ChunkBuilder {
   private final int typeLength;
   private final PageVersion version;
   private final Compressor compressor;
+
   /** Whether pages are compressed: what the run threshold of dictionary indices follows. */
   private final boolean compressed;
+
   /** Whether dictionary pages split where their index width grows ({@link #narrowerHead}). */
   private final boolean splitsByIndexWidth;
+
   /** The page whose dictionary indices {@code scratch.indices} holds, or null. */
   private PageBuffer indexedPage;
+
   /**
-   * The page whose first {@link #trialValues} values the dictionary trial added (their indices
-   * are in {@code scratch.indices}), or null: the page's encoding goes on from there instead of
-   * looking those values up a second time.
+   * The page whose first {@link #trialValues} values the dictionary trial added (their indices are
+   * in {@code scratch.indices}), or null: the page's encoding goes on from there instead of looking
+   * those values up a second time.
    */
   private PageBuffer trialPage;
+
   private int trialValues;
   private final PageScratch scratch;
   private final PageAssembler assembler;
@@ -61,6 +66,7 @@ final class ChunkBuilder {
   private final int dictionaryByteLimit;
   private final Encoding dictionaryDataEncoding;
   private final Encoding dictionaryPageEncoding;
+
   /** Null when the column has no bloom filter. */
   private final ColumnBloomFilter bloomFilter;
 
@@ -79,18 +85,23 @@ final class ChunkBuilder {
 
   /** The chunk's data pages, headers included, back to back (grows: files may be tiny). */
   private final GrowableBuffer pages = new GrowableBuffer(512);
+
   private long uncompressedPageBytes;
   private long valueCount;
+
   /** Non-null values in the closed pages ({@link #valueCount} counts nulls too). */
   private long nonNullValues;
+
   private long rows;
   private long unencodedByteArrayBytes;
   private final int[] pagesByEncoding = new int[Encoding.values().length];
+
   /**
    * {@link #bufferedBytes()}, brought up to date whenever it changes (a page added, the chunk
    * written): writers under a memory budget ask for it after every record.
    */
   private long bufferedBytes;
+
   private int[] seenIndexStamps = new int[0];
   private int pageStamp;
 
@@ -107,10 +118,12 @@ final class ChunkBuilder {
     this.compressor = compressor;
     this.compressed = compressor.codec() != CompressionCodec.UNCOMPRESSED;
     // A split is a page boundary of this column alone: with aligned pages it would undo them.
-    this.splitsByIndexWidth = !options.alignedPages() && switch (compressor.codec()) {
-      case UNCOMPRESSED, SNAPPY, LZ4, LZ4_RAW, LZO -> true;
-      default -> false;
-    };
+    this.splitsByIndexWidth =
+        !options.alignedPages()
+            && switch (compressor.codec()) {
+              case UNCOMPRESSED, SNAPPY, LZ4, LZ4_RAW, LZO -> true;
+              default -> false;
+            };
     this.scratch = scratch;
     this.assembler =
         new PageAssembler(
@@ -144,13 +157,13 @@ final class ChunkBuilder {
       dictionary = null;
     }
     BloomFilterOptions bloom = options.bloomFilter(column.dottedPath());
-    this.bloomFilter = bloom == null ? null : new ColumnBloomFilter(type, bloom, column.dottedPath());
+    this.bloomFilter =
+        bloom == null ? null : new ColumnBloomFilter(type, bloom, column.dottedPath());
 
     this.pageStatistics = ValueStatistics.forColumn(column.primitive());
     this.chunkStatistics = ValueStatistics.forColumn(column.primitive());
     this.statisticsFormat = new StatisticsFormat(column.primitive(), options.truncateLength());
-    this.histograms =
-        new LevelHistograms(column.maxRepetitionLevel(), column.maxDefinitionLevel());
+    this.histograms = new LevelHistograms(column.maxRepetitionLevel(), column.maxDefinitionLevel());
     this.pageIndex =
         new PageIndexBuilder(
             chunkStatistics,
@@ -187,9 +200,9 @@ final class ChunkBuilder {
   }
 
   /**
-   * Appends the chunk's closed pages as {@link #writeTo} would write them now (the dictionary
-   * page first, if used) to {@code out}, changing nothing: a reader of them sees what the row
-   * group holds of this column so far. Returns their level entries (the chunk's num_values).
+   * Appends the chunk's closed pages as {@link #writeTo} would write them now (the dictionary page
+   * first, if used) to {@code out}, changing nothing: a reader of them sees what the row group
+   * holds of this column so far. Returns their level entries (the chunk's num_values).
    */
   long copyPagesTo(GrowableBuffer out) {
     if (dictionaryUsed) {
@@ -225,11 +238,12 @@ final class ChunkBuilder {
     trialPage = null;
     pageStatistics.reset();
     pageStatistics.nullCount = page.entries - page.values;
-    if (encoding == dictionaryDataEncoding && page.values > 0
+    if (encoding == dictionaryDataEncoding
+        && page.values > 0
         && pageStatistics instanceof BinaryStatistics binary) {
       // The page's dictionary indices say which values are equal: compare each distinct one once.
-      binary.addValuesOncePerIndex(page, scratch.indices(page.values), seenIndices(),
-          nextPageStamp());
+      binary.addValuesOncePerIndex(
+          page, scratch.indices(page.values), seenIndices(), nextPageStamp());
     } else {
       pageStatistics.addValues(page);
     }
@@ -279,20 +293,22 @@ final class ChunkBuilder {
   }
 
   /**
-   * How many leading values of a dictionary-encoded page to close as a page of their own, or 0.
-   * A page's indices all take the width of its largest one, and a dictionary that keeps growing
-   * (prices, ids, anything with a long tail) crosses a power of two somewhere in a large page:
-   * the indices before that point then fit one bit or more narrower. Splitting there pays when
-   * those bits outweigh a page boundary (header, page index entries, and under a codec a new
-   * frame); {@link #MIN_SPLIT_SAVING} bytes of bit-packed indices do by far. Not under codecs
-   * with an entropy coder (ZSTD, GZIP, Brotli): they squeeze the unused high bits themselves, and
-   * the split then costs more context than it saves (FileSizeTest). Flat columns only,
-   * where every entry starts a record. The values are added to the dictionary here, in page
-   * order, so the two halves find the same indices when they are encoded.
+   * How many leading values of a dictionary-encoded page to close as a page of their own, or 0. A
+   * page's indices all take the width of its largest one, and a dictionary that keeps growing
+   * (prices, ids, anything with a long tail) crosses a power of two somewhere in a large page: the
+   * indices before that point then fit one bit or more narrower. Splitting there pays when those
+   * bits outweigh a page boundary (header, page index entries, and under a codec a new frame);
+   * {@link #MIN_SPLIT_SAVING} bytes of bit-packed indices do by far. Not under codecs with an
+   * entropy coder (ZSTD, GZIP, Brotli): they squeeze the unused high bits themselves, and the split
+   * then costs more context than it saves (FileSizeTest). Flat columns only, where every entry
+   * starts a record. The values are added to the dictionary here, in page order, so the two halves
+   * find the same indices when they are encoded.
    */
   private int narrowerHead(PageBuffer page) {
     int n = page.values;
-    if (!splitsByIndexWidth || page.hasRepetitionLevels || n < 2
+    if (!splitsByIndexWidth
+        || page.hasRepetitionLevels
+        || n < 2
         || (long) n * 32 / 8 < MIN_SPLIT_SAVING) {
       return 0;
     }
@@ -329,10 +345,10 @@ final class ChunkBuilder {
   }
 
   /**
-   * Values of the chunk's first page a dictionary must pay on before it sees the rest: a column
-   * of distinct values (ids, timestamps, measurements) is refused after hashing this many, not
-   * a whole page of them (a 1 MiB page of longs is 131,072, whose hash table would take a few
-   * MiB of heap per column only to be dropped).
+   * Values of the chunk's first page a dictionary must pay on before it sees the rest: a column of
+   * distinct values (ids, timestamps, measurements) is refused after hashing this many, not a whole
+   * page of them (a 1 MiB page of longs is 131,072, whose hash table would take a few MiB of heap
+   * per column only to be dropped).
    */
   private static final int DICTIONARY_TRIAL_VALUES = 16_384;
 
@@ -416,8 +432,8 @@ final class ChunkBuilder {
   }
 
   /**
-   * A dictionary-encoded page body: the bit width of the page's largest index in one byte, then
-   * the indices in the RLE / bit-packing hybrid ({@link HybridRunsEncoder}). Returns its size.
+   * A dictionary-encoded page body: the bit width of the page's largest index in one byte, then the
+   * indices in the RLE / bit-packing hybrid ({@link HybridRunsEncoder}). Returns its size.
    */
   private int encodeIndices(int[] indices, int n, GrowableBuffer out) {
     int max = 0;
@@ -505,7 +521,8 @@ final class ChunkBuilder {
         new WrittenChunk(
             metaData,
             pageIndexEnabled && !columnIndexRedundant(metaData.statistics())
-                ? pageIndex.columnIndex() : null,
+                ? pageIndex.columnIndex()
+                : null,
             pageIndexEnabled ? pageIndex.offsetIndex(dataOffset) : null,
             bloomFilter != null ? bloomFilter.take() : null);
     reset();
@@ -514,11 +531,10 @@ final class ChunkBuilder {
 
   /**
    * Whether the chunk's statistics already say all a column index would: one data page, whose
-   * bounds and null count are the chunk's. Readers that prune by page then prune this chunk by
-   * its statistics, exactly as far; the index would only cost its bytes (about 40 per chunk,
-   * which for a narrow, well-compressed column is a measurable share of the file). The offset
-   * index is still written: parquet-java reads pages by row range only when every projected
-   * column has one.
+   * bounds and null count are the chunk's. Readers that prune by page then prune this chunk by its
+   * statistics, exactly as far; the index would only cost its bytes (about 40 per chunk, which for
+   * a narrow, well-compressed column is a measurable share of the file). The offset index is still
+   * written: parquet-java reads pages by row range only when every projected column has one.
    */
   private boolean columnIndexRedundant(Statistics statistics) {
     if (pageIndex.pageCount() != 1 || statistics == null || statistics.nullCount() == null) {

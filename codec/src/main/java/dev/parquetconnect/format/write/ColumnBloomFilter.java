@@ -5,8 +5,8 @@ import dev.parquetconnect.format.meta.PhysicalType;
 
 /**
  * The bloom filter of one column chunk: allocated (sized from the expected distinct values and
- * false positive probability) when the chunk's first page closes, fed every non-null value of
- * each closed page, hashed over its PLAIN bytes with XXH64 as BloomFilter.md says.
+ * false positive probability) when the chunk's first page closes, fed every non-null value of each
+ * closed page, hashed over its PLAIN bytes with XXH64 as BloomFilter.md says.
  */
 final class ColumnBloomFilter {
   private final PhysicalType type;

@@ -15,46 +15,52 @@ import java.util.Objects;
  * ParquetFileWriter#column(int)}; after writing every column of a record, call {@link
  * ParquetFileWriter#endRecord()}.
  *
- * <p>Levels: a value is written at the column's maximum definition level; a null (or an absent
- * or empty ancestor) with {@link #writeNull} at the level of the deepest defined ancestor. The
+ * <p>Levels: a value is written at the column's maximum definition level; a null (or an absent or
+ * empty ancestor) with {@link #writeNull} at the level of the deepest defined ancestor. The
  * repetition level is 0 at the start of a record and names the repeated ancestor that repeats
- * otherwise. Batch writes take the non-null values packed in order plus the levels of every
- * entry (level arrays may be null where the column's maximum level is 0) and return the values
- * consumed.
+ * otherwise. Batch writes take the non-null values packed in order plus the levels of every entry
+ * (level arrays may be null where the column's maximum level is 0) and return the values consumed.
  *
  * <p>Nothing is encoded per value: levels and values go into primitive arrays of the open page,
- * which is encoded, compressed and kept when it closes. A page closes only where a record
- * starts (repetition level 0), once it holds the page row limit or its values reach the page
- * byte limit, so pages never split a record (v2 pages and the page index need that).
+ * which is encoded, compressed and kept when it closes. A page closes only where a record starts
+ * (repetition level 0), once it holds the page row limit or its values reach the page byte limit,
+ * so pages never split a record (v2 pages and the page index need that).
  *
  * <p>Misuse (a value of the wrong type, a level out of range, a fixed-length value of the wrong
- * length) throws {@link IllegalArgumentException} and writes nothing of that value or batch.
- * Not thread-safe.
+ * length) throws {@link IllegalArgumentException} and writes nothing of that value or batch. Not
+ * thread-safe.
  */
 public final class ColumnChunkWriter {
   private final ColumnDescriptor column;
   private final PhysicalType type;
+
   /** Bytes of every value of a FIXED_LEN_BYTE_ARRAY or INT96 column; -1 otherwise. */
   private final int fixedLength;
+
   private final int maxDefinitionLevel;
   private final int maxRepetitionLevel;
   private final int pageByteLimit;
   private final int pageRowLimit;
+
   /** Whether the file writer closes this column's pages (see WriterOptions.alignedPages). */
   private final boolean aligned;
+
   /**
-   * Entries the open page may hold: its level arrays (an int per level) and boolean values (a
-   * byte each) take more heap than the page's size counts them at, so without a row cap a page
-   * of nulls or of long lists would hold millions; this keeps their heap within the byte limit.
+   * Entries the open page may hold: its level arrays (an int per level) and boolean values (a byte
+   * each) take more heap than the page's size counts them at, so without a row cap a page of nulls
+   * or of long lists would hold millions; this keeps their heap within the byte limit.
    */
   private final int pageEntryLimit;
+
   /** PLAIN bytes per value as the page counts them (BYTE_ARRAY: the length prefix). */
   private final int valueBytes;
+
   /**
    * For each repetition level r > 0, the definition level of the r-th repeated field on the
    * column's path: an entry that repeats that field has at least this definition level.
    */
   private final int[] repeatedFieldDefinitionLevels;
+
   private final PageBuffer page;
   private final ChunkBuilder chunk;
   private boolean closed;
@@ -77,8 +83,9 @@ public final class ColumnChunkWriter {
     this.pageByteLimit = options.pageByteLimit();
     this.pageRowLimit = options.pageRowLimit();
     this.aligned = options.alignedPages();
-    int heapPerEntry = 4 * ((maxDefinitionLevel > 0 ? 1 : 0) + (maxRepetitionLevel > 0 ? 1 : 0))
-        + (type == PhysicalType.BOOLEAN ? 1 : 0);
+    int heapPerEntry =
+        4 * ((maxDefinitionLevel > 0 ? 1 : 0) + (maxRepetitionLevel > 0 ? 1 : 0))
+            + (type == PhysicalType.BOOLEAN ? 1 : 0);
     this.pageEntryLimit =
         heapPerEntry == 0 ? Integer.MAX_VALUE : Math.max(1, options.pageByteLimit() / heapPerEntry);
     this.valueBytes =
@@ -92,8 +99,7 @@ public final class ColumnChunkWriter {
         new PageBuffer(
             type, column.primitive().typeLength(), maxDefinitionLevel, maxRepetitionLevel);
     this.chunk =
-        new ChunkBuilder(
-            column, options, options.column(column.dottedPath()), compressor, scratch);
+        new ChunkBuilder(column, options, options.column(column.dottedPath()), compressor, scratch);
   }
 
   /** The column this writer writes: its path, type and maximum levels. */
@@ -107,8 +113,12 @@ public final class ColumnChunkWriter {
   public void writeNull(int rep, int def) {
     if (def < 0 || def >= maxDefinitionLevel) {
       throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": a null needs a definition level in 0.."
-              + (maxDefinitionLevel - 1) + ", got " + def);
+          "column "
+              + column.dottedPath()
+              + ": a null needs a definition level in 0.."
+              + (maxDefinitionLevel - 1)
+              + ", got "
+              + def);
     }
     startEntry(rep, def);
     page.addEntry(rep, def);
@@ -144,9 +154,7 @@ public final class ColumnChunkWriter {
     page.addDouble(value);
   }
 
-  /**
-   * A BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY or INT96 value: {@code bytes[off, off + len)}, copied.
-   */
+  /** A BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY or INT96 value: {@code bytes[off, off + len)}, copied. */
   public void writeBinary(byte[] bytes, int off, int len, int rep, int def) {
     Objects.checkFromIndexSize(off, len, bytes.length);
     if (!isBinary(type)) {
@@ -154,8 +162,14 @@ public final class ColumnChunkWriter {
     }
     if (fixedLength >= 0 && len != fixedLength) {
       throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": " + type + " values have " + fixedLength
-              + " bytes, got " + len);
+          "column "
+              + column.dottedPath()
+              + ": "
+              + type
+              + " values have "
+              + fixedLength
+              + " bytes, got "
+              + len);
     }
     checkValueLevel(def);
     startEntry(rep, def);
@@ -168,8 +182,8 @@ public final class ColumnChunkWriter {
   }
 
   /**
-   * A BYTE_ARRAY value given as text: its UTF-8 bytes are encoded straight into the page, with
-   * no copy in between (a lone surrogate becomes {@code '?'}, as {@code String.getBytes} does).
+   * A BYTE_ARRAY value given as text: its UTF-8 bytes are encoded straight into the page, with no
+   * copy in between (a lone surrogate becomes {@code '?'}, as {@code String.getBytes} does).
    */
   public void writeString(String value, int rep, int def) {
     if (type != PhysicalType.BYTE_ARRAY) {
@@ -199,8 +213,12 @@ public final class ColumnChunkWriter {
   // to inline into the shredder's loops.
   private IllegalArgumentException notAValueLevel(int def) {
     return new IllegalArgumentException(
-        "column " + column.dottedPath() + ": a value has the maximum definition level "
-            + maxDefinitionLevel + ", got " + def);
+        "column "
+            + column.dottedPath()
+            + ": a value has the maximum definition level "
+            + maxDefinitionLevel
+            + ", got "
+            + def);
   }
 
   /** Closes the page first when this entry starts a record and the page is full. */
@@ -225,12 +243,19 @@ public final class ColumnChunkWriter {
   private void checkContinuation(int rep, int def) {
     if (rep < 0 || rep > maxRepetitionLevel) {
       throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": repetition level " + rep + " outside 0.."
+          "column "
+              + column.dottedPath()
+              + ": repetition level "
+              + rep
+              + " outside 0.."
               + maxRepetitionLevel);
     } else if (page.isEmpty() && chunk.rows() == 0) {
       throw new IllegalArgumentException(
-          "column " + column.dottedPath() + ": a column chunk must start with a record start"
-              + " (repetition level 0), got " + rep);
+          "column "
+              + column.dottedPath()
+              + ": a column chunk must start with a record start"
+              + " (repetition level 0), got "
+              + rep);
     } else if (def < repeatedFieldDefinitionLevels[rep]) {
       throw inconsistentLevels(rep, def);
     }
@@ -238,9 +263,15 @@ public final class ColumnChunkWriter {
 
   private IllegalArgumentException inconsistentLevels(int rep, int def) {
     return new IllegalArgumentException(
-        "column " + column.dottedPath() + ": repetition level " + rep + " repeats a field"
-            + " defined at level " + repeatedFieldDefinitionLevels[rep]
-            + ", so the definition level cannot be " + def);
+        "column "
+            + column.dottedPath()
+            + ": repetition level "
+            + rep
+            + " repeats a field"
+            + " defined at level "
+            + repeatedFieldDefinitionLevels[rep]
+            + ", so the definition level cannot be "
+            + def);
   }
 
   /** Whether the open page has reached a limit, so that it closes before the next record. */
@@ -274,22 +305,36 @@ public final class ColumnChunkWriter {
   }
 
   /**
-   * Writes {@code count} entries whose levels are {@code rep/def[levelOff, levelOff + count)}
-   * and whose non-null values are {@code values[valueOff, ...)} in order.
+   * Writes {@code count} entries whose levels are {@code rep/def[levelOff, levelOff + count)} and
+   * whose non-null values are {@code values[valueOff, ...)} in order.
    *
    * @return the number of values taken from {@code values}
    */
   public int writeBooleans(
       boolean[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.BOOLEAN);
-    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+    return writeBatch(
+        values.length,
+        valueOff,
+        rep,
+        def,
+        levelOff,
+        count,
+        null,
         (from, n) -> page.addBooleans(values, from, n));
   }
 
   /** As {@link #writeBooleans} for INT32. */
   public int writeInts(int[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.INT32);
-    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+    return writeBatch(
+        values.length,
+        valueOff,
+        rep,
+        def,
+        levelOff,
+        count,
+        null,
         (from, n) -> page.addInts(values, from, n));
   }
 
@@ -297,7 +342,14 @@ public final class ColumnChunkWriter {
   public int writeLongs(
       long[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.INT64);
-    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+    return writeBatch(
+        values.length,
+        valueOff,
+        rep,
+        def,
+        levelOff,
+        count,
+        null,
         (from, n) -> page.addLongs(values, from, n));
   }
 
@@ -305,7 +357,14 @@ public final class ColumnChunkWriter {
   public int writeFloats(
       float[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.FLOAT);
-    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+    return writeBatch(
+        values.length,
+        valueOff,
+        rep,
+        def,
+        levelOff,
+        count,
+        null,
         (from, n) -> page.addFloats(values, from, n));
   }
 
@@ -313,26 +372,40 @@ public final class ColumnChunkWriter {
   public int writeDoubles(
       double[] values, int valueOff, int[] rep, int[] def, int levelOff, int count) {
     requireType(PhysicalType.DOUBLE);
-    return writeBatch(values.length, valueOff, rep, def, levelOff, count, null,
+    return writeBatch(
+        values.length,
+        valueOff,
+        rep,
+        def,
+        levelOff,
+        count,
+        null,
         (from, n) -> page.addDoubles(values, from, n));
   }
 
   /**
-   * As {@link #writeBooleans} for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96: the values are
-   * {@code values.get(valueFrom), ...}.
+   * As {@link #writeBooleans} for BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY and INT96: the values are {@code
+   * values.get(valueFrom), ...}.
    */
   public int writeBinaries(
       BinaryBatch values, int valueFrom, int[] rep, int[] def, int levelOff, int count) {
     if (!isBinary(type)) {
       throw wrongType("byte strings");
     }
-    return writeBatch(values.count(), valueFrom, rep, def, levelOff, count, values,
+    return writeBatch(
+        values.count(),
+        valueFrom,
+        rep,
+        def,
+        levelOff,
+        count,
+        values,
         (from, n) -> page.addBinaries(values, from, n));
   }
 
   /**
-   * The loop every batch write runs: checks the whole batch first, then moves it into pages
-   * segment by segment, closing a page where a record starts once the page is full.
+   * The loop every batch write runs: checks the whole batch first, then moves it into pages segment
+   * by segment, closing a page where a record starts once the page is full.
    */
   private int writeBatch(
       int valueCapacity,
@@ -368,15 +441,23 @@ public final class ColumnChunkWriter {
     for (int i = from; i < from + n; i++) {
       if (offsets[i + 1] - offsets[i] != fixedLength) {
         throw new IllegalArgumentException(
-            "column " + column.dottedPath() + ": " + type + " values have " + fixedLength
-                + " bytes, value " + i + " has " + (offsets[i + 1] - offsets[i]));
+            "column "
+                + column.dottedPath()
+                + ": "
+                + type
+                + " values have "
+                + fixedLength
+                + " bytes, value "
+                + i
+                + " has "
+                + (offsets[i + 1] - offsets[i]));
       }
     }
   }
 
   /**
-   * Checks a batch's levels once: arrays present where the column has levels, every level in
-   * range, the chunk's first entry a record start. Returns the number of non-null values.
+   * Checks a batch's levels once: arrays present where the column has levels, every level in range,
+   * the chunk's first entry a record start. Returns the number of non-null values.
    */
   private int checkBatch(int[] rep, int[] def, int off, int count) {
     if (closed) {
@@ -398,7 +479,9 @@ public final class ColumnChunkWriter {
       }
       if (bad < 0) {
         throw new IllegalArgumentException(
-            "column " + column.dottedPath() + ": a definition level outside 0.."
+            "column "
+                + column.dottedPath()
+                + ": a definition level outside 0.."
                 + maxDefinitionLevel);
       }
     }
@@ -411,7 +494,9 @@ public final class ColumnChunkWriter {
       }
       if (bad < 0) {
         throw new IllegalArgumentException(
-            "column " + column.dottedPath() + ": a repetition level outside 0.."
+            "column "
+                + column.dottedPath()
+                + ": a repetition level outside 0.."
                 + maxRepetitionLevel);
       }
       for (int i = off; i < off + count; i++) {
@@ -421,17 +506,20 @@ public final class ColumnChunkWriter {
       }
       if (count > 0 && rep[off] != 0 && page.isEmpty() && chunk.rows() == 0) {
         throw new IllegalArgumentException(
-            "column " + column.dottedPath() + ": a column chunk must start with a record start"
-                + " (repetition level 0), got " + rep[off]);
+            "column "
+                + column.dottedPath()
+                + ": a column chunk must start with a record start"
+                + " (repetition level 0), got "
+                + rep[off]);
       }
     }
     return values;
   }
 
   /**
-   * How far from {@code pos} the open page can take entries: to {@code end}, or to the first
-   * record start at which the page is full ({@code pos} itself when the page is full there). The
-   * page's size is tracked exactly as {@link PageBuffer} counts it, so batches cut pages where
+   * How far from {@code pos} the open page can take entries: to {@code end}, or to the first record
+   * start at which the page is full ({@code pos} itself when the page is full there). The page's
+   * size is tracked exactly as {@link PageBuffer} counts it, so batches cut pages where
    * value-by-value writes would.
    */
   private int fit(int[] rep, int[] def, int pos, int end, BinaryBatch binaries, int value) {
@@ -514,9 +602,9 @@ public final class ColumnChunkWriter {
   }
 
   /**
-   * Drops the entries of the record this column is in the middle of (it holds one record more
-   * than the row group has ended). That record's first entry is in the open page: a page only
-   * closes before a record's first entry. Nothing of it has been encoded yet.
+   * Drops the entries of the record this column is in the middle of (it holds one record more than
+   * the row group has ended). That record's first entry is in the open page: a page only closes
+   * before a record's first entry. Nothing of it has been encoded yet.
    */
   void dropPartialRecord() {
     int n = page.entries;
@@ -527,10 +615,11 @@ public final class ColumnChunkWriter {
         from--;
       }
     }
-    if (from < 0 || page.rows == 0
+    if (from < 0
+        || page.rows == 0
         || page.hasRepetitionLevels && page.repetitionLevels[from] != 0) {
-      throw new IllegalStateException("column " + column.dottedPath()
-          + " has no record in its open page to drop");
+      throw new IllegalStateException(
+          "column " + column.dottedPath() + " has no record in its open page to drop");
     }
     int valuesDropped = n - from;
     if (page.hasDefinitionLevels) {
@@ -551,8 +640,8 @@ public final class ColumnChunkWriter {
   }
 
   /**
-   * A reader of the levels and values this column holds in the current row group, decoded from
-   * its closed pages (the caller closes the open page first).
+   * A reader of the levels and values this column holds in the current row group, decoded from its
+   * closed pages (the caller closes the open page first).
    */
   ColumnReader bufferedPages() {
     if (!page.isEmpty()) {

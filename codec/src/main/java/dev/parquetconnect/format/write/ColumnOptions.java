@@ -17,11 +17,11 @@ import dev.parquetconnect.format.meta.Encoding;
 public record ColumnOptions(
     CompressionCodec codec, int codecLevel, Encoding encoding, Boolean dictionary) {
 
-  public static final ColumnOptions NONE = new ColumnOptions(null, Codecs.DEFAULT_LEVEL, null, null);
+  public static final ColumnOptions NONE =
+      new ColumnOptions(null, Codecs.DEFAULT_LEVEL, null, null);
 
   public ColumnOptions {
-    if (encoding != null
-        && (encoding.usesDictionary() || encoding == Encoding.BIT_PACKED)) {
+    if (encoding != null && (encoding.usesDictionary() || encoding == Encoding.BIT_PACKED)) {
       throw new IllegalArgumentException(
           encoding + " is not a value encoding; use dictionary(true) for dictionary encoding");
     }

@@ -4,8 +4,8 @@ import dev.parquetconnect.format.io.LittleEndian;
 
 /**
  * DOUBLE, as parquet.thrift's rules for TYPE_ORDER ask: NaN is counted, never a bound (all-NaN
- * means no min/max); a zero minimum is written as -0.0 and a zero maximum as +0.0, so readers
- * need not wonder which zero the data holds.
+ * means no min/max); a zero minimum is written as -0.0 and a zero maximum as +0.0, so readers need
+ * not wonder which zero the data holds.
  */
 final class DoubleStatistics extends ValueStatistics {
   private boolean has;

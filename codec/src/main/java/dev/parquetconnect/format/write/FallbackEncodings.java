@@ -14,17 +14,17 @@ import dev.parquetconnect.format.schema.PrimitiveNode;
  * Picks the encoding of a column's pages that are not dictionary-encoded, from the data: the
  * candidates the policy allows for the type are tried on the column's first such page and the
  * smallest wins (after compression when the column is compressed, since that is what the file
- * stores), PLAIN on ties. Tried once per column: later pages keep the choice, so a column's
- * pages share one encoding and the cost is a few encodings of one page. A large page is tried
- * on a sample of it (see {@link #sampleRuns}): encoding and compressing every candidate over a
- * whole 1 MiB page cost about as much as writing the page itself several times over.
+ * stores), PLAIN on ties. Tried once per column: later pages keep the choice, so a column's pages
+ * share one encoding and the cost is a few encodings of one page. A large page is tried on a sample
+ * of it (see {@link #sampleRuns}): encoding and compressing every candidate over a whole 1 MiB page
+ * cost about as much as writing the page itself several times over.
  */
 final class FallbackEncodings {
   private FallbackEncodings() {}
 
   /**
-   * The encoding to use without measuring, or null when candidates must be measured: an
-   * override, the policy's only option, or the one encoding of a type.
+   * The encoding to use without measuring, or null when candidates must be measured: an override,
+   * the policy's only option, or the one encoding of a type.
    */
   static Encoding fixedChoice(
       PhysicalType type, Encoding override, EncodingPolicy policy, PageVersion version) {
@@ -43,11 +43,10 @@ final class FallbackEncodings {
 
   /**
    * The candidates for {@code column} under {@code policy} (not COMPATIBLE, which has none to
-   * measure), PLAIN first. BYTE_STREAM_SPLIT only under EXTENDED: Spark's vectorized reader
-   * before 4.1 and Trino refuse it. The delta string encodings are offered only
-   * for byte strings that are text or plain binary: readers such as DuckDB 1.4 refuse them for
-   * DECIMAL, UUID and FLOAT16 columns (as they refuse BYTE_STREAM_SPLIT for anything but FLOAT
-   * and DOUBLE).
+   * measure), PLAIN first. BYTE_STREAM_SPLIT only under EXTENDED: Spark's vectorized reader before
+   * 4.1 and Trino refuse it. The delta string encodings are offered only for byte strings that are
+   * text or plain binary: readers such as DuckDB 1.4 refuse them for DECIMAL, UUID and FLOAT16
+   * columns (as they refuse BYTE_STREAM_SPLIT for anything but FLOAT and DOUBLE).
    */
   static Encoding[] candidates(
       PrimitiveNode column, CompressionCodec codec, EncodingPolicy policy) {
@@ -59,12 +58,14 @@ final class FallbackEncodings {
     }
     return switch (type) {
       case INT32, INT64 -> new Encoding[] {Encoding.PLAIN, Encoding.DELTA_BINARY_PACKED};
-      case FLOAT, DOUBLE -> compressed && policy == EncodingPolicy.EXTENDED
-          ? new Encoding[] {Encoding.PLAIN, Encoding.BYTE_STREAM_SPLIT}
-          : new Encoding[] {Encoding.PLAIN};
-      case BYTE_ARRAY -> new Encoding[] {
-        Encoding.PLAIN, Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY
-      };
+      case FLOAT, DOUBLE ->
+          compressed && policy == EncodingPolicy.EXTENDED
+              ? new Encoding[] {Encoding.PLAIN, Encoding.BYTE_STREAM_SPLIT}
+              : new Encoding[] {Encoding.PLAIN};
+      case BYTE_ARRAY ->
+          new Encoding[] {
+            Encoding.PLAIN, Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY
+          };
       case FIXED_LEN_BYTE_ARRAY -> new Encoding[] {Encoding.PLAIN, Encoding.DELTA_BYTE_ARRAY};
       case BOOLEAN, INT96 -> new Encoding[] {Encoding.PLAIN};
     };
@@ -79,19 +80,22 @@ final class FallbackEncodings {
   }
 
   /**
-   * DELTA_BINARY_PACKED block layouts tried: parquet-java's 128 values in 4 miniblocks, and
-   * larger blocks (DuckDB writes 2048 in 8), whose per-block header (min delta, one width byte
-   * per miniblock) costs less per value when the deltas are narrow and even, as in ids and
-   * event times.
+   * DELTA_BINARY_PACKED block layouts tried: parquet-java's 128 values in 4 miniblocks, and larger
+   * blocks (DuckDB writes 2048 in 8), whose per-block header (min delta, one width byte per
+   * miniblock) costs less per value when the deltas are narrow and even, as in ids and event times.
    */
   private static final int[][] DELTA_BLOCKS = {{128, 4}, {1024, 8}, {4096, 16}};
 
   /**
-   * The encoder (a fresh one, or the winner of the trials, reset) that stores {@code page}'s
-   * values in the fewest bytes among the candidates for {@code column}.
+   * The encoder (a fresh one, or the winner of the trials, reset) that stores {@code page}'s values
+   * in the fewest bytes among the candidates for {@code column}.
    */
-  static ValuesEncoder measure(PrimitiveNode column, EncodingPolicy policy, PageBuffer page,
-      Compressor compressor, PageScratch scratch) {
+  static ValuesEncoder measure(
+      PrimitiveNode column,
+      EncodingPolicy policy,
+      PageBuffer page,
+      Compressor compressor,
+      PageScratch scratch) {
     PhysicalType type = column.type();
     int typeLength = column.typeLength();
     ValuesEncoder best = null;
@@ -133,11 +137,11 @@ final class FallbackEncodings {
   private static final int SAMPLE_RUNS = 4;
 
   /**
-   * The stretches of a page of {@code values} values that are measured, as {start, length}
-   * pairs: the whole page when it is small, else {@link #SAMPLE_RUNS} contiguous runs spread
-   * evenly over it, holding about a twentieth of its values. Runs and not scattered values,
-   * because what the candidates differ in (deltas between neighbours, shared prefixes,
-   * repeats the compressor finds) is a property of neighbouring values.
+   * The stretches of a page of {@code values} values that are measured, as {start, length} pairs:
+   * the whole page when it is small, else {@link #SAMPLE_RUNS} contiguous runs spread evenly over
+   * it, holding about a twentieth of its values. Runs and not scattered values, because what the
+   * candidates differ in (deltas between neighbours, shared prefixes, repeats the compressor finds)
+   * is a property of neighbouring values.
    */
   static int[] sampleRuns(int values) {
     if (values <= WHOLE_PAGE_VALUES) {
@@ -155,9 +159,9 @@ final class FallbackEncodings {
   }
 
   /**
-   * The bytes {@code encoder} stores the sampled values of the page in, compressed when the
-   * column is. Each run is encoded as a page of its own (so the jump between two runs does not
-   * count as a delta), and the runs' encodings are compressed together.
+   * The bytes {@code encoder} stores the sampled values of the page in, compressed when the column
+   * is. Each run is encoded as a page of its own (so the jump between two runs does not count as a
+   * delta), and the runs' encodings are compressed together.
    */
   private static long measure(
       ValuesEncoder encoder, PageBuffer page, Compressor compressor, PageScratch scratch) {

@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The output stream a file is written to, counting the bytes so far: the position of everything
- * the footer points at. Only ever appends, so any sink works, an object store's multipart
- * upload included.
+ * The output stream a file is written to, counting the bytes so far: the position of everything the
+ * footer points at. Only ever appends, so any sink works, an object store's multipart upload
+ * included.
  */
 final class FileSink {
   private final OutputStream out;

@@ -25,8 +25,10 @@ import java.util.List;
  */
 final class FileTail {
   static final byte[] MAGIC = {'P', 'A', 'R', '1'};
+
   /** Footer version 1 for files of v1 pages, which every reader takes; 2 with v2 pages. */
   private static final int FORMAT_VERSION_1 = 1;
+
   private static final int FORMAT_VERSION_2 = 2;
 
   /** A written row group: its chunks (bloom filters already written) and where it starts. */

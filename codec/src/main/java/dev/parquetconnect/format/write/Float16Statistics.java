@@ -12,8 +12,10 @@ final class Float16Statistics extends ValueStatistics {
   private boolean has;
   private float min;
   private float max;
+
   /** The half-precision bits of the bounds, kept exact (a float holds every half). */
   private int minBits;
+
   private int maxBits;
 
   @Override

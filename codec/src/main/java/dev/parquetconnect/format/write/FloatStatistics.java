@@ -3,9 +3,9 @@ package dev.parquetconnect.format.write;
 import dev.parquetconnect.format.io.LittleEndian;
 
 /**
- * FLOAT, as parquet.thrift's rules for TYPE_ORDER ask: NaN is counted, never a bound (all-NaN
- * means no min/max); a zero minimum is written as -0.0 and a zero maximum as +0.0, so readers
- * need not wonder which zero the data holds.
+ * FLOAT, as parquet.thrift's rules for TYPE_ORDER ask: NaN is counted, never a bound (all-NaN means
+ * no min/max); a zero minimum is written as -0.0 and a zero maximum as +0.0, so readers need not
+ * wonder which zero the data holds.
  */
 final class FloatStatistics extends ValueStatistics {
   private boolean has;

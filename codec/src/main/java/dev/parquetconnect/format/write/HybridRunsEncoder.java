@@ -9,13 +9,13 @@ import dev.parquetconnect.format.io.LittleEndian;
  * threshold for repeated runs: a run of equal values becomes an RLE run only when it is at least
  * {@code minRepeat} long, everything else goes into bit-packed runs of any length.
  *
- * <p>Why a threshold: the usual choice (RLE from 8 equal values) gives the smallest raw bytes
- * for wide values, but short RLE runs cut the bit-packed stream into pieces that compress badly.
- * Measured on list columns (tags, scores) the v1 page body compresses 3-6% smaller under ZSTD,
- * GZIP and Snappy when only runs of 128 or more are RLE, and dictionary indices of
- * low-cardinality strings about 1% smaller. Bytes that stay uncompressed (v2 levels, the
- * UNCOMPRESSED codec) use the threshold where an RLE run starts to cost fewer raw bytes than
- * packing it ({@link #rawThreshold}).
+ * <p>Why a threshold: the usual choice (RLE from 8 equal values) gives the smallest raw bytes for
+ * wide values, but short RLE runs cut the bit-packed stream into pieces that compress badly.
+ * Measured on list columns (tags, scores) the v1 page body compresses 3-6% smaller under ZSTD, GZIP
+ * and Snappy when only runs of 128 or more are RLE, and dictionary indices of low-cardinality
+ * strings about 1% smaller. Bytes that stay uncompressed (v2 levels, the UNCOMPRESSED codec) use
+ * the threshold where an RLE run starts to cost fewer raw bytes than packing it ({@link
+ * #rawThreshold}).
  */
 final class HybridRunsEncoder {
   /** Minimum RLE run for values that are compressed with the page. */
@@ -42,10 +42,10 @@ final class HybridRunsEncoder {
   }
 
   /**
-   * The shortest run worth an RLE run in raw bytes: r values bit-packed take r * width / 8
-   * bytes; as an RLE run they take a header and a value byte, and the bit-packed run after it a
-   * new header, about 3 bytes. Runs shorter than 8 never qualify: bit-packed runs hold whole
-   * groups of 8.
+   * The shortest run worth an RLE run in raw bytes: r values bit-packed take r * width / 8 bytes;
+   * as an RLE run they take a header and a value byte, and the bit-packed run after it a new
+   * header, about 3 bytes. Runs shorter than 8 never qualify: bit-packed runs hold whole groups of
+   * 8.
    */
   static int rawThreshold(int bitWidth) {
     return Math.max(8, 24 / Math.max(1, bitWidth) + 1);

@@ -19,31 +19,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@link ParquetFileWriter#reshape} does to each column of the wider schema, decided from
- * the schemas and what the open row group holds, and the filling of the columns it makes anew.
+ * What {@link ParquetFileWriter#reshape} does to each column of the wider schema, decided from the
+ * schemas and what the open row group holds, and the filling of the columns it makes anew.
  *
  * <p>A column of the wider schema is one of:
  *
  * <ul>
  *   <li><b>kept</b>: the file has it (same path, type and levels); its writer goes on;
  *   <li><b>converted</b>: the file has it under the same path and levels but another type, and
- *       every value it holds has one in the wider type (INT32 to INT64 or DOUBLE, INT64 to
- *       DOUBLE, an integer or boolean to its {@link ValueText text}; any type when it holds only
- *       nulls): its buffered pages are decoded and written again, value by value;
+ *       every value it holds has one in the wider type (INT32 to INT64 or DOUBLE, INT64 to DOUBLE,
+ *       an integer or boolean to its {@link ValueText text}; any type when it holds only nulls):
+ *       its buffered pages are decoded and written again, value by value;
  *   <li><b>new</b>: the file lacks it. Its rows so far are null or absent in it, at the levels of
  *       the deepest group on its path both schemas share (the parent), which every column under
- *       that parent records: a column under the parent is decoded, its entries that repeat a
- *       field deeper than the parent dropped, its definition levels capped at the parent's. The
- *       first node below the parent must not be required. A column new at the top level needs
- *       no decoding: one null per record.
+ *       that parent records: a column under the parent is decoded, its entries that repeat a field
+ *       deeper than the parent dropped, its definition levels capped at the parent's. The first
+ *       node below the parent must not be required. A column new at the top level needs no
+ *       decoding: one null per record.
  * </ul>
  *
  * A column of the file that the wider schema lacks must hold no value (a type not known yet, the
- * placeholder of an object without keys). Anything else (a group turned into a leaf, a value
- * that has no form in the wider type) refuses the reshape: the caller starts a new file.
+ * placeholder of an object without keys). Anything else (a group turned into a leaf, a value that
+ * has no form in the wider type) refuses the reshape: the caller starts a new file.
  *
- * <p>This costs nothing per value while no reshape happens: the decoding reads the pages the
- * writer keeps in memory anyway (see {@link ColumnChunkWriter#bufferedPages()}).
+ * <p>This costs nothing per value while no reshape happens: the decoding reads the pages the writer
+ * keeps in memory anyway (see {@link ColumnChunkWriter#bufferedPages()}).
  */
 final class InPlaceReshape {
   private static final int BATCH = 4096;
@@ -66,14 +66,14 @@ final class InPlaceReshape {
   private InPlaceReshape() {}
 
   /**
-   * The steps that make {@code wider} the schema of a file of {@code current} whose open row
-   * group {@code columns} hold, or null when it cannot be done in place.
+   * The steps that make {@code wider} the schema of a file of {@code current} whose open row group
+   * {@code columns} hold, or null when it cannot be done in place.
    *
    * @throws IllegalArgumentException when a new column's first new field is required (earlier
    *     records have no value for it)
    */
-  static List<Step> plan(MessageType current, ColumnChunkWriter[] columns, MessageType wider,
-      ValueText text) {
+  static List<Step> plan(
+      MessageType current, ColumnChunkWriter[] columns, MessageType wider, ValueText text) {
     Map<List<String>, ColumnChunkWriter> byPath = new HashMap<>();
     for (ColumnChunkWriter c : columns) {
       byPath.put(c.descriptor().path(), c);
@@ -94,7 +94,8 @@ final class InPlaceReshape {
           steps.add(new Step(column, old, null, false, 0, 0));
         } else if (!converts(old, column, text)) {
           return null;
-        } else if (old.bufferedValues() == 0 && was.maxRepetitionLevel() == 0
+        } else if (old.bufferedValues() == 0
+            && was.maxRepetitionLevel() == 0
             && was.maxDefinitionLevel() <= 1) {
           // Only nulls of a top-level field: every entry is (0, 0), nothing to decode.
           steps.add(new Step(column, null, null, false, 0, 0));
@@ -118,8 +119,11 @@ final class InPlaceReshape {
   }
 
   /** The step of a column {@code current} lacks, or null when its path cannot be added. */
-  private static Step newColumn(MessageType current, ColumnChunkWriter[] columns,
-      MessageType wider, ColumnDescriptor column) {
+  private static Step newColumn(
+      MessageType current,
+      ColumnChunkWriter[] columns,
+      MessageType wider,
+      ColumnDescriptor column) {
     List<String> path = column.path();
     GroupNode was = current.root();
     GroupNode now = wider.root();
@@ -148,9 +152,14 @@ final class InPlaceReshape {
     }
     SchemaNode first = now.field(now.fieldIndex(path.get(depth)));
     if (first.repetition() == FieldRepetitionType.REQUIRED) {
-      throw new IllegalArgumentException("column " + column.dottedPath() + " is new but its "
-          + "field " + String.join(".", path.subList(0, depth + 1)) + " is required: earlier "
-          + "records have no value");
+      throw new IllegalArgumentException(
+          "column "
+              + column.dottedPath()
+              + " is new but its "
+              + "field "
+              + String.join(".", path.subList(0, depth + 1))
+              + " is required: earlier "
+              + "records have no value");
     }
     if (depth == 0) {
       return new Step(column, null, null, false, 0, 0);
@@ -161,7 +170,8 @@ final class InPlaceReshape {
     ColumnChunkWriter template = null;
     for (ColumnChunkWriter c : columns) {
       ColumnDescriptor d = c.descriptor();
-      if (d.path().size() > depth && d.path().subList(0, depth).equals(parent)
+      if (d.path().size() > depth
+          && d.path().subList(0, depth).equals(parent)
           && (template == null
               || d.maxRepetitionLevel() < template.descriptor().maxRepetitionLevel())) {
         template = c;
@@ -184,12 +194,16 @@ final class InPlaceReshape {
     boolean integer = isSignedInteger(from.primitive().logicalType());
     return switch (to.primitive().type()) {
       case INT64 -> source == PhysicalType.INT32 && integer && isSignedInteger(target);
-      case DOUBLE -> (source == PhysicalType.INT32 || source == PhysicalType.INT64) && integer
-          && target == null;
-      case BYTE_ARRAY -> target instanceof LogicalType.StringType && text != null
-          && (source == PhysicalType.BOOLEAN && from.primitive().logicalType() == null
-              || (source == PhysicalType.INT32 || source == PhysicalType.INT64) && integer)
-          && text.renders(from);
+      case DOUBLE ->
+          (source == PhysicalType.INT32 || source == PhysicalType.INT64)
+              && integer
+              && target == null;
+      case BYTE_ARRAY ->
+          target instanceof LogicalType.StringType
+              && text != null
+              && (source == PhysicalType.BOOLEAN && from.primitive().logicalType() == null
+                  || (source == PhysicalType.INT32 || source == PhysicalType.INT64) && integer)
+              && text.renders(from);
       default -> false;
     };
   }
@@ -199,12 +213,17 @@ final class InPlaceReshape {
   }
 
   /**
-   * Writes into {@code target} the entries of {@code step} for the {@code records} records of
-   * the open row group, closing its pages at {@code breaks} (the records before each page
-   * break of the other columns, with aligned pages) so they end where the others' do.
+   * Writes into {@code target} the entries of {@code step} for the {@code records} records of the
+   * open row group, closing its pages at {@code breaks} (the records before each page break of the
+   * other columns, with aligned pages) so they end where the others' do.
    */
-  static void fill(ColumnChunkWriter target, Step step, long records, long[] breaks,
-      int breakCount, ValueText text) {
+  static void fill(
+      ColumnChunkWriter target,
+      Step step,
+      long records,
+      long[] breaks,
+      int breakCount,
+      ValueText text) {
     PageBreaks pages = new PageBreaks(target, breaks, breakCount);
     if (!step.decodes()) {
       for (long r = 0; r < records; r++) {
@@ -216,19 +235,29 @@ final class InPlaceReshape {
         copy(reader, target, step, pages, text);
       } catch (IOException | ParquetException e) {
         // The pages are this writer's own, in memory: failing to read them is a defect.
-        throw new IllegalStateException("cannot read back the buffered pages of column "
-            + step.source().descriptor().dottedPath() + ": " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "cannot read back the buffered pages of column "
+                + step.source().descriptor().dottedPath()
+                + ": "
+                + e.getMessage(),
+            e);
       }
     }
     pages.end();
     if (pages.records != records) {
-      throw new IllegalStateException("column " + target.descriptor().dottedPath() + " got "
-          + pages.records + " records of the row group's " + records);
+      throw new IllegalStateException(
+          "column "
+              + target.descriptor().dottedPath()
+              + " got "
+              + pages.records
+              + " records of the row group's "
+              + records);
     }
   }
 
-  private static void copy(ColumnReader reader, ColumnChunkWriter target, Step step,
-      PageBreaks pages, ValueText text) throws IOException, ParquetException {
+  private static void copy(
+      ColumnReader reader, ColumnChunkWriter target, Step step, PageBreaks pages, ValueText text)
+      throws IOException, ParquetException {
     ColumnDescriptor from = step.source().descriptor();
     int maxRepetition = from.maxRepetitionLevel();
     int maxDefinition = from.maxDefinitionLevel();
@@ -260,21 +289,33 @@ final class InPlaceReshape {
     }
   }
 
-  private static void writeConverted(ColumnChunkWriter target, ColumnDescriptor from,
-      ColumnBatch batch, int value, int rep, int def, ValueText text) {
+  private static void writeConverted(
+      ColumnChunkWriter target,
+      ColumnDescriptor from,
+      ColumnBatch batch,
+      int value,
+      int rep,
+      int def,
+      ValueText text) {
     PhysicalType source = from.primitive().type();
     switch (target.descriptor().primitive().type()) {
       case INT64 -> target.writeLong(batch.ints()[value], rep, def);
-      case DOUBLE -> target.writeDouble(
-          source == PhysicalType.INT32 ? batch.ints()[value] : batch.longs()[value], rep, def);
-      case BYTE_ARRAY -> target.writeString(switch (source) {
-        case BOOLEAN -> text.booleanText(from, batch.booleans()[value]);
-        case INT32 -> text.integerText(from, batch.ints()[value]);
-        case INT64 -> text.integerText(from, batch.longs()[value]);
-        default -> throw new IllegalStateException("no text for " + source);
-      }, rep, def);
-      default -> throw new IllegalStateException(
-          "no conversion from " + source + " to " + target.descriptor());
+      case DOUBLE ->
+          target.writeDouble(
+              source == PhysicalType.INT32 ? batch.ints()[value] : batch.longs()[value], rep, def);
+      case BYTE_ARRAY ->
+          target.writeString(
+              switch (source) {
+                case BOOLEAN -> text.booleanText(from, batch.booleans()[value]);
+                case INT32 -> text.integerText(from, batch.ints()[value]);
+                case INT64 -> text.integerText(from, batch.longs()[value]);
+                default -> throw new IllegalStateException("no text for " + source);
+              },
+              rep,
+              def);
+      default ->
+          throw new IllegalStateException(
+              "no conversion from " + source + " to " + target.descriptor());
     }
   }
 

@@ -9,8 +9,10 @@ import dev.parquetconnect.format.io.LittleEndian;
 final class IntStatistics extends ValueStatistics {
   private final int flip;
   private boolean has;
+
   /** Min and max with the sign bit flipped for unsigned columns. */
   private int min;
+
   private int max;
 
   IntStatistics(boolean unsigned) {

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * How often each repetition and definition level occurs, per page (for the column index) and per
  * chunk (for SizeStatistics). As parquet-java does, a histogram is kept only where it says more
- * than the counts already do: repetition levels when the column repeats, definition levels when
- * the maximum is above 1.
+ * than the counts already do: repetition levels when the column repeats, definition levels when the
+ * maximum is above 1.
  */
 final class LevelHistograms {
   final boolean recordsRepetition;
@@ -29,10 +29,16 @@ final class LevelHistograms {
 
   /** Counts the levels of a closed page, into the page's and the chunk's histograms. */
   void count(PageBuffer page) {
-    count(page.hasRepetitionLevels ? page.repetitionLevels : null, page.entries,
-        pageRepetition, chunkRepetition);
-    count(page.hasDefinitionLevels ? page.definitionLevels : null, page.entries,
-        pageDefinition, chunkDefinition);
+    count(
+        page.hasRepetitionLevels ? page.repetitionLevels : null,
+        page.entries,
+        pageRepetition,
+        chunkRepetition);
+    count(
+        page.hasDefinitionLevels ? page.definitionLevels : null,
+        page.entries,
+        pageDefinition,
+        chunkDefinition);
   }
 
   private static void count(int[] levels, int n, long[] page, long[] chunk) {

@@ -3,14 +3,16 @@ package dev.parquetconnect.format.write;
 import dev.parquetconnect.format.io.LittleEndian;
 
 /**
- * INT64, signed or unsigned (UINT_64). Unsigned values are compared with their sign bit
- * flipped, so both orders run the same loop.
+ * INT64, signed or unsigned (UINT_64). Unsigned values are compared with their sign bit flipped, so
+ * both orders run the same loop.
  */
 final class LongStatistics extends ValueStatistics {
   private final long flip;
   private boolean has;
+
   /** Min and max with the sign bit flipped for unsigned columns. */
   private long min;
+
   private long max;
 
   LongStatistics(boolean unsigned) {

@@ -14,16 +14,15 @@ import dev.parquetconnect.format.meta.PageType;
 import dev.parquetconnect.format.meta.Statistics;
 
 /**
- * Lays out one page of a column: levels and values in the page version's order, compression,
- * the CRC and the header, appended to the chunk's buffer.
+ * Lays out one page of a column: levels and values in the page version's order, compression, the
+ * CRC and the header, appended to the chunk's buffer.
  *
  * <ul>
- *   <li>v1: repetition then definition levels, each in the RLE / bit-packing hybrid with a
- *       4-byte length prefix ({@link HybridRunsEncoder}), then the values; all of it compressed
- *       together.
- *   <li>v2: the same levels without prefixes, uncompressed (their lengths go in the header),
- *       then the values, compressed unless that does not make them smaller ({@code
- *       is_compressed} says which).
+ *   <li>v1: repetition then definition levels, each in the RLE / bit-packing hybrid with a 4-byte
+ *       length prefix ({@link HybridRunsEncoder}), then the values; all of it compressed together.
+ *   <li>v2: the same levels without prefixes, uncompressed (their lengths go in the header), then
+ *       the values, compressed unless that does not make them smaller ({@code is_compressed} says
+ *       which).
  *   <li>CRC32 over the page bytes that follow the header, as stored (after compression): what
  *       parquet.thrift specifies and parquet-java verifies, for every page type.
  * </ul>
@@ -39,6 +38,7 @@ final class PageAssembler {
 
   /** Sizes of the page last appended. */
   int headerSize;
+
   int uncompressedSize;
   int compressedSize;
 
@@ -90,8 +90,7 @@ final class PageAssembler {
               uncompressedSize,
               payload.size(),
               checksums ? crc(payload, null) : null,
-              new DataPageHeader(
-                  page.entries, encoding, Encoding.RLE, Encoding.RLE, statistics),
+              new DataPageHeader(page.entries, encoding, Encoding.RLE, Encoding.RLE, statistics),
               null,
               null,
               null);

@@ -8,8 +8,8 @@ import java.util.Arrays;
 /**
  * The open data page of one column: its levels and its non-null values, unencoded, in primitive
  * arrays (a {@link BinaryBatch} for byte strings), so writing a value allocates nothing and the
- * page can be encoded in whatever encoding turns out best when it closes. Arrays grow by
- * doubling and are kept for the next page.
+ * page can be encoded in whatever encoding turns out best when it closes. Arrays grow by doubling
+ * and are kept for the next page.
  */
 final class PageBuffer {
   /** Small: a sink keeps a writer per open file, thousands of them; arrays grow as needed. */
@@ -18,17 +18,22 @@ final class PageBuffer {
   final PhysicalType type;
   final boolean hasDefinitionLevels;
   final boolean hasRepetitionLevels;
+
   /** Bytes per value in PLAIN (BYTE_ARRAY: per value besides its bytes, the length prefix). */
   private final int plainWidth;
+
   /** Level arrays the page keeps (0 to 2): asked at every record start of every column. */
   private final int levelArrays;
 
   int[] definitionLevels;
   int[] repetitionLevels;
+
   /** Length of the level arrays; unbounded when the column stores no levels. */
   private int levelCapacity;
+
   /** Level entries: one per value or null, i.e. the page header's num_values. */
   int entries;
+
   /** Records started in this page (entries with repetition level 0). */
   int rows;
 
@@ -38,8 +43,10 @@ final class PageBuffer {
   float[] floats;
   double[] doubles;
   final BinaryBatch binaries;
+
   /** Non-null values. */
   int values;
+
   /** The values' PLAIN size (not for BOOLEAN: see {@link #valueBytes()}). */
   long valueBytes;
 
@@ -66,7 +73,7 @@ final class PageBuffer {
       case INT64 -> longs = new long[INITIAL];
       case FLOAT -> floats = new float[INITIAL];
       case DOUBLE -> doubles = new double[INITIAL];
-      default -> { }
+      default -> {}
     }
     binaries =
         type == PhysicalType.BYTE_ARRAY
@@ -110,8 +117,8 @@ final class PageBuffer {
   }
 
   /**
-   * Drops the last record's entries, which start at entry {@code from} (a repetition level 0)
-   * and hold the values from {@code valueFrom} on: the page is as it was before that record.
+   * Drops the last record's entries, which start at entry {@code from} (a repetition level 0) and
+   * hold the values from {@code valueFrom} on: the page is as it was before that record.
    */
   void dropLastRecord(int from, int valueFrom) {
     if (from < 0 || from >= entries || valueFrom < 0 || valueFrom > values) {
@@ -299,12 +306,12 @@ final class PageBuffer {
   }
 
   /**
-   * A new page holding entries {@code [entryFrom, entryTo)} and values {@code [valueFrom,
-   * valueTo)} of this one, which the caller has matched (the values of exactly those entries).
+   * A new page holding entries {@code [entryFrom, entryTo)} and values {@code [valueFrom, valueTo)}
+   * of this one, which the caller has matched (the values of exactly those entries).
    */
   PageBuffer slice(int typeLength, int entryFrom, int entryTo, int valueFrom, int valueTo) {
-    PageBuffer slice = new PageBuffer(
-        type, typeLength, hasDefinitionLevels ? 1 : 0, hasRepetitionLevels ? 1 : 0);
+    PageBuffer slice =
+        new PageBuffer(type, typeLength, hasDefinitionLevels ? 1 : 0, hasRepetitionLevels ? 1 : 0);
     int n = entryTo - entryFrom;
     int newRows = n;
     if (hasRepetitionLevels) {

@@ -9,15 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The page index of one column chunk, page by page: where each data page is (OffsetIndex) and
- * what bounds its values (ColumnIndex). Page offsets are kept relative to the first data page
- * and made absolute when the chunk's place in the file is known.
+ * The page index of one column chunk, page by page: where each data page is (OffsetIndex) and what
+ * bounds its values (ColumnIndex). Page offsets are kept relative to the first data page and made
+ * absolute when the chunk's place in the file is known.
  *
  * <p>No column index is produced for a column without an order (nothing could be put in
- * min_values), nor when a page has values but no bounds (all NaN): parquet.thrift forbids both.
- * Nor when any page holds a NaN: a column index has no way to say "and NaN" that readers
- * without nan_count understand (parquet-java 1.16, so Spark, would skip the page for {@code x =
- * NaN} and {@code x > 5}), so it is left out, as parquet-java's writer does when it meets one.
+ * min_values), nor when a page has values but no bounds (all NaN): parquet.thrift forbids both. Nor
+ * when any page holds a NaN: a column index has no way to say "and NaN" that readers without
+ * nan_count understand (parquet-java 1.16, so Spark, would skip the page for {@code x = NaN} and
+ * {@code x > 5}), so it is left out, as parquet-java's writer does when it meets one.
  */
 final class PageIndexBuilder {
   private final ValueStatistics order;
@@ -25,8 +25,10 @@ final class PageIndexBuilder {
   private final boolean ordered;
   private final boolean recordsNans;
   private final boolean byteArray;
+
   /** Histogram widths, 0 when the histogram is not recorded. */
   private final int repetitionWidth;
+
   private final int definitionWidth;
 
   private final List<Long> relativeOffsets = new ArrayList<>();
@@ -148,7 +150,8 @@ final class PageIndexBuilder {
       previousMin = min;
       previousMax = max;
     }
-    return ascending ? BoundaryOrder.ASCENDING
+    return ascending
+        ? BoundaryOrder.ASCENDING
         : descending ? BoundaryOrder.DESCENDING : BoundaryOrder.UNORDERED;
   }
 

@@ -21,8 +21,7 @@ final class PageValues {
       case INT64 -> encoder.writeLongs(page.longs, from, n);
       case FLOAT -> encoder.writeFloats(page.floats, from, n);
       case DOUBLE -> encoder.writeDoubles(page.doubles, from, n);
-      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
-          encoder.writeBinaries(page.binaries, from, n);
+      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> encoder.writeBinaries(page.binaries, from, n);
     }
   }
 }

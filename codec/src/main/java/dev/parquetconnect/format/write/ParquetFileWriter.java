@@ -22,29 +22,30 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Writes a Parquet file to a stream, front to back, never seeking: {@code PAR1}, the row groups
- * as they complete, the column and offset indexes, the footer, its length and {@code PAR1}.
+ * Writes a Parquet file to a stream, front to back, never seeking: {@code PAR1}, the row groups as
+ * they complete, the column and offset indexes, the footer, its length and {@code PAR1}.
  *
  * <p>Records go in either through {@link #write(Row)} or column by column ({@link #column(int)}
  * then {@link #endRecord()}). A row group's column chunks are held in memory, encoded and
- * compressed, until the row group closes: when its buffered bytes reach the row group target,
- * at the row cap, or on {@link #flushRowGroup()}. Then each chunk is written, followed by the
- * row group's bloom filters (BloomFilter.md allows them between row groups; writing them there
- * keeps memory bounded by one row group). Memory is one row group plus an open page per column,
- * and the page index entries of the file (a few dozen bytes per page).
+ * compressed, until the row group closes: when its buffered bytes reach the row group target, at
+ * the row cap, or on {@link #flushRowGroup()}. Then each chunk is written, followed by the row
+ * group's bloom filters (BloomFilter.md allows them between row groups; writing them there keeps
+ * memory bounded by one row group). Memory is one row group plus an open page per column, and the
+ * page index entries of the file (a few dozen bytes per page).
  *
- * <p>The stream is closed by {@link #close()}. After an {@link IOException} the file is
- * incomplete and the writer refuses further use. Not thread-safe; writers created on one thread
- * share the buffers a page passes through while it is encoded (a few hundred KiB), so such writers
- * must not close pages concurrently: use them from one thread at a time, as a sink task does.
+ * <p>The stream is closed by {@link #close()}. After an {@link IOException} the file is incomplete
+ * and the writer refuses further use. Not thread-safe; writers created on one thread share the
+ * buffers a page passes through while it is encoded (a few hundred KiB), so such writers must not
+ * close pages concurrently: use them from one thread at a time, as a sink task does.
  */
 public final class ParquetFileWriter implements Closeable {
   /** Records between two checks of the buffered size when far from the target. */
   private static final long MAX_RECORDS_BETWEEN_CHECKS = 10_000;
+
   /**
-   * The page scratch of the writers created on each thread. Pages close one at a time, so one
-   * set serves every column of every file a thread writes: a sink with a thousand open files
-   * would otherwise hold a thousand copies (330 KiB each).
+   * The page scratch of the writers created on each thread. Pages close one at a time, so one set
+   * serves every column of every file a thread writes: a sink with a thousand open files would
+   * otherwise hold a thousand copies (330 KiB each).
    */
   private static final ThreadLocal<PageScratch> SCRATCH = ThreadLocal.withInitial(PageScratch::new);
 
@@ -53,16 +54,20 @@ public final class ParquetFileWriter implements Closeable {
   private WriterOptions options;
   private ColumnChunkWriter[] columns;
   private final List<Compressor> compressors;
+
   /** The compressors by codec and level, shared by the columns ({@link #reshape} adds some). */
   private final Map<String, Compressor> compressorsByCodec = new HashMap<>();
+
   private RowShredder shredder;
   private int rowGroupsWritten;
 
   private final FileTail tail = new FileTail();
 
   private long rowGroupRecords;
+
   /** With aligned pages: the records of the open row group before each page break, in order. */
   private long[] pageBreaks = new long[16];
+
   private int pageBreakCount;
   private long totalRecords;
   private long nextSizeCheck = 1;
@@ -73,8 +78,8 @@ public final class ParquetFileWriter implements Closeable {
    * Starts a file on {@code out}, writing its leading magic.
    *
    * @throws UnsupportedFeatureException when a configured codec cannot run here
-   * @throws IllegalArgumentException when an option does not fit a column (an encoding not
-   *     defined for its type, a bloom filter on a BOOLEAN column)
+   * @throws IllegalArgumentException when an option does not fit a column (an encoding not defined
+   *     for its type, a bloom filter on a BOOLEAN column)
    */
   public ParquetFileWriter(OutputStream out, MessageType schema, WriterOptions options)
       throws IOException, UnsupportedFeatureException {
@@ -102,8 +107,9 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /** A writer for {@code column}, its compressor shared with the columns of the same codec. */
-  private ColumnChunkWriter newColumn(MessageType in, WriterOptions with, ColumnDescriptor column,
-      List<Compressor> created) throws UnsupportedFeatureException {
+  private ColumnChunkWriter newColumn(
+      MessageType in, WriterOptions with, ColumnDescriptor column, List<Compressor> created)
+      throws UnsupportedFeatureException {
     ColumnOptions overrides = with.column(column.dottedPath());
     CompressionCodec codec = overrides.codec() != null ? overrides.codec() : with.codec();
     int level = overrides.codec() != null ? overrides.codecLevel() : with.codecLevel();
@@ -121,19 +127,19 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * Changes the schema of the file while none of its row groups is written yet (the footer,
-   * written last, carries the schema; the open row group is all the file has of its records),
-   * as {@link InPlaceReshape} describes: columns the file has keep their writers, columns whose
-   * type widens are written again from their buffered pages in the wider type, new columns get
-   * the nulls their rows so far have, at their parent's levels. With aligned pages the pages of
-   * the columns written anew end where the other columns' pages end. {@code with} replaces the
-   * options (its key/value metadata goes into the footer); {@code text} gives the text form of
-   * values a column widened to a string holds (null: no column becomes a string in place).
+   * Changes the schema of the file while none of its row groups is written yet (the footer, written
+   * last, carries the schema; the open row group is all the file has of its records), as {@link
+   * InPlaceReshape} describes: columns the file has keep their writers, columns whose type widens
+   * are written again from their buffered pages in the wider type, new columns get the nulls their
+   * rows so far have, at their parent's levels. With aligned pages the pages of the columns written
+   * anew end where the other columns' pages end. {@code with} replaces the options (its key/value
+   * metadata goes into the footer); {@code text} gives the text form of values a column widened to
+   * a string holds (null: no column becomes a string in place).
    *
-   * @return false, changing nothing, when a row group was written already (a column chunk of a
-   *     new column would be missing from it) or a change touches what the file holds (a value
-   *     without a form in the wider type, a dropped column with values, a group turned into a
-   *     leaf): the caller must start a new file instead
+   * @return false, changing nothing, when a row group was written already (a column chunk of a new
+   *     column would be missing from it) or a change touches what the file holds (a value without a
+   *     form in the wider type, a dropped column with values, a group turned into a leaf): the
+   *     caller must start a new file instead
    * @throws IllegalArgumentException when a new column's first new field is required
    * @throws UnsupportedFeatureException when a new column's codec cannot run here
    */
@@ -155,8 +161,8 @@ public final class ParquetFileWriter implements Closeable {
     try {
       for (int i = 0; i < reshaped.length; i++) {
         InPlaceReshape.Step step = steps.get(i);
-        reshaped[i] = step.kept() != null
-            ? step.kept() : newColumn(wider, with, descriptors.get(i), created);
+        reshaped[i] =
+            step.kept() != null ? step.kept() : newColumn(wider, with, descriptors.get(i), created);
       }
     } catch (UnsupportedFeatureException | RuntimeException e) {
       forget(created);
@@ -171,9 +177,13 @@ public final class ParquetFileWriter implements Closeable {
       for (int i = 0; i < reshaped.length; i++) {
         InPlaceReshape.Step step = steps.get(i);
         if (step.kept() == null) {
-          InPlaceReshape.fill(reshaped[i], step, rowGroupRecords,
+          InPlaceReshape.fill(
+              reshaped[i],
+              step,
+              rowGroupRecords,
               options.alignedPages() ? pageBreaks : new long[0],
-              options.alignedPages() ? pageBreakCount : 0, text);
+              options.alignedPages() ? pageBreakCount : 0,
+              text);
         }
       }
     } catch (RuntimeException e) {
@@ -213,8 +223,8 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * For each repetition level r of {@code column}, the definition level of the r-th repeated
-   * field on its path (index 0 unused).
+   * For each repetition level r of {@code column}, the definition level of the r-th repeated field
+   * on its path (index 0 unused).
    */
   private static int[] repeatedFieldDefinitionLevels(MessageType schema, ColumnDescriptor column) {
     int[] levels = new int[column.maxRepetitionLevel() + 1];
@@ -273,17 +283,17 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * Ends a record whose entries every column has received; closes the row group when it
-   * reaches its byte target or its row cap.
+   * Ends a record whose entries every column has received; closes the row group when it reaches its
+   * byte target or its row cap.
    */
   public void endRecord() throws IOException {
     endRecords(1);
   }
 
   /**
-   * Ends {@code count} records whose entries every column has received, after batch writes.
-   * The row group's cap and target are checked once, after them: a batch may carry a row group
-   * past its row cap by less than the batch.
+   * Ends {@code count} records whose entries every column has received, after batch writes. The row
+   * group's cap and target are checked once, after them: a batch may carry a row group past its row
+   * cap by less than the batch.
    */
   public void endRecords(long count) throws IOException {
     ensureOpen();
@@ -308,16 +318,18 @@ public final class ParquetFileWriter implements Closeable {
       } else {
         // Check again about halfway to the target at the current bytes per record.
         double perRecord = Math.max(1.0, (double) buffered / rowGroupRecords);
-        long ahead = (long) Math.max(1, Math.min(MAX_RECORDS_BETWEEN_CHECKS,
-            (target - buffered) / perRecord / 2));
+        long ahead =
+            (long)
+                Math.max(
+                    1, Math.min(MAX_RECORDS_BETWEEN_CHECKS, (target - buffered) / perRecord / 2));
         nextSizeCheck = rowGroupRecords + ahead;
       }
     }
   }
 
   /**
-   * Closes every column's open page once any of them is full, so that the pages of all columns
-   * end at the same rows (WriterOptions.alignedPages says why).
+   * Closes every column's open page once any of them is full, so that the pages of all columns end
+   * at the same rows (WriterOptions.alignedPages says why).
    */
   private void alignPages() {
     for (ColumnChunkWriter column : columns) {
@@ -340,10 +352,10 @@ public final class ParquetFileWriter implements Closeable {
 
   /**
    * Drops whatever the columns hold of a record that was not ended: after a writer of records
-   * found, part way through one, that it cannot be written, the file is as if it had never
-   * been offered (columns it had not reached are untouched). Pages a full page closed at that
-   * record's start stay closed: they hold earlier records only, and the next record would have
-   * closed them the same way.
+   * found, part way through one, that it cannot be written, the file is as if it had never been
+   * offered (columns it had not reached are untouched). Pages a full page closed at that record's
+   * start stay closed: they hold earlier records only, and the next record would have closed them
+   * the same way.
    */
   public void discardPartialRecord() {
     ensureOpen();
@@ -352,8 +364,13 @@ public final class ParquetFileWriter implements Closeable {
       if (rows == rowGroupRecords + 1) {
         column.dropPartialRecord();
       } else if (rows != rowGroupRecords) {
-        throw new IllegalStateException("column " + column.descriptor().dottedPath() + " has "
-            + rows + " records in this row group, the file " + rowGroupRecords);
+        throw new IllegalStateException(
+            "column "
+                + column.descriptor().dottedPath()
+                + " has "
+                + rows
+                + " records in this row group, the file "
+                + rowGroupRecords);
       }
     }
   }
@@ -369,9 +386,9 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * Memory the writer holds now for the open row group: encoded pages, open pages,
-   * dictionaries and bloom filters. A sink under a memory budget may {@link #flushRowGroup()}
-   * early when this grows too large.
+   * Memory the writer holds now for the open row group: encoded pages, open pages, dictionaries and
+   * bloom filters. A sink under a memory budget may {@link #flushRowGroup()} early when this grows
+   * too large.
    */
   public long bufferedBytes() {
     long total = 0;
@@ -387,8 +404,12 @@ public final class ParquetFileWriter implements Closeable {
     for (ColumnChunkWriter column : columns) {
       if (column.rows() != rowGroupRecords) {
         throw new IllegalStateException(
-            "column " + column.descriptor().dottedPath() + " has " + column.rows()
-                + " records in this row group, the file " + rowGroupRecords
+            "column "
+                + column.descriptor().dottedPath()
+                + " has "
+                + column.rows()
+                + " records in this row group, the file "
+                + rowGroupRecords
                 + ": every column needs its entries before endRecord()");
       }
     }
@@ -429,8 +450,8 @@ public final class ParquetFileWriter implements Closeable {
   }
 
   /**
-   * Writes the last row group, the page indexes and the footer, and closes the stream. A
-   * second call does nothing.
+   * Writes the last row group, the page indexes and the footer, and closes the stream. A second
+   * call does nothing.
    */
   @Override
   public void close() throws IOException {

@@ -7,8 +7,8 @@ import java.util.Properties;
 
 /**
  * This project's version, for the footer's created_by: from the Maven metadata the jar carries,
- * else the jar manifest, else {@code "dev"} (classes run from a build directory have neither).
- * The connectors report the same version to Connect.
+ * else the jar manifest, else {@code "dev"} (classes run from a build directory have neither). The
+ * connectors report the same version to Connect.
  */
 public final class ProjectVersion {
   private static final String POM_PROPERTIES =

@@ -16,15 +16,16 @@ import java.util.Map;
  * with its repetition and definition levels, and a null, empty list or empty map writes a null
  * entry to every column beneath it at the level of its deepest defined ancestor.
  *
- * <p>The schema is compiled once into a plan: per field, its levels, its kind (leaf, struct,
- * LIST, MAP, in whatever layout the schema uses: three-level or legacy two-level lists) and the
- * columns under it. Per row only the walk remains. The value model is {@link Row}'s: a LIST is a
- * {@code List} of elements, a MAP a {@code Map}, any other repeated field a {@code List}, a
- * group a {@code Row}.
+ * <p>The schema is compiled once into a plan: per field, its levels, its kind (leaf, struct, LIST,
+ * MAP, in whatever layout the schema uses: three-level or legacy two-level lists) and the columns
+ * under it. Per row only the walk remains. The value model is {@link Row}'s: a LIST is a {@code
+ * List} of elements, a MAP a {@code Map}, any other repeated field a {@code List}, a group a {@code
+ * Row}.
  */
 final class RowShredder {
   private final ColumnChunkWriter[] columns;
   private final Field[] fields;
+
   /** True during the first walk of a row, which only checks it: nothing is written. */
   private boolean checking;
 
@@ -32,7 +33,10 @@ final class RowShredder {
   public RowShredder(MessageType schema, ColumnChunkWriter[] columns) {
     if (columns.length != schema.columns().size()) {
       throw new IllegalArgumentException(
-          "the schema has " + schema.columns().size() + " columns, got " + columns.length
+          "the schema has "
+              + schema.columns().size()
+              + " columns, got "
+              + columns.length
               + " writers");
     }
     this.columns = columns.clone();
@@ -51,10 +55,10 @@ final class RowShredder {
   }
 
   /**
-   * One schema field compiled: {@code definitionLevel} is the level when the field is present
-   * (or, repeated, non-empty); {@code repetitionLevel} is the level a repeated field's later
-   * occurrences start with. For LIST and MAP, {@code inner*} are the levels of the repeated
-   * group inside, and {@code children} the element, or the key and value.
+   * One schema field compiled: {@code definitionLevel} is the level when the field is present (or,
+   * repeated, non-empty); {@code repetitionLevel} is the level a repeated field's later occurrences
+   * start with. For LIST and MAP, {@code inner*} are the levels of the repeated group inside, and
+   * {@code children} the element, or the key and value.
    */
   private static final class Field {
     final String path;
@@ -65,8 +69,10 @@ final class RowShredder {
     final int innerDefinitionLevel;
     final int innerRepetitionLevel;
     final Field[] children;
+
     /** The columns under this field, for writing nulls. */
     final int[] columns;
+
     final int column;
 
     Field(
@@ -111,13 +117,20 @@ final class RowShredder {
     if (node instanceof PrimitiveNode) {
       int column = nextColumn[0]++;
       return new Field(
-          path, Kind.LEAF, node.repetition(), def, rep, 0, 0, new Field[0], new int[] {column},
+          path,
+          Kind.LEAF,
+          node.repetition(),
+          def,
+          rep,
+          0,
+          0,
+          new Field[0],
+          new int[] {column},
           column);
     }
     GroupNode group = (GroupNode) node;
     NestedTypes.ListShape list = group.isList() ? NestedTypes.listShape(group) : null;
-    NestedTypes.MapShape map =
-        list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
+    NestedTypes.MapShape map = list == null && group.isMap() ? NestedTypes.mapShape(group) : null;
     Kind kind;
     Field[] children;
     int innerDef = 0;
@@ -133,14 +146,21 @@ final class RowShredder {
         children =
             new Field[] {
               compile(
-                  repeated.withRepetition(FieldRepetitionType.REQUIRED), innerDef, innerRep,
-                  nextColumn, path + ".")
+                  repeated.withRepetition(FieldRepetitionType.REQUIRED),
+                  innerDef,
+                  innerRep,
+                  nextColumn,
+                  path + ".")
             };
       } else {
         kind = Kind.LIST;
         children =
             new Field[] {
-              compile(list.element(), innerDef, innerRep, nextColumn,
+              compile(
+                  list.element(),
+                  innerDef,
+                  innerRep,
+                  nextColumn,
                   path + "." + repeated.name() + ".")
             };
       }
@@ -169,10 +189,9 @@ final class RowShredder {
   /**
    * Writes one record: every column gets its entries. The caller then ends the record.
    *
-   * <p>The row is walked twice: first only to check it (types, required values, shapes), then
-   * to write it. A row that does not fit the schema is refused with {@link
-   * IllegalArgumentException} naming the field, and no column receives any of it, so the file
-   * stays consistent.
+   * <p>The row is walked twice: first only to check it (types, required values, shapes), then to
+   * write it. A row that does not fit the schema is refused with {@link IllegalArgumentException}
+   * naming the field, and no column receives any of it, so the file stays consistent.
    */
   public void write(Row row) {
     checking = true;
@@ -251,7 +270,9 @@ final class RowShredder {
           if (field.kind == Kind.LEGACY_LIST) {
             if (e == null) {
               throw new IllegalArgumentException(
-                  "list " + field.path + " has the two-level layout: its elements cannot be"
+                  "list "
+                      + field.path
+                      + " has the two-level layout: its elements cannot be"
                       + " null");
             }
             writeValue(element, e, r);
@@ -298,7 +319,8 @@ final class RowShredder {
         case INT64 -> writer.writeLong((Long) value, rep, def);
         case FLOAT -> writer.writeFloat((Float) value, rep, def);
         case DOUBLE -> writer.writeDouble((Double) value, rep, def);
-        case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 -> writer.writeBinary((byte[]) value, rep, def);
+        case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+            writer.writeBinary((byte[]) value, rep, def);
       }
     } catch (ClassCastException e) {
       throw mismatch(field, writer.descriptor().primitive().type() + " value", value);
@@ -348,7 +370,11 @@ final class RowShredder {
 
   private static IllegalArgumentException mismatch(Field field, String expected, Object value) {
     return new IllegalArgumentException(
-        "field " + field.path + " expects " + expected + ", got "
+        "field "
+            + field.path
+            + " expects "
+            + expected
+            + ", got "
             + (value == null ? "null" : value.getClass().getSimpleName()));
   }
 

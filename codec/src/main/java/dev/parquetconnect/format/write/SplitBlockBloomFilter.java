@@ -7,13 +7,14 @@ import dev.parquetconnect.format.meta.MetadataCodec;
 import java.util.Arrays;
 
 /**
- * Parquet's split-block bloom filter (BloomFilter.md): blocks of eight 32-bit words; a 64-bit
- * hash picks a block with its upper half and sets one bit per word from its lower half times
- * that word's salt. Serialized as the words in order, little-endian.
+ * Parquet's split-block bloom filter (BloomFilter.md): blocks of eight 32-bit words; a 64-bit hash
+ * picks a block with its upper half and sets one bit per word from its lower half times that word's
+ * salt. Serialized as the words in order, little-endian.
  */
 final class SplitBlockBloomFilter {
   /** One block: 256 bits. */
   public static final int BLOCK_BYTES = 32;
+
   /** The largest filter written; parquet-java reads no larger one. */
   public static final int MAX_BYTES = 128 << 20;
 
@@ -44,9 +45,9 @@ final class SplitBlockBloomFilter {
   }
 
   /**
-   * The size for {@code distinctValues} inserts at false positive probability {@code fpp}: the
-   * bits the split-block scheme needs (each insert sets 8 bits, one per word), rounded up to a
-   * power of two bytes, at least one block and at most {@link #MAX_BYTES}.
+   * The size for {@code distinctValues} inserts at false positive probability {@code fpp}: the bits
+   * the split-block scheme needs (each insert sets 8 bits, one per word), rounded up to a power of
+   * two bytes, at least one block and at most {@link #MAX_BYTES}.
    */
   public static int optimalNumBytes(long distinctValues, double fpp) {
     if (distinctValues <= 0 || !(fpp > 0 && fpp < 1)) {

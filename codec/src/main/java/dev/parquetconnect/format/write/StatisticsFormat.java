@@ -10,23 +10,23 @@ import dev.parquetconnect.format.schema.SortOrder;
 import java.util.Arrays;
 
 /**
- * Turns a column's {@link ValueStatistics} into what the file stores: the Thrift {@code
- * Statistics} of a chunk (or page header) and the bounds of a column index entry.
+ * Turns a column's {@link ValueStatistics} into what the file stores: the Thrift {@code Statistics}
+ * of a chunk (or page header) and the bounds of a column index entry.
  *
  * <ul>
- *   <li>min_value/max_value are always written when there is a bound; BYTE_ARRAY bounds in
- *       byte order are truncated to the configured length ({@link BoundTruncation}) and flagged
- *       inexact. FIXED_LEN_BYTE_ARRAY bounds are never truncated (a shorter value would not be
- *       a value of the type), nor are DECIMAL ones (a prefix of a number is another number).
+ *   <li>min_value/max_value are always written when there is a bound; BYTE_ARRAY bounds in byte
+ *       order are truncated to the configured length ({@link BoundTruncation}) and flagged inexact.
+ *       FIXED_LEN_BYTE_ARRAY bounds are never truncated (a shorter value would not be a value of
+ *       the type), nor are DECIMAL ones (a prefix of a number is another number).
  *   <li>The deprecated min/max are written where parquet-java writes them, for old readers: when
  *       the column's order is signed in parquet-java's view (integers, dates, times, floats,
  *       FLOAT16, booleans; not DECIMAL, which it leaves unordered), or when min equals max.
  *   <li>null_count always; nan_count always for FLOAT, DOUBLE and FLOAT16.
- *   <li>No min/max at all for values that include a NaN, as parquet-java's reader treats a
- *       NaN bound. Readers that know no nan_count (parquet-java up to 1.16, so Spark's filter
- *       and aggregate pushdown) take min/max as covering every value, and order NaN above
- *       every number: with NaN left out of the bounds, {@code x = NaN} and {@code x > 5} skip
- *       chunks that hold NaN, and MAX(x) from the footer is a number where a scan gives NaN.
+ *   <li>No min/max at all for values that include a NaN, as parquet-java's reader treats a NaN
+ *       bound. Readers that know no nan_count (parquet-java up to 1.16, so Spark's filter and
+ *       aggregate pushdown) take min/max as covering every value, and order NaN above every number:
+ *       with NaN left out of the bounds, {@code x = NaN} and {@code x > 5} skip chunks that hold
+ *       NaN, and MAX(x) from the footer is a number where a scan gives NaN.
  * </ul>
  */
 final class StatisticsFormat {

@@ -1,8 +1,8 @@
 package dev.parquetconnect.format.write;
 
 /**
- * A column without a defined sort order (INT96, INTERVAL, an annotation this codec does not
- * know): only null counts, never a min or max a reader could misuse.
+ * A column without a defined sort order (INT96, INTERVAL, an annotation this codec does not know):
+ * only null counts, never a min or max a reader could misuse.
  */
 final class UnorderedStatistics extends ValueStatistics {
   @Override

@@ -10,8 +10,8 @@ import dev.parquetconnect.format.schema.ColumnDescriptor;
  */
 public interface ValueText {
   /**
-   * Whether the values of {@code from} have a text form here; when not, a reshape that would
-   * turn them into text refuses (the caller starts a new file instead).
+   * Whether the values of {@code from} have a text form here; when not, a reshape that would turn
+   * them into text refuses (the caller starts a new file instead).
    */
   boolean renders(ColumnDescriptor from);
 

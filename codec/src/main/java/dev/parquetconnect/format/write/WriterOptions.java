@@ -11,18 +11,20 @@ import java.util.Objects;
 /**
  * How {@link ParquetFileWriter} lays out a file: page and row group sizes, codec, encodings,
  * statistics, page checksums, bloom filters and footer metadata. Immutable; build with {@link
- * #builder()}. Per-column settings are keyed by the column's dotted path ({@code a.b.c}); paths
- * a file's schema lacks are ignored, so one set of options serves evolving schemas.
+ * #builder()}. Per-column settings are keyed by the column's dotted path ({@code a.b.c}); paths a
+ * file's schema lacks are ignored, so one set of options serves evolving schemas.
  */
 public final class WriterOptions {
   public static final int DEFAULT_PAGE_BYTE_LIMIT = 1 << 20;
+
   /**
-   * No row cap by default: pages are cut by {@link #DEFAULT_PAGE_BYTE_LIMIT} alone, as DuckDB
-   * cuts them. A row cap (parquet-java and arrow-rs use 20,000) makes pages of narrow,
-   * well-compressed columns small, and each page costs a header, page index entries, a fresh
-   * encoder block and a fresh compression frame: 0.5-3% of the file on FileSizeTest's data.
+   * No row cap by default: pages are cut by {@link #DEFAULT_PAGE_BYTE_LIMIT} alone, as DuckDB cuts
+   * them. A row cap (parquet-java and arrow-rs use 20,000) makes pages of narrow, well-compressed
+   * columns small, and each page costs a header, page index entries, a fresh encoder block and a
+   * fresh compression frame: 0.5-3% of the file on FileSizeTest's data.
    */
   public static final int DEFAULT_PAGE_ROW_LIMIT = Integer.MAX_VALUE;
+
   public static final int DEFAULT_DICTIONARY_BYTE_LIMIT = 1 << 20;
   public static final long DEFAULT_ROW_GROUP_BYTE_TARGET = 128L << 20;
   public static final long DEFAULT_ROW_GROUP_ROW_LIMIT = Integer.MAX_VALUE;
@@ -71,8 +73,8 @@ public final class WriterOptions {
   }
 
   /**
-   * The defaults: pages of about 1 MiB (no row cap), 128 MiB row groups, ZSTD, v1 pages, CRCs
-   * on, page index on.
+   * The defaults: pages of about 1 MiB (no row cap), 128 MiB row groups, ZSTD, v1 pages, CRCs on,
+   * page index on.
    */
   public static WriterOptions defaults() {
     return builder().build();
@@ -98,15 +100,15 @@ public final class WriterOptions {
   }
 
   /**
-   * A data page holds at most this many records (rows); {@link Integer#MAX_VALUE}, the default,
-   * for no cap.
+   * A data page holds at most this many records (rows); {@link Integer#MAX_VALUE}, the default, for
+   * no cap.
    *
-   * <p>A cap trades size for page-index granularity. Without one, a column whose values encode
-   * to a byte or two (sorted ids and timestamps under DELTA_BINARY_PACKED) gets pages of several
-   * hundred thousand rows, so a reader pruning by that column's page index skips in steps that
-   * large; wide columns reach the byte limit long before. Set 20,000 (parquet-java's and
-   * arrow-rs's default) when engines prune row ranges by page index on such columns; files then
-   * grow by 0.5-3% (FileSizeTest).
+   * <p>A cap trades size for page-index granularity. Without one, a column whose values encode to a
+   * byte or two (sorted ids and timestamps under DELTA_BINARY_PACKED) gets pages of several hundred
+   * thousand rows, so a reader pruning by that column's page index skips in steps that large; wide
+   * columns reach the byte limit long before. Set 20,000 (parquet-java's and arrow-rs's default)
+   * when engines prune row ranges by page index on such columns; files then grow by 0.5-3%
+   * (FileSizeTest).
    */
   public int pageRowLimit() {
     return pageRowLimit;
@@ -154,8 +156,8 @@ public final class WriterOptions {
   }
 
   /**
-   * Whether data page headers carry statistics too. Off by default: the column index holds the
-   * same per-page bounds where readers look for them, and PageIndex.md advises against both.
+   * Whether data page headers carry statistics too. Off by default: the column index holds the same
+   * per-page bounds where readers look for them, and PageIndex.md advises against both.
    */
   public boolean pageHeaderStatistics() {
     return pageHeaderStatistics;
@@ -168,20 +170,19 @@ public final class WriterOptions {
 
   /**
    * Whether the data pages of a row group's columns end at the same rows (on by default): every
-   * column closes its page at the end of the record after which any column's page is full,
-   * rather than each column where its own page fills.
+   * column closes its page at the end of the record after which any column's page is full, rather
+   * than each column where its own page fills.
    *
-   * <p>Readers that prune pages by the column index must skip, in each column, the rows of
-   * pages they did not select, and where page boundaries differ between columns that means
-   * skipping part of a page. parquet-java's record reader up to 1.16 (so Spark's with
-   * vectorization off, Hive and others) gets that wrong when the last selected row of a row
-   * group lies in a later page than the one it is skipping in: it returns a value of an earlier
-   * row (apache/parquet-java#3747). With aligned pages a selected row range is always whole
-   * pages of every column, so nothing is ever skipped inside a page. The cost: narrow columns
-   * get as many pages as the widest one (page headers and index entries, a few bytes each; see
-   * docs/performance.md). Pages cut this way only when records are written one at a time (the
-   * connectors, {@link ParquetFileWriter#write}); the batch methods of {@link ColumnChunkWriter}
-   * cut each column where it fills.
+   * <p>Readers that prune pages by the column index must skip, in each column, the rows of pages
+   * they did not select, and where page boundaries differ between columns that means skipping part
+   * of a page. parquet-java's record reader up to 1.16 (so Spark's with vectorization off, Hive and
+   * others) gets that wrong when the last selected row of a row group lies in a later page than the
+   * one it is skipping in: it returns a value of an earlier row (apache/parquet-java#3747). With
+   * aligned pages a selected row range is always whole pages of every column, so nothing is ever
+   * skipped inside a page. The cost: narrow columns get as many pages as the widest one (page
+   * headers and index entries, a few bytes each; see docs/performance.md). Pages cut this way only
+   * when records are written one at a time (the connectors, {@link ParquetFileWriter#write}); the
+   * batch methods of {@link ColumnChunkWriter} cut each column where it fills.
    */
   public boolean alignedPages() {
     return alignedPages;

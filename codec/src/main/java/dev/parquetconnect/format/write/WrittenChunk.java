@@ -23,10 +23,23 @@ record WrittenChunk(
     ColumnMetaData m = metaData;
     return new WrittenChunk(
         new ColumnMetaData(
-            m.type(), m.encodings(), m.pathInSchema(), m.codec(), m.numValues(),
-            m.totalUncompressedSize(), m.totalCompressedSize(), m.keyValueMetadata(),
-            m.dataPageOffset(), m.indexPageOffset(), m.dictionaryPageOffset(), m.statistics(),
-            m.encodingStats(), offset, length, m.sizeStatistics(), m.geospatialStatistics()),
+            m.type(),
+            m.encodings(),
+            m.pathInSchema(),
+            m.codec(),
+            m.numValues(),
+            m.totalUncompressedSize(),
+            m.totalCompressedSize(),
+            m.keyValueMetadata(),
+            m.dataPageOffset(),
+            m.indexPageOffset(),
+            m.dictionaryPageOffset(),
+            m.statistics(),
+            m.encodingStats(),
+            offset,
+            length,
+            m.sizeStatistics(),
+            m.geospatialStatistics()),
         columnIndex,
         offsetIndex,
         null);

@@ -50,8 +50,11 @@ final class XxHash64 {
         v3 = round(v3, LittleEndian.getLong(data, pos + 16));
         v4 = round(v4, LittleEndian.getLong(data, pos + 24));
       }
-      acc = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12)
-          + Long.rotateLeft(v4, 18);
+      acc =
+          Long.rotateLeft(v1, 1)
+              + Long.rotateLeft(v2, 7)
+              + Long.rotateLeft(v3, 12)
+              + Long.rotateLeft(v4, 18);
       acc = mergeRound(acc, v1);
       acc = mergeRound(acc, v2);
       acc = mergeRound(acc, v3);

@@ -17,9 +17,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * BROTLI. parquet-java has no Brotli codec of its own (it needs the external brotli-codec jar),
- * so the cross-check is against brotli4j's one-shot encoder and decoder, which go through a
- * different path (whole-buffer JNI calls) from our streaming use of the native library.
+ * BROTLI. parquet-java has no Brotli codec of its own (it needs the external brotli-codec jar), so
+ * the cross-check is against brotli4j's one-shot encoder and decoder, which go through a different
+ * path (whole-buffer JNI calls) from our streaming use of the native library.
  */
 class BrotliCodecTest {
 
@@ -61,10 +61,10 @@ class BrotliCodecTest {
   }
 
   /**
-   * data/large_string_map.brotli: two pages of about 1 GiB each from about 1.6 KB of Brotli
-   * (a ratio over 600,000:1). Their sizes are legal, so the size check lets them through; a
-   * reader that cannot afford them announces less and is stopped as soon as the output passes
-   * that, without decoding the rest.
+   * data/large_string_map.brotli: two pages of about 1 GiB each from about 1.6 KB of Brotli (a
+   * ratio over 600,000:1). Their sizes are legal, so the size check lets them through; a reader
+   * that cannot afford them announces less and is stopped as soon as the output passes that,
+   * without decoding the rest.
    */
   @Test
   void hugeExpansionIsStoppedAtTheAnnouncedSize() throws Exception {
@@ -83,7 +83,11 @@ class BrotliCodecTest {
                   CorruptDataException.class,
                   () ->
                       decompressor.decompress(
-                          page.fileBytes(), page.offset(), page.compressedSize(), small, 0,
+                          page.fileBytes(),
+                          page.offset(),
+                          page.compressedSize(),
+                          small,
+                          0,
                           small.length));
           assertTrue(e.getMessage().contains("more than the 16777216 bytes"), e.getMessage());
           assertTrue(System.nanoTime() - start < 5_000_000_000L, "stopped early");

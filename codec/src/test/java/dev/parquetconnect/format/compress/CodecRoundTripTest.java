@@ -16,8 +16,8 @@ class CodecRoundTripTest {
   private static final byte SENTINEL = (byte) 0xA5;
 
   /**
-   * One compressor and one decompressor per codec, reused for every input, appending after
-   * bytes already in the buffer and decompressing between guard bytes.
+   * One compressor and one decompressor per codec, reused for every input, appending after bytes
+   * already in the buffer and decompressing between guard bytes.
    */
   @ParameterizedTest
   @EnumSource(value = CompressionCodec.class, names = "LZO", mode = EnumSource.Mode.EXCLUDE)

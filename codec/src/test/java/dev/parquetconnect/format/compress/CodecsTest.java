@@ -52,7 +52,9 @@ class CodecsTest {
   void codecsWithoutLevelsIgnoreIt() throws Exception {
     for (CompressionCodec codec :
         new CompressionCodec[] {
-          CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.LZ4,
+          CompressionCodec.UNCOMPRESSED,
+          CompressionCodec.SNAPPY,
+          CompressionCodec.LZ4,
           CompressionCodec.LZ4_RAW
         }) {
       try (Compressor compressor = Codecs.compressor(codec, 42)) {

@@ -16,8 +16,8 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
 
 /**
- * The compressed sections of every page in a corpus file, located with parquet-java's footer
- * and page-header readers (the test oracle; our own readers live in other packages).
+ * The compressed sections of every page in a corpus file, located with parquet-java's footer and
+ * page-header readers (the test oracle; our own readers live in other packages).
  */
 final class CorpusPages {
   /** One page's compressed section: for v2 pages, what follows the uncompressed levels. */
@@ -53,8 +53,7 @@ final class CorpusPages {
           long pos = column.getStartingPos();
           long end = pos + column.getTotalSize();
           while (pos < end) {
-            ByteArrayInputStream in =
-                new ByteArrayInputStream(bytes, (int) pos, (int) (end - pos));
+            ByteArrayInputStream in = new ByteArrayInputStream(bytes, (int) pos, (int) (end - pos));
             int before = in.available();
             PageHeader header = Util.readPageHeader(in);
             int dataStart = (int) pos + before - in.available();

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 class CorpusPagesTest {
   /**
    * Every corpus file with compressed pages but two, covered elsewhere: the bare-block LZ4 file
-   * parquet-java cannot read (Lz4FramingTest) and the Brotli file with 1 GiB pages parquet-java
-   * has no codec for (BrotliCodecTest).
+   * parquet-java cannot read (Lz4FramingTest) and the Brotli file with 1 GiB pages parquet-java has
+   * no codec for (BrotliCodecTest).
    */
   private static final List<String> FILES =
       List.of(
@@ -70,7 +70,8 @@ class CorpusPagesTest {
               page.fileBytes(), page.offset(), page.compressedSize(), back, 0, back.length);
           byte[] expected =
               ParquetJavaCrossCheckTest.bytes(
-                  factory.getDecompressor(CompressionCodecName.valueOf(codec.name()))
+                  factory
+                      .getDecompressor(CompressionCodecName.valueOf(codec.name()))
                       .decompress(
                           BytesInput.from(page.fileBytes(), page.offset(), page.compressedSize()),
                           page.uncompressedSize()));

@@ -18,13 +18,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Random and mutated compressed pages into every decompressor, from fixed seeds, for
- * {@code fuzz.millis} ms each: only {@link CorruptDataException} and
- * {@link UnsupportedFeatureException} may come out; any other throwable, or a JVM crash in a
- * native library, fails the build, and a hang trips the timeout.
+ * Random and mutated compressed pages into every decompressor, from fixed seeds, for {@code
+ * fuzz.millis} ms each: only {@link CorruptDataException} and {@link UnsupportedFeatureException}
+ * may come out; any other throwable, or a JVM crash in a native library, fails the build, and a
+ * hang trips the timeout.
  */
 class DecompressorFuzzTest {
   private static final int MAX_SIZE = 1 << 20;
+
   /** Bytes that make random input look like the start of a real stream of some codec. */
   private static final byte[][] MAGIC_PREFIXES = {
     {0x1f, (byte) 0x8b, 8, 0}, // gzip member
@@ -68,8 +69,17 @@ class DecompressorFuzzTest {
           rejected++;
         } catch (Throwable t) {
           fail(
-              codec + " run " + runs + ": " + t + " for " + input.length + " bytes announcing "
-                  + size + ": " + HexFormat.of().formatHex(input, 0, Math.min(64, input.length)),
+              codec
+                  + " run "
+                  + runs
+                  + ": "
+                  + t
+                  + " for "
+                  + input.length
+                  + " bytes announcing "
+                  + size
+                  + ": "
+                  + HexFormat.of().formatHex(input, 0, Math.min(64, input.length)),
               t);
         }
       }
@@ -78,8 +88,8 @@ class DecompressorFuzzTest {
   }
 
   /** Compressed forms of varied pages: ours and, where they differ, other writers' framings. */
-  private static List<byte[]> validInputs(
-      CompressionCodec codec, Random random, List<byte[]> pages) throws Exception {
+  private static List<byte[]> validInputs(CompressionCodec codec, Random random, List<byte[]> pages)
+      throws Exception {
     List<byte[]> compressed = new ArrayList<>();
     try (Compressor compressor = Codecs.compressor(codec, Codecs.DEFAULT_LEVEL)) {
       for (int size : new int[] {0, 1, 17, 300, 5000, 70_000, 200_000}) {

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 class Lz4FramingTest {
 
   static int intBE(byte[] b, int pos) {
-    return (b[pos] & 0xFF) << 24 | (b[pos + 1] & 0xFF) << 16 | (b[pos + 2] & 0xFF) << 8
+    return (b[pos] & 0xFF) << 24
+        | (b[pos + 1] & 0xFF) << 16
+        | (b[pos + 2] & 0xFF) << 8
         | (b[pos + 3] & 0xFF);
   }
 
@@ -53,7 +55,8 @@ class Lz4FramingTest {
       int raw = intBE(framed, pos);
       int compressed = intBE(framed, pos + 4);
       byte[] block = new byte[raw];
-      LZ4Factory.safeInstance().safeDecompressor()
+      LZ4Factory.safeInstance()
+          .safeDecompressor()
           .decompress(framed, pos + 8, compressed, block, 0, raw);
       blockSizes.add(raw);
       pos += 8 + compressed;
@@ -71,8 +74,10 @@ class Lz4FramingTest {
   void readsBothHadoopFramedAndBareBlocks() throws Exception {
     for (byte[] data :
         new byte[][] {
-          TestInputs.compressible(1, 10), TestInputs.compressible(2, 5000),
-          TestInputs.random(3, 200_000), new byte[1]
+          TestInputs.compressible(1, 10),
+          TestInputs.compressible(2, 5000),
+          TestInputs.random(3, 200_000),
+          new byte[1]
         }) {
       byte[] framed = compress(CompressionCodec.LZ4, data);
       byte[] bare = compress(CompressionCodec.LZ4_RAW, data);
@@ -135,7 +140,8 @@ class Lz4FramingTest {
       byte[] framed = compress(CompressionCodec.LZ4, data);
       byte[] back =
           ParquetJavaCrossCheckTest.bytes(
-              factory.getDecompressor(CompressionCodecName.LZ4)
+              factory
+                  .getDecompressor(CompressionCodecName.LZ4)
                   .decompress(BytesInput.from(framed), data.length));
       assertArrayEquals(data, back);
     } finally {
@@ -144,8 +150,8 @@ class Lz4FramingTest {
   }
 
   /**
-   * The corpus holds the same three columns written both ways (parquet-java's Hadoop framing,
-   * older parquet-cpp's bare blocks); every page of both decodes, to the same dictionaries.
+   * The corpus holds the same three columns written both ways (parquet-java's Hadoop framing, older
+   * parquet-cpp's bare blocks); every page of both decodes, to the same dictionaries.
    */
   @Test
   void corpusFilesInBothFramingsDecodeAlike() throws Exception {

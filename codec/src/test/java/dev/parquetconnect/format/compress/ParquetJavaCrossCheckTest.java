@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Our codecs against parquet-java's (parquet-hadoop {@link CodecFactory}, which uses Hadoop's
  * GzipCodec and Lz4Codec, and its own Snappy, Zstandard and LZ4_RAW codecs): what either side
- * compresses, the other decompresses to the original. parquet-java has no Brotli codec without
- * the external brotli-codec jar; {@code BrotliCodecTest} cross-checks Brotli with brotli4j.
+ * compresses, the other decompresses to the original. parquet-java has no Brotli codec without the
+ * external brotli-codec jar; {@code BrotliCodecTest} cross-checks Brotli with brotli4j.
  */
 class ParquetJavaCrossCheckTest {
   private static CodecFactory factory;
@@ -92,7 +92,6 @@ class ParquetJavaCrossCheckTest {
     }
     // One block header announcing the whole input, then more than one chunk.
     assertEquals(data.length, Lz4FramingTest.intBE(compressed, 0));
-    assertTrue(
-        Lz4FramingTest.intBE(compressed, 4) + 8 < compressed.length, "several chunks");
+    assertTrue(Lz4FramingTest.intBE(compressed, 4) + 8 < compressed.length, "several chunks");
   }
 }

@@ -13,8 +13,8 @@ import java.util.Random;
 import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.column.values.bitpacking.BitPackingValuesReader;
 import org.apache.parquet.column.values.bitpacking.BitPackingValuesWriter;
-import org.apache.parquet.column.values.bitpacking.ByteBitPackingValuesWriter;
 import org.apache.parquet.column.values.bitpacking.ByteBitPackingValuesReader;
+import org.apache.parquet.column.values.bitpacking.ByteBitPackingValuesWriter;
 import org.apache.parquet.column.values.bitpacking.BytePacker;
 import org.apache.parquet.column.values.bitpacking.Packer;
 import org.junit.jupiter.api.Test;
@@ -116,7 +116,8 @@ class BitPackedLevelsTest {
           assertArrayEquals(theirBytes, ours, "width " + width);
         } else {
           // The byte-based writer pads its last group of eight: ours is a prefix of it.
-          ByteBitPackingValuesWriter theirs = new ByteBitPackingValuesWriter(bound, Packer.BIG_ENDIAN);
+          ByteBitPackingValuesWriter theirs =
+              new ByteBitPackingValuesWriter(bound, Packer.BIG_ENDIAN);
           for (int v : values) {
             theirs.writeInteger(v);
           }
@@ -133,15 +134,20 @@ class BitPackedLevelsTest {
         ValuesReader[] readers =
             width <= 8
                 ? new ValuesReader[] {
-                  new BitPackingValuesReader(bound), new ByteBitPackingValuesReader(bound, Packer.BIG_ENDIAN)
+                  new BitPackingValuesReader(bound),
+                  new ByteBitPackingValuesReader(bound, Packer.BIG_ENDIAN)
                 }
                 : new ValuesReader[] {new ByteBitPackingValuesReader(bound, Packer.BIG_ENDIAN)};
         for (ValuesReader reader : readers) {
           // ByteBitPackingValuesReader reads whole groups of eight: give it the padded size.
-          byte[] padded = Arrays.copyOf(ours, (int) BitPacking.bytesFor((length + 7) / 8 * 8, width));
+          byte[] padded =
+              Arrays.copyOf(ours, (int) BitPacking.bytesFor((length + 7) / 8 * 8, width));
           reader.initFromPage(length, ParquetJava.stream(padded));
           for (int i = 0; i < length; i++) {
-            assertEquals(values[i], reader.readInteger(), reader.getClass().getSimpleName() + " width " + width);
+            assertEquals(
+                values[i],
+                reader.readInteger(),
+                reader.getClass().getSimpleName() + " width " + width);
           }
         }
       }

@@ -81,8 +81,7 @@ class BitPackingTest {
 
   @Test
   void generatedKernelsAreUpToDate() throws IOException {
-    String committed =
-        Files.readString(BitPackingKernelsGenerator.TARGET, StandardCharsets.UTF_8);
+    String committed = Files.readString(BitPackingKernelsGenerator.TARGET, StandardCharsets.UTF_8);
     assertEquals(
         BitPackingKernelsGenerator.generate(),
         committed,

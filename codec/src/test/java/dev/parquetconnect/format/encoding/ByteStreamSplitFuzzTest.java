@@ -29,25 +29,30 @@ class ByteStreamSplitFuzzTest {
     }
     // In the order of the reads below: FLOAT, DOUBLE, INT32, INT64, then the byte arrays.
     ByteStreamSplitDecoder[] decoders = {
-        ByteStreamSplitDecoder.forType(PhysicalType.FLOAT, 0),
-        ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0),
-        ByteStreamSplitDecoder.forType(PhysicalType.INT32, 0),
-        ByteStreamSplitDecoder.forType(PhysicalType.INT64, 0),
-        ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 3),
-        ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 16)};
+      ByteStreamSplitDecoder.forType(PhysicalType.FLOAT, 0),
+      ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0),
+      ByteStreamSplitDecoder.forType(PhysicalType.INT32, 0),
+      ByteStreamSplitDecoder.forType(PhysicalType.INT64, 0),
+      ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 3),
+      ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 16)
+    };
     float[] floats = new float[600];
     double[] doubles = new double[600];
     int[] ints = new int[600];
     long[] longs = new long[600];
     BinaryBatch binaries = new BinaryBatch();
-    DeltaFuzzHarness.fuzz("ByteStreamSplitDecoder", 402, samples,
+    DeltaFuzzHarness.fuzz(
+        "ByteStreamSplitDecoder",
+        402,
+        samples,
         (array, offset, length, valueCount, r) -> {
           int which = r.nextInt(decoders.length);
           ByteStreamSplitDecoder decoder = decoders[which];
           decoder.init(array, offset, length, valueCount);
           // Sometimes ask for one value more than the page holds.
-          int left = Math.min(decoder.valueCount() + (r.nextInt(8) == 0 ? 1 : 0),
-              DeltaFuzzHarness.MAX_VALUES);
+          int left =
+              Math.min(
+                  decoder.valueCount() + (r.nextInt(8) == 0 ? 1 : 0), DeltaFuzzHarness.MAX_VALUES);
           while (left > 0) {
             int n = DeltaFuzzHarness.batch(r, left);
             // Mostly the read of the decoder's type; now and then another one.

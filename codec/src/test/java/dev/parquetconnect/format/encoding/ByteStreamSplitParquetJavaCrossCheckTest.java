@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * BYTE_STREAM_SPLIT against parquet-java 1.16 as the oracle, both ways and for every type it
- * defines. The format has no choices to make, so the pages must also be byte-identical, except
- * that parquet-java's float and double writers store {@code floatToIntBits}, which turns every NaN
- * into the canonical one: their pages are compared with ours for the canonicalized values, and
+ * defines. The format has no choices to make, so the pages must also be byte-identical, except that
+ * parquet-java's float and double writers store {@code floatToIntBits}, which turns every NaN into
+ * the canonical one: their pages are compared with ours for the canonicalized values, and
  * parquet-java's readers (which keep raw bits) must return our NaN payloads unchanged.
  */
 class ByteStreamSplitParquetJavaCrossCheckTest {
@@ -52,8 +52,8 @@ class ByteStreamSplitParquetJavaCrossCheckTest {
     return out.toByteArray();
   }
 
-  private static ByteStreamSplitDecoder decoder(PhysicalType type, int length, byte[] page,
-      int count) throws ParquetException {
+  private static ByteStreamSplitDecoder decoder(
+      PhysicalType type, int length, byte[] page, int count) throws ParquetException {
     ByteStreamSplitDecoder decoder = ByteStreamSplitDecoder.forType(type, length);
     decoder.init(page, 0, page.length, count);
     return decoder;
@@ -98,8 +98,8 @@ class ByteStreamSplitParquetJavaCrossCheckTest {
         init(reader, count, ourPage);
         for (int i = 0; i < count; i++) {
           assertEquals(Float.floatToIntBits(floats[i]), Float.floatToRawIntBits(back[i]));
-          assertEquals(Float.floatToRawIntBits(floats[i]),
-              Float.floatToRawIntBits(reader.readFloat()));
+          assertEquals(
+              Float.floatToRawIntBits(floats[i]), Float.floatToRawIntBits(reader.readFloat()));
         }
 
         double[] doubles = ByteStreamSplitTest.doubles(random, count);
@@ -115,14 +115,14 @@ class ByteStreamSplitParquetJavaCrossCheckTest {
         ourDoubles.writeDoubles(doubles, 0, count);
         byte[] ourDoublePage = flush(ourDoubles);
         double[] doublesBack = new double[count];
-        decoder(PhysicalType.DOUBLE, 0, theirDoublePage, count)
-            .readDoubles(doublesBack, 0, count);
+        decoder(PhysicalType.DOUBLE, 0, theirDoublePage, count).readDoubles(doublesBack, 0, count);
         ValuesReader doubleReader = new ByteStreamSplitValuesReaderForDouble();
         init(doubleReader, count, ourDoublePage);
         for (int i = 0; i < count; i++) {
-          assertEquals(Double.doubleToLongBits(doubles[i]),
-              Double.doubleToRawLongBits(doublesBack[i]));
-          assertEquals(Double.doubleToRawLongBits(doubles[i]),
+          assertEquals(
+              Double.doubleToLongBits(doubles[i]), Double.doubleToRawLongBits(doublesBack[i]));
+          assertEquals(
+              Double.doubleToRawLongBits(doubles[i]),
               Double.doubleToRawLongBits(doubleReader.readDouble()));
         }
       }
@@ -184,8 +184,9 @@ class ByteStreamSplitParquetJavaCrossCheckTest {
       for (int width : new int[] {1, 2, 5, 16}) {
         for (int count : COUNTS) {
           BinaryBatch values = new BinaryBatch();
-          ValuesWriter theirs = new ByteStreamSplitValuesWriter
-              .FixedLenByteArrayByteStreamSplitValuesWriter(width, 64, 1 << 20, HEAP);
+          ValuesWriter theirs =
+              new ByteStreamSplitValuesWriter.FixedLenByteArrayByteStreamSplitValuesWriter(
+                  width, 64, 1 << 20, HEAP);
           byte[] value = new byte[width];
           for (int i = 0; i < count; i++) {
             random.nextBytes(value);

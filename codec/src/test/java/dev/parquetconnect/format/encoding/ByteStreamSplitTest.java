@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 class ByteStreamSplitTest {
   private static final int[] COUNTS = {0, 1, 2, 7, 8, 9, 31, 32, 33, 128, 1000, 1024, 1025};
 
-  private static final byte[] SPEC_PLAIN = bytes(
-      0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6);
-  private static final byte[] SPEC_SPLIT = bytes(
-      0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6);
+  private static final byte[] SPEC_PLAIN =
+      bytes(0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x11, 0x22, 0x33, 0xA3, 0xB4, 0xC5, 0xD6);
+  private static final byte[] SPEC_SPLIT =
+      bytes(0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6);
 
   private static byte[] bytes(int... values) {
     byte[] b = new byte[values.length];
@@ -53,8 +53,7 @@ class ByteStreamSplitTest {
   void specExampleFloats() throws ParquetException {
     float[] floats = new float[3];
     for (int i = 0; i < 3; i++) {
-      floats[i] = Float.intBitsToFloat(LittleEndian.getInt(
-          SPEC_PLAIN, 4 * i));
+      floats[i] = Float.intBitsToFloat(LittleEndian.getInt(SPEC_PLAIN, 4 * i));
     }
     ByteStreamSplitEncoder encoder = ByteStreamSplitEncoder.forType(PhysicalType.FLOAT, 0);
     encoder.writeFloats(floats, 0, 3);
@@ -92,26 +91,46 @@ class ByteStreamSplitTest {
   }
 
   static float[] floats(Random random, int count) {
-    float[] specials = {Float.NaN, Float.intBitsToFloat(0x7F800001),
-        Float.intBitsToFloat(0xFFC12345),
-        -0.0f, 0.0f, Float.MIN_VALUE, Float.MAX_VALUE, Float.NEGATIVE_INFINITY,
-        Float.POSITIVE_INFINITY, Float.MIN_NORMAL};
+    float[] specials = {
+      Float.NaN,
+      Float.intBitsToFloat(0x7F800001),
+      Float.intBitsToFloat(0xFFC12345),
+      -0.0f,
+      0.0f,
+      Float.MIN_VALUE,
+      Float.MAX_VALUE,
+      Float.NEGATIVE_INFINITY,
+      Float.POSITIVE_INFINITY,
+      Float.MIN_NORMAL
+    };
     float[] v = new float[count];
     for (int i = 0; i < count; i++) {
-      v[i] = random.nextInt(4) == 0 ? specials[random.nextInt(specials.length)]
-          : Float.intBitsToFloat(random.nextInt());
+      v[i] =
+          random.nextInt(4) == 0
+              ? specials[random.nextInt(specials.length)]
+              : Float.intBitsToFloat(random.nextInt());
     }
     return v;
   }
 
   static double[] doubles(Random random, int count) {
-    double[] specials = {Double.NaN, Double.longBitsToDouble(0x7FF0000000000001L),
-        Double.longBitsToDouble(0xFFF8DEADBEEF0001L), -0.0, 0.0, Double.MIN_VALUE,
-        Double.MAX_VALUE, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+    double[] specials = {
+      Double.NaN,
+      Double.longBitsToDouble(0x7FF0000000000001L),
+      Double.longBitsToDouble(0xFFF8DEADBEEF0001L),
+      -0.0,
+      0.0,
+      Double.MIN_VALUE,
+      Double.MAX_VALUE,
+      Double.NEGATIVE_INFINITY,
+      Double.POSITIVE_INFINITY
+    };
     double[] v = new double[count];
     for (int i = 0; i < count; i++) {
-      v[i] = random.nextInt(4) == 0 ? specials[random.nextInt(specials.length)]
-          : Double.longBitsToDouble(random.nextLong());
+      v[i] =
+          random.nextInt(4) == 0
+              ? specials[random.nextInt(specials.length)]
+              : Double.longBitsToDouble(random.nextLong());
     }
     return v;
   }
@@ -138,7 +157,9 @@ class ByteStreamSplitTest {
         done += n;
       }
       for (int i = 0; i < count; i++) {
-        assertEquals(Float.floatToRawIntBits(values[i]), Float.floatToRawIntBits(back[i]),
+        assertEquals(
+            Float.floatToRawIntBits(values[i]),
+            Float.floatToRawIntBits(back[i]),
             "count " + count + " value " + i);
       }
     }
@@ -155,7 +176,9 @@ class ByteStreamSplitTest {
       double[] back = new double[count];
       decoder(PhysicalType.DOUBLE, 0, page, count).readDoubles(back, 0, count);
       for (int i = 0; i < count; i++) {
-        assertEquals(Double.doubleToRawLongBits(values[i]), Double.doubleToRawLongBits(back[i]),
+        assertEquals(
+            Double.doubleToRawLongBits(values[i]),
+            Double.doubleToRawLongBits(back[i]),
             "count " + count + " value " + i);
       }
     }
@@ -218,18 +241,21 @@ class ByteStreamSplitTest {
   @Test
   void rejectsPagesThatAreNotWholeValues() throws ParquetException {
     ByteStreamSplitDecoder decoder = ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0);
-    CorruptDataException e = assertThrows(CorruptDataException.class,
-        () -> decoder.init(new byte[20], 0, 20, 10));
+    CorruptDataException e =
+        assertThrows(CorruptDataException.class, () -> decoder.init(new byte[20], 0, 20, 10));
     assertTrue(e.getMessage().contains("20 bytes"), e.getMessage());
-    assertThrows(CorruptDataException.class,
-        () -> ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 3)
-            .init(new byte[7], 0, 7, 10));
+    assertThrows(
+        CorruptDataException.class,
+        () ->
+            ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 3)
+                .init(new byte[7], 0, 7, 10));
     // More values in the page than the page header allows.
     assertThrows(CorruptDataException.class, () -> decoder.init(new byte[24], 0, 24, 2));
     decoder.init(new byte[24], 0, 24, 3);
     assertThrows(CorruptDataException.class, () -> decoder.readDoubles(new double[4], 0, 4));
     assertThrows(CorruptDataException.class, () -> decoder.skip(4));
-    assertThrows(CorruptDataException.class,
+    assertThrows(
+        CorruptDataException.class,
         () -> ByteStreamSplitDecoder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 0));
   }
 
@@ -239,13 +265,16 @@ class ByteStreamSplitTest {
     decoder.init(new byte[8], 0, 8, 2);
     assertThrows(UnsupportedFeatureException.class, () -> decoder.readInts(new int[2], 0, 2));
     assertThrows(UnsupportedFeatureException.class, () -> decoder.readDoubles(new double[1], 0, 1));
-    assertThrows(UnsupportedFeatureException.class,
-        () -> decoder.readBinaries(new BinaryBatch(), 1));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class, () -> decoder.readBinaries(new BinaryBatch(), 1));
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ByteStreamSplitDecoder.forType(PhysicalType.BYTE_ARRAY, 0));
-    assertThrows(UnsupportedOperationException.class,
+    assertThrows(
+        UnsupportedOperationException.class,
         () -> ByteStreamSplitEncoder.forType(PhysicalType.FLOAT, 0).writeInts(new int[1], 0, 1));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ByteStreamSplitEncoder.forType(PhysicalType.BOOLEAN, 0));
   }
 
@@ -277,10 +306,8 @@ class ByteStreamSplitTest {
         page[offset + k * count + i] = (byte) (values[i] >>> (8 * k));
       }
     }
-    ByteStreamSplitDecoder longs =
-        ByteStreamSplitDecoder.forType(PhysicalType.INT64, 0);
-    ByteStreamSplitDecoder doubles =
-        ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0);
+    ByteStreamSplitDecoder longs = ByteStreamSplitDecoder.forType(PhysicalType.INT64, 0);
+    ByteStreamSplitDecoder doubles = ByteStreamSplitDecoder.forType(PhysicalType.DOUBLE, 0);
     longs.init(page, offset, 8 * count, count);
     doubles.init(page, offset, 8 * count, count);
     long[] longsBack = new long[count + 2];

@@ -72,7 +72,8 @@ class CorpusPagesTest {
         "data/single_nan.parquet",
         "bad_data/ARROW-GH-43605.parquet"
       })
-  void ourDecodersAgreeWithParquetJavaOnEveryPage(String file) throws IOException, ParquetException {
+  void ourDecodersAgreeWithParquetJavaOnEveryPage(String file)
+      throws IOException, ParquetException {
     Path path = DATA.resolve(file);
     assertTrue(Files.isRegularFile(path), "corpus file missing: " + path);
     int compared = 0;
@@ -91,7 +92,8 @@ class CorpusPagesTest {
   private static int compareColumnChunk(ColumnDescriptor column, PageReader pages, String file)
       throws IOException, ParquetException {
     String typeName = column.getPrimitiveType().getPrimitiveTypeName().name();
-    PhysicalType type = typeName.equals("BINARY") ? PhysicalType.BYTE_ARRAY : PhysicalType.valueOf(typeName);
+    PhysicalType type =
+        typeName.equals("BINARY") ? PhysicalType.BYTE_ARRAY : PhysicalType.valueOf(typeName);
     int typeLength = column.getPrimitiveType().getTypeLength();
     DictionaryPage dictPage = pages.readDictionaryPage();
     Dictionary ours = null;
@@ -100,7 +102,8 @@ class CorpusPagesTest {
       // A decompressed page can be read once: keep a copy for both decoders.
       dictPage = dictPage.copy();
       byte[] bytes = ParquetJava.bytes(dictPage.getBytes());
-      ours = Dictionary.decode(type, typeLength, bytes, 0, bytes.length, dictPage.getDictionarySize());
+      ours =
+          Dictionary.decode(type, typeLength, bytes, 0, bytes.length, dictPage.getDictionarySize());
       theirs = dictPage.getEncoding().initDictionary(column, dictPage);
     }
     int compared = 0;
@@ -118,8 +121,13 @@ class CorpusPagesTest {
   }
 
   private static int compareV1(
-      ColumnDescriptor column, PhysicalType type, int typeLength, DataPageV1 page,
-      Dictionary ours, org.apache.parquet.column.Dictionary theirs, String where)
+      ColumnDescriptor column,
+      PhysicalType type,
+      int typeLength,
+      DataPageV1 page,
+      Dictionary ours,
+      org.apache.parquet.column.Dictionary theirs,
+      String where)
       throws IOException, ParquetException {
     byte[] body = ParquetJava.bytes(page.getBytes());
     int n = page.getValueCount();
@@ -128,23 +136,46 @@ class CorpusPagesTest {
     int[] theirDef = readLevels(page.getDlEncoding(), column, ValuesType.DEFINITION_LEVEL, n, in);
 
     LevelsDecoder levels = new LevelsDecoder();
-    int at = levels.initV1(ours(page.getRlEncoding()), column.getMaxRepetitionLevel(), body, 0, body.length, n);
+    int at =
+        levels.initV1(
+            ours(page.getRlEncoding()), column.getMaxRepetitionLevel(), body, 0, body.length, n);
     int[] rep = new int[n];
     levels.read(rep, 0, n);
-    at += levels.initV1(ours(page.getDlEncoding()), column.getMaxDefinitionLevel(), body, at, body.length - at, n);
+    at +=
+        levels.initV1(
+            ours(page.getDlEncoding()),
+            column.getMaxDefinitionLevel(),
+            body,
+            at,
+            body.length - at,
+            n);
     int[] def = new int[n];
     levels.read(def, 0, n);
     assertArrayEquals(theirRep, rep, where + " repetition levels");
     assertArrayEquals(theirDef, def, where + " definition levels");
     assertEquals(in.position(), at, where + " end of levels");
     return compareValues(
-        column, type, typeLength, page.getValueEncoding(), body, at, nonNull(def, column), in,
-        ours, theirs, where);
+        column,
+        type,
+        typeLength,
+        page.getValueEncoding(),
+        body,
+        at,
+        nonNull(def, column),
+        in,
+        ours,
+        theirs,
+        where);
   }
 
   private static int compareV2(
-      ColumnDescriptor column, PhysicalType type, int typeLength, DataPageV2 page,
-      Dictionary ours, org.apache.parquet.column.Dictionary theirs, String where)
+      ColumnDescriptor column,
+      PhysicalType type,
+      int typeLength,
+      DataPageV2 page,
+      Dictionary ours,
+      org.apache.parquet.column.Dictionary theirs,
+      String where)
       throws IOException, ParquetException {
     int n = page.getValueCount();
     byte[] repBytes = ParquetJava.bytes(page.getRepetitionLevels());
@@ -161,20 +192,40 @@ class CorpusPagesTest {
       assertArrayEquals(theirDef, def, where + " definition levels");
     }
     if (column.getMaxRepetitionLevel() > 0) {
-      assertArrayEquals(readLevelsV2(column.getMaxRepetitionLevel(), repBytes, n), rep, where + " repetition levels");
+      assertArrayEquals(
+          readLevelsV2(column.getMaxRepetitionLevel(), repBytes, n),
+          rep,
+          where + " repetition levels");
     }
     byte[] data = ParquetJava.bytes(page.getData());
     ByteBufferInputStream in = ByteBufferInputStream.wrap(ByteBuffer.wrap(data));
     return compareValues(
-        column, type, typeLength, page.getDataEncoding(), data, 0, nonNull(def, column), in, ours,
-        theirs, where);
+        column,
+        type,
+        typeLength,
+        page.getDataEncoding(),
+        data,
+        0,
+        nonNull(def, column),
+        in,
+        ours,
+        theirs,
+        where);
   }
 
   /** Values: ours from {@code body[at..]}, theirs from {@code in}; 1 if compared, else 0. */
   private static int compareValues(
-      ColumnDescriptor column, PhysicalType type, int typeLength, Encoding encoding, byte[] body,
-      int at, int count, ByteBufferInputStream in, Dictionary ours,
-      org.apache.parquet.column.Dictionary theirs, String where)
+      ColumnDescriptor column,
+      PhysicalType type,
+      int typeLength,
+      Encoding encoding,
+      byte[] body,
+      int at,
+      int count,
+      ByteBufferInputStream in,
+      Dictionary ours,
+      org.apache.parquet.column.Dictionary theirs,
+      String where)
       throws IOException, ParquetException {
     ValuesDecoder decoder;
     ValuesReader reader;
@@ -198,7 +249,8 @@ class CorpusPagesTest {
     decoder.init(body, at, body.length - at, count);
     reader.initFromPage(count, in);
     PlainCodecTest.Column expected = PlainCodecTest.Column.readFrom(reader, type, count);
-    PlainCodecTest.Column actual = PlainCodecTest.Column.read(decoder, type, count, new java.util.Random(count));
+    PlainCodecTest.Column actual =
+        PlainCodecTest.Column.read(decoder, type, count, new java.util.Random(count));
     expected.assertSame(actual, where + " values (" + encoding + ")");
     return 1;
   }

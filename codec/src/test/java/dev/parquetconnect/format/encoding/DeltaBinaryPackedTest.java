@@ -17,10 +17,13 @@ import org.junit.jupiter.api.Test;
 
 class DeltaBinaryPackedTest {
   /** Block configurations: {block size, miniblocks}. */
-  static final int[][] CONFIGS = {{128, 4}, {128, 1}, {128, 2}, {256, 8}, {256, 2}, {512, 16},
-      {1024, 4}};
-  static final int[] LENGTHS = {0, 1, 2, 7, 8, 9, 31, 32, 33, 127, 128, 129, 255, 256, 257, 1023,
-      1024, 1025, 3000};
+  static final int[][] CONFIGS = {
+    {128, 4}, {128, 1}, {128, 2}, {256, 8}, {256, 2}, {512, 16}, {1024, 4}
+  };
+
+  static final int[] LENGTHS = {
+    0, 1, 2, 7, 8, 9, 31, 32, 33, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 3000
+  };
 
   static byte[] encodeInts(int[] values, int blockSize, int miniblocks) {
     DeltaBinaryPackedEncoder encoder =
@@ -78,13 +81,14 @@ class DeltaBinaryPackedTest {
   void specExample1() throws ParquetException {
     // 1, 2, 3, 4, 5: deltas all 1, so min delta 1 and bit width 0 (no miniblock data). The spec
     // uses block size 8 for brevity; with a valid 128/4 configuration the bytes are:
-    byte[] expected = bytes(
-        0x80, 0x01, // block size 128
-        0x04,       // 4 miniblocks
-        0x05,       // 5 values
-        0x02,       // first value 1, zigzag
-        0x02,       // min delta 1, zigzag
-        0, 0, 0, 0); // bit widths; width 0 needs no data
+    byte[] expected =
+        bytes(
+            0x80, 0x01, // block size 128
+            0x04, // 4 miniblocks
+            0x05, // 5 values
+            0x02, // first value 1, zigzag
+            0x02, // min delta 1, zigzag
+            0, 0, 0, 0); // bit widths; width 0 needs no data
     byte[] page = encodeInts(new int[] {1, 2, 3, 4, 5}, 128, 4);
     assertArrayEquals(expected, page);
     assertArrayEquals(new int[] {1, 2, 3, 4, 5}, decodeInts(page, 5));
@@ -97,13 +101,13 @@ class DeltaBinaryPackedTest {
     // 7, 5, 3, 1, 2, 3, 4, 5: deltas -2, -2, -2, 1, 1, 1, 1; min -2; relative 0,0,0,3,3,3,3 on
     // 2 bits ("00000011111111b" in value order), LSB first: 0xC0 0x3F, then zero padding to 32
     // values (8 bytes for the miniblock).
-    byte[] expected = bytes(
-        0x80, 0x01, 0x04,
-        0x08,       // 8 values
-        0x0E,       // first value 7, zigzag
-        0x03,       // min delta -2, zigzag
-        2, 0, 0, 0, // first miniblock 2 bits, unused ones 0
-        0xC0, 0x3F, 0, 0, 0, 0, 0, 0);
+    byte[] expected =
+        bytes(
+            0x80, 0x01, 0x04, 0x08, // 8 values
+            0x0E, // first value 7, zigzag
+            0x03, // min delta -2, zigzag
+            2, 0, 0, 0, // first miniblock 2 bits, unused ones 0
+            0xC0, 0x3F, 0, 0, 0, 0, 0, 0);
     int[] values = {7, 5, 3, 1, 2, 3, 4, 5};
     byte[] page = encodeInts(values, 128, 4);
     assertArrayEquals(expected, page);
@@ -137,8 +141,8 @@ class DeltaBinaryPackedTest {
     assertEquals(-500, header.readZigZagVarLong("first"));
     assertEquals(3, header.readZigZagVarLong("min delta"));
     assertArrayEquals(values, decodeInts(page, 1000));
-    assertEquals(Encoding.DELTA_BINARY_PACKED,
-        new DeltaBinaryPackedEncoder(PhysicalType.INT32).encoding());
+    assertEquals(
+        Encoding.DELTA_BINARY_PACKED, new DeltaBinaryPackedEncoder(PhysicalType.INT32).encoding());
   }
 
   @Test
@@ -265,12 +269,14 @@ class DeltaBinaryPackedTest {
       switch (pattern) {
         case 0 -> v[i] = random.nextInt();
         case 1 -> v[i] = constant;
-        case 2 -> v[i] = switch (random.nextInt(4)) {
-          case 0 -> Integer.MIN_VALUE;
-          case 1 -> Integer.MAX_VALUE;
-          case 2 -> 0;
-          default -> -1;
-        };
+        case 2 ->
+            v[i] =
+                switch (random.nextInt(4)) {
+                  case 0 -> Integer.MIN_VALUE;
+                  case 1 -> Integer.MAX_VALUE;
+                  case 2 -> 0;
+                  default -> -1;
+                };
         case 3 -> v[i] = constant + i;
         case 4 -> v[i] = 1000 + random.nextInt(8);
         default -> v[i] = random.nextInt() >> (i / 128 % 32);
@@ -286,12 +292,14 @@ class DeltaBinaryPackedTest {
       switch (pattern) {
         case 0 -> v[i] = random.nextLong();
         case 1 -> v[i] = constant;
-        case 2 -> v[i] = switch (random.nextInt(4)) {
-          case 0 -> Long.MIN_VALUE;
-          case 1 -> Long.MAX_VALUE;
-          case 2 -> 0;
-          default -> -1;
-        };
+        case 2 ->
+            v[i] =
+                switch (random.nextInt(4)) {
+                  case 0 -> Long.MIN_VALUE;
+                  case 1 -> Long.MAX_VALUE;
+                  case 2 -> 0;
+                  default -> -1;
+                };
         case 3 -> v[i] = constant + i;
         case 4 -> v[i] = 1000 + random.nextInt(8);
         default -> v[i] = random.nextLong() >> (i / 128 % 64);
@@ -333,8 +341,15 @@ class DeltaBinaryPackedTest {
 
   @Test
   void overflowingDeltasWrapAround() throws ParquetException {
-    int[] ints = {Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE, 0, Integer.MIN_VALUE,
-        -1, Integer.MAX_VALUE};
+    int[] ints = {
+      Integer.MAX_VALUE,
+      Integer.MIN_VALUE,
+      Integer.MAX_VALUE,
+      0,
+      Integer.MIN_VALUE,
+      -1,
+      Integer.MAX_VALUE
+    };
     byte[] page = encodeInts(ints, 128, 4);
     assertEquals(32, firstMiniblockWidth(page));
     assertArrayEquals(ints, decodeInts(page, ints.length));
@@ -410,14 +425,15 @@ class DeltaBinaryPackedTest {
       encoder.flushTo(out);
       assertArrayEquals(encodeLongs(values, 128, 4), out.toByteArray());
     }
-    assertThrows(UnsupportedOperationException.class,
-        () -> encoder.writeInts(new int[1], 0, 1));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(UnsupportedOperationException.class, () -> encoder.writeInts(new int[1], 0, 1));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new DeltaBinaryPackedEncoder(PhysicalType.INT32, 100, 4));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new DeltaBinaryPackedEncoder(PhysicalType.INT32, 128, 8));
-    assertThrows(IllegalArgumentException.class,
-        () -> new DeltaBinaryPackedEncoder(PhysicalType.FLOAT));
+    assertThrows(
+        IllegalArgumentException.class, () -> new DeltaBinaryPackedEncoder(PhysicalType.FLOAT));
   }
 
   @Test
@@ -443,14 +459,17 @@ class DeltaBinaryPackedTest {
   }
 
   private static void assertCorrupt(byte[] page, int valueCount) {
-    CorruptDataException e = assertThrows(CorruptDataException.class, () -> {
-      DeltaBinaryPackedDecoder decoder = new DeltaBinaryPackedDecoder();
-      decoder.init(page, 0, page.length, valueCount);
-      decoder.readLongs(new long[decoder.valueCount()], 0, decoder.valueCount());
-    });
+    CorruptDataException e =
+        assertThrows(
+            CorruptDataException.class,
+            () -> {
+              DeltaBinaryPackedDecoder decoder = new DeltaBinaryPackedDecoder();
+              decoder.init(page, 0, page.length, valueCount);
+              decoder.readLongs(new long[decoder.valueCount()], 0, decoder.valueCount());
+            });
     assertTrue(e.getMessage().startsWith("DELTA_BINARY_PACKED"), e.getMessage());
-    assertTrue(e.getMessage().contains("byte") || e.getMessage().contains("position"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("byte") || e.getMessage().contains("position"), e.getMessage());
   }
 
   @Test

@@ -121,11 +121,12 @@ class DeltaByteArrayTest {
   }
 
   /**
-   * Reads with random batch sizes, skips and clears of the destination, checking each value
-   * read against the original; returns the original list for the caller's assertion.
+   * Reads with random batch sizes, skips and clears of the destination, checking each value read
+   * against the original; returns the original list for the caller's assertion.
    */
-  private static List<byte[]> readInPieces(DeltaByteArrayDecoder decoder, byte[] page,
-      List<byte[]> values, Random random) throws ParquetException {
+  private static List<byte[]> readInPieces(
+      DeltaByteArrayDecoder decoder, byte[] page, List<byte[]> values, Random random)
+      throws ParquetException {
     decoder.init(page, 0, page.length, values.size());
     BinaryBatch out = new BinaryBatch(1, 8);
     for (int done = 0; done < values.size(); ) {
@@ -155,8 +156,11 @@ class DeltaByteArrayTest {
       encoder.flushTo(out);
       assertArrayEquals(encode(DeltaByteArrayEncoder.forByteArray(), values), out.toByteArray());
     }
-    assertThrows(IllegalArgumentException.class, () -> DeltaByteArrayEncoder
-        .forFixedLenByteArray(3).writeBinaries(batch(ascii("abcd")), 0, 1));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            DeltaByteArrayEncoder.forFixedLenByteArray(3)
+                .writeBinaries(batch(ascii("abcd")), 0, 1));
   }
 
   /** Builds a page from explicit prefix lengths, suffix lengths and suffix bytes. */
@@ -175,44 +179,53 @@ class DeltaByteArrayTest {
   @Test
   void rejectsPrefixLongerThanPreviousValue() {
     byte[] page = rawPage(new int[] {0, 5}, new int[] {4, 1}, "axisz");
-    CorruptDataException e = assertThrows(CorruptDataException.class,
-        () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 2));
+    CorruptDataException e =
+        assertThrows(
+            CorruptDataException.class,
+            () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 2));
     assertTrue(e.getMessage().contains("prefix length 5"), e.getMessage());
-    assertThrows(CorruptDataException.class, () -> {
-      DeltaByteArrayDecoder decoder = DeltaByteArrayDecoder.forByteArray();
-      decoder.init(page, 0, page.length, 2);
-      decoder.skip(2);
-    });
+    assertThrows(
+        CorruptDataException.class,
+        () -> {
+          DeltaByteArrayDecoder decoder = DeltaByteArrayDecoder.forByteArray();
+          decoder.init(page, 0, page.length, 2);
+          decoder.skip(2);
+        });
     byte[] negative = rawPage(new int[] {0, -1}, new int[] {4, 1}, "axisz");
-    assertThrows(CorruptDataException.class,
+    assertThrows(
+        CorruptDataException.class,
         () -> decode(DeltaByteArrayDecoder.forByteArray(), negative, 2));
     // The first value of a page has no previous value to share.
     byte[] first = rawPage(new int[] {1}, new int[] {1}, "a");
-    assertThrows(CorruptDataException.class,
-        () -> decode(DeltaByteArrayDecoder.forByteArray(), first, 1));
+    assertThrows(
+        CorruptDataException.class, () -> decode(DeltaByteArrayDecoder.forByteArray(), first, 1));
   }
 
   @Test
   void rejectsFixedLenValuesOfWrongLength() {
     byte[] page = rawPage(new int[] {0, 2}, new int[] {3, 2}, "abcde");
-    CorruptDataException e = assertThrows(CorruptDataException.class,
-        () -> decode(DeltaByteArrayDecoder.forFixedLenByteArray(3), page, 2));
+    CorruptDataException e =
+        assertThrows(
+            CorruptDataException.class,
+            () -> decode(DeltaByteArrayDecoder.forFixedLenByteArray(3), page, 2));
     assertTrue(e.getMessage().contains("FIXED_LEN_BYTE_ARRAY(3)"), e.getMessage());
   }
 
   @Test
   void rejectsSectionsOfDifferentCounts() {
     byte[] page = rawPage(new int[] {0, 1, 1}, new int[] {2, 1}, "abc");
-    CorruptDataException e = assertThrows(CorruptDataException.class,
-        () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 3));
+    CorruptDataException e =
+        assertThrows(
+            CorruptDataException.class,
+            () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 3));
     assertTrue(e.getMessage().contains("3 prefix lengths but 2 suffixes"), e.getMessage());
   }
 
   @Test
   void rejectsSuffixesBeyondThePage() {
     byte[] page = rawPage(new int[] {0, 1}, new int[] {2, 5}, "abc");
-    assertThrows(CorruptDataException.class,
-        () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 2));
+    assertThrows(
+        CorruptDataException.class, () -> decode(DeltaByteArrayDecoder.forByteArray(), page, 2));
   }
 
   @Test
@@ -232,7 +245,10 @@ class DeltaByteArrayTest {
   @Test
   void batchesPastTwoGibibytesFailWithACheckedException() {
     // The guard runs before any allocation, so asking for it directly costs nothing.
-    assertThrows(UnsupportedFeatureException.class, () -> DeltaLengthByteArrayDecoder.reserve(
-        new BinaryBatch(), 2, Integer.MAX_VALUE, "DELTA_BYTE_ARRAY"));
+    assertThrows(
+        UnsupportedFeatureException.class,
+        () ->
+            DeltaLengthByteArrayDecoder.reserve(
+                new BinaryBatch(), 2, Integer.MAX_VALUE, "DELTA_BYTE_ARRAY"));
   }
 }

@@ -12,15 +12,16 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Feeds random and mutated valid pages to a decoder for a fixed time ({@code fuzz.millis}, 1500
- * ms by default) from a fixed seed, and fails on anything but the checked {@link
- * CorruptDataException} and {@link UnsupportedFeatureException}. Shared by the fuzz tests of the
- * delta, byte-stream-split and group-varint decoders. A hang is caught by the callers' {@code
- * @Timeout}: every decode runs in the test thread.
+ * Feeds random and mutated valid pages to a decoder for a fixed time ({@code fuzz.millis}, 1500 ms
+ * by default) from a fixed seed, and fails on anything but the checked {@link CorruptDataException}
+ * and {@link UnsupportedFeatureException}. Shared by the fuzz tests of the delta, byte-stream-split
+ * and group-varint decoders. A hang is caught by the callers' {@code @Timeout}: every decode runs
+ * in the test thread.
  */
 final class DeltaFuzzHarness {
   /** Values decoded per input at most: a tiny page may legitimately declare millions. */
   static final int MAX_VALUES = 100_000;
+
   private static final byte[] INTERESTING = {0, (byte) 0xFF, (byte) 0x80, 0x7F, 1, 0x40, 64, 65};
 
   /** A valid encoded page and the number of values it holds. */
@@ -50,11 +51,12 @@ final class DeltaFuzzHarness {
       } else {
         Sample sample = samples.get(random.nextInt(samples.size()));
         input = mutate(sample.page(), random);
-        valueCount = switch (random.nextInt(4)) {
-          case 0 -> random.nextInt(3 * sample.count() + 10);
-          case 1 -> Integer.MAX_VALUE;
-          default -> sample.count();
-        };
+        valueCount =
+            switch (random.nextInt(4)) {
+              case 0 -> random.nextInt(3 * sample.count() + 10);
+              case 1 -> Integer.MAX_VALUE;
+              default -> sample.count();
+            };
       }
       // The slice sometimes sits inside a larger array, but mostly ends where the array does,
       // so a read past the slice would hit the array's end.
@@ -70,8 +72,19 @@ final class DeltaFuzzHarness {
         assertTrue(expected.getMessage() != null && !expected.getMessage().isEmpty());
         rejected++;
       } catch (Throwable t) {
-        fail(name + " threw " + t + " for value count " + valueCount + " on slice [" + before
-            + ", +" + input.length + ") of " + HexFormat.of().formatHex(array), t);
+        fail(
+            name
+                + " threw "
+                + t
+                + " for value count "
+                + valueCount
+                + " on slice ["
+                + before
+                + ", +"
+                + input.length
+                + ") of "
+                + HexFormat.of().formatHex(array),
+            t);
       }
     }
     assertTrue(accepted > 0, name + ": no input was accepted");

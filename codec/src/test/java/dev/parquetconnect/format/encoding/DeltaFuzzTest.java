@@ -16,10 +16,16 @@ class DeltaFuzzTest {
     for (int count : new int[] {0, 1, 2, 5, 33, 129, 300}) {
       for (int[] config : new int[][] {{128, 4}, {128, 1}, {256, 8}}) {
         int pattern = random.nextInt(DeltaBinaryPackedTest.PATTERNS);
-        samples.add(new Sample(DeltaBinaryPackedTest.encodeInts(
-            DeltaBinaryPackedTest.ints(random, pattern, count), config[0], config[1]), count));
-        samples.add(new Sample(DeltaBinaryPackedTest.encodeLongs(
-            DeltaBinaryPackedTest.longs(random, pattern, count), config[0], config[1]), count));
+        samples.add(
+            new Sample(
+                DeltaBinaryPackedTest.encodeInts(
+                    DeltaBinaryPackedTest.ints(random, pattern, count), config[0], config[1]),
+                count));
+        samples.add(
+            new Sample(
+                DeltaBinaryPackedTest.encodeLongs(
+                    DeltaBinaryPackedTest.longs(random, pattern, count), config[0], config[1]),
+                count));
       }
     }
     return samples;
@@ -32,7 +38,10 @@ class DeltaFuzzTest {
     DeltaBinaryPackedDecoder decoder = new DeltaBinaryPackedDecoder();
     int[] ints = new int[600];
     long[] longs = new long[600];
-    DeltaFuzzHarness.fuzz("DeltaBinaryPackedDecoder", 102, binaryPackedSamples(random),
+    DeltaFuzzHarness.fuzz(
+        "DeltaBinaryPackedDecoder",
+        102,
+        binaryPackedSamples(random),
         (array, offset, length, valueCount, r) -> {
           decoder.init(array, offset, length, valueCount);
           int left = Math.min(decoder.valueCount(), DeltaFuzzHarness.MAX_VALUES);
@@ -51,8 +60,11 @@ class DeltaFuzzTest {
   private static List<Sample> lengthSamples(Random random) {
     List<Sample> samples = new ArrayList<>();
     for (int count : new int[] {0, 1, 3, 40, 200}) {
-      samples.add(new Sample(DeltaLengthByteArrayTest.encode(
-          DeltaLengthByteArrayTest.randomValues(random, count, 12)), count));
+      samples.add(
+          new Sample(
+              DeltaLengthByteArrayTest.encode(
+                  DeltaLengthByteArrayTest.randomValues(random, count, 12)),
+              count));
     }
     return samples;
   }
@@ -63,7 +75,10 @@ class DeltaFuzzTest {
     Random random = new Random(201);
     DeltaLengthByteArrayDecoder decoder = new DeltaLengthByteArrayDecoder();
     BinaryBatch out = new BinaryBatch();
-    DeltaFuzzHarness.fuzz("DeltaLengthByteArrayDecoder", 202, lengthSamples(random),
+    DeltaFuzzHarness.fuzz(
+        "DeltaLengthByteArrayDecoder",
+        202,
+        lengthSamples(random),
         (array, offset, length, valueCount, r) -> {
           decoder.init(array, offset, length, valueCount);
           int left = Math.min(decoder.valueCount(), DeltaFuzzHarness.MAX_VALUES);
@@ -103,11 +118,16 @@ class DeltaFuzzTest {
   @Timeout(60)
   void deltaByteArray() {
     Random random = new Random(301);
-    DeltaByteArrayDecoder[] decoders = {DeltaByteArrayDecoder.forByteArray(),
-        DeltaByteArrayDecoder.forFixedLenByteArray(2),
-        DeltaByteArrayDecoder.forFixedLenByteArray(0)};
+    DeltaByteArrayDecoder[] decoders = {
+      DeltaByteArrayDecoder.forByteArray(),
+      DeltaByteArrayDecoder.forFixedLenByteArray(2),
+      DeltaByteArrayDecoder.forFixedLenByteArray(0)
+    };
     BinaryBatch out = new BinaryBatch();
-    DeltaFuzzHarness.fuzz("DeltaByteArrayDecoder", 302, byteArraySamples(random),
+    DeltaFuzzHarness.fuzz(
+        "DeltaByteArrayDecoder",
+        302,
+        byteArraySamples(random),
         (array, offset, length, valueCount, r) -> {
           DeltaByteArrayDecoder decoder = decoders[r.nextInt(decoders.length)];
           decoder.init(array, offset, length, valueCount);

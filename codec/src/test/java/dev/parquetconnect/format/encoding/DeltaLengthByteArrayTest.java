@@ -78,8 +78,9 @@ class DeltaLengthByteArrayTest {
     byte[] page = encode(values);
     byte[] lengths = DeltaBinaryPackedTest.encodeInts(new int[] {5, 5, 6, 6}, 128, 4);
     // Lengths by hand: 128/4 blocks, 4 values, first 5; min delta 0, deltas 0,1,0 on 1 bit.
-    assertArrayEquals(new byte[] {(byte) 0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 1, 0, 0, 0,
-        0b010, 0, 0, 0}, lengths);
+    assertArrayEquals(
+        new byte[] {(byte) 0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 1, 0, 0, 0, 0b010, 0, 0, 0},
+        lengths);
     GrowableBuffer expected = new GrowableBuffer();
     expected.write(lengths);
     expected.write("HelloWorldFoobarABCDEF".getBytes(US_ASCII));
@@ -152,14 +153,12 @@ class DeltaLengthByteArrayTest {
   @Test
   void rejectsNegativeLength() {
     GrowableBuffer page = new GrowableBuffer();
-    DeltaBinaryPackedEncoder lengths =
-        new DeltaBinaryPackedEncoder(PhysicalType.INT32);
+    DeltaBinaryPackedEncoder lengths = new DeltaBinaryPackedEncoder(PhysicalType.INT32);
     lengths.writeInts(new int[] {2, -1, 3}, 0, 3);
     lengths.flushTo(page);
     page.write(new byte[] {1, 2, 3, 4, 5});
     byte[] bytes = page.toByteArray();
-    CorruptDataException e =
-        assertThrows(CorruptDataException.class, () -> decode(bytes, 3));
+    CorruptDataException e = assertThrows(CorruptDataException.class, () -> decode(bytes, 3));
     assertTrue(e.getMessage().contains("negative length -1"), e.getMessage());
   }
 

@@ -68,8 +68,17 @@ class DeltaParquetJavaCrossCheckTest {
           for (int count : COUNTS) {
             // Several blocks of different widths: the last one in the page at `width` bits.
             int[] values = DeltaBinaryPackedTest.valuesWithDeltaWidth32(random, width, count);
-            String label = "seed " + seed + " width " + width + " config " + config[0] + "/"
-                + config[1] + " count " + count;
+            String label =
+                "seed "
+                    + seed
+                    + " width "
+                    + width
+                    + " config "
+                    + config[0]
+                    + "/"
+                    + config[1]
+                    + " count "
+                    + count;
 
             // A noise page first, so the reused writer leaves stale widths and padding bits.
             DeltaBinaryPackingValuesWriterForInteger theirs =
@@ -109,8 +118,17 @@ class DeltaParquetJavaCrossCheckTest {
         for (int[] config : new int[][] {{128, 4}, {512, 16}}) {
           for (int count : COUNTS) {
             long[] values = DeltaBinaryPackedTest.valuesWithDeltaWidth64(random, width, count);
-            String label = "seed " + seed + " width " + width + " config " + config[0] + "/"
-                + config[1] + " count " + count;
+            String label =
+                "seed "
+                    + seed
+                    + " width "
+                    + width
+                    + " config "
+                    + config[0]
+                    + "/"
+                    + config[1]
+                    + " count "
+                    + count;
 
             DeltaBinaryPackingValuesWriterForLong theirs =
                 new DeltaBinaryPackingValuesWriterForLong(config[0], config[1], 64, 1 << 20, HEAP);
@@ -124,8 +142,8 @@ class DeltaParquetJavaCrossCheckTest {
             for (long v : values) {
               theirs.writeLong(v);
             }
-            assertArrayEquals(values, DeltaBinaryPackedTest.decodeLongs(bytesOf(theirs), count),
-                label);
+            assertArrayEquals(
+                values, DeltaBinaryPackedTest.decodeLongs(bytesOf(theirs), count), label);
 
             DeltaBinaryPackedEncoder encoder =
                 new DeltaBinaryPackedEncoder(PhysicalType.INT64, config[0], config[1]);
@@ -142,8 +160,8 @@ class DeltaParquetJavaCrossCheckTest {
   }
 
   @Test
-  void staleWidthsOfUnusedMiniblocksFromParquetJavaAreAccepted() throws IOException,
-      ParquetException {
+  void staleWidthsOfUnusedMiniblocksFromParquetJavaAreAccepted()
+      throws IOException, ParquetException {
     DeltaBinaryPackingValuesWriterForInteger theirs =
         new DeltaBinaryPackingValuesWriterForInteger(64, 1 << 20, HEAP);
     for (int v : DeltaBinaryPackedTest.ints(new Random(5), 0, 128)) {
@@ -159,7 +177,8 @@ class DeltaParquetJavaCrossCheckTest {
     // Header (block 128 as two bytes, 4 miniblocks, count, first), min delta, then 4 widths:
     // only the first miniblock holds values; the others keep widths from the noise block.
     int widths = 2 + 1 + 1 + 1 + 1;
-    assertTrue(page[widths + 1] != 0 || page[widths + 2] != 0 || page[widths + 3] != 0,
+    assertTrue(
+        page[widths + 1] != 0 || page[widths + 2] != 0 || page[widths + 3] != 0,
         "expected stale widths in " + Arrays.toString(page));
     assertArrayEquals(values, DeltaBinaryPackedTest.decodeInts(page, values.length));
   }
@@ -217,7 +236,9 @@ class DeltaParquetJavaCrossCheckTest {
         for (byte[] v : values) {
           theirs.writeBytes(Binary.fromConstantByteArray(v));
         }
-        assertSameValues(values, DeltaLengthByteArrayTest.decode(bytesOf(theirs), count),
+        assertSameValues(
+            values,
+            DeltaLengthByteArrayTest.decode(bytesOf(theirs), count),
             "parquet-java wrote " + count);
 
         DeltaLengthByteArrayValuesReader reader = new DeltaLengthByteArrayValuesReader();
@@ -235,12 +256,17 @@ class DeltaParquetJavaCrossCheckTest {
         for (boolean sorted : new boolean[] {true, false}) {
           List<byte[]> values =
               DeltaByteArrayTest.prefixHeavy(random, count, 1 + count % 40, sorted);
-          checkDeltaByteArray(values, DeltaByteArrayEncoder.forByteArray(),
-              DeltaByteArrayDecoder.forByteArray(), "seed " + seed + " count " + count);
+          checkDeltaByteArray(
+              values,
+              DeltaByteArrayEncoder.forByteArray(),
+              DeltaByteArrayDecoder.forByteArray(),
+              "seed " + seed + " count " + count);
         }
         for (int length : new int[] {1, 12, 16}) {
           List<byte[]> values = DeltaByteArrayTest.fixed(random, count, length);
-          checkDeltaByteArray(values, DeltaByteArrayEncoder.forFixedLenByteArray(length),
+          checkDeltaByteArray(
+              values,
+              DeltaByteArrayEncoder.forFixedLenByteArray(length),
               DeltaByteArrayDecoder.forFixedLenByteArray(length),
               "seed " + seed + " count " + count + " FLBA(" + length + ")");
         }
@@ -248,8 +274,12 @@ class DeltaParquetJavaCrossCheckTest {
     }
   }
 
-  private static void checkDeltaByteArray(List<byte[]> values, DeltaByteArrayEncoder encoder,
-      DeltaByteArrayDecoder decoder, String label) throws IOException, ParquetException {
+  private static void checkDeltaByteArray(
+      List<byte[]> values,
+      DeltaByteArrayEncoder encoder,
+      DeltaByteArrayDecoder decoder,
+      String label)
+      throws IOException, ParquetException {
     int count = values.size();
     DeltaByteArrayWriter theirs = new DeltaByteArrayWriter(64, 1 << 20, HEAP);
     for (byte[] v : values) {

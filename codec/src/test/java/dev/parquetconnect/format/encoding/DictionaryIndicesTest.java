@@ -21,14 +21,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The late-materialisation path: {@link DictionaryDecoder#readIndices} and {@link
- * DictionaryBinaryBatch}, against the indices the writer's builder assigned and against the
- * copying path ({@link DictionaryDecoder#readBinaries}); indices checked once per batch.
+ * DictionaryBinaryBatch}, against the indices the writer's builder assigned and against the copying
+ * path ({@link DictionaryDecoder#readBinaries}); indices checked once per batch.
  */
 class DictionaryIndicesTest {
   private static final int FLBA_LENGTH = 5;
   private static final PhysicalType[] DICTIONARY_TYPES = {
-    PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT, PhysicalType.DOUBLE,
-    PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96
+    PhysicalType.INT32,
+    PhysicalType.INT64,
+    PhysicalType.FLOAT,
+    PhysicalType.DOUBLE,
+    PhysicalType.BYTE_ARRAY,
+    PhysicalType.FIXED_LEN_BYTE_ARRAY,
+    PhysicalType.INT96
   };
 
   /** One chunk's pages as the writer makes them, and the indices it assigned. */
@@ -51,8 +56,8 @@ class DictionaryIndicesTest {
     GrowableBuffer dictPage = new GrowableBuffer();
     builder.writeDictionaryPage(dictPage);
     byte[] dict = dictPage.toByteArray();
-    Dictionary dictionary = Dictionary.decode(
-        column.type, FLBA_LENGTH, dict, 0, dict.length, builder.dictionarySize());
+    Dictionary dictionary =
+        Dictionary.decode(column.type, FLBA_LENGTH, dict, 0, dict.length, builder.dictionarySize());
     return new Encoded(dictionary, dataPage, indices, column);
   }
 
@@ -67,7 +72,7 @@ class DictionaryIndicesTest {
         case INT64 -> out.longs[i] = distinct.longs[from];
         case FLOAT -> out.floats[i] = distinct.floats[from];
         case DOUBLE -> out.doubles[i] = distinct.doubles[from];
-        default -> { }
+        default -> {}
       }
     }
     if (distinct.binaries != null) {
@@ -104,8 +109,10 @@ class DictionaryIndicesTest {
   @Test
   void binaryBatchesMatchTheCopyingPath() throws ParquetException {
     Random random = new Random(72);
-    for (PhysicalType type : new PhysicalType[] {
-        PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96}) {
+    for (PhysicalType type :
+        new PhysicalType[] {
+          PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96
+        }) {
       for (int cardinality : new int[] {1, 7, 300, 4000}) {
         int length = 9000;
         Encoded e = encode(column(type, length, cardinality, random));
@@ -129,21 +136,29 @@ class DictionaryIndicesTest {
             byte[] expected = copies.get(at + i);
             assertEquals(e.indices()[at + i], batch.index(i), what);
             assertArrayEquals(expected, batch.get(i), what);
-            assertArrayEquals(expected, Arrays.copyOfRange(
-                batch.data(), batch.offset(i), batch.offset(i) + batch.length(i)), what);
+            assertArrayEquals(
+                expected,
+                Arrays.copyOfRange(
+                    batch.data(), batch.offset(i), batch.offset(i) + batch.length(i)),
+                what);
             assertEquals(Arrays.hashCode(expected), batch.valueHash(i), what);
             assertEquals(new String(expected, StandardCharsets.UTF_8), batch.string(i), what);
             int j = random.nextInt(n);
-            assertEquals(Arrays.equals(expected, copies.get(at + j)), batch.valueEquals(i, j), what);
+            assertEquals(
+                Arrays.equals(expected, copies.get(at + j)), batch.valueEquals(i, j), what);
           }
           batch.materialize(materialized);
           at += n;
         }
         assertEquals(length, materialized.count(), what);
-        assertArrayEquals(Arrays.copyOf(copies.offsets(), length + 1),
-            Arrays.copyOf(materialized.offsets(), length + 1), what);
-        assertArrayEquals(Arrays.copyOf(copies.data(), copies.byteSize()),
-            Arrays.copyOf(materialized.data(), materialized.byteSize()), what);
+        assertArrayEquals(
+            Arrays.copyOf(copies.offsets(), length + 1),
+            Arrays.copyOf(materialized.offsets(), length + 1),
+            what);
+        assertArrayEquals(
+            Arrays.copyOf(copies.data(), copies.byteSize()),
+            Arrays.copyOf(materialized.data(), materialized.byteSize()),
+            what);
       }
     }
   }
@@ -231,25 +246,37 @@ class DictionaryIndicesTest {
         indices[bad] = badIndex;
         int split = random.nextInt(indices.length + 1);
         byte[] page = indicesPage(width, indices);
-        String expected = "dictionary index " + badIndex + " of value " + bad
-            + " is out of range for a dictionary of " + size + " entries";
+        String expected =
+            "dictionary index "
+                + badIndex
+                + " of value "
+                + bad
+                + " is out of range for a dictionary of "
+                + size
+                + " entries";
 
         DictionaryDecoder decoder = new DictionaryDecoder(intDictionary(size));
         decoder.init(page, 0, page.length, indices.length);
         int[] got = new int[indices.length];
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> {
-          decoder.readIndices(got, 0, split);
-          decoder.readIndices(got, split, indices.length - split);
-        });
+        CorruptDataException e =
+            assertThrows(
+                CorruptDataException.class,
+                () -> {
+                  decoder.readIndices(got, 0, split);
+                  decoder.readIndices(got, split, indices.length - split);
+                });
         assertTrue(e.getMessage().contains(expected), e.getMessage());
 
         DictionaryDecoder binaries = new DictionaryDecoder(binaryDictionary(size));
         binaries.init(page, 0, page.length, indices.length);
         DictionaryBinaryBatch batch = new DictionaryBinaryBatch(8);
-        e = assertThrows(CorruptDataException.class, () -> {
-          binaries.readIndices(batch, split);
-          binaries.readIndices(batch, indices.length - split);
-        });
+        e =
+            assertThrows(
+                CorruptDataException.class,
+                () -> {
+                  binaries.readIndices(batch, split);
+                  binaries.readIndices(batch, indices.length - split);
+                });
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         // The failing call added nothing.
         assertEquals(bad < split ? 0 : split, batch.count());
@@ -257,8 +284,9 @@ class DictionaryIndicesTest {
         DictionaryDecoder copying = new DictionaryDecoder(binaryDictionary(size));
         copying.init(page, 0, page.length, indices.length);
         BinaryBatch copies = new BinaryBatch();
-        e = assertThrows(CorruptDataException.class,
-            () -> copying.readBinaries(copies, indices.length));
+        e =
+            assertThrows(
+                CorruptDataException.class, () -> copying.readBinaries(copies, indices.length));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
       }
     }
@@ -269,8 +297,8 @@ class DictionaryIndicesTest {
     byte[] page = indicesPage(32, new int[] {0, 1, -1, 2});
     DictionaryDecoder decoder = new DictionaryDecoder(binaryDictionary(3));
     decoder.init(page, 0, page.length, 4);
-    CorruptDataException e = assertThrows(CorruptDataException.class,
-        () -> decoder.readIndices(new int[4], 0, 4));
+    CorruptDataException e =
+        assertThrows(CorruptDataException.class, () -> decoder.readIndices(new int[4], 0, 4));
     assertTrue(e.getMessage().contains("dictionary index 4294967295 of value 2"), e.getMessage());
   }
 

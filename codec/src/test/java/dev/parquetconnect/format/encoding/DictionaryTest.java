@@ -29,8 +29,13 @@ import org.junit.jupiter.api.Test;
 class DictionaryTest {
   private static final int FLBA_LENGTH = 5;
   private static final PhysicalType[] DICTIONARY_TYPES = {
-    PhysicalType.INT32, PhysicalType.INT64, PhysicalType.FLOAT, PhysicalType.DOUBLE,
-    PhysicalType.BYTE_ARRAY, PhysicalType.FIXED_LEN_BYTE_ARRAY, PhysicalType.INT96
+    PhysicalType.INT32,
+    PhysicalType.INT64,
+    PhysicalType.FLOAT,
+    PhysicalType.DOUBLE,
+    PhysicalType.BYTE_ARRAY,
+    PhysicalType.FIXED_LEN_BYTE_ARRAY,
+    PhysicalType.INT96
   };
 
   // ---- building ----
@@ -55,7 +60,8 @@ class DictionaryTest {
     DictionaryBuilder floats = DictionaryBuilder.forType(PhysicalType.FLOAT, 0);
     float otherNaN = Float.intBitsToFloat(0x7FC00001);
     int[] indices = new int[6];
-    floats.addFloats(new float[] {0.0f, -0.0f, Float.NaN, otherNaN, Float.NaN, -0.0f}, 0, 6, indices, 0);
+    floats.addFloats(
+        new float[] {0.0f, -0.0f, Float.NaN, otherNaN, Float.NaN, -0.0f}, 0, 6, indices, 0);
     assertArrayEquals(new int[] {0, 1, 2, 3, 2, 1}, indices);
     assertEquals(
         Float.floatToRawIntBits(otherNaN),
@@ -82,14 +88,17 @@ class DictionaryTest {
     GrowableBuffer page = new GrowableBuffer();
     builder.writeDictionaryPage(page);
     assertArrayEquals(
-        new byte[] {2, 0, 0, 0, 'a', 'b', 0, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z'}, page.toByteArray());
+        new byte[] {2, 0, 0, 0, 'a', 'b', 0, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z'},
+        page.toByteArray());
 
     DictionaryBuilder fixed = DictionaryBuilder.forType(PhysicalType.FIXED_LEN_BYTE_ARRAY, 2);
     BinaryBatch wrong = new BinaryBatch();
     wrong.add(new byte[3]);
     assertThrows(IllegalArgumentException.class, () -> fixed.addBinaries(wrong, 0, 1, indices, 0));
-    assertThrows(IllegalArgumentException.class, () -> DictionaryBuilder.forType(PhysicalType.BOOLEAN, 0));
-    assertThrows(UnsupportedOperationException.class, () -> builder.addInts(new int[1], 0, 1, indices, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> DictionaryBuilder.forType(PhysicalType.BOOLEAN, 0));
+    assertThrows(
+        UnsupportedOperationException.class, () -> builder.addInts(new int[1], 0, 1, indices, 0));
   }
 
   @Test
@@ -117,11 +126,11 @@ class DictionaryTest {
   }
 
   /**
-   * Byte strings of 0 to 40 bytes, where the lookup paths change (below 8 bytes one word, up to
-   * 32 four key words, longer the bytes): equal values share an index, values that differ only
-   * in a trailing zero byte or their length do not, values at the very end of a tightly sized
-   * batch (no word readable past them) are found, and a cleared builder does not match the
-   * words its former entries left behind.
+   * Byte strings of 0 to 40 bytes, where the lookup paths change (below 8 bytes one word, up to 32
+   * four key words, longer the bytes): equal values share an index, values that differ only in a
+   * trailing zero byte or their length do not, values at the very end of a tightly sized batch (no
+   * word readable past them) are found, and a cleared builder does not match the words its former
+   * entries left behind.
    */
   @Test
   void byteStringsOfEveryShortLengthAreTheirOwnEntries() {
@@ -155,15 +164,15 @@ class DictionaryTest {
       builder.addBinaries(batch, 0, n, indices, 0);
       Map<ByteBuffer, Integer> indexOfValue = new HashMap<>();
       for (int i = 0; i < n; i++) {
-        int expected = indexOfValue.computeIfAbsent(ByteBuffer.wrap(values[i]),
-            v -> indexOfValue.size());
+        int expected =
+            indexOfValue.computeIfAbsent(ByteBuffer.wrap(values[i]), v -> indexOfValue.size());
         assertEquals(expected, indices[i], "round " + round + ", value " + i);
       }
       assertEquals(indexOfValue.size(), builder.dictionarySize());
       dev.parquetconnect.format.encoding.Dictionary dictionary = builder.toDictionary();
       for (int i = 0; i < n; i++) {
-        assertArrayEquals(values[i], dictionary.binaryAt(indices[i]),
-            "round " + round + ", value " + i);
+        assertArrayEquals(
+            values[i], dictionary.binaryAt(indices[i]), "round " + round + ", value " + i);
       }
     }
   }
@@ -219,7 +228,8 @@ class DictionaryTest {
     // An empty page still carries its width byte, 0.
     assertArrayEquals(new byte[] {0}, TestValues.flush(encoder));
     assertThrows(IllegalArgumentException.class, () -> encoder.writeInts(new int[] {-1}, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> new DictionaryIndicesEncoder(Encoding.PLAIN));
+    assertThrows(
+        IllegalArgumentException.class, () -> new DictionaryIndicesEncoder(Encoding.PLAIN));
   }
 
   @Test
@@ -227,7 +237,8 @@ class DictionaryTest {
     // Writers never build them, but a PLAIN page of booleans is a valid dictionary to read.
     byte[] page = {0b01}; // [true, false]
     dev.parquetconnect.format.encoding.Dictionary dictionary =
-        dev.parquetconnect.format.encoding.Dictionary.decode(PhysicalType.BOOLEAN, 0, page, 0, 1, 2);
+        dev.parquetconnect.format.encoding.Dictionary.decode(
+            PhysicalType.BOOLEAN, 0, page, 0, 1, 2);
     assertEquals(2, dictionary.size());
     DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
     byte[] indices = {1, 0x03, (byte) 0b10110010};
@@ -249,7 +260,8 @@ class DictionaryTest {
     CorruptDataException e =
         assertThrows(CorruptDataException.class, () -> decoder.readInts(new int[8], 0, 8));
     assertTrue(
-        e.getMessage().contains("dictionary index 3 of value 0 is out of range for a dictionary of 3"),
+        e.getMessage()
+            .contains("dictionary index 3 of value 0 is out of range for a dictionary of 3"),
         e.getMessage());
   }
 
@@ -279,19 +291,25 @@ class DictionaryTest {
     byte[] eight = new byte[8];
     assertThrows(
         CorruptDataException.class,
-        () -> dev.parquetconnect.format.encoding.Dictionary.decode(PhysicalType.INT32, 0, eight, 0, 8, 3));
+        () ->
+            dev.parquetconnect.format.encoding.Dictionary.decode(
+                PhysicalType.INT32, 0, eight, 0, 8, 3));
     assertThrows(
         CorruptDataException.class,
-        () -> dev.parquetconnect.format.encoding.Dictionary.decode(PhysicalType.INT32, 0, eight, 0, 8, -1));
+        () ->
+            dev.parquetconnect.format.encoding.Dictionary.decode(
+                PhysicalType.INT32, 0, eight, 0, 8, -1));
     // Two billion BYTE_ARRAY entries claimed by an 8-byte page: refused before allocating.
     assertThrows(
         CorruptDataException.class,
-        () -> dev.parquetconnect.format.encoding.Dictionary.decode(
-            PhysicalType.BYTE_ARRAY, 0, eight, 0, 8, 2_000_000_000));
+        () ->
+            dev.parquetconnect.format.encoding.Dictionary.decode(
+                PhysicalType.BYTE_ARRAY, 0, eight, 0, 8, 2_000_000_000));
     assertThrows(
         CorruptDataException.class,
-        () -> dev.parquetconnect.format.encoding.Dictionary.decode(
-            PhysicalType.FIXED_LEN_BYTE_ARRAY, -4, eight, 0, 8, 1));
+        () ->
+            dev.parquetconnect.format.encoding.Dictionary.decode(
+                PhysicalType.FIXED_LEN_BYTE_ARRAY, -4, eight, 0, 8, 1));
     DictionaryDecoder decoder = new DictionaryDecoder(intDictionary(1, 2));
     assertThrows(CorruptDataException.class, () -> decoder.init(new byte[] {33, 0}, 0, 2, 1));
     decoder.init(new byte[0], 0, 0, 0);
@@ -312,9 +330,11 @@ class DictionaryTest {
       for (PhysicalType type : DICTIONARY_TYPES) {
         for (int cardinality : new int[] {1, 2, 5, 40, 1000, 70_000}) {
           int length = 1 + random.nextInt(seed == 0 ? 300 : 5000);
-          // parquet-java keys floats by floatToIntBits and writes them canonically: no NaN payloads.
+          // parquet-java keys floats by floatToIntBits and writes them canonically: no NaN
+          // payloads.
           Column column =
-              lowCardinality(Column.random(type, length, random), cardinality, random).canonicalNaN();
+              lowCardinality(Column.random(type, length, random), cardinality, random)
+                  .canonicalNaN();
           String what = type + " cardinality " + cardinality + " length " + length;
 
           // Theirs -> ours.
@@ -325,11 +345,16 @@ class DictionaryTest {
           byte[] theirDictBytes = ParquetJava.bytes(theirDict.getBytes());
           dev.parquetconnect.format.encoding.Dictionary ours =
               dev.parquetconnect.format.encoding.Dictionary.decode(
-                  type, FLBA_LENGTH, theirDictBytes, 0, theirDictBytes.length,
+                  type,
+                  FLBA_LENGTH,
+                  theirDictBytes,
+                  0,
+                  theirDictBytes.length,
                   theirDict.getDictionarySize());
           DictionaryDecoder decoder = new DictionaryDecoder(ours);
           decoder.init(theirData, 0, theirData.length, length);
-          column.assertSame(Column.read(decoder, type, length, random), what + " ours reading theirs");
+          column.assertSame(
+              Column.read(decoder, type, length, random), what + " ours reading theirs");
 
           // Ours -> theirs; both assign indices by first appearance, so the pages match.
           DictionaryBuilder builder = DictionaryBuilder.forType(type, FLBA_LENGTH);
@@ -341,7 +366,8 @@ class DictionaryTest {
           GrowableBuffer ourDict = new GrowableBuffer();
           builder.writeDictionaryPage(ourDict);
           assertArrayEquals(theirDictBytes, ourDict.toByteArray(), what + " dictionary page");
-          Dictionary theirs = parquetJavaDictionary(type, ourDict.toByteArray(), builder.dictionarySize());
+          Dictionary theirs =
+              parquetJavaDictionary(type, ourDict.toByteArray(), builder.dictionarySize());
           DictionaryValuesReader reader = new DictionaryValuesReader(theirs);
           reader.initFromPage(length, ParquetJava.stream(ourData));
           column.assertSame(Column.readFrom(reader, type, length), what + " theirs reading ours");
@@ -355,15 +381,27 @@ class DictionaryTest {
     org.apache.parquet.column.Encoding data = org.apache.parquet.column.Encoding.RLE_DICTIONARY;
     org.apache.parquet.column.Encoding dict = org.apache.parquet.column.Encoding.PLAIN;
     return switch (type) {
-      case INT32 -> new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(max, data, dict, ParquetJava.HEAP);
-      case INT64 -> new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(max, data, dict, ParquetJava.HEAP);
-      case FLOAT -> new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(max, data, dict, ParquetJava.HEAP);
-      case DOUBLE -> new DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter(max, data, dict, ParquetJava.HEAP);
-      case BYTE_ARRAY -> new DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter(max, data, dict, ParquetJava.HEAP);
-      case FIXED_LEN_BYTE_ARRAY -> new DictionaryValuesWriter.PlainFixedLenArrayDictionaryValuesWriter(
-          max, FLBA_LENGTH, data, dict, ParquetJava.HEAP);
-      case INT96 -> new DictionaryValuesWriter.PlainFixedLenArrayDictionaryValuesWriter(
-          max, 12, data, dict, ParquetJava.HEAP);
+      case INT32 ->
+          new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(
+              max, data, dict, ParquetJava.HEAP);
+      case INT64 ->
+          new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(
+              max, data, dict, ParquetJava.HEAP);
+      case FLOAT ->
+          new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(
+              max, data, dict, ParquetJava.HEAP);
+      case DOUBLE ->
+          new DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter(
+              max, data, dict, ParquetJava.HEAP);
+      case BYTE_ARRAY ->
+          new DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter(
+              max, data, dict, ParquetJava.HEAP);
+      case FIXED_LEN_BYTE_ARRAY ->
+          new DictionaryValuesWriter.PlainFixedLenArrayDictionaryValuesWriter(
+              max, FLBA_LENGTH, data, dict, ParquetJava.HEAP);
+      case INT96 ->
+          new DictionaryValuesWriter.PlainFixedLenArrayDictionaryValuesWriter(
+              max, 12, data, dict, ParquetJava.HEAP);
       case BOOLEAN -> throw new IllegalArgumentException("no BOOLEAN dictionaries");
     };
   }
@@ -378,7 +416,8 @@ class DictionaryTest {
       case FLOAT -> new PlainValuesDictionary.PlainFloatDictionary(dictPage);
       case DOUBLE -> new PlainValuesDictionary.PlainDoubleDictionary(dictPage);
       case BYTE_ARRAY -> new PlainValuesDictionary.PlainBinaryDictionary(dictPage);
-      case FIXED_LEN_BYTE_ARRAY -> new PlainValuesDictionary.PlainBinaryDictionary(dictPage, FLBA_LENGTH);
+      case FIXED_LEN_BYTE_ARRAY ->
+          new PlainValuesDictionary.PlainBinaryDictionary(dictPage, FLBA_LENGTH);
       case INT96 -> new PlainValuesDictionary.PlainBinaryDictionary(dictPage, 12);
       case BOOLEAN -> throw new IllegalArgumentException("no BOOLEAN dictionaries");
     };
@@ -411,7 +450,7 @@ class DictionaryTest {
         case INT64 -> picked.longs[i] = column.longs[from];
         case FLOAT -> picked.floats[i] = column.floats[from];
         case DOUBLE -> picked.doubles[i] = column.doubles[from];
-        default -> { }
+        default -> {}
       }
     }
     if (column.binaries != null) {
@@ -423,7 +462,8 @@ class DictionaryTest {
     return picked;
   }
 
-  private static void add(DictionaryBuilder builder, Column column, int from, int n, int[] indices) {
+  private static void add(
+      DictionaryBuilder builder, Column column, int from, int n, int[] indices) {
     switch (column.type) {
       case INT32 -> builder.addInts(column.ints, from, n, indices, from);
       case INT64 -> builder.addLongs(column.longs, from, n, indices, from);

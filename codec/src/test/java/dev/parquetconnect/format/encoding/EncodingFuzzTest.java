@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Feeds every decoder of this package random bytes and mutated valid pages for a fixed time
- * ({@code -Dfuzz.millis}, default 1500 ms per decoder) with fixed seeds. The only acceptable
- * failures are the checked {@link CorruptDataException} and {@link UnsupportedFeatureException};
- * anything else (an unchecked exception, an error) fails the test with the input that caused
- * it. A hang is caught by {@link Timeout}.
+ * Feeds every decoder of this package random bytes and mutated valid pages for a fixed time ({@code
+ * -Dfuzz.millis}, default 1500 ms per decoder) with fixed seeds. The only acceptable failures are
+ * the checked {@link CorruptDataException} and {@link UnsupportedFeatureException}; anything else
+ * (an unchecked exception, an error) fails the test with the input that caused it. A hang is caught
+ * by {@link Timeout}.
  */
 @Timeout(60)
 class EncodingFuzzTest {
@@ -45,157 +45,200 @@ class EncodingFuzzTest {
 
   @Test
   void plainDecoder() {
-    fuzz("PLAIN", 101, (random, last) -> {
-      PhysicalType type = PhysicalType.values()[random.nextInt(PhysicalType.values().length)];
-      int typeLength = random.nextInt(8) == 0 ? random.nextInt(3) - 1 : 1 + random.nextInt(16);
-      Column column = Column.random(type, random.nextInt(200), random);
-      byte[] bytes;
-      if (random.nextInt(4) == 0) {
-        bytes = randomBytes(random);
-      } else {
-        PlainEncoder encoder =
-            new PlainEncoder(type, type == PhysicalType.FIXED_LEN_BYTE_ARRAY ? 5 : typeLength);
-        column.write(encoder, random);
-        bytes = mutate(TestValues.flush(encoder), random);
-      }
-      int count = count(random, column.length);
-      last.set(type + " typeLength " + typeLength + " count " + count, bytes);
-      PlainDecoder decoder = new PlainDecoder(type, typeLength);
-      int off = random.nextInt(4);
-      decoder.init(TestValues.embed(bytes, off, random.nextInt(4), random), off, bytes.length, count);
-      readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
-    });
+    fuzz(
+        "PLAIN",
+        101,
+        (random, last) -> {
+          PhysicalType type = PhysicalType.values()[random.nextInt(PhysicalType.values().length)];
+          int typeLength = random.nextInt(8) == 0 ? random.nextInt(3) - 1 : 1 + random.nextInt(16);
+          Column column = Column.random(type, random.nextInt(200), random);
+          byte[] bytes;
+          if (random.nextInt(4) == 0) {
+            bytes = randomBytes(random);
+          } else {
+            PlainEncoder encoder =
+                new PlainEncoder(type, type == PhysicalType.FIXED_LEN_BYTE_ARRAY ? 5 : typeLength);
+            column.write(encoder, random);
+            bytes = mutate(TestValues.flush(encoder), random);
+          }
+          int count = count(random, column.length);
+          last.set(type + " typeLength " + typeLength + " count " + count, bytes);
+          PlainDecoder decoder = new PlainDecoder(type, typeLength);
+          int off = random.nextInt(4);
+          decoder.init(
+              TestValues.embed(bytes, off, random.nextInt(4), random), off, bytes.length, count);
+          readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
+        });
   }
 
   @Test
   void rleBitPackedHybridDecoder() {
-    fuzz("RLE", 102, (random, last) -> {
-      int width = random.nextInt(33);
-      boolean prefixed = random.nextBoolean();
-      int length = random.nextInt(2000);
-      byte[] bytes;
-      if (random.nextInt(4) == 0) {
-        bytes = randomBytes(random);
-      } else {
-        RleBitPackedHybridEncoder encoder = new RleBitPackedHybridEncoder(width, prefixed);
-        encoder.writeInts(TestValues.ints(random, length, width, random.nextInt(TestValues.SHAPES)), 0, length);
-        bytes = mutate(TestValues.flush(encoder), random);
-      }
-      int count = count(random, length);
-      last.set("width " + width + " prefixed " + prefixed + " count " + count, bytes);
-      RleBitPackedHybridDecoder decoder = new RleBitPackedHybridDecoder(random.nextInt(33), prefixed);
-      int off = random.nextInt(4);
-      byte[] page = TestValues.embed(bytes, off, random.nextInt(4), random);
-      if (random.nextInt(10) == 0) {
-        decoder.init(page, off, bytes.length, count, random.nextInt(40) - 2);
-      } else {
-        decoder.init(page, off, bytes.length, count, width);
-      }
-      readRandomly(decoder, random, random.nextInt(5) == 0 ? PhysicalType.BOOLEAN : PhysicalType.INT32);
-    });
+    fuzz(
+        "RLE",
+        102,
+        (random, last) -> {
+          int width = random.nextInt(33);
+          boolean prefixed = random.nextBoolean();
+          int length = random.nextInt(2000);
+          byte[] bytes;
+          if (random.nextInt(4) == 0) {
+            bytes = randomBytes(random);
+          } else {
+            RleBitPackedHybridEncoder encoder = new RleBitPackedHybridEncoder(width, prefixed);
+            encoder.writeInts(
+                TestValues.ints(random, length, width, random.nextInt(TestValues.SHAPES)),
+                0,
+                length);
+            bytes = mutate(TestValues.flush(encoder), random);
+          }
+          int count = count(random, length);
+          last.set("width " + width + " prefixed " + prefixed + " count " + count, bytes);
+          RleBitPackedHybridDecoder decoder =
+              new RleBitPackedHybridDecoder(random.nextInt(33), prefixed);
+          int off = random.nextInt(4);
+          byte[] page = TestValues.embed(bytes, off, random.nextInt(4), random);
+          if (random.nextInt(10) == 0) {
+            decoder.init(page, off, bytes.length, count, random.nextInt(40) - 2);
+          } else {
+            decoder.init(page, off, bytes.length, count, width);
+          }
+          readRandomly(
+              decoder, random, random.nextInt(5) == 0 ? PhysicalType.BOOLEAN : PhysicalType.INT32);
+        });
   }
 
   @Test
   void bitPackedLevelsDecoder() {
-    fuzz("BIT_PACKED", 103, (random, last) -> {
-      int width = random.nextInt(33);
-      int length = random.nextInt(2000);
-      byte[] bytes;
-      if (random.nextInt(4) == 0) {
-        bytes = randomBytes(random);
-      } else {
-        BitPackedLevelsEncoder encoder = new BitPackedLevelsEncoder(width);
-        encoder.writeInts(TestValues.ints(random, length, width, random.nextInt(TestValues.SHAPES)), 0, length);
-        bytes = mutate(TestValues.flush(encoder), random);
-      }
-      int count = count(random, length);
-      last.set("width " + width + " count " + count, bytes);
-      BitPackedLevelsDecoder decoder = new BitPackedLevelsDecoder(width);
-      decoder.init(bytes, 0, bytes.length, count, random.nextInt(8) == 0 ? random.nextInt(40) - 2 : width);
-      readRandomly(decoder, random, PhysicalType.INT32);
-    });
+    fuzz(
+        "BIT_PACKED",
+        103,
+        (random, last) -> {
+          int width = random.nextInt(33);
+          int length = random.nextInt(2000);
+          byte[] bytes;
+          if (random.nextInt(4) == 0) {
+            bytes = randomBytes(random);
+          } else {
+            BitPackedLevelsEncoder encoder = new BitPackedLevelsEncoder(width);
+            encoder.writeInts(
+                TestValues.ints(random, length, width, random.nextInt(TestValues.SHAPES)),
+                0,
+                length);
+            bytes = mutate(TestValues.flush(encoder), random);
+          }
+          int count = count(random, length);
+          last.set("width " + width + " count " + count, bytes);
+          BitPackedLevelsDecoder decoder = new BitPackedLevelsDecoder(width);
+          decoder.init(
+              bytes,
+              0,
+              bytes.length,
+              count,
+              random.nextInt(8) == 0 ? random.nextInt(40) - 2 : width);
+          readRandomly(decoder, random, PhysicalType.INT32);
+        });
   }
 
   @Test
   void levelsDecoder() {
-    fuzz("levels", 104, (random, last) -> {
-      int maxLevel = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 4 : 1000);
-      int length = random.nextInt(2000);
-      int[] levels = TestValues.ints(random, length, BitPacking.bitWidth(maxLevel), random.nextInt(TestValues.SHAPES));
-      for (int i = 0; i < length; i++) {
-        levels[i] = Math.min(levels[i], maxLevel);
-      }
-      int version = random.nextInt(3); // 0: v1 RLE, 1: v1 BIT_PACKED, 2: v2
-      LevelsEncoder encoder =
-          switch (version) {
-            case 0 -> LevelsEncoder.v1(maxLevel);
-            case 1 -> LevelsEncoder.v1BitPacked(maxLevel);
-            default -> LevelsEncoder.v2(maxLevel);
-          };
-      encoder.write(levels, 0, length);
-      GrowableBuffer out = new GrowableBuffer();
-      encoder.flushTo(out);
-      byte[] bytes = random.nextInt(4) == 0 ? randomBytes(random) : mutate(out.toByteArray(), random);
-      int count = count(random, length);
-      last.set("version " + version + " max level " + maxLevel + " count " + count, bytes);
-      LevelsDecoder decoder = new LevelsDecoder();
-      if (version == 2) {
-        decoder.initV2(maxLevel, bytes, 0, bytes.length, count);
-      } else {
-        Encoding encoding =
-            random.nextInt(20) == 0 ? Encoding.PLAIN : version == 0 ? Encoding.RLE : Encoding.BIT_PACKED;
-        int used = decoder.initV1(encoding, maxLevel, bytes, 0, bytes.length, count);
-        assertTrue(used >= 0 && used <= bytes.length, "levels claim " + used + " bytes");
-      }
-      int[] dst = new int[MAX_BATCH];
-      for (int op = 0; op < 20; op++) {
-        int n = random.nextInt(random.nextBoolean() ? 20 : MAX_BATCH);
-        if (random.nextInt(4) == 0) {
-          decoder.skip(n);
-        } else {
-          decoder.read(dst, 0, n);
-        }
-      }
-    });
+    fuzz(
+        "levels",
+        104,
+        (random, last) -> {
+          int maxLevel =
+              random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 4 : 1000);
+          int length = random.nextInt(2000);
+          int[] levels =
+              TestValues.ints(
+                  random, length, BitPacking.bitWidth(maxLevel), random.nextInt(TestValues.SHAPES));
+          for (int i = 0; i < length; i++) {
+            levels[i] = Math.min(levels[i], maxLevel);
+          }
+          int version = random.nextInt(3); // 0: v1 RLE, 1: v1 BIT_PACKED, 2: v2
+          LevelsEncoder encoder =
+              switch (version) {
+                case 0 -> LevelsEncoder.v1(maxLevel);
+                case 1 -> LevelsEncoder.v1BitPacked(maxLevel);
+                default -> LevelsEncoder.v2(maxLevel);
+              };
+          encoder.write(levels, 0, length);
+          GrowableBuffer out = new GrowableBuffer();
+          encoder.flushTo(out);
+          byte[] bytes =
+              random.nextInt(4) == 0 ? randomBytes(random) : mutate(out.toByteArray(), random);
+          int count = count(random, length);
+          last.set("version " + version + " max level " + maxLevel + " count " + count, bytes);
+          LevelsDecoder decoder = new LevelsDecoder();
+          if (version == 2) {
+            decoder.initV2(maxLevel, bytes, 0, bytes.length, count);
+          } else {
+            Encoding encoding =
+                random.nextInt(20) == 0
+                    ? Encoding.PLAIN
+                    : version == 0 ? Encoding.RLE : Encoding.BIT_PACKED;
+            int used = decoder.initV1(encoding, maxLevel, bytes, 0, bytes.length, count);
+            assertTrue(used >= 0 && used <= bytes.length, "levels claim " + used + " bytes");
+          }
+          int[] dst = new int[MAX_BATCH];
+          for (int op = 0; op < 20; op++) {
+            int n = random.nextInt(random.nextBoolean() ? 20 : MAX_BATCH);
+            if (random.nextInt(4) == 0) {
+              decoder.skip(n);
+            } else {
+              decoder.read(dst, 0, n);
+            }
+          }
+        });
   }
 
   @Test
   void dictionaryPageAndDictionaryDecoder() {
-    fuzz("dictionary", 105, (random, last) -> {
-      PhysicalType type = randomType(random);
-      int typeLength = 5;
-      Column entries = Column.random(type, random.nextInt(300), random);
-      PlainEncoder plain = new PlainEncoder(type, typeLength);
-      entries.write(plain, random);
-      byte[] dictBytes = random.nextInt(6) == 0 ? randomBytes(random) : mutate(TestValues.flush(plain), random);
-      int dictCount =
-          random.nextInt(8) == 0 ? random.nextInt() : count(random, entries.length);
-      last.set(type + " dictionary page, count " + dictCount, dictBytes);
-      Dictionary dictionary = Dictionary.decode(type, typeLength, dictBytes, 0, dictBytes.length, dictCount);
+    fuzz(
+        "dictionary",
+        105,
+        (random, last) -> {
+          PhysicalType type = randomType(random);
+          int typeLength = 5;
+          Column entries = Column.random(type, random.nextInt(300), random);
+          PlainEncoder plain = new PlainEncoder(type, typeLength);
+          entries.write(plain, random);
+          byte[] dictBytes =
+              random.nextInt(6) == 0
+                  ? randomBytes(random)
+                  : mutate(TestValues.flush(plain), random);
+          int dictCount = random.nextInt(8) == 0 ? random.nextInt() : count(random, entries.length);
+          last.set(type + " dictionary page, count " + dictCount, dictBytes);
+          Dictionary dictionary =
+              Dictionary.decode(type, typeLength, dictBytes, 0, dictBytes.length, dictCount);
 
-      int length = random.nextInt(2000);
-      int[] indices = new int[length];
-      for (int i = 0; i < length; i++) {
-        indices[i] = dictionary.size() == 0 ? random.nextInt(3) : random.nextInt(dictionary.size() + 1);
-      }
-      DictionaryIndicesEncoder encoder = new DictionaryIndicesEncoder(Encoding.RLE_DICTIONARY);
-      encoder.writeInts(indices, 0, length);
-      byte[] bytes = random.nextInt(4) == 0 ? randomBytes(random) : mutate(TestValues.flush(encoder), random);
-      int count = count(random, length);
-      last.set(type + " dictionary of " + dictionary.size() + ", indices count " + count, bytes);
-      DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
-      decoder.init(bytes, 0, bytes.length, count);
-      if (random.nextInt(3) == 0) {
-        readIndicesRandomly(decoder, random);
-      } else {
-        readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
-      }
-    });
+          int length = random.nextInt(2000);
+          int[] indices = new int[length];
+          for (int i = 0; i < length; i++) {
+            indices[i] =
+                dictionary.size() == 0 ? random.nextInt(3) : random.nextInt(dictionary.size() + 1);
+          }
+          DictionaryIndicesEncoder encoder = new DictionaryIndicesEncoder(Encoding.RLE_DICTIONARY);
+          encoder.writeInts(indices, 0, length);
+          byte[] bytes =
+              random.nextInt(4) == 0
+                  ? randomBytes(random)
+                  : mutate(TestValues.flush(encoder), random);
+          int count = count(random, length);
+          last.set(
+              type + " dictionary of " + dictionary.size() + ", indices count " + count, bytes);
+          DictionaryDecoder decoder = new DictionaryDecoder(dictionary);
+          decoder.init(bytes, 0, bytes.length, count);
+          if (random.nextInt(3) == 0) {
+            readIndicesRandomly(decoder, random);
+          } else {
+            readRandomly(decoder, random, random.nextInt(10) == 0 ? randomType(random) : type);
+          }
+        });
   }
 
   /**
-   * The late-materialisation path: indices into arrays or dictionary-encoded batches, whose
-   * values are then touched and materialised. Every index handed out must be in range.
+   * The late-materialisation path: indices into arrays or dictionary-encoded batches, whose values
+   * are then touched and materialised. Every index handed out must be in range.
    */
   private static void readIndicesRandomly(DictionaryDecoder decoder, Random random)
       throws ParquetException {
@@ -246,8 +289,17 @@ class EncodingFuzzTest {
       } catch (CorruptDataException | UnsupportedFeatureException expected) {
         // The decoder noticed the damage (or a read past the end): what it must do.
       } catch (Throwable t) {
-        fail(name + " fuzz iteration " + iterations + " (" + last.description + ") threw " + t
-            + " for input " + hex(last.bytes), t);
+        fail(
+            name
+                + " fuzz iteration "
+                + iterations
+                + " ("
+                + last.description
+                + ") threw "
+                + t
+                + " for input "
+                + hex(last.bytes),
+            t);
       }
       iterations++;
     } while (System.nanoTime() < deadline);
@@ -256,7 +308,8 @@ class EncodingFuzzTest {
 
   private static String hex(byte[] bytes) {
     int shown = Math.min(bytes.length, 200);
-    return HexFormat.of().formatHex(bytes, 0, shown) + (shown < bytes.length ? "... (" + bytes.length + " bytes)" : "");
+    return HexFormat.of().formatHex(bytes, 0, shown)
+        + (shown < bytes.length ? "... (" + bytes.length + " bytes)" : "");
   }
 
   /** Reads batches of random sizes (sometimes past the end, sometimes skips) as {@code as}. */
@@ -327,7 +380,8 @@ class EncodingFuzzTest {
         }
         case 1 -> {
           b = b.clone();
-          b[random.nextInt(b.length)] = (byte) INTERESTING_BYTES[random.nextInt(INTERESTING_BYTES.length)];
+          b[random.nextInt(b.length)] =
+              (byte) INTERESTING_BYTES[random.nextInt(INTERESTING_BYTES.length)];
         }
         case 2 -> {
           b = b.clone();

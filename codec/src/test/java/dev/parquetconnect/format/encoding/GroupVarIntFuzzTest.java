@@ -18,16 +18,22 @@ class GroupVarIntFuzzTest {
     Random random = new Random(501);
     List<Sample> samples = new ArrayList<>();
     for (int count : new int[] {0, 1, 4, 5, 6, 50}) {
-      samples.add(new Sample(
-          GroupVarIntTest.encodeInts(DeltaBinaryPackedTest.ints(random, 5, count)), count));
-      samples.add(new Sample(
-          GroupVarIntTest.encodeLongs(DeltaBinaryPackedTest.longs(random, 5, count)), count));
+      samples.add(
+          new Sample(
+              GroupVarIntTest.encodeInts(DeltaBinaryPackedTest.ints(random, 5, count)), count));
+      samples.add(
+          new Sample(
+              GroupVarIntTest.encodeLongs(DeltaBinaryPackedTest.longs(random, 5, count)), count));
     }
-    GroupVarIntDecoder[] decoders = {GroupVarIntDecoder.forType(PhysicalType.INT32),
-        GroupVarIntDecoder.forType(PhysicalType.INT64)};
+    GroupVarIntDecoder[] decoders = {
+      GroupVarIntDecoder.forType(PhysicalType.INT32), GroupVarIntDecoder.forType(PhysicalType.INT64)
+    };
     int[] ints = new int[600];
     long[] longs = new long[600];
-    DeltaFuzzHarness.fuzz("GroupVarIntDecoder", 502, samples,
+    DeltaFuzzHarness.fuzz(
+        "GroupVarIntDecoder",
+        502,
+        samples,
         (array, offset, length, valueCount, r) -> {
           int which = r.nextInt(2);
           GroupVarIntDecoder decoder = decoders[which];

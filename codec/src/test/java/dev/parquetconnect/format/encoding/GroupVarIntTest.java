@@ -63,11 +63,7 @@ class GroupVarIntTest {
   void draftExampleLengthByte() throws ParquetException {
     // 0b00101101: 1, 3, 4 and 2 bytes; 11 bytes in all; values at offsets 1, 2, 5 and 9, each at
     // the largest value its byte count allows.
-    byte[] group = bytes(0b00101101,
-        0xFF,
-        0xFF, 0xFF, 0xFF,
-        0xFF, 0xFF, 0xFF, 0xFF,
-        0xFF, 0xFF);
+    byte[] group = bytes(0b00101101, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF);
     assertEquals(11, group.length);
     int[] values = {0xFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFF};
     assertArrayEquals(values, decodeInts(group, 4));
@@ -88,7 +84,8 @@ class GroupVarIntTest {
     // Three ints make one padded group.
     assertArrayEquals(bytes(0x00, 7, 8, 9, 0), encodeInts(7, 8, 9));
     // Padding values are read and dropped, whatever they hold.
-    assertArrayEquals(new int[] {1, 2, 3, 4, 5},
+    assertArrayEquals(
+        new int[] {1, 2, 3, 4, 5},
         decodeInts(bytes(0x00, 1, 2, 3, 4, 0x03, 5, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD), 5));
     // But the last group must be complete.
     assertThrows(CorruptDataException.class, () -> decodeInts(bytes(0x00, 1, 2, 3, 4, 0x00, 5), 5));
@@ -99,12 +96,10 @@ class GroupVarIntTest {
     // Byte counts 1, 2, 8, 3, 1: codes 0, 1, 7, 2, 0 -> 0b0_000_001_111_010_000 = 0x03D0.
     long[] values = {0x7F, 0x1234, -1L, 0xABCDEF, 0};
     byte[] page = encodeLongs(values);
-    byte[] expected = bytes(0x03, 0xD0,
-        0x7F,
-        0x34, 0x12,
-        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-        0xEF, 0xCD, 0xAB,
-        0x00);
+    byte[] expected =
+        bytes(
+            0x03, 0xD0, 0x7F, 0x34, 0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF,
+            0xCD, 0xAB, 0x00);
     assertArrayEquals(expected, page);
     assertArrayEquals(values, decodeLongs(page, 5));
     // Six values: a second group padded with four zeros.
@@ -180,8 +175,8 @@ class GroupVarIntTest {
     decoder.init(bytes(0, 1, 2, 3, 4), 0, 5, 4);
     assertThrows(UnsupportedFeatureException.class, () -> decoder.readLongs(new long[1], 0, 1));
     assertThrows(CorruptDataException.class, () -> decoder.readInts(new int[5], 0, 5));
-    assertThrows(UnsupportedFeatureException.class,
-        () -> GroupVarIntDecoder.forType(PhysicalType.DOUBLE));
+    assertThrows(
+        UnsupportedFeatureException.class, () -> GroupVarIntDecoder.forType(PhysicalType.DOUBLE));
     assertThrows(IllegalArgumentException.class, () -> new GroupVarIntEncoder(PhysicalType.FLOAT));
   }
 }

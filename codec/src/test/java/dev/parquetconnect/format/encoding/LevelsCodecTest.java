@@ -31,9 +31,13 @@ class LevelsCodecTest {
           clamp(rep, maxRep);
           clamp(def, maxDef);
           LevelsEncoder repEncoder =
-              encoding == Encoding.RLE ? LevelsEncoder.v1(maxRep) : LevelsEncoder.v1BitPacked(maxRep);
+              encoding == Encoding.RLE
+                  ? LevelsEncoder.v1(maxRep)
+                  : LevelsEncoder.v1BitPacked(maxRep);
           LevelsEncoder defEncoder =
-              encoding == Encoding.RLE ? LevelsEncoder.v1(maxDef) : LevelsEncoder.v1BitPacked(maxDef);
+              encoding == Encoding.RLE
+                  ? LevelsEncoder.v1(maxDef)
+                  : LevelsEncoder.v1BitPacked(maxDef);
           assertEquals(encoding, repEncoder.encoding());
           repEncoder.write(rep, 0, n);
           defEncoder.write(def, 0, n);
@@ -95,14 +99,16 @@ class LevelsCodecTest {
       v1.write(levels, 0, n);
       GrowableBuffer out = new GrowableBuffer();
       v1.flushTo(out);
-      RunLengthBitPackingHybridValuesReader reader = new RunLengthBitPackingHybridValuesReader(width);
+      RunLengthBitPackingHybridValuesReader reader =
+          new RunLengthBitPackingHybridValuesReader(width);
       reader.initFromPage(n, ParquetJava.stream(out.toByteArray()));
       LevelsEncoder v2 = LevelsEncoder.v2(maxLevel);
       v2.write(levels, 0, n);
       GrowableBuffer out2 = new GrowableBuffer();
       v2.flushTo(out2);
       RunLengthBitPackingHybridDecoder decoder =
-          new RunLengthBitPackingHybridDecoder(width, new java.io.ByteArrayInputStream(out2.toByteArray()));
+          new RunLengthBitPackingHybridDecoder(
+              width, new java.io.ByteArrayInputStream(out2.toByteArray()));
       for (int i = 0; i < n; i++) {
         assertEquals(levels[i], reader.readInteger());
         assertEquals(levels[i], decoder.readInt());
@@ -118,7 +124,9 @@ class LevelsCodecTest {
     decoder.initV1(Encoding.RLE, 2, page, 0, page.length, 8);
     CorruptDataException e =
         assertThrows(CorruptDataException.class, () -> decoder.read(new int[8], 0, 8));
-    assertTrue(e.getMessage().contains("level 3 of value 0 exceeds the column's maximum level 2"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("level 3 of value 0 exceeds the column's maximum level 2"),
+        e.getMessage());
   }
 
   @Test
@@ -150,7 +158,8 @@ class LevelsCodecTest {
     }
   }
 
-  private static int[] readAll(LevelsDecoder decoder, int n, Random random) throws ParquetException {
+  private static int[] readAll(LevelsDecoder decoder, int n, Random random)
+      throws ParquetException {
     int[] out = new int[n];
     for (int at = 0; at < n; ) {
       int k = TestValues.nextBatch(random, n - at);

@@ -35,7 +35,8 @@ class PlainCodecTest {
   @Test
   void layoutOfEveryType() throws ParquetException {
     PlainEncoder booleans = new PlainEncoder(PhysicalType.BOOLEAN);
-    booleans.writeBooleans(new boolean[] {true, false, true, true, false, false, false, false, true}, 0, 9);
+    booleans.writeBooleans(
+        new boolean[] {true, false, true, true, false, false, false, false, true}, 0, 9);
     // LSB first: the first value is bit 0 of the first byte; the last byte is zero-padded.
     assertArrayEquals(new byte[] {0b00001101, 0b00000001}, TestValues.flush(booleans));
 
@@ -62,7 +63,8 @@ class PlainCodecTest {
     strings.add(new byte[0]);
     PlainEncoder byteArrays = new PlainEncoder(PhysicalType.BYTE_ARRAY);
     byteArrays.writeBinaries(strings, 0, 2);
-    assertArrayEquals(new byte[] {3, 0, 0, 0, 'a', 'b', 'c', 0, 0, 0, 0}, TestValues.flush(byteArrays));
+    assertArrayEquals(
+        new byte[] {3, 0, 0, 0, 'a', 'b', 'c', 0, 0, 0, 0}, TestValues.flush(byteArrays));
 
     BinaryBatch fixed = new BinaryBatch();
     fixed.add(new byte[] {1, 2});
@@ -107,8 +109,15 @@ class PlainCodecTest {
   @Test
   void floatingPointIsBitExact() throws ParquetException {
     float[] floats = {
-      -0.0f, 0.0f, Float.NaN, Float.intBitsToFloat(0x7FC00001), Float.intBitsToFloat(0xFF800001),
-      Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE
+      -0.0f,
+      0.0f,
+      Float.NaN,
+      Float.intBitsToFloat(0x7FC00001),
+      Float.intBitsToFloat(0xFF800001),
+      Float.POSITIVE_INFINITY,
+      Float.NEGATIVE_INFINITY,
+      Float.MIN_VALUE,
+      Float.MAX_VALUE
     };
     PlainEncoder encoder = new PlainEncoder(PhysicalType.FLOAT);
     encoder.writeFloats(floats, 0, floats.length);
@@ -118,11 +127,17 @@ class PlainCodecTest {
     float[] back = new float[floats.length];
     decoder.readFloats(back, 0, floats.length);
     for (int i = 0; i < floats.length; i++) {
-      assertEquals(Float.floatToRawIntBits(floats[i]), Float.floatToRawIntBits(back[i]), "float " + i);
+      assertEquals(
+          Float.floatToRawIntBits(floats[i]), Float.floatToRawIntBits(back[i]), "float " + i);
     }
     double[] doubles = {
-      -0.0, 0.0, Double.NaN, Double.longBitsToDouble(0x7FF8000000000001L),
-      Double.longBitsToDouble(0xFFF0000000000001L), Double.MIN_VALUE, Double.MAX_VALUE
+      -0.0,
+      0.0,
+      Double.NaN,
+      Double.longBitsToDouble(0x7FF8000000000001L),
+      Double.longBitsToDouble(0xFFF0000000000001L),
+      Double.MIN_VALUE,
+      Double.MAX_VALUE
     };
     PlainEncoder doubleEncoder = new PlainEncoder(PhysicalType.DOUBLE);
     doubleEncoder.writeDoubles(doubles, 0, doubles.length);
@@ -133,7 +148,8 @@ class PlainCodecTest {
     doubleDecoder.readDoubles(doublesBack, 0, doubles.length);
     for (int i = 0; i < doubles.length; i++) {
       assertEquals(
-          Double.doubleToRawLongBits(doubles[i]), Double.doubleToRawLongBits(doublesBack[i]),
+          Double.doubleToRawLongBits(doubles[i]),
+          Double.doubleToRawLongBits(doublesBack[i]),
           "double " + i);
     }
   }
@@ -166,7 +182,9 @@ class PlainCodecTest {
       PlainDecoder decoder = new PlainDecoder(type, FLBA_LENGTH);
       decoder.init(bytes, 0, bytes.length - 1, 20);
       assertThrows(
-          CorruptDataException.class, () -> Column.read(decoder, type, 20, new Random(2)), type.name());
+          CorruptDataException.class,
+          () -> Column.read(decoder, type, 20, new Random(2)),
+          type.name());
       // Asking for more values than the page holds.
       PlainDecoder full = new PlainDecoder(type, FLBA_LENGTH);
       full.init(bytes, 0, bytes.length, 19);
@@ -198,8 +216,10 @@ class PlainCodecTest {
     PlainDecoder decoder = new PlainDecoder(PhysicalType.INT32);
     decoder.init(new byte[8], 0, 8, 2);
     assertThrows(UnsupportedFeatureException.class, () -> decoder.readLongs(new long[2], 0, 2));
-    assertThrows(UnsupportedFeatureException.class, () -> decoder.readBinaries(new BinaryBatch(), 1));
-    assertThrows(CorruptDataException.class, () -> new PlainDecoder(PhysicalType.FIXED_LEN_BYTE_ARRAY, 0));
+    assertThrows(
+        UnsupportedFeatureException.class, () -> decoder.readBinaries(new BinaryBatch(), 1));
+    assertThrows(
+        CorruptDataException.class, () -> new PlainDecoder(PhysicalType.FIXED_LEN_BYTE_ARRAY, 0));
     assertThrows(CorruptDataException.class, () -> decoder.init(new byte[8], 0, 8, -1));
     PlainEncoder encoder = new PlainEncoder(PhysicalType.INT32);
     assertThrows(UnsupportedOperationException.class, () -> encoder.writeLongs(new long[1], 0, 1));
@@ -230,7 +250,8 @@ class PlainCodecTest {
 
         PlainDecoder decoder = new PlainDecoder(type, FLBA_LENGTH);
         decoder.init(theirBytes, 0, theirBytes.length, length);
-        column.assertSame(Column.read(decoder, type, length, random), type + " ours reading theirs");
+        column.assertSame(
+            Column.read(decoder, type, length, random), type + " ours reading theirs");
 
         ValuesReader reader = parquetJavaReader(type);
         reader.initFromPage(length, ParquetJava.stream(ours));
@@ -242,9 +263,11 @@ class PlainCodecTest {
   private static ValuesWriter parquetJavaWriter(PhysicalType type) {
     return switch (type) {
       case BOOLEAN -> new BooleanPlainValuesWriter();
-      case FIXED_LEN_BYTE_ARRAY -> new FixedLenByteArrayPlainValuesWriter(
-          FLBA_LENGTH, 64, ParquetJava.PAGE, ParquetJava.HEAP);
-      case INT96 -> new FixedLenByteArrayPlainValuesWriter(12, 64, ParquetJava.PAGE, ParquetJava.HEAP);
+      case FIXED_LEN_BYTE_ARRAY ->
+          new FixedLenByteArrayPlainValuesWriter(
+              FLBA_LENGTH, 64, ParquetJava.PAGE, ParquetJava.HEAP);
+      case INT96 ->
+          new FixedLenByteArrayPlainValuesWriter(12, 64, ParquetJava.PAGE, ParquetJava.HEAP);
       default -> new PlainValuesWriter(64, ParquetJava.PAGE, ParquetJava.HEAP);
     };
   }
@@ -304,8 +327,15 @@ class PlainCodecTest {
         }
         case FLOAT -> {
           float[] edges = {
-            0.0f, -0.0f, Float.NaN, Float.intBitsToFloat(0x7FC00005), Float.POSITIVE_INFINITY,
-            Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE
+            0.0f,
+            -0.0f,
+            Float.NaN,
+            Float.intBitsToFloat(0x7FC00005),
+            Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY,
+            Float.MIN_VALUE,
+            Float.MAX_VALUE,
+            -Float.MAX_VALUE
           };
           c.floats = new float[length];
           for (int i = 0; i < length; i++) {
@@ -314,8 +344,14 @@ class PlainCodecTest {
         }
         case DOUBLE -> {
           double[] edges = {
-            0.0, -0.0, Double.NaN, Double.longBitsToDouble(0x7FF8000000000005L),
-            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE
+            0.0,
+            -0.0,
+            Double.NaN,
+            Double.longBitsToDouble(0x7FF8000000000005L),
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY,
+            Double.MIN_VALUE,
+            Double.MAX_VALUE
           };
           c.doubles = new double[length];
           for (int i = 0; i < length; i++) {
@@ -326,9 +362,11 @@ class PlainCodecTest {
           c.binaries = new BinaryBatch();
           for (int i = 0; i < length; i++) {
             int len =
-                type == PhysicalType.INT96 ? 12
-                    : type == PhysicalType.FIXED_LEN_BYTE_ARRAY ? FLBA_LENGTH
-                    : i == 0 ? 0 : random.nextInt(i % 50 == 0 ? 300 : 20);
+                type == PhysicalType.INT96
+                    ? 12
+                    : type == PhysicalType.FIXED_LEN_BYTE_ARRAY
+                        ? FLBA_LENGTH
+                        : i == 0 ? 0 : random.nextInt(i % 50 == 0 ? 300 : 20);
             byte[] value = new byte[len];
             random.nextBytes(value);
             c.binaries.add(value);
@@ -358,7 +396,7 @@ class PlainCodecTest {
           case INT64 -> c.longs[i] = longs[0];
           case FLOAT -> c.floats[i] = floats[0];
           case DOUBLE -> c.doubles[i] = doubles[0];
-          default -> { }
+          default -> {}
         }
       }
       if (binaries != null && length > 0) {
@@ -475,14 +513,16 @@ class PlainCodecTest {
         case FLOAT -> {
           for (int i = 0; i < length; i++) {
             assertEquals(
-                Float.floatToRawIntBits(floats[i]), Float.floatToRawIntBits(other.floats[i]),
+                Float.floatToRawIntBits(floats[i]),
+                Float.floatToRawIntBits(other.floats[i]),
                 what + " value " + i);
           }
         }
         case DOUBLE -> {
           for (int i = 0; i < length; i++) {
             assertEquals(
-                Double.doubleToRawLongBits(doubles[i]), Double.doubleToRawLongBits(other.doubles[i]),
+                Double.doubleToRawLongBits(doubles[i]),
+                Double.doubleToRawLongBits(other.doubles[i]),
                 what + " value " + i);
           }
         }
@@ -497,8 +537,7 @@ class PlainCodecTest {
   }
 
   @Test
-  void byteArraysOfEveryShortLengthInBatchesAppendAndBadLengthsLeaveTheBatch()
-      throws Exception {
+  void byteArraysOfEveryShortLengthInBatchesAppendAndBadLengthsLeaveTheBatch() throws Exception {
     // Lengths 0..100 around the word-copy bounds (32, 64), read in batches of 1..17 into a
     // batch that already holds a value; the page sits at an offset inside a larger array.
     Random random = new Random(3);

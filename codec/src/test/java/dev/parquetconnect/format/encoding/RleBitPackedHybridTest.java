@@ -40,7 +40,8 @@ class RleBitPackedHybridTest {
   void specRepeatedRuns() throws ParquetException {
     // rle-header = varint(run length << 1), then the value in ceil(width / 8) bytes.
     // Eight 4s at width 3: 0x10 0x04.
-    assertArrayEquals(new int[] {4, 4, 4, 4, 4, 4, 4, 4}, decode(new byte[] {0x10, 0x04}, 3, false, 8));
+    assertArrayEquals(
+        new int[] {4, 4, 4, 4, 4, 4, 4, 4}, decode(new byte[] {0x10, 0x04}, 3, false, 8));
     // 300 times 0x0102 at width 9: header varint(600) = 0xD8 0x04, value 0x02 0x01.
     int[] expected = new int[300];
     Arrays.fill(expected, 0x102);
@@ -99,7 +100,8 @@ class RleBitPackedHybridTest {
             byte[] bytes = TestValues.flush(encoder);
             String what = "width " + width + " length " + length + " shape " + shape;
             assertEquals(bytes.length, estimate, what + ": estimated size");
-            assertArrayEquals(values, decodeInBatches(bytes, width, prefixed, length, random), what);
+            assertArrayEquals(
+                values, decodeInBatches(bytes, width, prefixed, length, random), what);
           }
         }
       }
@@ -220,14 +222,23 @@ class RleBitPackedHybridTest {
     // header varint that never ends / overflows 32 bits
     assertCorrupt(new byte[] {(byte) 0x80, (byte) 0x80}, 1, false, 1, "past the end");
     assertCorrupt(
-        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x7F, 0}, 1, false,
-        1, "overflows 32 bits");
+        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x7F, 0},
+        1,
+        false,
+        1,
+        "overflows 32 bits");
     assertCorrupt(
-        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0}, 1, false,
-        1, "longer than 5 bytes");
+        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0},
+        1,
+        false,
+        1,
+        "longer than 5 bytes");
     // a bit-packed run of 2^31 - 1 groups at width 0 (no bytes) is still too long
     assertCorrupt(
-        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F}, 0, false, 1,
+        new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F},
+        0,
+        false,
+        1,
         "groups");
     // more values asked than the runs hold
     assertCorrupt(new byte[] {0x10, 0x01}, 1, false, 9, "runs end");
@@ -250,8 +261,7 @@ class RleBitPackedHybridTest {
   @Test
   void dataBitWidthAbove32IsCorrupt() {
     RleBitPackedHybridDecoder decoder = new RleBitPackedHybridDecoder(1, false);
-    assertThrows(
-        CorruptDataException.class, () -> decoder.init(new byte[] {0x10, 0}, 0, 2, 8, 33));
+    assertThrows(CorruptDataException.class, () -> decoder.init(new byte[] {0x10, 0}, 0, 2, 8, 33));
   }
 
   // ---- parquet-java as the oracle ----
@@ -299,14 +309,16 @@ class RleBitPackedHybridTest {
   }
 
   @Test
-  void prefixedLayoutMatchesParquetJavaValuesWriterAndReader() throws IOException, ParquetException {
+  void prefixedLayoutMatchesParquetJavaValuesWriterAndReader()
+      throws IOException, ParquetException {
     Random random = new Random(23);
     for (int width = 0; width <= 32; width++) {
       for (int shape = 0; shape < TestValues.SHAPES; shape++) {
         int[] values = TestValues.ints(random, 500 + random.nextInt(500), width, shape);
         // Theirs (with prefix) -> ours.
         RunLengthBitPackingHybridValuesWriter writer =
-            new RunLengthBitPackingHybridValuesWriter(width, 64, ParquetJava.PAGE, ParquetJava.HEAP);
+            new RunLengthBitPackingHybridValuesWriter(
+                width, 64, ParquetJava.PAGE, ParquetJava.HEAP);
         for (int v : values) {
           writer.writeInteger(v);
         }
@@ -318,7 +330,8 @@ class RleBitPackedHybridTest {
         encoder.writeInts(values, 0, values.length);
         byte[] ours = TestValues.flush(encoder);
         assertEquals(ours.length - 4, LittleEndian.getInt(ours, 0));
-        RunLengthBitPackingHybridValuesReader reader = new RunLengthBitPackingHybridValuesReader(width);
+        RunLengthBitPackingHybridValuesReader reader =
+            new RunLengthBitPackingHybridValuesReader(width);
         reader.initFromPage(values.length, ParquetJava.stream(ours));
         for (int i = 0; i < values.length; i++) {
           assertEquals(values[i], reader.readInteger(), "width " + width + " value " + i);
@@ -358,7 +371,8 @@ class RleBitPackedHybridTest {
 
   // ---- helpers ----
 
-  private static void writeInBatches(RleBitPackedHybridEncoder encoder, int[] values, Random random) {
+  private static void writeInBatches(
+      RleBitPackedHybridEncoder encoder, int[] values, Random random) {
     for (int at = 0; at < values.length; ) {
       int n = TestValues.nextBatch(random, values.length - at);
       encoder.writeInts(values, at, n);
@@ -366,7 +380,8 @@ class RleBitPackedHybridTest {
     }
   }
 
-  static int[] decode(byte[] bytes, int width, boolean prefixed, int count) throws ParquetException {
+  static int[] decode(byte[] bytes, int width, boolean prefixed, int count)
+      throws ParquetException {
     RleBitPackedHybridDecoder decoder = new RleBitPackedHybridDecoder(width, prefixed);
     decoder.init(bytes, 0, bytes.length, count);
     int[] values = new int[count];

@@ -6,7 +6,9 @@ import java.util.Random;
 /** Value generators and small helpers shared by the encoding tests (fixed seeds everywhere). */
 final class TestValues {
   /** Lengths around the group (8), miniblock (32), block (128) and page-ish (1024) sizes. */
-  static final int[] LENGTHS = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 127, 128, 129, 1023, 1024, 1025};
+  static final int[] LENGTHS = {
+    0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 127, 128, 129, 1023, 1024, 1025
+  };
 
   private TestValues() {}
 

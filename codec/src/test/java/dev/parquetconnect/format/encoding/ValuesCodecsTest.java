@@ -85,8 +85,10 @@ class ValuesCodecsTest {
           case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> {
             BinaryBatch values = new BinaryBatch();
             for (int i = 0; i < N; i++) {
-              int len = type == PhysicalType.INT96 ? 12 : typeLength > 0 ? typeLength
-                  : random.nextInt(20);
+              int len =
+                  type == PhysicalType.INT96
+                      ? 12
+                      : typeLength > 0 ? typeLength : random.nextInt(20);
               byte[] v = new byte[len];
               random.nextBytes(v);
               values.add(v);
@@ -108,19 +110,26 @@ class ValuesCodecsTest {
 
   @Test
   void undefinedPairsAreRefused() {
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.DELTA_BINARY_PACKED, PhysicalType.FLOAT, 0));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.RLE, PhysicalType.INT32, 0));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.DELTA_LENGTH_BYTE_ARRAY, PhysicalType.INT64, 0));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.BYTE_STREAM_SPLIT, PhysicalType.BOOLEAN, 0));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.RLE_DICTIONARY, PhysicalType.INT32, 0));
-    assertThrows(UnsupportedFeatureException.class,
+    assertThrows(
+        UnsupportedFeatureException.class,
         () -> ValuesCodecs.decoder(Encoding.BIT_PACKED, PhysicalType.INT32, 0));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ValuesCodecs.encoder(Encoding.DELTA_BYTE_ARRAY, PhysicalType.DOUBLE, 0));
   }
 }

@@ -123,37 +123,51 @@ class MetadataFuzzTest {
 
   @Test
   void columnIndex() {
-    fuzz("column index", 3, COLUMN_INDEXES,
+    fuzz(
+        "column index",
+        3,
+        COLUMN_INDEXES,
         (b, off, len) -> MetadataCodec.readColumnIndex(b, off, len));
   }
 
   @Test
   void offsetIndex() {
-    fuzz("offset index", 4, OFFSET_INDEXES,
+    fuzz(
+        "offset index",
+        4,
+        OFFSET_INDEXES,
         (b, off, len) -> MetadataCodec.readOffsetIndex(b, off, len));
   }
 
   @Test
   void bloomFilterHeader() {
-    fuzz("bloom filter header", 5, BLOOM_HEADERS, (b, off, len) -> {
-      Decoded<BloomFilterHeader> d = MetadataCodec.readBloomFilterHeader(b, off, len);
-      assertTrue(d.length() > 0 && d.length() <= len);
-    });
+    fuzz(
+        "bloom filter header",
+        5,
+        BLOOM_HEADERS,
+        (b, off, len) -> {
+          Decoded<BloomFilterHeader> d = MetadataCodec.readBloomFilterHeader(b, off, len);
+          assertTrue(d.length() > 0 && d.length() <= len);
+        });
   }
 
   @Test
   void trailer() {
-    fuzz("trailer", 6, List.of(HexFormat.of().parseHex("0400000050415231")), (b, off, len) -> {
-      if (len >= 8) {
-        int footer = MetadataCodec.footerLength(b, off + len - 8, len);
-        assertTrue(footer >= 0 && footer <= len - 12);
-      }
-    });
+    fuzz(
+        "trailer",
+        6,
+        List.of(HexFormat.of().parseHex("0400000050415231")),
+        (b, off, len) -> {
+          if (len >= 8) {
+            int footer = MetadataCodec.footerLength(b, off + len - 8, len);
+            assertTrue(footer >= 0 && footer <= len - 12);
+          }
+        });
   }
 
   /**
-   * The array and the stream readers must agree: both fail, or both give the same header, and
-   * the stream reader takes exactly the bytes the array reader reports.
+   * The array and the stream readers must agree: both fail, or both give the same header, and the
+   * stream reader takes exactly the bytes the array reader reports.
    */
   private static void pageHeaderBothWays(byte[] b, int off, int len)
       throws ParquetException, IOException {
@@ -190,9 +204,10 @@ class MetadataFuzzTest {
     int accepted = 0;
     int rejected = 0;
     while (iterations < MIN_ITERATIONS || System.nanoTime() < deadline) {
-      byte[] input = random.nextInt(8) == 0
-          ? randomBytes(random)
-          : mutate(samples.get(random.nextInt(samples.size())), samples, random);
+      byte[] input =
+          random.nextInt(8) == 0
+              ? randomBytes(random)
+              : mutate(samples.get(random.nextInt(samples.size())), samples, random);
       // Decode from the middle of a larger array whose padding is varint continuation bytes,
       // so a read past the slice would show as a different result, not go unnoticed.
       int pad = random.nextInt(4);
@@ -205,15 +220,32 @@ class MetadataFuzzTest {
       } catch (ParquetException expected) {
         rejected++; // the only acceptable way to refuse bad input
       } catch (Throwable t) {
-        fail(what + " seed " + seed + " iteration " + iterations + ": " + t + "\ninput: "
-            + HexFormat.of().formatHex(input), t);
+        fail(
+            what
+                + " seed "
+                + seed
+                + " iteration "
+                + iterations
+                + ": "
+                + t
+                + "\ninput: "
+                + HexFormat.of().formatHex(input),
+            t);
       }
       iterations++;
     }
     assertTrue(iterations >= MIN_ITERATIONS);
     assertEquals(iterations, accepted + rejected);
-    System.err.println("fuzz " + what + ": " + iterations + " inputs, " + accepted + " accepted, "
-        + rejected + " rejected with a ParquetException");
+    System.err.println(
+        "fuzz "
+            + what
+            + ": "
+            + iterations
+            + " inputs, "
+            + accepted
+            + " accepted, "
+            + rejected
+            + " rejected with a ParquetException");
   }
 
   private static byte[] randomBytes(Random random) {
@@ -232,9 +264,13 @@ class MetadataFuzzTest {
       switch (random.nextInt(9)) {
         case 0 -> b[at] ^= (byte) (1 << random.nextInt(8));
         case 1 -> b[at] = (byte) random.nextInt(256);
-        case 2 -> b[at] = new byte[] {0, (byte) 0xFF, (byte) 0x80, 0x7F, 0x0C, 0x19}[random.nextInt(6)];
+        case 2 ->
+            b[at] = new byte[] {0, (byte) 0xFF, (byte) 0x80, 0x7F, 0x0C, 0x19}[random.nextInt(6)];
         case 3 -> b = Arrays.copyOf(b, at);
-        case 4 -> b = splice(b, at, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07});
+        case 4 ->
+            b =
+                splice(
+                    b, at, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07});
         case 5 -> {
           byte[] extra = new byte[1 + random.nextInt(8)];
           random.nextBytes(extra);

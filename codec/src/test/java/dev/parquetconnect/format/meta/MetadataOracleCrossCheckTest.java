@@ -96,10 +96,12 @@ class MetadataOracleCrossCheckTest {
   void ourFooterReadsEqualInOracle() throws Exception {
     for (int seed = 0; seed < SEEDS; seed++) {
       // Our values, from a different seed than the other direction uses.
-      FileMetaData ours = OracleConverter.fromOracle(new RandomOracleMetadata(10_000 + seed).fileMetaData());
+      FileMetaData ours =
+          OracleConverter.fromOracle(new RandomOracleMetadata(10_000 + seed).fileMetaData());
       byte[] encoded = write(ours);
 
-      org.apache.parquet.format.FileMetaData theirs = org.apache.parquet.format.Util.readFileMetaData(new ByteArrayInputStream(encoded));
+      org.apache.parquet.format.FileMetaData theirs =
+          org.apache.parquet.format.Util.readFileMetaData(new ByteArrayInputStream(encoded));
       assertEquals(OracleConverter.toOracle(ours), theirs, "seed " + seed);
       ByteArrayOutputStream rewritten = new ByteArrayOutputStream();
       org.apache.parquet.format.Util.writeFileMetaData(theirs, rewritten);
@@ -114,18 +116,21 @@ class MetadataOracleCrossCheckTest {
 
       PageHeader header = OracleConverter.fromOracle(random.pageHeader());
       byte[] encoded = write(header);
-      org.apache.parquet.format.PageHeader theirHeader = org.apache.parquet.format.Util.readPageHeader(new ByteArrayInputStream(encoded));
+      org.apache.parquet.format.PageHeader theirHeader =
+          org.apache.parquet.format.Util.readPageHeader(new ByteArrayInputStream(encoded));
       assertEquals(OracleConverter.toOracle(header), theirHeader, "seed " + seed);
       assertArrayEquals(encoded, oracleBytes(theirHeader), "seed " + seed);
 
       ColumnIndex columnIndex = OracleConverter.fromOracle(random.columnIndex());
       encoded = write(columnIndex);
-      org.apache.parquet.format.ColumnIndex theirIndex = org.apache.parquet.format.Util.readColumnIndex(new ByteArrayInputStream(encoded));
+      org.apache.parquet.format.ColumnIndex theirIndex =
+          org.apache.parquet.format.Util.readColumnIndex(new ByteArrayInputStream(encoded));
       assertEquals(OracleConverter.toOracle(columnIndex), theirIndex, "seed " + seed);
 
       OffsetIndex offsetIndex = OracleConverter.fromOracle(random.offsetIndex());
       encoded = write(offsetIndex);
-      org.apache.parquet.format.OffsetIndex theirOffsets = org.apache.parquet.format.Util.readOffsetIndex(new ByteArrayInputStream(encoded));
+      org.apache.parquet.format.OffsetIndex theirOffsets =
+          org.apache.parquet.format.Util.readOffsetIndex(new ByteArrayInputStream(encoded));
       assertEquals(OracleConverter.toOracle(offsetIndex), theirOffsets, "seed " + seed);
 
       BloomFilterHeader bloom = OracleConverter.fromOracle(random.bloomFilterHeader());
@@ -137,22 +142,28 @@ class MetadataOracleCrossCheckTest {
   }
 
   /**
-   * Fields newer than parquet-java 1.16 (Statistics.nan_count, ColumnIndex.nan_counts) are
-   * skipped by it, and everything else still reads equal: our output stays readable by older
-   * readers.
+   * Fields newer than parquet-java 1.16 (Statistics.nan_count, ColumnIndex.nan_counts) are skipped
+   * by it, and everything else still reads equal: our output stays readable by older readers.
    */
   @Test
   void fieldsNewerThanTheOracleAreSkippedByIt() throws Exception {
     for (int seed = 0; seed < 50; seed++) {
       RandomOracleMetadata random = new RandomOracleMetadata(30_000 + seed);
       PageHeader plain = OracleConverter.fromOracle(random.pageHeader());
-      Statistics withNan = new Statistics(ByteString.ofUtf8("max"), null, 3L, null, null, null,
-          true, null, 42L);
-      PageHeader header = new PageHeader(PageType.DATA_PAGE, plain.uncompressedPageSize(),
-          plain.compressedPageSize(), plain.crc(),
-          new DataPageHeader(10, Encoding.PLAIN, Encoding.RLE, Encoding.RLE, withNan),
-          null, plain.dictionaryPageHeader(), plain.dataPageHeaderV2());
-      org.apache.parquet.format.PageHeader theirs = org.apache.parquet.format.Util.readPageHeader(new ByteArrayInputStream(write(header)));
+      Statistics withNan =
+          new Statistics(ByteString.ofUtf8("max"), null, 3L, null, null, null, true, null, 42L);
+      PageHeader header =
+          new PageHeader(
+              PageType.DATA_PAGE,
+              plain.uncompressedPageSize(),
+              plain.compressedPageSize(),
+              plain.crc(),
+              new DataPageHeader(10, Encoding.PLAIN, Encoding.RLE, Encoding.RLE, withNan),
+              null,
+              plain.dictionaryPageHeader(),
+              plain.dataPageHeaderV2());
+      org.apache.parquet.format.PageHeader theirs =
+          org.apache.parquet.format.Util.readPageHeader(new ByteArrayInputStream(write(header)));
       assertEquals(OracleConverter.fromOracle(theirs), withoutNanCount(header), "seed " + seed);
 
       ColumnIndex base = OracleConverter.fromOracle(random.columnIndex());
@@ -160,23 +171,50 @@ class MetadataOracleCrossCheckTest {
       for (int i = 0; i < base.nullPages().size(); i++) {
         nanCounts.add((long) i);
       }
-      ColumnIndex index = new ColumnIndex(base.nullPages(), base.minValues(), base.maxValues(),
-          base.boundaryOrder(), base.nullCounts(), base.repetitionLevelHistograms(),
-          base.definitionLevelHistograms(), nanCounts);
-      org.apache.parquet.format.ColumnIndex theirIndex = org.apache.parquet.format.Util.readColumnIndex(new ByteArrayInputStream(write(index)));
+      ColumnIndex index =
+          new ColumnIndex(
+              base.nullPages(),
+              base.minValues(),
+              base.maxValues(),
+              base.boundaryOrder(),
+              base.nullCounts(),
+              base.repetitionLevelHistograms(),
+              base.definitionLevelHistograms(),
+              nanCounts);
+      org.apache.parquet.format.ColumnIndex theirIndex =
+          org.apache.parquet.format.Util.readColumnIndex(new ByteArrayInputStream(write(index)));
       assertEquals(base, OracleConverter.fromOracle(theirIndex), "seed " + seed);
     }
   }
 
   private static PageHeader withoutNanCount(PageHeader h) {
     Statistics s = h.dataPageHeader().statistics();
-    Statistics stripped = new Statistics(s.max(), s.min(), s.nullCount(), s.distinctCount(),
-        s.maxValue(), s.minValue(), s.isMaxValueExact(), s.isMinValueExact(), null);
+    Statistics stripped =
+        new Statistics(
+            s.max(),
+            s.min(),
+            s.nullCount(),
+            s.distinctCount(),
+            s.maxValue(),
+            s.minValue(),
+            s.isMaxValueExact(),
+            s.isMinValueExact(),
+            null);
     DataPageHeader d = h.dataPageHeader();
-    return new PageHeader(h.type(), h.uncompressedPageSize(), h.compressedPageSize(), h.crc(),
-        new DataPageHeader(d.numValues(), d.encoding(), d.definitionLevelEncoding(),
-            d.repetitionLevelEncoding(), stripped),
-        h.indexPageHeader(), h.dictionaryPageHeader(), h.dataPageHeaderV2());
+    return new PageHeader(
+        h.type(),
+        h.uncompressedPageSize(),
+        h.compressedPageSize(),
+        h.crc(),
+        new DataPageHeader(
+            d.numValues(),
+            d.encoding(),
+            d.definitionLevelEncoding(),
+            d.repetitionLevelEncoding(),
+            stripped),
+        h.indexPageHeader(),
+        h.dictionaryPageHeader(),
+        h.dataPageHeaderV2());
   }
 
   private static byte[] oracleBytes(org.apache.parquet.format.PageHeader h) throws IOException {

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Converts between our metadata records and parquet-java's generated {@code org.apache.parquet.format}
- * classes (the oracle), field by field, so cross-checks can compare values in either model. An
- * oracle union with no member set (parquet-java read a member it does not know) becomes our
- * "unrecognised" value with field id -1.
+ * Converts between our metadata records and parquet-java's generated {@code
+ * org.apache.parquet.format} classes (the oracle), field by field, so cross-checks can compare
+ * values in either model. An oracle union with no member set (parquet-java read a member it does
+ * not know) becomes our "unrecognised" value with field id -1.
  */
 final class OracleConverter {
   private OracleConverter() {}
@@ -22,7 +22,9 @@ final class OracleConverter {
         map(m.getSchema(), OracleConverter::fromOracle),
         m.getNum_rows(),
         map(m.getRow_groups(), OracleConverter::fromOracle),
-        m.isSetKey_value_metadata() ? map(m.getKey_value_metadata(), OracleConverter::fromOracle) : null,
+        m.isSetKey_value_metadata()
+            ? map(m.getKey_value_metadata(), OracleConverter::fromOracle)
+            : null,
         m.getCreated_by(),
         m.isSetColumn_orders() ? map(m.getColumn_orders(), OracleConverter::fromOracle) : null,
         m.isSetEncryption_algorithm() ? fromOracle(m.getEncryption_algorithm()) : null,
@@ -38,7 +40,9 @@ final class OracleConverter {
             : null,
         e.getName(),
         e.isSetNum_children() ? e.getNum_children() : null,
-        e.isSetConverted_type() ? ConvertedType.fromValueOrNull(e.getConverted_type().getValue()) : null,
+        e.isSetConverted_type()
+            ? ConvertedType.fromValueOrNull(e.getConverted_type().getValue())
+            : null,
         e.isSetScale() ? e.getScale() : null,
         e.isSetPrecision() ? e.getPrecision() : null,
         e.isSetField_id() ? e.getField_id() : null,
@@ -50,42 +54,66 @@ final class OracleConverter {
       return new LogicalType.Unrecognized(-1);
     }
     switch (t.getSetField()) {
-      case STRING: return LogicalType.STRING;
-      case MAP: return LogicalType.MAP;
-      case LIST: return LogicalType.LIST;
-      case ENUM: return LogicalType.ENUM;
-      case DECIMAL: return new LogicalType.DecimalType(t.getDECIMAL().getScale(), t.getDECIMAL().getPrecision());
-      case DATE: return LogicalType.DATE;
-      case TIME: return new LogicalType.TimeType(t.getTIME().isIsAdjustedToUTC(), fromOracle(t.getTIME().getUnit()));
+      case STRING:
+        return LogicalType.STRING;
+      case MAP:
+        return LogicalType.MAP;
+      case LIST:
+        return LogicalType.LIST;
+      case ENUM:
+        return LogicalType.ENUM;
+      case DECIMAL:
+        return new LogicalType.DecimalType(
+            t.getDECIMAL().getScale(), t.getDECIMAL().getPrecision());
+      case DATE:
+        return LogicalType.DATE;
+      case TIME:
+        return new LogicalType.TimeType(
+            t.getTIME().isIsAdjustedToUTC(), fromOracle(t.getTIME().getUnit()));
       case TIMESTAMP:
         return new LogicalType.TimestampType(
             t.getTIMESTAMP().isIsAdjustedToUTC(), fromOracle(t.getTIMESTAMP().getUnit()));
-      case INTEGER: return new LogicalType.IntType(t.getINTEGER().getBitWidth(), t.getINTEGER().isIsSigned());
-      case UNKNOWN: return LogicalType.UNKNOWN;
-      case JSON: return LogicalType.JSON;
-      case BSON: return LogicalType.BSON;
-      case UUID: return LogicalType.UUID;
-      case FLOAT16: return LogicalType.FLOAT16;
+      case INTEGER:
+        return new LogicalType.IntType(t.getINTEGER().getBitWidth(), t.getINTEGER().isIsSigned());
+      case UNKNOWN:
+        return LogicalType.UNKNOWN;
+      case JSON:
+        return LogicalType.JSON;
+      case BSON:
+        return LogicalType.BSON;
+      case UUID:
+        return LogicalType.UUID;
+      case FLOAT16:
+        return LogicalType.FLOAT16;
       case VARIANT:
         return new LogicalType.VariantType(
-            t.getVARIANT().isSetSpecification_version() ? t.getVARIANT().getSpecification_version() : null);
-      case GEOMETRY: return new LogicalType.GeometryType(t.getGEOMETRY().getCrs());
+            t.getVARIANT().isSetSpecification_version()
+                ? t.getVARIANT().getSpecification_version()
+                : null);
+      case GEOMETRY:
+        return new LogicalType.GeometryType(t.getGEOMETRY().getCrs());
       case GEOGRAPHY:
         return new LogicalType.GeographyType(
             t.getGEOGRAPHY().getCrs(),
             t.getGEOGRAPHY().isSetAlgorithm()
-                ? EdgeInterpolationAlgorithm.fromValueOrNull(t.getGEOGRAPHY().getAlgorithm().getValue())
+                ? EdgeInterpolationAlgorithm.fromValueOrNull(
+                    t.getGEOGRAPHY().getAlgorithm().getValue())
                 : null);
-      default: throw new AssertionError(t.getSetField());
+      default:
+        throw new AssertionError(t.getSetField());
     }
   }
 
   static TimeUnit fromOracle(org.apache.parquet.format.TimeUnit u) {
     switch (u.getSetField()) {
-      case MILLIS: return TimeUnit.MILLIS;
-      case MICROS: return TimeUnit.MICROS;
-      case NANOS: return TimeUnit.NANOS;
-      default: throw new AssertionError(u.getSetField());
+      case MILLIS:
+        return TimeUnit.MILLIS;
+      case MICROS:
+        return TimeUnit.MICROS;
+      case NANOS:
+        return TimeUnit.NANOS;
+      default:
+        throw new AssertionError(u.getSetField());
     }
   }
 
@@ -96,14 +124,18 @@ final class OracleConverter {
   static EncryptionAlgorithm fromOracle(org.apache.parquet.format.EncryptionAlgorithm a) {
     if (a.isSetAES_GCM_V1()) {
       org.apache.parquet.format.AesGcmV1 v = a.getAES_GCM_V1();
-      return new EncryptionAlgorithm(EncryptionAlgorithm.Kind.AES_GCM_V1,
-          bytes(v.bufferForAad_prefix()), bytes(v.bufferForAad_file_unique()),
+      return new EncryptionAlgorithm(
+          EncryptionAlgorithm.Kind.AES_GCM_V1,
+          bytes(v.bufferForAad_prefix()),
+          bytes(v.bufferForAad_file_unique()),
           v.isSetSupply_aad_prefix() ? v.isSupply_aad_prefix() : null);
     }
     if (a.isSetAES_GCM_CTR_V1()) {
       org.apache.parquet.format.AesGcmCtrV1 v = a.getAES_GCM_CTR_V1();
-      return new EncryptionAlgorithm(EncryptionAlgorithm.Kind.AES_GCM_CTR_V1,
-          bytes(v.bufferForAad_prefix()), bytes(v.bufferForAad_file_unique()),
+      return new EncryptionAlgorithm(
+          EncryptionAlgorithm.Kind.AES_GCM_CTR_V1,
+          bytes(v.bufferForAad_prefix()),
+          bytes(v.bufferForAad_file_unique()),
           v.isSetSupply_aad_prefix() ? v.isSupply_aad_prefix() : null);
     }
     return new EncryptionAlgorithm(EncryptionAlgorithm.Kind.UNRECOGNIZED, null, null, null);
@@ -147,8 +179,10 @@ final class OracleConverter {
     }
     if (c.isSetENCRYPTION_WITH_COLUMN_KEY()) {
       org.apache.parquet.format.EncryptionWithColumnKey k = c.getENCRYPTION_WITH_COLUMN_KEY();
-      return new ColumnCryptoMetaData(ColumnCryptoMetaData.Kind.COLUMN_KEY,
-          k.getPath_in_schema(), bytes(k.bufferForKey_metadata()));
+      return new ColumnCryptoMetaData(
+          ColumnCryptoMetaData.Kind.COLUMN_KEY,
+          k.getPath_in_schema(),
+          bytes(k.bufferForKey_metadata()));
     }
     return new ColumnCryptoMetaData(ColumnCryptoMetaData.Kind.UNRECOGNIZED, null, null);
   }
@@ -168,7 +202,9 @@ final class OracleConverter {
         c.getNum_values(),
         c.getTotal_uncompressed_size(),
         c.getTotal_compressed_size(),
-        c.isSetKey_value_metadata() ? map(c.getKey_value_metadata(), OracleConverter::fromOracle) : null,
+        c.isSetKey_value_metadata()
+            ? map(c.getKey_value_metadata(), OracleConverter::fromOracle)
+            : null,
         c.getData_page_offset(),
         c.isSetIndex_page_offset() ? c.getIndex_page_offset() : null,
         c.isSetDictionary_page_offset() ? c.getDictionary_page_offset() : null,
@@ -211,9 +247,16 @@ final class OracleConverter {
     BoundingBox bbox = null;
     if (g.isSetBbox()) {
       org.apache.parquet.format.BoundingBox b = g.getBbox();
-      bbox = new BoundingBox(b.getXmin(), b.getXmax(), b.getYmin(), b.getYmax(),
-          b.isSetZmin() ? b.getZmin() : null, b.isSetZmax() ? b.getZmax() : null,
-          b.isSetMmin() ? b.getMmin() : null, b.isSetMmax() ? b.getMmax() : null);
+      bbox =
+          new BoundingBox(
+              b.getXmin(),
+              b.getXmax(),
+              b.getYmin(),
+              b.getYmax(),
+              b.isSetZmin() ? b.getZmin() : null,
+              b.isSetZmax() ? b.getZmax() : null,
+              b.isSetMmin() ? b.getMmin() : null,
+              b.isSetMmax() ? b.getMmax() : null);
     }
     return new GeospatialStatistics(bbox, g.getGeospatial_types());
   }
@@ -222,23 +265,34 @@ final class OracleConverter {
     DataPageHeader data = null;
     if (h.isSetData_page_header()) {
       org.apache.parquet.format.DataPageHeader d = h.getData_page_header();
-      data = new DataPageHeader(d.getNum_values(), enc(d.getEncoding()),
-          enc(d.getDefinition_level_encoding()), enc(d.getRepetition_level_encoding()),
-          d.isSetStatistics() ? fromOracle(d.getStatistics()) : null);
+      data =
+          new DataPageHeader(
+              d.getNum_values(),
+              enc(d.getEncoding()),
+              enc(d.getDefinition_level_encoding()),
+              enc(d.getRepetition_level_encoding()),
+              d.isSetStatistics() ? fromOracle(d.getStatistics()) : null);
     }
     DictionaryPageHeader dictionary = null;
     if (h.isSetDictionary_page_header()) {
       org.apache.parquet.format.DictionaryPageHeader d = h.getDictionary_page_header();
-      dictionary = new DictionaryPageHeader(d.getNum_values(), enc(d.getEncoding()),
-          d.isSetIs_sorted() ? d.isIs_sorted() : null);
+      dictionary =
+          new DictionaryPageHeader(
+              d.getNum_values(), enc(d.getEncoding()), d.isSetIs_sorted() ? d.isIs_sorted() : null);
     }
     DataPageHeaderV2 v2 = null;
     if (h.isSetData_page_header_v2()) {
       org.apache.parquet.format.DataPageHeaderV2 d = h.getData_page_header_v2();
-      v2 = new DataPageHeaderV2(d.getNum_values(), d.getNum_nulls(), d.getNum_rows(),
-          enc(d.getEncoding()), d.getDefinition_levels_byte_length(),
-          d.getRepetition_levels_byte_length(), d.isSetIs_compressed() ? d.isIs_compressed() : null,
-          d.isSetStatistics() ? fromOracle(d.getStatistics()) : null);
+      v2 =
+          new DataPageHeaderV2(
+              d.getNum_values(),
+              d.getNum_nulls(),
+              d.getNum_rows(),
+              enc(d.getEncoding()),
+              d.getDefinition_levels_byte_length(),
+              d.getRepetition_levels_byte_length(),
+              d.isSetIs_compressed() ? d.isIs_compressed() : null,
+              d.isSetStatistics() ? fromOracle(d.getStatistics()) : null);
     }
     return new PageHeader(
         PageType.fromValueOrNull(h.getType().getValue()),
@@ -265,16 +319,23 @@ final class OracleConverter {
 
   static OffsetIndex fromOracle(org.apache.parquet.format.OffsetIndex o) {
     return new OffsetIndex(
-        map(o.getPage_locations(),
-            p -> new PageLocation(p.getOffset(), p.getCompressed_page_size(), p.getFirst_row_index())),
+        map(
+            o.getPage_locations(),
+            p ->
+                new PageLocation(
+                    p.getOffset(), p.getCompressed_page_size(), p.getFirst_row_index())),
         o.getUnencoded_byte_array_data_bytes());
   }
 
   static BloomFilterHeader fromOracle(org.apache.parquet.format.BloomFilterHeader b) {
     return new BloomFilterHeader(
         b.getNumBytes(),
-        b.getAlgorithm().isSetBLOCK() ? BloomFilterHeader.Algorithm.BLOCK : BloomFilterHeader.Algorithm.UNRECOGNIZED,
-        b.getHash().isSetXXHASH() ? BloomFilterHeader.Hash.XXHASH : BloomFilterHeader.Hash.UNRECOGNIZED,
+        b.getAlgorithm().isSetBLOCK()
+            ? BloomFilterHeader.Algorithm.BLOCK
+            : BloomFilterHeader.Algorithm.UNRECOGNIZED,
+        b.getHash().isSetXXHASH()
+            ? BloomFilterHeader.Hash.XXHASH
+            : BloomFilterHeader.Hash.UNRECOGNIZED,
         b.getCompression().isSetUNCOMPRESSED()
             ? BloomFilterHeader.Compression.UNCOMPRESSED
             : BloomFilterHeader.Compression.UNRECOGNIZED);
@@ -318,7 +379,8 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.SchemaElement toOracle(SchemaElement e) {
-    org.apache.parquet.format.SchemaElement o = new org.apache.parquet.format.SchemaElement(e.name());
+    org.apache.parquet.format.SchemaElement o =
+        new org.apache.parquet.format.SchemaElement(e.name());
     if (e.type() != null) {
       o.setType(org.apache.parquet.format.Type.findByValue(e.type().value()));
     }
@@ -326,13 +388,15 @@ final class OracleConverter {
       o.setType_length(e.typeLength());
     }
     if (e.repetitionType() != null) {
-      o.setRepetition_type(org.apache.parquet.format.FieldRepetitionType.findByValue(e.repetitionType().value()));
+      o.setRepetition_type(
+          org.apache.parquet.format.FieldRepetitionType.findByValue(e.repetitionType().value()));
     }
     if (e.numChildren() != null) {
       o.setNum_children(e.numChildren());
     }
     if (e.convertedType() != null) {
-      o.setConverted_type(org.apache.parquet.format.ConvertedType.findByValue(e.convertedType().value()));
+      o.setConverted_type(
+          org.apache.parquet.format.ConvertedType.findByValue(e.convertedType().value()));
     }
     if (e.scale() != null) {
       o.setScale(e.scale());
@@ -350,28 +414,45 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.LogicalType toOracle(LogicalType t) {
-    if (t instanceof LogicalType.StringType) return org.apache.parquet.format.LogicalType.STRING(new org.apache.parquet.format.StringType());
-    if (t instanceof LogicalType.MapType) return org.apache.parquet.format.LogicalType.MAP(new org.apache.parquet.format.MapType());
-    if (t instanceof LogicalType.ListType) return org.apache.parquet.format.LogicalType.LIST(new org.apache.parquet.format.ListType());
-    if (t instanceof LogicalType.EnumType) return org.apache.parquet.format.LogicalType.ENUM(new org.apache.parquet.format.EnumType());
+    if (t instanceof LogicalType.StringType)
+      return org.apache.parquet.format.LogicalType.STRING(
+          new org.apache.parquet.format.StringType());
+    if (t instanceof LogicalType.MapType)
+      return org.apache.parquet.format.LogicalType.MAP(new org.apache.parquet.format.MapType());
+    if (t instanceof LogicalType.ListType)
+      return org.apache.parquet.format.LogicalType.LIST(new org.apache.parquet.format.ListType());
+    if (t instanceof LogicalType.EnumType)
+      return org.apache.parquet.format.LogicalType.ENUM(new org.apache.parquet.format.EnumType());
     if (t instanceof LogicalType.DecimalType d) {
-      return org.apache.parquet.format.LogicalType.DECIMAL(new org.apache.parquet.format.DecimalType(d.scale(), d.precision()));
+      return org.apache.parquet.format.LogicalType.DECIMAL(
+          new org.apache.parquet.format.DecimalType(d.scale(), d.precision()));
     }
-    if (t instanceof LogicalType.DateType) return org.apache.parquet.format.LogicalType.DATE(new org.apache.parquet.format.DateType());
+    if (t instanceof LogicalType.DateType)
+      return org.apache.parquet.format.LogicalType.DATE(new org.apache.parquet.format.DateType());
     if (t instanceof LogicalType.TimeType x) {
-      return org.apache.parquet.format.LogicalType.TIME(new org.apache.parquet.format.TimeType(x.adjustedToUtc(), toOracle(x.unit())));
+      return org.apache.parquet.format.LogicalType.TIME(
+          new org.apache.parquet.format.TimeType(x.adjustedToUtc(), toOracle(x.unit())));
     }
     if (t instanceof LogicalType.TimestampType x) {
-      return org.apache.parquet.format.LogicalType.TIMESTAMP(new org.apache.parquet.format.TimestampType(x.adjustedToUtc(), toOracle(x.unit())));
+      return org.apache.parquet.format.LogicalType.TIMESTAMP(
+          new org.apache.parquet.format.TimestampType(x.adjustedToUtc(), toOracle(x.unit())));
     }
     if (t instanceof LogicalType.IntType x) {
-      return org.apache.parquet.format.LogicalType.INTEGER(new org.apache.parquet.format.IntType(x.bitWidth(), x.signed()));
+      return org.apache.parquet.format.LogicalType.INTEGER(
+          new org.apache.parquet.format.IntType(x.bitWidth(), x.signed()));
     }
-    if (t instanceof LogicalType.NullType) return org.apache.parquet.format.LogicalType.UNKNOWN(new org.apache.parquet.format.NullType());
-    if (t instanceof LogicalType.JsonType) return org.apache.parquet.format.LogicalType.JSON(new org.apache.parquet.format.JsonType());
-    if (t instanceof LogicalType.BsonType) return org.apache.parquet.format.LogicalType.BSON(new org.apache.parquet.format.BsonType());
-    if (t instanceof LogicalType.UuidType) return org.apache.parquet.format.LogicalType.UUID(new org.apache.parquet.format.UUIDType());
-    if (t instanceof LogicalType.Float16Type) return org.apache.parquet.format.LogicalType.FLOAT16(new org.apache.parquet.format.Float16Type());
+    if (t instanceof LogicalType.NullType)
+      return org.apache.parquet.format.LogicalType.UNKNOWN(
+          new org.apache.parquet.format.NullType());
+    if (t instanceof LogicalType.JsonType)
+      return org.apache.parquet.format.LogicalType.JSON(new org.apache.parquet.format.JsonType());
+    if (t instanceof LogicalType.BsonType)
+      return org.apache.parquet.format.LogicalType.BSON(new org.apache.parquet.format.BsonType());
+    if (t instanceof LogicalType.UuidType)
+      return org.apache.parquet.format.LogicalType.UUID(new org.apache.parquet.format.UUIDType());
+    if (t instanceof LogicalType.Float16Type)
+      return org.apache.parquet.format.LogicalType.FLOAT16(
+          new org.apache.parquet.format.Float16Type());
     if (t instanceof LogicalType.VariantType v) {
       org.apache.parquet.format.VariantType o = new org.apache.parquet.format.VariantType();
       if (v.specificationVersion() != null) {
@@ -388,7 +469,9 @@ final class OracleConverter {
       org.apache.parquet.format.GeographyType o = new org.apache.parquet.format.GeographyType();
       o.setCrs(g.crs());
       if (g.algorithm() != null) {
-        o.setAlgorithm(org.apache.parquet.format.EdgeInterpolationAlgorithm.findByValue(g.algorithm().value()));
+        o.setAlgorithm(
+            org.apache.parquet.format.EdgeInterpolationAlgorithm.findByValue(
+                g.algorithm().value()));
       }
       return org.apache.parquet.format.LogicalType.GEOGRAPHY(o);
     }
@@ -397,9 +480,15 @@ final class OracleConverter {
 
   static org.apache.parquet.format.TimeUnit toOracle(TimeUnit u) {
     switch (u) {
-      case MILLIS: return org.apache.parquet.format.TimeUnit.MILLIS(new org.apache.parquet.format.MilliSeconds());
-      case MICROS: return org.apache.parquet.format.TimeUnit.MICROS(new org.apache.parquet.format.MicroSeconds());
-      default: return org.apache.parquet.format.TimeUnit.NANOS(new org.apache.parquet.format.NanoSeconds());
+      case MILLIS:
+        return org.apache.parquet.format.TimeUnit.MILLIS(
+            new org.apache.parquet.format.MilliSeconds());
+      case MICROS:
+        return org.apache.parquet.format.TimeUnit.MICROS(
+            new org.apache.parquet.format.MicroSeconds());
+      default:
+        return org.apache.parquet.format.TimeUnit.NANOS(
+            new org.apache.parquet.format.NanoSeconds());
     }
   }
 
@@ -407,7 +496,8 @@ final class OracleConverter {
     if (o != ColumnOrder.TYPE_DEFINED) {
       throw new IllegalArgumentException("the oracle has no " + o);
     }
-    return org.apache.parquet.format.ColumnOrder.TYPE_ORDER(new org.apache.parquet.format.TypeDefinedOrder());
+    return org.apache.parquet.format.ColumnOrder.TYPE_ORDER(
+        new org.apache.parquet.format.TypeDefinedOrder());
   }
 
   static org.apache.parquet.format.EncryptionAlgorithm toOracle(EncryptionAlgorithm a) {
@@ -426,11 +516,16 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.RowGroup toOracle(RowGroup g) {
-    org.apache.parquet.format.RowGroup o = new org.apache.parquet.format.RowGroup(map(g.columns(), OracleConverter::toOracle),
-        g.totalByteSize(), g.numRows());
+    org.apache.parquet.format.RowGroup o =
+        new org.apache.parquet.format.RowGroup(
+            map(g.columns(), OracleConverter::toOracle), g.totalByteSize(), g.numRows());
     if (g.sortingColumns() != null) {
-      o.setSorting_columns(map(g.sortingColumns(),
-          s -> new org.apache.parquet.format.SortingColumn(s.columnIdx(), s.descending(), s.nullsFirst())));
+      o.setSorting_columns(
+          map(
+              g.sortingColumns(),
+              s ->
+                  new org.apache.parquet.format.SortingColumn(
+                      s.columnIdx(), s.descending(), s.nullsFirst())));
     }
     if (g.fileOffset() != null) o.setFile_offset(g.fileOffset());
     if (g.totalCompressedSize() != null) o.setTotal_compressed_size(g.totalCompressedSize());
@@ -447,7 +542,8 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.ColumnChunk toOracle(ColumnChunk c) {
-    org.apache.parquet.format.ColumnChunk o = new org.apache.parquet.format.ColumnChunk(c.fileOffset());
+    org.apache.parquet.format.ColumnChunk o =
+        new org.apache.parquet.format.ColumnChunk(c.fileOffset());
     if (c.filePath() != null) o.setFile_path(c.filePath());
     if (c.metaData() != null) o.setMeta_data(toOracle(c.metaData()));
     if (c.offsetIndexOffset() != null) o.setOffset_index_offset(c.offsetIndexOffset());
@@ -457,12 +553,16 @@ final class OracleConverter {
     if (c.cryptoMetadata() != null) {
       ColumnCryptoMetaData cm = c.cryptoMetadata();
       if (cm.kind() == ColumnCryptoMetaData.Kind.FOOTER_KEY) {
-        o.setCrypto_metadata(org.apache.parquet.format.ColumnCryptoMetaData.ENCRYPTION_WITH_FOOTER_KEY(
-            new org.apache.parquet.format.EncryptionWithFooterKey()));
+        o.setCrypto_metadata(
+            org.apache.parquet.format.ColumnCryptoMetaData.ENCRYPTION_WITH_FOOTER_KEY(
+                new org.apache.parquet.format.EncryptionWithFooterKey()));
       } else {
-        org.apache.parquet.format.EncryptionWithColumnKey k = new org.apache.parquet.format.EncryptionWithColumnKey(new ArrayList<>(cm.pathInSchema()));
+        org.apache.parquet.format.EncryptionWithColumnKey k =
+            new org.apache.parquet.format.EncryptionWithColumnKey(
+                new ArrayList<>(cm.pathInSchema()));
         if (cm.keyMetadata() != null) k.setKey_metadata(cm.keyMetadata().toByteArray());
-        o.setCrypto_metadata(org.apache.parquet.format.ColumnCryptoMetaData.ENCRYPTION_WITH_COLUMN_KEY(k));
+        o.setCrypto_metadata(
+            org.apache.parquet.format.ColumnCryptoMetaData.ENCRYPTION_WITH_COLUMN_KEY(k));
       }
     }
     if (c.encryptedColumnMetadata() != null) {
@@ -472,37 +572,52 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.ColumnMetaData toOracle(ColumnMetaData c) {
-    org.apache.parquet.format.ColumnMetaData o = new org.apache.parquet.format.ColumnMetaData(
-        org.apache.parquet.format.Type.findByValue(c.type().value()),
-        map(c.encodings(), e -> org.apache.parquet.format.Encoding.findByValue(e.value())),
-        new ArrayList<>(c.pathInSchema()),
-        org.apache.parquet.format.CompressionCodec.findByValue(c.codec().value()),
-        c.numValues(), c.totalUncompressedSize(), c.totalCompressedSize(), c.dataPageOffset());
-    if (c.keyValueMetadata() != null) o.setKey_value_metadata(map(c.keyValueMetadata(), OracleConverter::toOracle));
+    org.apache.parquet.format.ColumnMetaData o =
+        new org.apache.parquet.format.ColumnMetaData(
+            org.apache.parquet.format.Type.findByValue(c.type().value()),
+            map(c.encodings(), e -> org.apache.parquet.format.Encoding.findByValue(e.value())),
+            new ArrayList<>(c.pathInSchema()),
+            org.apache.parquet.format.CompressionCodec.findByValue(c.codec().value()),
+            c.numValues(),
+            c.totalUncompressedSize(),
+            c.totalCompressedSize(),
+            c.dataPageOffset());
+    if (c.keyValueMetadata() != null)
+      o.setKey_value_metadata(map(c.keyValueMetadata(), OracleConverter::toOracle));
     if (c.indexPageOffset() != null) o.setIndex_page_offset(c.indexPageOffset());
     if (c.dictionaryPageOffset() != null) o.setDictionary_page_offset(c.dictionaryPageOffset());
     if (c.statistics() != null) o.setStatistics(toOracle(c.statistics()));
     if (c.encodingStats() != null) {
-      o.setEncoding_stats(map(c.encodingStats(), s -> new org.apache.parquet.format.PageEncodingStats(
-          org.apache.parquet.format.PageType.findByValue(s.pageType().value()),
-          org.apache.parquet.format.Encoding.findByValue(s.encoding().value()), s.count())));
+      o.setEncoding_stats(
+          map(
+              c.encodingStats(),
+              s ->
+                  new org.apache.parquet.format.PageEncodingStats(
+                      org.apache.parquet.format.PageType.findByValue(s.pageType().value()),
+                      org.apache.parquet.format.Encoding.findByValue(s.encoding().value()),
+                      s.count())));
     }
     if (c.bloomFilterOffset() != null) o.setBloom_filter_offset(c.bloomFilterOffset());
     if (c.bloomFilterLength() != null) o.setBloom_filter_length(c.bloomFilterLength());
     if (c.sizeStatistics() != null) {
       SizeStatistics s = c.sizeStatistics();
       org.apache.parquet.format.SizeStatistics so = new org.apache.parquet.format.SizeStatistics();
-      if (s.unencodedByteArrayDataBytes() != null) so.setUnencoded_byte_array_data_bytes(s.unencodedByteArrayDataBytes());
-      if (s.repetitionLevelHistogram() != null) so.setRepetition_level_histogram(new ArrayList<>(s.repetitionLevelHistogram()));
-      if (s.definitionLevelHistogram() != null) so.setDefinition_level_histogram(new ArrayList<>(s.definitionLevelHistogram()));
+      if (s.unencodedByteArrayDataBytes() != null)
+        so.setUnencoded_byte_array_data_bytes(s.unencodedByteArrayDataBytes());
+      if (s.repetitionLevelHistogram() != null)
+        so.setRepetition_level_histogram(new ArrayList<>(s.repetitionLevelHistogram()));
+      if (s.definitionLevelHistogram() != null)
+        so.setDefinition_level_histogram(new ArrayList<>(s.definitionLevelHistogram()));
       o.setSize_statistics(so);
     }
     if (c.geospatialStatistics() != null) {
       GeospatialStatistics g = c.geospatialStatistics();
-      org.apache.parquet.format.GeospatialStatistics go = new org.apache.parquet.format.GeospatialStatistics();
+      org.apache.parquet.format.GeospatialStatistics go =
+          new org.apache.parquet.format.GeospatialStatistics();
       if (g.bbox() != null) {
         BoundingBox b = g.bbox();
-        org.apache.parquet.format.BoundingBox bo = new org.apache.parquet.format.BoundingBox(b.xmin(), b.xmax(), b.ymin(), b.ymax());
+        org.apache.parquet.format.BoundingBox bo =
+            new org.apache.parquet.format.BoundingBox(b.xmin(), b.xmax(), b.ymin(), b.ymax());
         if (b.zmin() != null) bo.setZmin(b.zmin());
         if (b.zmax() != null) bo.setZmax(b.zmax());
         if (b.mmin() != null) bo.setMmin(b.mmin());
@@ -532,27 +647,42 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.PageHeader toOracle(PageHeader h) {
-    org.apache.parquet.format.PageHeader o = new org.apache.parquet.format.PageHeader(org.apache.parquet.format.PageType.findByValue(h.type().value()),
-        h.uncompressedPageSize(), h.compressedPageSize());
+    org.apache.parquet.format.PageHeader o =
+        new org.apache.parquet.format.PageHeader(
+            org.apache.parquet.format.PageType.findByValue(h.type().value()),
+            h.uncompressedPageSize(),
+            h.compressedPageSize());
     if (h.crc() != null) o.setCrc(h.crc());
     if (h.dataPageHeader() != null) {
       DataPageHeader d = h.dataPageHeader();
-      org.apache.parquet.format.DataPageHeader x = new org.apache.parquet.format.DataPageHeader(d.numValues(), toOracle(d.encoding()),
-          toOracle(d.definitionLevelEncoding()), toOracle(d.repetitionLevelEncoding()));
+      org.apache.parquet.format.DataPageHeader x =
+          new org.apache.parquet.format.DataPageHeader(
+              d.numValues(),
+              toOracle(d.encoding()),
+              toOracle(d.definitionLevelEncoding()),
+              toOracle(d.repetitionLevelEncoding()));
       if (d.statistics() != null) x.setStatistics(toOracle(d.statistics()));
       o.setData_page_header(x);
     }
-    if (h.indexPageHeader() != null) o.setIndex_page_header(new org.apache.parquet.format.IndexPageHeader());
+    if (h.indexPageHeader() != null)
+      o.setIndex_page_header(new org.apache.parquet.format.IndexPageHeader());
     if (h.dictionaryPageHeader() != null) {
       DictionaryPageHeader d = h.dictionaryPageHeader();
-      org.apache.parquet.format.DictionaryPageHeader x = new org.apache.parquet.format.DictionaryPageHeader(d.numValues(), toOracle(d.encoding()));
+      org.apache.parquet.format.DictionaryPageHeader x =
+          new org.apache.parquet.format.DictionaryPageHeader(d.numValues(), toOracle(d.encoding()));
       if (d.isSorted() != null) x.setIs_sorted(d.isSorted());
       o.setDictionary_page_header(x);
     }
     if (h.dataPageHeaderV2() != null) {
       DataPageHeaderV2 d = h.dataPageHeaderV2();
-      org.apache.parquet.format.DataPageHeaderV2 x = new org.apache.parquet.format.DataPageHeaderV2(d.numValues(), d.numNulls(), d.numRows(),
-          toOracle(d.encoding()), d.definitionLevelsByteLength(), d.repetitionLevelsByteLength());
+      org.apache.parquet.format.DataPageHeaderV2 x =
+          new org.apache.parquet.format.DataPageHeaderV2(
+              d.numValues(),
+              d.numNulls(),
+              d.numRows(),
+              toOracle(d.encoding()),
+              d.definitionLevelsByteLength(),
+              d.repetitionLevelsByteLength());
       if (d.isCompressed() != null) x.setIs_compressed(d.isCompressed());
       if (d.statistics() != null) x.setStatistics(toOracle(d.statistics()));
       o.setData_page_header_v2(x);
@@ -568,11 +698,12 @@ final class OracleConverter {
     if (c.nanCounts() != null) {
       throw new IllegalArgumentException("the oracle has no nan_counts");
     }
-    org.apache.parquet.format.ColumnIndex o = new org.apache.parquet.format.ColumnIndex(
-        new ArrayList<>(c.nullPages()),
-        map(c.minValues(), b -> ByteBuffer.wrap(b.toByteArray())),
-        map(c.maxValues(), b -> ByteBuffer.wrap(b.toByteArray())),
-        org.apache.parquet.format.BoundaryOrder.findByValue(c.boundaryOrder().value()));
+    org.apache.parquet.format.ColumnIndex o =
+        new org.apache.parquet.format.ColumnIndex(
+            new ArrayList<>(c.nullPages()),
+            map(c.minValues(), b -> ByteBuffer.wrap(b.toByteArray())),
+            map(c.maxValues(), b -> ByteBuffer.wrap(b.toByteArray())),
+            org.apache.parquet.format.BoundaryOrder.findByValue(c.boundaryOrder().value()));
     if (c.nullCounts() != null) o.setNull_counts(new ArrayList<>(c.nullCounts()));
     if (c.repetitionLevelHistograms() != null) {
       o.setRepetition_level_histograms(new ArrayList<>(c.repetitionLevelHistograms()));
@@ -584,8 +715,13 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.OffsetIndex toOracle(OffsetIndex x) {
-    org.apache.parquet.format.OffsetIndex o = new org.apache.parquet.format.OffsetIndex(map(x.pageLocations(),
-        p -> new org.apache.parquet.format.PageLocation(p.offset(), p.compressedPageSize(), p.firstRowIndex())));
+    org.apache.parquet.format.OffsetIndex o =
+        new org.apache.parquet.format.OffsetIndex(
+            map(
+                x.pageLocations(),
+                p ->
+                    new org.apache.parquet.format.PageLocation(
+                        p.offset(), p.compressedPageSize(), p.firstRowIndex())));
     if (x.unencodedByteArrayDataBytes() != null) {
       o.setUnencoded_byte_array_data_bytes(new ArrayList<>(x.unencodedByteArrayDataBytes()));
     }
@@ -593,10 +729,13 @@ final class OracleConverter {
   }
 
   static org.apache.parquet.format.BloomFilterHeader toOracle(BloomFilterHeader b) {
-    return new org.apache.parquet.format.BloomFilterHeader(b.numBytes(),
-        org.apache.parquet.format.BloomFilterAlgorithm.BLOCK(new org.apache.parquet.format.SplitBlockAlgorithm()),
+    return new org.apache.parquet.format.BloomFilterHeader(
+        b.numBytes(),
+        org.apache.parquet.format.BloomFilterAlgorithm.BLOCK(
+            new org.apache.parquet.format.SplitBlockAlgorithm()),
         org.apache.parquet.format.BloomFilterHash.XXHASH(new org.apache.parquet.format.XxHash()),
-        org.apache.parquet.format.BloomFilterCompression.UNCOMPRESSED(new org.apache.parquet.format.Uncompressed()));
+        org.apache.parquet.format.BloomFilterCompression.UNCOMPRESSED(
+            new org.apache.parquet.format.Uncompressed()));
   }
 
   static <A, B> List<B> map(List<A> list, Function<A, B> f) {

@@ -18,9 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,8 +74,12 @@ class ParquetTestingCorpusTest {
   /** Guards against the walk silently comparing nothing (a wrong offset rule, a moved corpus). */
   @AfterAll
   static void enoughWasCompared() {
-    System.err.println("corpus: " + PAGES_COMPARED + " page headers, " + INDEXES_COMPARED
-        + " page indexes and bloom headers compared");
+    System.err.println(
+        "corpus: "
+            + PAGES_COMPARED
+            + " page headers, "
+            + INDEXES_COMPARED
+            + " page indexes and bloom headers compared");
     if (PAGES_COMPARED.get() > 0) {
       assertTrue(PAGES_COMPARED.get() > 1000, "only " + PAGES_COMPARED + " page headers compared");
       assertTrue(INDEXES_COMPARED.get() > 50, "only " + INDEXES_COMPARED + " indexes compared");
@@ -87,12 +91,13 @@ class ParquetTestingCorpusTest {
   void footerAgreesWithParquetJava(Path path) throws Exception {
     byte[] file = Files.readAllBytes(path);
     String name = path.getFileName().toString();
-    String magic = file.length >= 4
-        ? new String(file, file.length - 4, 4, StandardCharsets.US_ASCII)
-        : "";
+    String magic =
+        file.length >= 4 ? new String(file, file.length - 4, 4, StandardCharsets.US_ASCII) : "";
     if (file.length >= 8 && magic.equals("PARE")) {
-      UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-          () -> MetadataCodec.footerLength(file, file.length - 8, file.length));
+      UnsupportedFeatureException e =
+          assertThrows(
+              UnsupportedFeatureException.class,
+              () -> MetadataCodec.footerLength(file, file.length - 8, file.length));
       assertTrue(e.getMessage().contains("encrypt"), e.getMessage());
       return;
     }
@@ -100,8 +105,11 @@ class ParquetTestingCorpusTest {
     if (footer == null) {
       // Not a Parquet file (csv, json, bare bloom filter) or a broken trailer: a checked error.
       assertTrue(!magic.equals("PAR1") || file.length < 12 || brokenLength(file), name);
-      assertThrows(CorruptDataException.class, () -> MetadataCodec.footerLength(
-          padTo8(file), Math.max(0, padTo8(file).length - 8), file.length));
+      assertThrows(
+          CorruptDataException.class,
+          () ->
+              MetadataCodec.footerLength(
+                  padTo8(file), Math.max(0, padTo8(file).length - 8), file.length));
       return;
     }
 
@@ -121,19 +129,27 @@ class ParquetTestingCorpusTest {
     }
 
     if (theirs == null) {
-      System.err.println("corpus: " + name + ": parquet-java rejects the footer (" + theirError
-          + "); we say: " + ourError);
-      assertNotNull(ourError, name + ": parquet-java rejects the footer (" + theirError
-          + ") but we accept it");
+      System.err.println(
+          "corpus: "
+              + name
+              + ": parquet-java rejects the footer ("
+              + theirError
+              + "); we say: "
+              + ourError);
+      assertNotNull(
+          ourError,
+          name + ": parquet-java rejects the footer (" + theirError + ") but we accept it");
       return;
     }
-    assertNotNull(ours, () -> name + ": parquet-java reads the footer, we fail: " + ourErrorText(footer));
+    assertNotNull(
+        ours, () -> name + ": parquet-java reads the footer, we fail: " + ourErrorText(footer));
     // The brief's minimum, asserted on its own for clear failure messages...
     assertEquals(theirs.getNum_rows(), ours.numRows(), name);
     assertEquals(theirs.getRow_groups().size(), ours.rowGroups().size(), name);
     for (int i = 0; i < ours.schema().size(); i++) {
       assertEquals(theirs.getSchema().get(i).getName(), ours.schema().get(i).name(), name);
-      assertEquals(theirs.getSchema().get(i).isSetType(), ours.schema().get(i).type() != null, name);
+      assertEquals(
+          theirs.getSchema().get(i).isSetType(), ours.schema().get(i).type() != null, name);
     }
     // ...then everything, field by field.
     assertEquals(OracleConverter.fromOracle(theirs), CorpusNormalizer.asOracleSees(ours), name);
@@ -158,10 +174,16 @@ class ParquetTestingCorpusTest {
 
     FileMetaData floating = read("floating_orders_nan_count.parquet");
     assertTrue(floating.columnOrders().contains(ColumnOrder.IEEE_754_TOTAL));
-    assertEquals(0L, floating.rowGroups().get(0).columns().get(0).metaData().statistics().nanCount());
+    assertEquals(
+        0L, floating.rowGroups().get(0).columns().get(0).metaData().statistics().nanCount());
 
     Statistics truncated =
-        read("binary_truncated_min_max.parquet").rowGroups().get(0).columns().get(0).metaData()
+        read("binary_truncated_min_max.parquet")
+            .rowGroups()
+            .get(0)
+            .columns()
+            .get(0)
+            .metaData()
             .statistics();
     assertEquals(Boolean.FALSE, truncated.isMaxValueExact());
     assertEquals(Boolean.FALSE, truncated.isMinValueExact());
@@ -218,8 +240,7 @@ class ParquetTestingCorpusTest {
     }
   }
 
-  private static void walkPages(byte[] file, ColumnMetaData column, String where)
-      throws Exception {
+  private static void walkPages(byte[] file, ColumnMetaData column, String where) throws Exception {
     long start = column.dataPageOffset();
     Long dictionary = column.dictionaryPageOffset();
     if (dictionary != null && dictionary > 0 && dictionary < start) {
@@ -235,7 +256,9 @@ class ParquetTestingCorpusTest {
       try {
         theirs = org.apache.parquet.format.Util.readPageHeader(theirStream);
       } catch (IOException | RuntimeException e) {
-        assertThrows(ParquetException.class, () -> MetadataCodec.readPageHeader(file, off, len),
+        assertThrows(
+            ParquetException.class,
+            () -> MetadataCodec.readPageHeader(file, off, len),
             where + " page at " + off + ": parquet-java rejects it (" + e + ")");
         return;
       }
@@ -258,10 +281,12 @@ class ParquetTestingCorpusTest {
     if (offset < 0 || length < 0 || offset + length > file.length) {
       return;
     }
-    org.apache.parquet.format.ColumnIndex theirs = org.apache.parquet.format.Util.readColumnIndex(
-        new ByteArrayInputStream(file, (int) offset, length));
+    org.apache.parquet.format.ColumnIndex theirs =
+        org.apache.parquet.format.Util.readColumnIndex(
+            new ByteArrayInputStream(file, (int) offset, length));
     ColumnIndex ours = MetadataCodec.readColumnIndex(file, (int) offset, length);
-    assertEquals(OracleConverter.fromOracle(theirs), CorpusNormalizer.withoutNanCounts(ours), where);
+    assertEquals(
+        OracleConverter.fromOracle(theirs), CorpusNormalizer.withoutNanCounts(ours), where);
     INDEXES_COMPARED.incrementAndGet();
   }
 
@@ -270,8 +295,9 @@ class ParquetTestingCorpusTest {
     if (offset < 0 || length < 0 || offset + length > file.length) {
       return;
     }
-    org.apache.parquet.format.OffsetIndex theirs = org.apache.parquet.format.Util.readOffsetIndex(
-        new ByteArrayInputStream(file, (int) offset, length));
+    org.apache.parquet.format.OffsetIndex theirs =
+        org.apache.parquet.format.Util.readOffsetIndex(
+            new ByteArrayInputStream(file, (int) offset, length));
     OffsetIndex ours = MetadataCodec.readOffsetIndex(file, (int) offset, length);
     assertEquals(OracleConverter.fromOracle(theirs), ours, where);
     INDEXES_COMPARED.incrementAndGet();
@@ -283,7 +309,8 @@ class ParquetTestingCorpusTest {
     }
     int len = file.length - (int) offset;
     ByteArrayInputStream stream = new ByteArrayInputStream(file, (int) offset, len);
-    org.apache.parquet.format.BloomFilterHeader theirs = org.apache.parquet.format.Util.readBloomFilterHeader(stream);
+    org.apache.parquet.format.BloomFilterHeader theirs =
+        org.apache.parquet.format.Util.readBloomFilterHeader(stream);
     Decoded<BloomFilterHeader> ours = MetadataCodec.readBloomFilterHeader(file, (int) offset, len);
     assertEquals(OracleConverter.fromOracle(theirs), ours.value(), where);
     assertEquals(len - stream.available(), ours.length(), where);
@@ -291,7 +318,8 @@ class ParquetTestingCorpusTest {
   }
 
   private static boolean brokenLength(byte[] file) {
-    long length = dev.parquetconnect.format.io.LittleEndian.getInt(file, file.length - 8) & 0xFFFFFFFFL;
+    long length =
+        dev.parquetconnect.format.io.LittleEndian.getInt(file, file.length - 8) & 0xFFFFFFFFL;
     return length > file.length - 12;
   }
 

@@ -24,8 +24,8 @@ import java.util.UUID;
  * Our {@link Row} values rendered in a canonical text per logical type, the form {@link
  * DuckDbOracle} renders DuckDB's values in, so the two compare as strings: integers as decimal
  * numbers (unsigned ones unsigned), decimals as plain decimal text, text as text, byte strings as
- * hex, UUIDs in their standard form, dates as epoch days, times and timestamps as epoch counts
- * at the precision DuckDB keeps (see {@link #timestampUnit}).
+ * hex, UUIDs in their standard form, dates as epoch days, times and timestamps as epoch counts at
+ * the precision DuckDB keeps (see {@link #timestampUnit}).
  */
 public final class CanonicalValues {
   /** INT96 timestamps count days from the Julian day of the Unix epoch. */
@@ -115,7 +115,8 @@ public final class CanonicalValues {
     }
     if (type instanceof LogicalType.DecimalType d) {
       BigInteger unscaled =
-          v instanceof Integer i ? BigInteger.valueOf(i)
+          v instanceof Integer i
+              ? BigInteger.valueOf(i)
               : v instanceof Long l ? BigInteger.valueOf(l) : new BigInteger((byte[]) v);
       return "d:" + new BigDecimal(unscaled, d.scale()).toPlainString();
     }
@@ -137,8 +138,8 @@ public final class CanonicalValues {
       if (i.signed()) {
         return "i:" + raw;
       }
-      return "i:" + (i.bitWidth() == 64 ? Long.toUnsignedString(raw)
-          : Long.toString(raw & 0xFFFFFFFFL));
+      return "i:"
+          + (i.bitWidth() == 64 ? Long.toUnsignedString(raw) : Long.toString(raw & 0xFFFFFFFFL));
     }
     if (type instanceof LogicalType.Float16Type) {
       byte[] b = (byte[]) v;
@@ -155,9 +156,9 @@ public final class CanonicalValues {
   }
 
   /**
-   * The precision at which a timestamp is compared with DuckDB: nanoseconds only for local
-   * NANOS timestamps (DuckDB's TIMESTAMP_NS); DuckDB reads UTC-adjusted NANOS as TIMESTAMPTZ,
-   * which holds microseconds.
+   * The precision at which a timestamp is compared with DuckDB: nanoseconds only for local NANOS
+   * timestamps (DuckDB's TIMESTAMP_NS); DuckDB reads UTC-adjusted NANOS as TIMESTAMPTZ, which holds
+   * microseconds.
    */
   static String timestampUnit(LogicalType.TimestampType t) {
     return t.unit() == TimeUnit.NANOS && !t.adjustedToUtc() ? "ns" : "us";

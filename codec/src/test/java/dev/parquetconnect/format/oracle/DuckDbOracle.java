@@ -33,9 +33,8 @@ import java.util.Map;
 
 /**
  * DuckDB (JDBC, in memory) as a test oracle: reads a Parquet file with {@code read_parquet} and
- * renders each row's top-level fields in {@link CanonicalValues}' form, interpreting DuckDB's
- * JDBC values (STRUCT, LIST, MAP included) by our schema's logical types. Rows come in file
- * order.
+ * renders each row's top-level fields in {@link CanonicalValues}' form, interpreting DuckDB's JDBC
+ * values (STRUCT, LIST, MAP included) by our schema's logical types. Rows come in file order.
  */
 public final class DuckDbOracle implements AutoCloseable {
   private final Connection connection;
@@ -51,7 +50,9 @@ public final class DuckDbOracle implements AutoCloseable {
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
-                "SELECT * FROM read_parquet('" + path + "', file_row_number = true)"
+                "SELECT * FROM read_parquet('"
+                    + path
+                    + "', file_row_number = true)"
                     + " ORDER BY file_row_number")) {
       List<SchemaNode> fields = schema.fields();
       while (r.next()) {

@@ -24,11 +24,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * DuckDB (in-memory, over JDBC) as a test oracle for physical values: writes Parquet files with {@code COPY ... TO}
- * and reads any file into our generic {@link Row} model, guided by the file's schema. DuckDB
- * hands out logical values; this maps the ones whose physical bytes are unambiguous (integers of
- * every width and sign, floats, strings, blobs, UUIDs, lists, maps, structs) back to physical
- * values, and refuses the others (decimals, dates and times) rather than guess. To compare
+ * DuckDB (in-memory, over JDBC) as a test oracle for physical values: writes Parquet files with
+ * {@code COPY ... TO} and reads any file into our generic {@link Row} model, guided by the file's
+ * schema. DuckDB hands out logical values; this maps the ones whose physical bytes are unambiguous
+ * (integers of every width and sign, floats, strings, blobs, UUIDs, lists, maps, structs) back to
+ * physical values, and refuses the others (decimals, dates and times) rather than guess. To compare
  * logical values of every type, use {@link DuckDbOracle}'s canonical rendering instead.
  */
 public final class DuckDbRowOracle {
@@ -47,8 +47,8 @@ public final class DuckDbRowOracle {
     List<Row> rows = new ArrayList<>();
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(
-            "SELECT * FROM read_parquet('" + file.toAbsolutePath() + "')")) {
+        ResultSet rs =
+            s.executeQuery("SELECT * FROM read_parquet('" + file.toAbsolutePath() + "')")) {
       GroupNode root = schema.root();
       while (rs.next()) {
         Row row = new Row(root);
@@ -91,7 +91,8 @@ public final class DuckDbRowOracle {
     if (map != null) {
       Map<Object, Object> out = new LinkedHashMap<>();
       for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-        out.put(instance(e.getKey(), map.key()),
+        out.put(
+            instance(e.getKey(), map.key()),
             e.getValue() == null ? null : instance(e.getValue(), map.value()));
       }
       return out;
@@ -129,7 +130,10 @@ public final class DuckDbRowOracle {
           .putLong(uuid.getLeastSignificantBits())
           .array();
     }
-    throw new IllegalArgumentException("DuckDbRowOracle cannot map a " + v.getClass().getName()
-        + " back to the bytes of column " + leaf.name());
+    throw new IllegalArgumentException(
+        "DuckDbRowOracle cannot map a "
+            + v.getClass().getName()
+            + " back to the bytes of column "
+            + leaf.name());
   }
 }

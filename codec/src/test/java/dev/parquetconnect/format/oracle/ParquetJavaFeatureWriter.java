@@ -23,14 +23,19 @@ public final class ParquetJavaFeatureWriter {
   private ParquetJavaFeatureWriter() {}
 
   /** Writes {@code rows} with a builder that {@code configure} sets up (replacing the file). */
-  public static void write(Path file, MessageType schema, List<Row> rows,
-      Consumer<ExampleParquetWriter.Builder> configure) throws IOException {
+  public static void write(
+      Path file,
+      MessageType schema,
+      List<Row> rows,
+      Consumer<ExampleParquetWriter.Builder> configure)
+      throws IOException {
     Files.deleteIfExists(file);
     org.apache.parquet.schema.MessageType pj = ParquetJavaOracle.toParquetJava(schema);
     SimpleGroupFactory factory = new SimpleGroupFactory(pj);
-    ExampleParquetWriter.Builder builder = ExampleParquetWriter.builder(new LocalOutputFile(file))
-        .withConf(new Configuration(false))
-        .withType(pj);
+    ExampleParquetWriter.Builder builder =
+        ExampleParquetWriter.builder(new LocalOutputFile(file))
+            .withConf(new Configuration(false))
+            .withType(pj);
     configure.accept(builder);
     try (ParquetWriter<Group> writer = builder.build()) {
       for (Row row : rows) {

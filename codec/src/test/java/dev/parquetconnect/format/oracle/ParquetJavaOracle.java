@@ -31,9 +31,9 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * parquet-java as a test oracle: reads any Parquet file into our generic {@link Row} model
- * through its example Group API, and writes rows of our model with its {@code
- * ExampleParquetWriter}, so our reader and writer can be judged by another implementation.
+ * parquet-java as a test oracle: reads any Parquet file into our generic {@link Row} model through
+ * its example Group API, and writes rows of our model with its {@code ExampleParquetWriter}, so our
+ * reader and writer can be judged by another implementation.
  */
 public final class ParquetJavaOracle {
   private ParquetJavaOracle() {}
@@ -48,7 +48,8 @@ public final class ParquetJavaOracle {
     // A local InputFile and a plain configuration: a Hadoop Path and Configuration cost ~20 ms
     // of file-system setup per file, which tests reading hundreds of files notice.
     ParquetReader.Builder<Group> builder =
-        new ParquetReader.Builder<Group>(new LocalInputFile(file), new PlainParquetConfiguration()) {
+        new ParquetReader.Builder<Group>(
+            new LocalInputFile(file), new PlainParquetConfiguration()) {
           @Override
           protected ReadSupport<Group> getReadSupport() {
             return new GroupReadSupport();

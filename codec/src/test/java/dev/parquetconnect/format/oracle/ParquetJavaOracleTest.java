@@ -40,14 +40,17 @@ class ParquetJavaOracleTest {
               1_700_000_000_000_000L + i,
               i % 6 == 0 ? null : Arrays.asList("a".getBytes(), null, "".getBytes()),
               i % 7 == 0 ? null : attrs,
-              i % 3 == 0 ? null : Row.of(address, i, List.of(Row.of(geo, 1.5), Row.of(geo, (Object) null)))));
+              i % 3 == 0
+                  ? null
+                  : Row.of(address, i, List.of(Row.of(geo, 1.5), Row.of(geo, (Object) null)))));
     }
     Path file = dir.resolve("oracle.parquet");
     ParquetJavaOracle.write(file, schema, rows, ParquetJavaOracle.WriteOptions.defaults());
     List<Row> back = ParquetJavaOracle.read(file, schema);
     assertEquals(rows.size(), back.size());
     for (int i = 0; i < rows.size(); i++) {
-      assertTrue(rows.get(i).equals(back.get(i)), "row " + i + "\n" + rows.get(i) + "\n" + back.get(i));
+      assertTrue(
+          rows.get(i).equals(back.get(i)), "row " + i + "\n" + rows.get(i) + "\n" + back.get(i));
     }
   }
 }

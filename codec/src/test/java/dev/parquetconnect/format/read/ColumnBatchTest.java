@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.format.encoding.BinaryBatch;
 import dev.parquetconnect.format.encoding.DictionaryBinaryBatch;
 import dev.parquetconnect.format.io.LocalFileInput;
-import dev.parquetconnect.format.oracle.ParquetJavaFeatureWriter;
-import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.oracle.ParquetJavaFeatureWriter;
+import dev.parquetconnect.format.oracle.ParquetJavaOracle;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.NestedTypes;
@@ -38,22 +38,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The columnar batch API against parquet-java's own column reader: for every column of every
- * row group, the same repetition levels, definition levels and non-null values, in the same
- * order, whatever the batch size (batches cut pages and records anywhere).
+ * The columnar batch API against parquet-java's own column reader: for every column of every row
+ * group, the same repetition levels, definition levels and non-null values, in the same order,
+ * whatever the batch size (batches cut pages and records anywhere).
  */
 class ColumnBatchTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {
-    "data/alltypes_tiny_pages.parquet", "data/nested_lists.snappy.parquet",
-    "data/nested_maps.snappy.parquet", "data/nullable.impala.parquet",
-    "data/datapage_v2.snappy.parquet", "data/delta_byte_array.parquet",
-    "data/byte_stream_split.zstd.parquet", "data/rle_boolean_encoding.parquet",
-    "data/int96_from_spark.parquet", "data/repeated_no_annotation.parquet",
-    "data/fixed_length_byte_array.parquet", "data/page_v2_empty_compressed.parquet"
-  })
+  @ValueSource(
+      strings = {
+        "data/alltypes_tiny_pages.parquet", "data/nested_lists.snappy.parquet",
+        "data/nested_maps.snappy.parquet", "data/nullable.impala.parquet",
+        "data/datapage_v2.snappy.parquet", "data/delta_byte_array.parquet",
+        "data/byte_stream_split.zstd.parquet", "data/rle_boolean_encoding.parquet",
+        "data/int96_from_spark.parquet", "data/repeated_no_annotation.parquet",
+        "data/fixed_length_byte_array.parquet", "data/page_v2_empty_compressed.parquet"
+      })
   void corpusColumnsMatchParquetJava(String name) throws Exception {
     compareEveryColumn(ReadAssertions.corpus().resolve(name), 7);
   }
@@ -64,8 +65,12 @@ class ColumnBatchTest {
     var rows = ReadTestData.rows(schema, 600, 11);
     for (WriterVersion version : WriterVersion.values()) {
       Path file = dir.resolve(version + ".parquet");
-      ParquetJavaOracle.write(file, schema, rows, new ParquetJavaOracle.WriteOptions(
-          CompressionCodecName.SNAPPY, true, version, 2048, 64 * 1024));
+      ParquetJavaOracle.write(
+          file,
+          schema,
+          rows,
+          new ParquetJavaOracle.WriteOptions(
+              CompressionCodecName.SNAPPY, true, version, 2048, 64 * 1024));
       for (int batch : new int[] {1, 100, 4096}) {
         compareEveryColumn(file, batch);
       }
@@ -73,13 +78,14 @@ class ColumnBatchTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-    "data/alltypes_tiny_pages.parquet", "data/nested_lists.snappy.parquet",
-    "data/nested_maps.snappy.parquet", "data/nullable.impala.parquet",
-    "data/datapage_v2.snappy.parquet", "data/int96_from_spark.parquet",
-    "data/fixed_length_byte_array.parquet", "data/alltypes_dictionary.parquet",
-    "data/binary.parquet", "data/dict-page-offset-zero.parquet"
-  })
+  @ValueSource(
+      strings = {
+        "data/alltypes_tiny_pages.parquet", "data/nested_lists.snappy.parquet",
+        "data/nested_maps.snappy.parquet", "data/nullable.impala.parquet",
+        "data/datapage_v2.snappy.parquet", "data/int96_from_spark.parquet",
+        "data/fixed_length_byte_array.parquet", "data/alltypes_dictionary.parquet",
+        "data/binary.parquet", "data/dict-page-offset-zero.parquet"
+      })
   void corpusColumnsMatchParquetJavaWithDictionaryBatches(String name) throws Exception {
     Path file = ReadAssertions.corpus().resolve(name);
     compareEveryColumn(file, 7, true);
@@ -92,8 +98,12 @@ class ColumnBatchTest {
     var rows = ReadTestData.rows(schema, 600, 12);
     for (WriterVersion version : WriterVersion.values()) {
       Path file = dir.resolve(version + ".parquet");
-      ParquetJavaOracle.write(file, schema, rows, new ParquetJavaOracle.WriteOptions(
-          CompressionCodecName.SNAPPY, true, version, 2048, 64 * 1024));
+      ParquetJavaOracle.write(
+          file,
+          schema,
+          rows,
+          new ParquetJavaOracle.WriteOptions(
+              CompressionCodecName.SNAPPY, true, version, 2048, 64 * 1024));
       FormsSeen seen = new FormsSeen();
       for (int batch : new int[] {1, 100, 4096}) {
         seen.add(compareEveryColumn(file, batch, true));
@@ -112,50 +122,65 @@ class ColumnBatchTest {
     var rows = fallbackRows(schema, 1200);
     for (WriterVersion version : WriterVersion.values()) {
       Path file = dir.resolve("fallback-" + version + ".parquet");
-      ParquetJavaFeatureWriter.write(file, schema, rows, b -> b
-          .withWriterVersion(version)
-          .withDictionaryPageSize(1024)
-          .withPageRowCountLimit(37)
-          .withCompressionCodec(CompressionCodecName.GZIP));
+      ParquetJavaFeatureWriter.write(
+          file,
+          schema,
+          rows,
+          b ->
+              b.withWriterVersion(version)
+                  .withDictionaryPageSize(1024)
+                  .withPageRowCountLimit(37)
+                  .withCompressionCodec(CompressionCodecName.GZIP));
       // Record assembly reads binary columns through dictionary batches too.
       ReadAssertions.assertSameRows(rows, ReadAssertions.readAll(file), version + " rows");
       FormsSeen small = compareEveryColumn(file, 5, true);
       FormsSeen large = compareEveryColumn(file, 4096, true);
-      assertTrue(small.dictionary > 0 && small.plainInDictionaryChunk > 0,
+      assertTrue(
+          small.dictionary > 0 && small.plainInDictionaryChunk > 0,
           version + ": both forms in chunks that fall back, " + small);
       // A chunk whose first 5 entries arrive dictionary-encoded but whose first 4096 arrive
       // plain: that large batch began with indices and was materialised at the switch.
       java.util.Set<String> switched = new java.util.TreeSet<>(small.firstBatchDictionary);
       switched.retainAll(large.firstBatchPlain);
-      assertTrue(!switched.isEmpty(),
-          version + ": batches that start dictionary-encoded and end plain; small " + small
-              + "; large " + large);
+      assertTrue(
+          !switched.isEmpty(),
+          version
+              + ": batches that start dictionary-encoded and end plain; small "
+              + small
+              + "; large "
+              + large);
     }
   }
 
   /** Binary columns of each kind, optional (nulls), and in a list (repetition). */
   static dev.parquetconnect.format.schema.MessageType fallbackSchema() {
-    return new dev.parquetconnect.format.schema.MessageType("fallback", List.of(
-        PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64),
-        PrimitiveNode.of("str", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(LogicalType.STRING),
-        PrimitiveNode.fixed("fixed", FieldRepetitionType.OPTIONAL, 6),
-        PrimitiveNode.of("ts96", FieldRepetitionType.OPTIONAL, PhysicalType.INT96),
-        NestedTypes.list("tags", FieldRepetitionType.OPTIONAL,
-            PrimitiveNode.of("e", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
-                .withLogicalType(LogicalType.STRING))));
+    return new dev.parquetconnect.format.schema.MessageType(
+        "fallback",
+        List.of(
+            PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64),
+            PrimitiveNode.of("str", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
+                .withLogicalType(LogicalType.STRING),
+            PrimitiveNode.fixed("fixed", FieldRepetitionType.OPTIONAL, 6),
+            PrimitiveNode.of("ts96", FieldRepetitionType.OPTIONAL, PhysicalType.INT96),
+            NestedTypes.list(
+                "tags",
+                FieldRepetitionType.OPTIONAL,
+                PrimitiveNode.of("e", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
+                    .withLogicalType(LogicalType.STRING))));
   }
 
-  static List<Row> fallbackRows(dev.parquetconnect.format.schema.MessageType schema,
-      int count) {
+  static List<Row> fallbackRows(dev.parquetconnect.format.schema.MessageType schema, int count) {
     GroupNode root = schema.root();
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       int v = i < 300 ? i % 4 : i; // few distinct values first, then all distinct
       Row row = new Row(root);
       row.set(0, (long) i);
-      row.set(1, i % 7 == 3 ? null : ("value-" + v + "-" + "x".repeat(v % 23))
-          .getBytes(StandardCharsets.UTF_8));
+      row.set(
+          1,
+          i % 7 == 3
+              ? null
+              : ("value-" + v + "-" + "x".repeat(v % 23)).getBytes(StandardCharsets.UTF_8));
       row.set(2, i % 5 == 1 ? null : new byte[] {1, 2, 3, 4, (byte) v, (byte) (v >> 8)});
       byte[] ts = new byte[12];
       ts[0] = (byte) v;
@@ -177,7 +202,8 @@ class ColumnBatchTest {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file));
         dev.parquetconnect.format.read.ColumnReader column =
             reader.columnReader(0, reader.schema().column(0))) {
-      ColumnBatch wrongType = new ColumnBatch(dev.parquetconnect.format.meta.PhysicalType.DOUBLE, 8);
+      ColumnBatch wrongType =
+          new ColumnBatch(dev.parquetconnect.format.meta.PhysicalType.DOUBLE, 8);
       assertThrows(IllegalArgumentException.class, () -> column.readBatch(wrongType));
       ColumnBatch batch = column.newBatch(4);
       assertThrows(IllegalArgumentException.class, () -> column.readBatch(batch, 5));
@@ -197,8 +223,10 @@ class ColumnBatchTest {
   private static final class FormsSeen {
     int dictionary;
     int plainInDictionaryChunk;
+
     /** Chunks ("rowGroup/column") whose first batch was dictionary-encoded, or plain. */
     final java.util.Set<String> firstBatchDictionary = new java.util.TreeSet<>();
+
     final java.util.Set<String> firstBatchPlain = new java.util.TreeSet<>();
 
     void add(FormsSeen other) {
@@ -208,8 +236,13 @@ class ColumnBatchTest {
 
     @Override
     public String toString() {
-      return "dictionary " + dictionary + ", plain in dictionary chunks " + plainInDictionaryChunk
-          + ", first batch dictionary-encoded " + firstBatchDictionary + ", plain "
+      return "dictionary "
+          + dictionary
+          + ", plain in dictionary chunks "
+          + plainInDictionaryChunk
+          + ", first batch dictionary-encoded "
+          + firstBatchDictionary
+          + ", plain "
           + firstBatchPlain;
     }
   }
@@ -233,8 +266,10 @@ class ColumnBatchTest {
           assertArrayEquals(expected.def(), actual.def(), where + " definition levels");
           assertEquals(expected.values().size(), actual.values().size(), where + " values");
           for (int i = 0; i < expected.values().size(); i++) {
-            assertTrue(Arrays.deepEquals(new Object[] {expected.values().get(i)},
-                new Object[] {actual.values().get(i)}), where + " value " + i);
+            assertTrue(
+                Arrays.deepEquals(
+                    new Object[] {expected.values().get(i)}, new Object[] {actual.values().get(i)}),
+                where + " value " + i);
           }
         }
       }
@@ -244,14 +279,27 @@ class ColumnBatchTest {
 
   private record ColumnData(int[] rep, int[] def, List<Object> values) {}
 
-  private static ColumnData ours(ParquetFileReader reader, int rowGroup, ColumnDescriptor column,
-      int batchSize, boolean dictionaryBatches, FormsSeen seen) throws Exception {
+  private static ColumnData ours(
+      ParquetFileReader reader,
+      int rowGroup,
+      ColumnDescriptor column,
+      int batchSize,
+      boolean dictionaryBatches,
+      FormsSeen seen)
+      throws Exception {
     List<Integer> rep = new ArrayList<>();
     List<Integer> def = new ArrayList<>();
     List<Object> values = new ArrayList<>();
     boolean hasDictionary =
-        reader.rowGroups().get(rowGroup).columns().get(column.index()).metaData().encodings()
-            .stream().anyMatch(e -> e.usesDictionary());
+        reader
+            .rowGroups()
+            .get(rowGroup)
+            .columns()
+            .get(column.index())
+            .metaData()
+            .encodings()
+            .stream()
+            .anyMatch(e -> e.usesDictionary());
     try (dev.parquetconnect.format.read.ColumnReader columnReader =
         reader.columnReader(rowGroup, column)) {
       ColumnBatch batch = columnReader.newBatch(batchSize, dictionaryBatches);
@@ -282,7 +330,9 @@ class ColumnBatchTest {
               assertArrayEquals(before.get(i), plain.get(i));
             }
           }
-        } else if (dictionaryBatches && batch.binaries() != null && batch.valueCount() > 0
+        } else if (dictionaryBatches
+            && batch.binaries() != null
+            && batch.valueCount() > 0
             && hasDictionary) {
           seen.plainInDictionaryChunk++;
           if (batchNumber == 1) {
@@ -294,16 +344,18 @@ class ColumnBatchTest {
           def.add(batch.definitionLevels()[i]);
         }
         for (int i = 0; i < batch.valueCount(); i++) {
-          values.add(switch (batch.type()) {
-            case BOOLEAN -> batch.booleans()[i];
-            case INT32 -> batch.ints()[i];
-            case INT64 -> batch.longs()[i];
-            case FLOAT -> batch.floats()[i];
-            case DOUBLE -> batch.doubles()[i];
-            case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> batch.isDictionaryEncoded()
-                ? batch.dictionaryBinaries().get(i)
-                : batch.binaries().get(i);
-          });
+          values.add(
+              switch (batch.type()) {
+                case BOOLEAN -> batch.booleans()[i];
+                case INT32 -> batch.ints()[i];
+                case INT64 -> batch.longs()[i];
+                case FLOAT -> batch.floats()[i];
+                case DOUBLE -> batch.doubles()[i];
+                case INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY ->
+                    batch.isDictionaryEncoded()
+                        ? batch.dictionaryBinaries().get(i)
+                        : batch.binaries().get(i);
+              });
         }
       }
       assertEquals(reader.rowGroups().get(rowGroup).numRows(), columnReader.rowsRead());
@@ -319,8 +371,9 @@ class ColumnBatchTest {
       String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
       PageReadStore store;
       while ((store = reader.readNextRowGroup()) != null) {
-        ColumnReadStoreImpl columns = new ColumnReadStoreImpl(store,
-            new GroupRecordConverter(schema).getRootConverter(), schema, createdBy);
+        ColumnReadStoreImpl columns =
+            new ColumnReadStoreImpl(
+                store, new GroupRecordConverter(schema).getRootConverter(), schema, createdBy);
         List<ColumnData> group = new ArrayList<>();
         for (org.apache.parquet.column.ColumnDescriptor c : schema.getColumns()) {
           group.add(theirColumn(columns.getColumnReader(c), c));
@@ -331,8 +384,8 @@ class ColumnBatchTest {
     return out;
   }
 
-  private static ColumnData theirColumn(ColumnReader reader,
-      org.apache.parquet.column.ColumnDescriptor c) {
+  private static ColumnData theirColumn(
+      ColumnReader reader, org.apache.parquet.column.ColumnDescriptor c) {
     long n = reader.getTotalValueCount();
     int[] rep = new int[(int) n];
     int[] def = new int[(int) n];
@@ -342,14 +395,15 @@ class ColumnBatchTest {
       rep[i] = reader.getCurrentRepetitionLevel();
       def[i] = reader.getCurrentDefinitionLevel();
       if (def[i] == c.getMaxDefinitionLevel()) {
-        values.add(switch (type) {
-          case BOOLEAN -> reader.getBoolean();
-          case INT32 -> reader.getInteger();
-          case INT64 -> reader.getLong();
-          case FLOAT -> reader.getFloat();
-          case DOUBLE -> reader.getDouble();
-          case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> reader.getBinary().getBytes();
-        });
+        values.add(
+            switch (type) {
+              case BOOLEAN -> reader.getBoolean();
+              case INT32 -> reader.getInteger();
+              case INT64 -> reader.getLong();
+              case FLOAT -> reader.getFloat();
+              case DOUBLE -> reader.getDouble();
+              case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> reader.getBinary().getBytes();
+            });
       }
       reader.consume();
     }

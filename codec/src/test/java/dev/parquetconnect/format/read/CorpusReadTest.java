@@ -68,50 +68,97 @@ class CorpusReadTest {
   private static final Set<String> CHECKED = new HashSet<>();
 
   static {
-    for (String name : List.of("alltypes_dictionary", "alltypes_plain", "alltypes_plain.snappy",
-        "alltypes_tiny_pages", "binary", "binary_truncated_min_max", "byte_array_decimal",
-        "byte_stream_split.zstd", "column_chunk_key_value_metadata",
-        "data_index_bloom_encoding_stats", "data_index_bloom_encoding_with_length",
-        "datapage_v1-snappy-compressed-checksum", "datapage_v1-uncompressed-checksum",
-        "datapage_v2.snappy", "delta_length_byte_array", "dict-page-offset-zero",
-        "fixed_length_byte_array", "fixed_length_decimal", "fixed_length_decimal_legacy",
-        "float16_nonzeros_and_nans", "float16_zeros_and_nans", "floating_orders_nan_count",
-        "hadoop_lz4_compressed", "hadoop_lz4_compressed_larger", "incorrect_map_schema",
-        "int32_decimal", "int64_decimal", "int96_from_spark", "list_columns",
-        "lz4_raw_compressed", "map_no_value", "nan_in_stats", "nested_lists.snappy",
-        "nested_maps.snappy", "nonnullable.impala", "nullable.impala", "nulls.snappy",
-        "page_v2_empty_compressed", "plain-dict-uncompressed-checksum", "repeated_no_annotation",
-        "rle-dict-snappy-checksum", "rle_boolean_encoding", "single_nan", "sort_columns")) {
+    for (String name :
+        List.of(
+            "alltypes_dictionary",
+            "alltypes_plain",
+            "alltypes_plain.snappy",
+            "alltypes_tiny_pages",
+            "binary",
+            "binary_truncated_min_max",
+            "byte_array_decimal",
+            "byte_stream_split.zstd",
+            "column_chunk_key_value_metadata",
+            "data_index_bloom_encoding_stats",
+            "data_index_bloom_encoding_with_length",
+            "datapage_v1-snappy-compressed-checksum",
+            "datapage_v1-uncompressed-checksum",
+            "datapage_v2.snappy",
+            "delta_length_byte_array",
+            "dict-page-offset-zero",
+            "fixed_length_byte_array",
+            "fixed_length_decimal",
+            "fixed_length_decimal_legacy",
+            "float16_nonzeros_and_nans",
+            "float16_zeros_and_nans",
+            "floating_orders_nan_count",
+            "hadoop_lz4_compressed",
+            "hadoop_lz4_compressed_larger",
+            "incorrect_map_schema",
+            "int32_decimal",
+            "int64_decimal",
+            "int96_from_spark",
+            "list_columns",
+            "lz4_raw_compressed",
+            "map_no_value",
+            "nan_in_stats",
+            "nested_lists.snappy",
+            "nested_maps.snappy",
+            "nonnullable.impala",
+            "nullable.impala",
+            "nulls.snappy",
+            "page_v2_empty_compressed",
+            "plain-dict-uncompressed-checksum",
+            "repeated_no_annotation",
+            "rle-dict-snappy-checksum",
+            "rle_boolean_encoding",
+            "single_nan",
+            "sort_columns")) {
       expect("data/" + name + ".parquet", Oracle.PARQUET_JAVA, null);
     }
-    for (String name : List.of("delta_binary_packed", "delta_byte_array",
-        "delta_encoding_required_column")) {
+    for (String name :
+        List.of("delta_binary_packed", "delta_byte_array", "delta_encoding_required_column")) {
       expect("data/" + name + ".parquet", Oracle.EXPECT_CSV, "data/" + name + "_expect.csv");
       expect("data/" + name + "_expect.csv", Oracle.CORRUPT, "magic");
     }
     expect("data/old_list_structure.parquet", Oracle.PARQUET_JAVA_AND_DUCKDB, null);
     // parquet-java fails on these (no bare-block LZ4 fallback; an NPE on the unknown logical
     // type; an EOF where the chunk size leaves out the dictionary page header).
-    expect("data/non_hadoop_lz4_compressed.parquet", Oracle.SAME_AS,
+    expect(
+        "data/non_hadoop_lz4_compressed.parquet",
+        Oracle.SAME_AS,
         "data/hadoop_lz4_compressed.parquet");
     expect("data/unknown-logical-type.parquet", Oracle.DUCKDB, null);
     expect("data/nation.dict-malformed.parquet", Oracle.DUCKDB, null);
     expect("data/datapage_v1-corrupt-checksum.parquet", Oracle.CRC_ERROR, "a");
     expect("data/rle-dict-uncompressed-corrupt-checksum.parquet", Oracle.CRC_ERROR, "long_field");
     expect("data/large_string_map.brotli.parquet", Oracle.REFUSED, "ReadOptions.maxPageSize");
-    for (String name : List.of("bloom_filter.bin", "bloom_filter.xxhash.bin",
-        "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json")) {
+    for (String name :
+        List.of(
+            "bloom_filter.bin",
+            "bloom_filter.xxhash.bin",
+            "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json")) {
       expect("data/" + name, Oracle.CORRUPT, "magic");
     }
-    for (String name : List.of("encrypt_columns_and_footer", "encrypt_columns_and_footer_aad",
-        "encrypt_columns_and_footer_bloom_filter", "encrypt_columns_and_footer_ctr",
-        "encrypt_columns_and_footer_disable_aad_storage", "encrypt_columns_plaintext_footer",
-        "external_key_material_java", "uniform_encryption")) {
+    for (String name :
+        List.of(
+            "encrypt_columns_and_footer",
+            "encrypt_columns_and_footer_aad",
+            "encrypt_columns_and_footer_bloom_filter",
+            "encrypt_columns_and_footer_ctr",
+            "encrypt_columns_and_footer_disable_aad_storage",
+            "encrypt_columns_plaintext_footer",
+            "external_key_material_java",
+            "uniform_encryption")) {
       expect("data/" + name + ".parquet.encrypted", Oracle.ENCRYPTED, null);
     }
-    for (String name : List.of("encrypt_columns_and_footer", "encrypt_columns_and_footer_ctr",
-        "encrypt_columns_and_footer_disable_aad_storage", "encrypt_columns_plaintext_footer",
-        "uniform_encryption")) {
+    for (String name :
+        List.of(
+            "encrypt_columns_and_footer",
+            "encrypt_columns_and_footer_ctr",
+            "encrypt_columns_and_footer_disable_aad_storage",
+            "encrypt_columns_plaintext_footer",
+            "uniform_encryption")) {
       expect("data/aes256/" + name + ".parquet.encrypted", Oracle.ENCRYPTED, null);
     }
     expect("bad_data/ARROW-GH-41317.parquet", Oracle.CORRUPT, "is not the schema's");
@@ -161,14 +208,15 @@ class CorpusReadTest {
     CHECKED.add(name);
     Path file = corpus().resolve(name);
     switch (expectation.oracle()) {
-      case PARQUET_JAVA -> assertSameRows(
-          ParquetJavaOracle.read(file, schemaOf(file)), readAll(file), name);
+      case PARQUET_JAVA ->
+          assertSameRows(ParquetJavaOracle.read(file, schemaOf(file)), readAll(file), name);
       case PARQUET_JAVA_AND_DUCKDB -> {
         List<Row> ours = readAll(file);
         assertSameRows(ParquetJavaOracle.read(file, schemaOf(file)), ours, name + " parquet-java");
         assertSameRows(DuckDbRowOracle.read(file, schemaOf(file)), ours, name + " DuckDB");
       }
-      case DUCKDB -> assertSameRows(DuckDbRowOracle.read(file, schemaOf(file)), readAll(file), name);
+      case DUCKDB ->
+          assertSameRows(DuckDbRowOracle.read(file, schemaOf(file)), readAll(file), name);
       case SAME_AS -> {
         Path twin = corpus().resolve(expectation.detail());
         assertSameRows(ParquetJavaOracle.read(twin, schemaOf(file)), readAll(file), name);
@@ -185,14 +233,16 @@ class CorpusReadTest {
         assertEquals(file.toString(), e.file());
         assertTrue(e.offset() > 0, e.getMessage());
         // parquet-java does not verify CRCs by default: with ours off, both read the same.
-        assertSameRows(ParquetJavaOracle.read(file, schemaOf(file)),
-            readAll(file, ReadOptions.defaults().withVerifyChecksums(false)), name + " no CRC");
+        assertSameRows(
+            ParquetJavaOracle.read(file, schemaOf(file)),
+            readAll(file, ReadOptions.defaults().withVerifyChecksums(false)),
+            name + " no CRC");
       }
       case ENCRYPTED -> {
         UnsupportedFeatureException e =
             assertThrows(UnsupportedFeatureException.class, () -> readAll(file));
-        assertTrue(e.getMessage().startsWith("encrypted Parquet files are not supported"),
-            e.getMessage());
+        assertTrue(
+            e.getMessage().startsWith("encrypted Parquet files are not supported"), e.getMessage());
         assertEquals(file.toString(), e.file());
       }
       case REFUSED -> {
@@ -219,11 +269,21 @@ class CorpusReadTest {
       assertEquals(row.size(), cells.size(), name + " line " + (i + 2));
       for (int c = 0; c < cells.size(); c++) {
         Object v = row.get(c);
-        String text = v == null ? null
-            : v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : v.toString();
+        String text =
+            v == null
+                ? null
+                : v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : v.toString();
         if (!java.util.Objects.equals(cells.get(c), text)) {
-          fail(name + " row " + i + " column " + row.type().field(c).name() + ": CSV "
-              + cells.get(c) + ", ours " + text);
+          fail(
+              name
+                  + " row "
+                  + i
+                  + " column "
+                  + row.type().field(c).name()
+                  + ": CSV "
+                  + cells.get(c)
+                  + ", ours "
+                  + text);
         }
       }
     }

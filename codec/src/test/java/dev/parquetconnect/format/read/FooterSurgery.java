@@ -33,7 +33,9 @@ public final class FooterSurgery {
     return out.toByteArray();
   }
 
-  /** The file with every column chunk of row group {@code rowGroup}, column {@code column} changed. */
+  /**
+   * The file with every column chunk of row group {@code rowGroup}, column {@code column} changed.
+   */
   static byte[] editChunk(byte[] file, int rowGroup, int column, UnaryOperator<ColumnChunk> edit)
       throws ParquetException {
     FileMetaData m = footer(file);
@@ -41,17 +43,36 @@ public final class FooterSurgery {
     RowGroup g = groups.get(rowGroup);
     List<ColumnChunk> chunks = new ArrayList<>(g.columns());
     chunks.set(column, edit.apply(chunks.get(column)));
-    groups.set(rowGroup, new RowGroup(chunks, g.totalByteSize(), g.numRows(), g.sortingColumns(),
-        g.fileOffset(), g.totalCompressedSize(), g.ordinal()));
+    groups.set(
+        rowGroup,
+        new RowGroup(
+            chunks,
+            g.totalByteSize(),
+            g.numRows(),
+            g.sortingColumns(),
+            g.fileOffset(),
+            g.totalCompressedSize(),
+            g.ordinal()));
     return withFooter(file, withRowGroups(m, groups));
   }
 
   static byte[] editMeta(byte[] file, int rowGroup, int column, UnaryOperator<ColumnMetaData> edit)
       throws ParquetException {
-    return editChunk(file, rowGroup, column, c -> new ColumnChunk(c.filePath(), c.fileOffset(),
-        edit.apply(c.metaData()), c.offsetIndexOffset(), c.offsetIndexLength(),
-        c.columnIndexOffset(), c.columnIndexLength(), c.cryptoMetadata(),
-        c.encryptedColumnMetadata()));
+    return editChunk(
+        file,
+        rowGroup,
+        column,
+        c ->
+            new ColumnChunk(
+                c.filePath(),
+                c.fileOffset(),
+                edit.apply(c.metaData()),
+                c.offsetIndexOffset(),
+                c.offsetIndexLength(),
+                c.columnIndexOffset(),
+                c.columnIndexLength(),
+                c.cryptoMetadata(),
+                c.encryptedColumnMetadata()));
   }
 
   static byte[] editRowGroup(byte[] file, int rowGroup, UnaryOperator<RowGroup> edit)
@@ -63,24 +84,62 @@ public final class FooterSurgery {
   }
 
   static FileMetaData withRowGroups(FileMetaData m, List<RowGroup> groups) {
-    return new FileMetaData(m.version(), m.schema(), m.numRows(), groups, m.keyValueMetadata(),
-        m.createdBy(), m.columnOrders(), m.encryptionAlgorithm(), m.footerSigningKeyMetadata());
+    return new FileMetaData(
+        m.version(),
+        m.schema(),
+        m.numRows(),
+        groups,
+        m.keyValueMetadata(),
+        m.createdBy(),
+        m.columnOrders(),
+        m.encryptionAlgorithm(),
+        m.footerSigningKeyMetadata());
   }
 
-  static ColumnMetaData withLayout(ColumnMetaData m, long numValues, long dataPageOffset,
-      Long dictionaryPageOffset, long totalCompressedSize) {
-    return new ColumnMetaData(m.type(), m.encodings(), m.pathInSchema(), m.codec(), numValues,
-        m.totalUncompressedSize(), totalCompressedSize, m.keyValueMetadata(), dataPageOffset,
-        m.indexPageOffset(), dictionaryPageOffset, m.statistics(), m.encodingStats(),
-        m.bloomFilterOffset(), m.bloomFilterLength(), m.sizeStatistics(),
+  static ColumnMetaData withLayout(
+      ColumnMetaData m,
+      long numValues,
+      long dataPageOffset,
+      Long dictionaryPageOffset,
+      long totalCompressedSize) {
+    return new ColumnMetaData(
+        m.type(),
+        m.encodings(),
+        m.pathInSchema(),
+        m.codec(),
+        numValues,
+        m.totalUncompressedSize(),
+        totalCompressedSize,
+        m.keyValueMetadata(),
+        dataPageOffset,
+        m.indexPageOffset(),
+        dictionaryPageOffset,
+        m.statistics(),
+        m.encodingStats(),
+        m.bloomFilterOffset(),
+        m.bloomFilterLength(),
+        m.sizeStatistics(),
         m.geospatialStatistics());
   }
 
   static ColumnMetaData withType(ColumnMetaData m, dev.parquetconnect.format.meta.PhysicalType t) {
-    return new ColumnMetaData(t, m.encodings(), m.pathInSchema(), m.codec(), m.numValues(),
-        m.totalUncompressedSize(), m.totalCompressedSize(), m.keyValueMetadata(),
-        m.dataPageOffset(), m.indexPageOffset(), m.dictionaryPageOffset(), m.statistics(),
-        m.encodingStats(), m.bloomFilterOffset(), m.bloomFilterLength(), m.sizeStatistics(),
+    return new ColumnMetaData(
+        t,
+        m.encodings(),
+        m.pathInSchema(),
+        m.codec(),
+        m.numValues(),
+        m.totalUncompressedSize(),
+        m.totalCompressedSize(),
+        m.keyValueMetadata(),
+        m.dataPageOffset(),
+        m.indexPageOffset(),
+        m.dictionaryPageOffset(),
+        m.statistics(),
+        m.encodingStats(),
+        m.bloomFilterOffset(),
+        m.bloomFilterLength(),
+        m.sizeStatistics(),
         m.geospatialStatistics());
   }
 }

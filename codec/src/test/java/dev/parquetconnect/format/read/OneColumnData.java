@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The 20-column file of the memory test: an id, a random long, a random double and 17 columns
- * of random (incompressible) strings of 100 to 120 bytes, each value a function of its row and
- * column so a reader in another JVM can check what it reads without holding the file.
+ * The 20-column file of the memory test: an id, a random long, a random double and 17 columns of
+ * random (incompressible) strings of 100 to 120 bytes, each value a function of its row and column
+ * so a reader in another JVM can check what it reads without holding the file.
  */
 final class OneColumnData {
   static final int COLUMNS = 20;

@@ -21,19 +21,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Reading one column costs that column only: one column of a 1 GiB, 20-column file is read in a JVM limited to a 128 MiB
- * heap, as records and as column batches, every value checked, and the bytes fetched from the
- * file stay under twice the column's compressed size. The file is written once under target/ by
- * parquet-java (random strings, so it does not compress) and reused by later runs.
+ * Reading one column costs that column only: one column of a 1 GiB, 20-column file is read in a JVM
+ * limited to a 128 MiB heap, as records and as column batches, every value checked, and the bytes
+ * fetched from the file stay under twice the column's compressed size. The file is written once
+ * under target/ by parquet-java (random strings, so it does not compress) and reused by later runs.
  */
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class OneColumnMemoryIT {
   private static final long TARGET_SIZE = 1L << 30;
+
   /**
-   * Rows for a little over 1 GiB: 17 strings of 110 bytes on average with their length
-   * prefixes, and 3 numbers, per row, and 2% to spare.
+   * Rows for a little over 1 GiB: 17 strings of 110 bytes on average with their length prefixes,
+   * and 3 numbers, per row, and 2% to spare.
    */
   private static final long ROWS = TARGET_SIZE / (17 * 114 + 24) * 102 / 100;
+
   private static final int COLUMN = 7;
   private static final Path FILE = Path.of("target", "one-column-1gib.parquet");
 
@@ -44,9 +46,11 @@ class OneColumnMemoryIT {
     }
     Path partial = Path.of("target", "one-column-1gib.parquet.partial");
     MessageType schema = OneColumnData.schema();
-    ParquetJavaFeatureWriter.write(partial, schema, lazyRows(schema), b -> b
-        .withCompressionCodec(CompressionCodecName.SNAPPY)
-        .withDictionaryEncoding(false));
+    ParquetJavaFeatureWriter.write(
+        partial,
+        schema,
+        lazyRows(schema),
+        b -> b.withCompressionCodec(CompressionCodecName.SNAPPY).withDictionaryEncoding(false));
     Files.move(partial, FILE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
   }
 
@@ -83,12 +87,20 @@ class OneColumnMemoryIT {
   @Test
   void oneColumnReadsWithin128MiBAndUnderTwiceItsSize() throws Exception {
     assertTrue(Files.size(FILE) >= TARGET_SIZE, "file of " + Files.size(FILE) + " bytes");
-    String classPath = System.getProperty("surefire.test.class.path",
-        System.getProperty("java.class.path"));
+    String classPath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx128m",
-        "-XX:+ExitOnOutOfMemoryError", "-cp", classPath, OneColumnReadMain.class.getName(),
-        FILE.toString(), Integer.toString(COLUMN)));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx128m",
+                "-XX:+ExitOnOutOfMemoryError",
+                "-cp",
+                classPath,
+                OneColumnReadMain.class.getName(),
+                FILE.toString(),
+                Integer.toString(COLUMN)));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(20, TimeUnit.MINUTES), "child still running");
@@ -101,7 +113,8 @@ class OneColumnMemoryIT {
       long chunkBytes = Long.parseLong(fields[3]);
       assertEquals(ROWS, rows, mode + " rows");
       assertTrue(chunkBytes > TARGET_SIZE / 25, mode + ": column of " + chunkBytes + " bytes");
-      assertTrue(bytesRead < 2 * chunkBytes,
+      assertTrue(
+          bytesRead < 2 * chunkBytes,
           mode + ": read " + bytesRead + " bytes for a column of " + chunkBytes);
     }
     long maxHeap = Long.parseLong(line(output, "maxHeap").split(" ")[1]);

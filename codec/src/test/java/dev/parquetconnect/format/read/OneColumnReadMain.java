@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Run by {@link OneColumnMemoryIT} in a JVM with a small heap: reads one string column of the
- * wide file twice, as records through a projection and as column batches, checks every value,
- * and prints one line per pass: {@code mode rows bytesRead chunkBytes}. Exits non-zero on any
- * error (the JVM is started to exit on an OutOfMemoryError).
+ * Run by {@link OneColumnMemoryIT} in a JVM with a small heap: reads one string column of the wide
+ * file twice, as records through a projection and as column batches, checks every value, and prints
+ * one line per pass: {@code mode rows bytesRead chunkBytes}. Exits non-zero on any error (the JVM
+ * is started to exit on an OutOfMemoryError).
  */
 public final class OneColumnReadMain {
   private OneColumnReadMain() {}
@@ -30,8 +30,8 @@ public final class OneColumnReadMain {
     long rows = 0;
     long chunkBytes;
     try (ParquetFileReader reader = ParquetFileReader.open(input);
-        RowReader records = reader.rowReader(
-            reader.projection(List.of(OneColumnData.name(column))))) {
+        RowReader records =
+            reader.rowReader(reader.projection(List.of(OneColumnData.name(column))))) {
       chunkBytes = chunkBytes(reader, column);
       while (records.hasNext()) {
         Row row = records.next();
@@ -55,8 +55,11 @@ public final class OneColumnReadMain {
           int n;
           while ((n = columnReader.readBatch(batch)) > 0) {
             for (int i = 0; i < n; i++) {
-              byte[] value = Arrays.copyOfRange(batch.binaries().data(),
-                  batch.binaries().offset(i), batch.binaries().offset(i + 1));
+              byte[] value =
+                  Arrays.copyOfRange(
+                      batch.binaries().data(),
+                      batch.binaries().offset(i),
+                      batch.binaries().offset(i + 1));
               check(value, rows++, column);
             }
           }

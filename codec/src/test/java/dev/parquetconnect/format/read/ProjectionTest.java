@@ -35,26 +35,31 @@ class ProjectionTest {
   @Test
   void choosingAMapValueAlsoChoosesItsKey() {
     Projection p = Projection.ofColumns(SCHEMA, List.of("m.key_value.value"));
-    assertEquals(List.of("m.key_value.key", "m.key_value.value.list.element"),
+    assertEquals(
+        List.of("m.key_value.key", "m.key_value.value.list.element"),
         p.fileColumns().stream().map(ColumnDescriptor::dottedPath).toList());
-    Projection deep = Projection.ofColumns(SCHEMA, List.of("deep.l1.list.element.l2.list.element.m3.key_value.value"));
+    Projection deep =
+        Projection.ofColumns(
+            SCHEMA, List.of("deep.l1.list.element.l2.list.element.m3.key_value.value"));
     assertEquals(2, deep.fileColumns().size());
   }
 
   @Test
   void pathsAsListsAndRequestedSchemas() {
     Projection byList = Projection.ofPaths(SCHEMA, List.of(List.of("s"), List.of("rep_prim")));
-    assertEquals(List.of("s.a", "s.b", "rep_prim"),
+    assertEquals(
+        List.of("s.a", "s.b", "rep_prim"),
         byList.fileColumns().stream().map(ColumnDescriptor::dottedPath).toList());
     Projection bySchema = Projection.of(SCHEMA, byList.schema());
     assertEquals(byList.schema(), bySchema.schema());
     assertEquals(byList.fileColumns(), bySchema.fileColumns());
-    assertThrows(IllegalArgumentException.class,
-        () -> Projection.ofColumns(SCHEMA, List.of("no_such")));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> Projection.ofColumns(SCHEMA, List.of("no_such")));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Projection.ofPaths(SCHEMA, List.of(List.of("s", "zz"))));
-    MessageType wrongType = new MessageType("x",
-        List.of(PrimitiveNode.of("id", REQUIRED, PhysicalType.INT32)));
+    MessageType wrongType =
+        new MessageType("x", List.of(PrimitiveNode.of("id", REQUIRED, PhysicalType.INT32)));
     assertThrows(IllegalArgumentException.class, () -> Projection.of(SCHEMA, wrongType));
   }
 
@@ -77,10 +82,15 @@ class ProjectionTest {
   /** A two-level list of structs keeps its struct elements when only one field is chosen. */
   @Test
   void twoLevelListsStayListsOfStructsWhenPruned() throws Exception {
-    GroupNode point = GroupNode.of("pt", REPEATED, List.of(
-        PrimitiveNode.of("x", REQUIRED, PhysicalType.INT32),
-        PrimitiveNode.of("y", REQUIRED, PhysicalType.INT32)));
-    GroupNode points = GroupNode.of("pts", OPTIONAL, List.of(point)).withLogicalType(LogicalType.LIST);
+    GroupNode point =
+        GroupNode.of(
+            "pt",
+            REPEATED,
+            List.of(
+                PrimitiveNode.of("x", REQUIRED, PhysicalType.INT32),
+                PrimitiveNode.of("y", REQUIRED, PhysicalType.INT32)));
+    GroupNode points =
+        GroupNode.of("pts", OPTIONAL, List.of(point)).withLogicalType(LogicalType.LIST);
     MessageType schema = new MessageType("m", List.of(points));
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -140,9 +150,8 @@ class ProjectionTest {
     if (value instanceof List<?> list) {
       NestedTypes.ListShape fullShape = NestedTypes.listShape(fullGroup);
       SchemaNode fullElement = fullShape.element();
-      SchemaNode element = fullShape.twoLevel()
-          ? group.field(0)
-          : ((GroupNode) group.field(0)).field(0);
+      SchemaNode element =
+          fullShape.twoLevel() ? group.field(0) : ((GroupNode) group.field(0)).field(0);
       List<Object> out = new ArrayList<>();
       for (Object e : list) {
         out.add(pruneInstance(e, fullElement, element));
@@ -155,8 +164,11 @@ class ProjectionTest {
     int valueAt = fullShape.value() == null ? -1 : keyValue.fieldIndex(fullShape.value().name());
     Map<Object, Object> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : map.entrySet()) {
-      out.put(e.getKey(), valueAt < 0 ? null
-          : pruneInstance(e.getValue(), fullShape.value(), keyValue.field(valueAt)));
+      out.put(
+          e.getKey(),
+          valueAt < 0
+              ? null
+              : pruneInstance(e.getValue(), fullShape.value(), keyValue.field(valueAt)));
     }
     return out;
   }

@@ -49,8 +49,14 @@ final class ReadAssertions {
     int n = Math.min(expected.size(), actual.size());
     for (int i = 0; i < n; i++) {
       if (!expected.get(i).equals(actual.get(i))) {
-        fail(what + ": row " + i + " differs\n expected " + expected.get(i) + "\n actual   "
-            + actual.get(i));
+        fail(
+            what
+                + ": row "
+                + i
+                + " differs\n expected "
+                + expected.get(i)
+                + "\n actual   "
+                + actual.get(i));
       }
     }
     assertEquals(expected.size(), actual.size(), what + ": row count");

@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * A schema with every physical type, every logical type (UNKNOWN as an all-null column) and
- * every kind of nesting (struct, list, list of structs, map of lists, three levels of nesting,
- * unannotated repeated fields), and random rows for it, with nulls, empty lists and null
- * elements, generated from a seed.
+ * A schema with every physical type, every logical type (UNKNOWN as an all-null column) and every
+ * kind of nesting (struct, list, list of structs, map of lists, three levels of nesting,
+ * unannotated repeated fields), and random rows for it, with nulls, empty lists and null elements,
+ * generated from a seed.
  */
 final class ReadTestData {
   private ReadTestData() {}
@@ -46,24 +46,32 @@ final class ReadTestData {
     fields.add(opt("json", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.JSON));
     fields.add(opt("bson", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.BSON));
     fields.add(opt("dec32", PhysicalType.INT32).withLogicalType(new LogicalType.DecimalType(2, 9)));
-    fields.add(opt("dec64", PhysicalType.INT64).withLogicalType(new LogicalType.DecimalType(3, 18)));
-    fields.add(PrimitiveNode.fixed("decfixed", OPTIONAL, 10)
-        .withLogicalType(new LogicalType.DecimalType(4, 20)));
-    fields.add(opt("decbin", PhysicalType.BYTE_ARRAY)
-        .withLogicalType(new LogicalType.DecimalType(5, 30)));
+    fields.add(
+        opt("dec64", PhysicalType.INT64).withLogicalType(new LogicalType.DecimalType(3, 18)));
+    fields.add(
+        PrimitiveNode.fixed("decfixed", OPTIONAL, 10)
+            .withLogicalType(new LogicalType.DecimalType(4, 20)));
+    fields.add(
+        opt("decbin", PhysicalType.BYTE_ARRAY).withLogicalType(new LogicalType.DecimalType(5, 30)));
     fields.add(opt("date", PhysicalType.INT32).withLogicalType(LogicalType.DATE));
-    fields.add(opt("time_ms", PhysicalType.INT32)
-        .withLogicalType(new LogicalType.TimeType(true, TimeUnit.MILLIS)));
-    fields.add(opt("time_us", PhysicalType.INT64)
-        .withLogicalType(new LogicalType.TimeType(false, TimeUnit.MICROS)));
-    fields.add(opt("time_ns", PhysicalType.INT64)
-        .withLogicalType(new LogicalType.TimeType(true, TimeUnit.NANOS)));
-    fields.add(opt("ts_ms", PhysicalType.INT64)
-        .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)));
-    fields.add(opt("ts_us", PhysicalType.INT64)
-        .withLogicalType(new LogicalType.TimestampType(false, TimeUnit.MICROS)));
-    fields.add(opt("ts_ns", PhysicalType.INT64)
-        .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.NANOS)));
+    fields.add(
+        opt("time_ms", PhysicalType.INT32)
+            .withLogicalType(new LogicalType.TimeType(true, TimeUnit.MILLIS)));
+    fields.add(
+        opt("time_us", PhysicalType.INT64)
+            .withLogicalType(new LogicalType.TimeType(false, TimeUnit.MICROS)));
+    fields.add(
+        opt("time_ns", PhysicalType.INT64)
+            .withLogicalType(new LogicalType.TimeType(true, TimeUnit.NANOS)));
+    fields.add(
+        opt("ts_ms", PhysicalType.INT64)
+            .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)));
+    fields.add(
+        opt("ts_us", PhysicalType.INT64)
+            .withLogicalType(new LogicalType.TimestampType(false, TimeUnit.MICROS)));
+    fields.add(
+        opt("ts_ns", PhysicalType.INT64)
+            .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.NANOS)));
     fields.add(intType("i8", PhysicalType.INT32, 8, true));
     fields.add(intType("u8", PhysicalType.INT32, 8, false));
     fields.add(intType("i16", PhysicalType.INT32, 16, true));
@@ -74,27 +82,60 @@ final class ReadTestData {
     fields.add(intType("u64", PhysicalType.INT64, 64, false));
     fields.add(opt("unknown", PhysicalType.INT32).withLogicalType(LogicalType.UNKNOWN));
     fields.add(PrimitiveNode.fixed("f16", OPTIONAL, 2).withLogicalType(LogicalType.FLOAT16));
-    fields.add(GroupNode.of("s", OPTIONAL, List.of(
-        PrimitiveNode.of("a", REQUIRED, PhysicalType.INT32),
-        opt("b", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING))));
+    fields.add(
+        GroupNode.of(
+            "s",
+            OPTIONAL,
+            List.of(
+                PrimitiveNode.of("a", REQUIRED, PhysicalType.INT32),
+                opt("b", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING))));
     fields.add(NestedTypes.list("l", OPTIONAL, opt("e", PhysicalType.INT32)));
-    fields.add(NestedTypes.list("ls", OPTIONAL, GroupNode.of("e", OPTIONAL, List.of(
-        opt("x", PhysicalType.INT64),
-        opt("y", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING)))));
-    fields.add(NestedTypes.map("m", OPTIONAL,
-        PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING),
-        NestedTypes.list("v", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT32))));
+    fields.add(
+        NestedTypes.list(
+            "ls",
+            OPTIONAL,
+            GroupNode.of(
+                "e",
+                OPTIONAL,
+                List.of(
+                    opt("x", PhysicalType.INT64),
+                    opt("y", PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING)))));
+    fields.add(
+        NestedTypes.map(
+            "m",
+            OPTIONAL,
+            PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY)
+                .withLogicalType(LogicalType.STRING),
+            NestedTypes.list("v", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT32))));
     // Three levels: a list of structs holding a list of structs holding a map.
-    GroupNode inner = GroupNode.of("e", OPTIONAL, List.of(NestedTypes.map("m3", OPTIONAL,
-        PrimitiveNode.of("k", REQUIRED, PhysicalType.INT32), opt("v", PhysicalType.DOUBLE))));
-    GroupNode middle = GroupNode.of("e", OPTIONAL, List.of(NestedTypes.list("l2", OPTIONAL, inner)));
+    GroupNode inner =
+        GroupNode.of(
+            "e",
+            OPTIONAL,
+            List.of(
+                NestedTypes.map(
+                    "m3",
+                    OPTIONAL,
+                    PrimitiveNode.of("k", REQUIRED, PhysicalType.INT32),
+                    opt("v", PhysicalType.DOUBLE))));
+    GroupNode middle =
+        GroupNode.of("e", OPTIONAL, List.of(NestedTypes.list("l2", OPTIONAL, inner)));
     fields.add(GroupNode.of("deep", OPTIONAL, List.of(NestedTypes.list("l1", OPTIONAL, middle))));
     fields.add(PrimitiveNode.of("rep_prim", REPEATED, PhysicalType.INT32));
-    fields.add(GroupNode.of("rep_group", REPEATED, List.of(
-        PrimitiveNode.of("p", REQUIRED, PhysicalType.INT32), opt("q", PhysicalType.BYTE_ARRAY))));
-    fields.add(GroupNode.of("req", REQUIRED, List.of(
-        PrimitiveNode.of("r1", REQUIRED, PhysicalType.INT32),
-        PrimitiveNode.of("r2", REPEATED, PhysicalType.BYTE_ARRAY))));
+    fields.add(
+        GroupNode.of(
+            "rep_group",
+            REPEATED,
+            List.of(
+                PrimitiveNode.of("p", REQUIRED, PhysicalType.INT32),
+                opt("q", PhysicalType.BYTE_ARRAY))));
+    fields.add(
+        GroupNode.of(
+            "req",
+            REQUIRED,
+            List.of(
+                PrimitiveNode.of("r1", REQUIRED, PhysicalType.INT32),
+                PrimitiveNode.of("r2", REPEATED, PhysicalType.BYTE_ARRAY))));
     return new MessageType("everything", fields);
   }
 
@@ -160,9 +201,10 @@ final class ReadTestData {
       Map<Object, Object> map = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
         // Distinct keys: a map has no duplicate keys, and byte[] keys compare by identity.
-        Object key = ((PrimitiveNode) shape.key()).type() == PhysicalType.INT32
-            ? (Object) (i * 7 + r.nextInt(7))
-            : ("key" + i).getBytes(StandardCharsets.UTF_8);
+        Object key =
+            ((PrimitiveNode) shape.key()).type() == PhysicalType.INT32
+                ? (Object) (i * 7 + r.nextInt(7))
+                : ("key" + i).getBytes(StandardCharsets.UTF_8);
         map.put(key, field(shape.value(), r, depth + 1));
       }
       return map;
@@ -179,9 +221,10 @@ final class ReadTestData {
     int pick = r.nextInt(40);
     return switch (leaf.type()) {
       case BOOLEAN -> pick % 2 == 0;
-      case INT32 -> leaf.logicalType() instanceof LogicalType.IntType t && t.bitWidth() < 32
-          ? pick * (t.signed() ? -3 : 3)
-          : (r.nextInt(10) == 0 ? r.nextInt() : pick * 1000 - 7);
+      case INT32 ->
+          leaf.logicalType() instanceof LogicalType.IntType t && t.bitWidth() < 32
+              ? pick * (t.signed() ? -3 : 3)
+              : (r.nextInt(10) == 0 ? r.nextInt() : pick * 1000 - 7);
       case INT64 -> r.nextInt(10) == 0 ? r.nextLong() : pick * 1_000_000_007L;
       case FLOAT -> r.nextInt(50) == 0 ? Float.NaN : pick * 0.25f - 3;
       case DOUBLE -> r.nextInt(50) == 0 ? -0.0 : pick * 1.5e10 + 0.125;

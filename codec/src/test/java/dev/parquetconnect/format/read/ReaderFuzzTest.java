@@ -34,10 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ReaderFuzzTest {
   private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
   private static final int MIN_ITERATIONS = 100;
+
   /** One mutated file taking longer than this to read is treated as a hang. */
   private static final long SLOW_MILLIS = 10_000;
+
   /** Rows or entries read per mutated file at most: a lie can describe billions of nulls. */
   private static final int MAX_ENTRIES = 200_000;
+
   private static final ReadOptions OPTIONS = ReadOptions.defaults().withVerifyChecksums(false);
 
   private static final List<byte[]> CORPUS = new ArrayList<>();
@@ -57,16 +60,25 @@ class ReaderFuzzTest {
     var rows = ReadTestData.rows(schema, 120, 99);
     int n = 0;
     for (WriterVersion version : WriterVersion.values()) {
-      for (CompressionCodecName codec : List.of(CompressionCodecName.UNCOMPRESSED,
-          CompressionCodecName.SNAPPY, CompressionCodecName.ZSTD, CompressionCodecName.GZIP)) {
+      for (CompressionCodecName codec :
+          List.of(
+              CompressionCodecName.UNCOMPRESSED,
+              CompressionCodecName.SNAPPY,
+              CompressionCodecName.ZSTD,
+              CompressionCodecName.GZIP)) {
         Path file = dir.resolve("pj" + n++ + ".parquet");
-        ParquetJavaOracle.write(file, schema, rows, new ParquetJavaOracle.WriteOptions(
-            codec, n % 2 == 0, version, 1024, 16 * 1024));
+        ParquetJavaOracle.write(
+            file,
+            schema,
+            rows,
+            new ParquetJavaOracle.WriteOptions(codec, n % 2 == 0, version, 1024, 16 * 1024));
         GENERATED.add(Files.readAllBytes(file));
       }
     }
     Path duck = dir.resolve("duck.parquet");
-    DuckDbRowOracle.copy(DuckDbFilesReadTest.SELECT.replace("range(5000)", "range(300)"), duck,
+    DuckDbRowOracle.copy(
+        DuckDbFilesReadTest.SELECT.replace("range(5000)", "range(300)"),
+        duck,
         "FORMAT parquet, COMPRESSION snappy, PARQUET_VERSION V2, ROW_GROUP_SIZE 2048");
     GENERATED.add(Files.readAllBytes(duck));
   }
@@ -97,8 +109,13 @@ class ReaderFuzzTest {
       } catch (ParquetException expected) {
         rejected++;
         if (expected.file() == null) {
-          fail("no file named in: " + expected.getMessage() + " (mutation seed " + mutationSeed
-              + ")", expected);
+          fail(
+              "no file named in: "
+                  + expected.getMessage()
+                  + " (mutation seed "
+                  + mutationSeed
+                  + ")",
+              expected);
         }
       } catch (Throwable e) {
         fail("mutation seed " + mutationSeed + " of a " + original.length + "-byte file: " + e, e);
@@ -109,15 +126,20 @@ class ReaderFuzzTest {
       }
       iterations++;
     }
-    System.err.println("reader fuzz: " + iterations + " mutated files, " + rejected
-        + " rejected with a ParquetException");
+    System.err.println(
+        "reader fuzz: "
+            + iterations
+            + " mutated files, "
+            + rejected
+            + " rejected with a ParquetException");
     // Most mutations must be caught; some (a flipped value bit) legitimately read fine.
     assertTrue(rejected > iterations / 10, rejected + " of " + iterations + " rejected");
   }
 
   /** Opens the file and reads every record and every column's batches, bounded in size. */
   private static void readEverything(byte[] file) throws IOException, ParquetException {
-    try (ParquetFileReader reader = ParquetFileReader.open(new MemoryInput(file, "fuzz"), OPTIONS)) {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new MemoryInput(file, "fuzz"), OPTIONS)) {
       try (RowReader rows = reader.rowReader()) {
         for (int n = 0; n < MAX_ENTRIES && rows.hasNext(); n++) {
           rows.next();
@@ -150,9 +172,10 @@ class ReaderFuzzTest {
     int damages = 1 + r.nextInt(4);
     for (int d = 0; d < damages; d++) {
       // Half the damage lands in the last 1 KiB (footer, trailer), where lies spread furthest.
-      int at = r.nextBoolean()
-          ? r.nextInt(b.length)
-          : Math.max(0, b.length - 1 - r.nextInt(Math.min(1024, b.length)));
+      int at =
+          r.nextBoolean()
+              ? r.nextInt(b.length)
+              : Math.max(0, b.length - 1 - r.nextInt(Math.min(1024, b.length)));
       switch (r.nextInt(6)) {
         case 0 -> b[at] ^= (byte) (1 << r.nextInt(8));
         case 1 -> b[at] = (byte) r.nextInt(256);

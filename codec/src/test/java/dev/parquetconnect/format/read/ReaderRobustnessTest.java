@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Files whose bytes or metadata lie, built by editing a good file: every lie is a checked error
- * naming what is wrong and where, found before anything is allocated or read for it; and what
- * the reader fetches (one tail read for the footer, only the projected chunks, each byte once).
+ * naming what is wrong and where, found before anything is allocated or read for it; and what the
+ * reader fetches (one tail read for the footer, only the projected chunks, each byte once).
  */
 class ReaderRobustnessTest {
   private static final MessageType SCHEMA = ReadTestData.schema();
@@ -48,11 +48,15 @@ class ReaderRobustnessTest {
   static void writeGoodFile(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("good.parquet");
     goodRows = ReadTestData.rows(SCHEMA, 400, 5);
-    ParquetJavaFeatureWriter.write(file, SCHEMA, goodRows, b -> b
-        .withCompressionCodec(CompressionCodecName.SNAPPY)
-        .withPageWriteChecksumEnabled(true)
-        .withPageSize(1024)
-        .withRowGroupSize(48 * 1024));
+    ParquetJavaFeatureWriter.write(
+        file,
+        SCHEMA,
+        goodRows,
+        b ->
+            b.withCompressionCodec(CompressionCodecName.SNAPPY)
+                .withPageWriteChecksumEnabled(true)
+                .withPageSize(1024)
+                .withRowGroupSize(48 * 1024));
     good = Files.readAllBytes(file);
   }
 
@@ -71,8 +75,8 @@ class ReaderRobustnessTest {
     }
   }
 
-  private static <T extends ParquetException> T fails(Class<T> type, String fragment,
-      Executable read) {
+  private static <T extends ParquetException> T fails(
+      Class<T> type, String fragment, Executable read) {
     T e = assertThrows(type, read);
     assertTrue(e.getMessage().contains(fragment), "'" + fragment + "' not in: " + e.getMessage());
     assertEquals("mem", e.file(), e.getMessage());
@@ -97,8 +101,8 @@ class ReaderRobustnessTest {
       assertEquals(SCHEMA.toString(), reader.schema().toString());
     }
     MemoryInput small = new MemoryInput(good, "mem");
-    try (ParquetFileReader reader = ParquetFileReader.open(small,
-        ReadOptions.defaults().withFooterReadSize(16))) {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(small, ReadOptions.defaults().withFooterReadSize(16))) {
       assertEquals(3, small.reads.size(), "tail, magic, then the rest of a long footer");
       assertEquals(footerLength + 8 + 4, small.bytesRead());
       assertEquals(SCHEMA.toString(), reader.schema().toString());
@@ -125,7 +129,9 @@ class ReaderRobustnessTest {
     Arrays.fill(garbage, good.length - 8 - footerLength, good.length - 8, (byte) 0x7f);
     CorruptDataException e = fails(CorruptDataException.class, "footer", () -> read(garbage));
     assertEquals(good.length - 8 - footerLength, e.offset());
-    fails(UnsupportedFeatureException.class, "maxFooterSize",
+    fails(
+        UnsupportedFeatureException.class,
+        "maxFooterSize",
         () -> read(good, ReadOptions.defaults().withMaxFooterSize(footerLength - 1)));
   }
 
@@ -133,41 +139,106 @@ class ReaderRobustnessTest {
   void encryptedMagicIsRefused() {
     byte[] tail = good.clone();
     System.arraycopy("PARE".getBytes(StandardCharsets.US_ASCII), 0, tail, tail.length - 4, 4);
-    fails(UnsupportedFeatureException.class, "encrypted Parquet files are not supported",
+    fails(
+        UnsupportedFeatureException.class,
+        "encrypted Parquet files are not supported",
         () -> read(tail));
     byte[] head = good.clone();
     System.arraycopy("PARE".getBytes(StandardCharsets.US_ASCII), 0, head, 0, 4);
-    fails(UnsupportedFeatureException.class, "encrypted Parquet files are not supported",
+    fails(
+        UnsupportedFeatureException.class,
+        "encrypted Parquet files are not supported",
         () -> read(head));
   }
 
   @Test
   void chunkLayoutIsCheckedBeforeAnyPageIsRead() throws Exception {
-    long footerStart = good.length - 8
-        - MetadataCodec.footerLength(good, good.length - 8, good.length);
-    ColumnMetaData first = FooterSurgery.footer(good).rowGroups().get(0).columns().get(1).metaData();
-    checkLayout(FooterSurgery.editMeta(good, 0, 1, m -> FooterSurgery.withLayout(m,
-        m.numValues(), footerStart, null, m.totalCompressedSize())), "data region");
-    checkLayout(FooterSurgery.editMeta(good, 0, 1, m -> FooterSurgery.withLayout(m,
-        m.numValues(), m.dataPageOffset(), m.dictionaryPageOffset(), good.length)), "data region");
-    checkLayout(FooterSurgery.editMeta(good, 0, 2, m -> FooterSurgery.withLayout(m,
-        m.numValues(), first.dataPageOffset(), null, m.totalCompressedSize())), "overlaps");
-    checkLayout(FooterSurgery.editMeta(good, 0, 1, m -> FooterSurgery.withLayout(m,
-        m.numValues(), 0, null, m.totalCompressedSize())), "leading magic");
-    checkLayout(FooterSurgery.editMeta(good, 0, 1, m -> FooterSurgery.withLayout(m,
-        -1, m.dataPageOffset(), m.dictionaryPageOffset(), m.totalCompressedSize())), "negative");
-    checkLayout(FooterSurgery.editMeta(good, 0, 1,
-        m -> FooterSurgery.withType(m, PhysicalType.DOUBLE)), "holds DOUBLE");
-    checkLayout(FooterSurgery.editRowGroup(good, 0, g -> new RowGroup(
-        g.columns().subList(1, g.columns().size()), g.totalByteSize(), g.numRows(),
-        g.sortingColumns(), g.fileOffset(), g.totalCompressedSize(), g.ordinal())),
+    long footerStart =
+        good.length - 8 - MetadataCodec.footerLength(good, good.length - 8, good.length);
+    ColumnMetaData first =
+        FooterSurgery.footer(good).rowGroups().get(0).columns().get(1).metaData();
+    checkLayout(
+        FooterSurgery.editMeta(
+            good,
+            0,
+            1,
+            m ->
+                FooterSurgery.withLayout(
+                    m, m.numValues(), footerStart, null, m.totalCompressedSize())),
+        "data region");
+    checkLayout(
+        FooterSurgery.editMeta(
+            good,
+            0,
+            1,
+            m ->
+                FooterSurgery.withLayout(
+                    m, m.numValues(), m.dataPageOffset(), m.dictionaryPageOffset(), good.length)),
+        "data region");
+    checkLayout(
+        FooterSurgery.editMeta(
+            good,
+            0,
+            2,
+            m ->
+                FooterSurgery.withLayout(
+                    m, m.numValues(), first.dataPageOffset(), null, m.totalCompressedSize())),
+        "overlaps");
+    checkLayout(
+        FooterSurgery.editMeta(
+            good,
+            0,
+            1,
+            m -> FooterSurgery.withLayout(m, m.numValues(), 0, null, m.totalCompressedSize())),
+        "leading magic");
+    checkLayout(
+        FooterSurgery.editMeta(
+            good,
+            0,
+            1,
+            m ->
+                FooterSurgery.withLayout(
+                    m, -1, m.dataPageOffset(), m.dictionaryPageOffset(), m.totalCompressedSize())),
+        "negative");
+    checkLayout(
+        FooterSurgery.editMeta(good, 0, 1, m -> FooterSurgery.withType(m, PhysicalType.DOUBLE)),
+        "holds DOUBLE");
+    checkLayout(
+        FooterSurgery.editRowGroup(
+            good,
+            0,
+            g ->
+                new RowGroup(
+                    g.columns().subList(1, g.columns().size()),
+                    g.totalByteSize(),
+                    g.numRows(),
+                    g.sortingColumns(),
+                    g.fileOffset(),
+                    g.totalCompressedSize(),
+                    g.ordinal())),
         "column chunks but the schema has");
-    checkLayout(FooterSurgery.editRowGroup(good, 0, g -> new RowGroup(g.columns(),
-        g.totalByteSize(), -5, null, null, null, null)), "negative row count");
-    byte[] external = FooterSurgery.editChunk(good, 0, 1, c -> new ColumnChunk("other.parquet",
-        c.fileOffset(), c.metaData(), null, null, null, null, null, null));
-    UnsupportedFeatureException e = fails(UnsupportedFeatureException.class, "another file",
-        () -> read(external));
+    checkLayout(
+        FooterSurgery.editRowGroup(
+            good, 0, g -> new RowGroup(g.columns(), g.totalByteSize(), -5, null, null, null, null)),
+        "negative row count");
+    byte[] external =
+        FooterSurgery.editChunk(
+            good,
+            0,
+            1,
+            c ->
+                new ColumnChunk(
+                    "other.parquet",
+                    c.fileOffset(),
+                    c.metaData(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
+    UnsupportedFeatureException e =
+        fails(UnsupportedFeatureException.class, "another file", () -> read(external));
     assertEquals(SCHEMA.column(1).dottedPath(), e.column());
   }
 
@@ -179,38 +250,85 @@ class ReaderRobustnessTest {
 
   @Test
   void countsMustAgree() throws Exception {
-    fails(CorruptDataException.class, "rows but its row group has",
-        () -> read(FooterSurgery.editRowGroup(good, 0, g -> new RowGroup(g.columns(),
-            g.totalByteSize(), g.numRows() + 1, null, null, null, null))));
-    fails(CorruptDataException.class, "ends after",
-        () -> read(FooterSurgery.editMeta(good, 0, 0, m -> FooterSurgery.withLayout(m,
-            m.numValues() + 1, m.dataPageOffset(), m.dictionaryPageOffset(),
-            m.totalCompressedSize()))));
-    CorruptDataException e = fails(CorruptDataException.class, "of the chunk's",
-        () -> read(FooterSurgery.editMeta(good, 0, 0, m -> FooterSurgery.withLayout(m,
-            m.numValues() - 1, m.dataPageOffset(), m.dictionaryPageOffset(),
-            m.totalCompressedSize()))));
+    fails(
+        CorruptDataException.class,
+        "rows but its row group has",
+        () ->
+            read(
+                FooterSurgery.editRowGroup(
+                    good,
+                    0,
+                    g ->
+                        new RowGroup(
+                            g.columns(),
+                            g.totalByteSize(),
+                            g.numRows() + 1,
+                            null,
+                            null,
+                            null,
+                            null))));
+    fails(
+        CorruptDataException.class,
+        "ends after",
+        () ->
+            read(
+                FooterSurgery.editMeta(
+                    good,
+                    0,
+                    0,
+                    m ->
+                        FooterSurgery.withLayout(
+                            m,
+                            m.numValues() + 1,
+                            m.dataPageOffset(),
+                            m.dictionaryPageOffset(),
+                            m.totalCompressedSize()))));
+    CorruptDataException e =
+        fails(
+            CorruptDataException.class,
+            "of the chunk's",
+            () ->
+                read(
+                    FooterSurgery.editMeta(
+                        good,
+                        0,
+                        0,
+                        m ->
+                            FooterSurgery.withLayout(
+                                m,
+                                m.numValues() - 1,
+                                m.dataPageOffset(),
+                                m.dictionaryPageOffset(),
+                                m.totalCompressedSize()))));
     assertEquals("id", e.column());
     assertTrue(e.offset() >= 4, e.getMessage());
   }
 
   @Test
   void pagesAboveTheLimitsAreRefused() {
-    UnsupportedFeatureException big = fails(UnsupportedFeatureException.class, "maxPageSize",
-        () -> read(good, ReadOptions.defaults().withMaxPageSize(64)));
+    UnsupportedFeatureException big =
+        fails(
+            UnsupportedFeatureException.class,
+            "maxPageSize",
+            () -> read(good, ReadOptions.defaults().withMaxPageSize(64)));
     assertTrue(big.column() != null && big.offset() >= 4, big.getMessage());
-    CorruptDataException header = fails(CorruptDataException.class, "maxPageHeaderSize",
-        () -> read(good, ReadOptions.defaults().withMaxPageHeaderSize(6)));
+    CorruptDataException header =
+        fails(
+            CorruptDataException.class,
+            "maxPageHeaderSize",
+            () -> read(good, ReadOptions.defaults().withMaxPageHeaderSize(6)));
     assertTrue(header.column() != null && header.offset() >= 4, header.getMessage());
   }
 
   @Test
   void crcMismatchNamesTheColumnAndThePage() throws Exception {
     ColumnDescriptor column = SCHEMA.column("f64");
-    ColumnMetaData meta = FooterSurgery.footer(good).rowGroups().get(0).columns()
-        .get(column.index()).metaData();
-    long pageOffset = meta.dictionaryPageOffset() != null && meta.dictionaryPageOffset() > 0
-        ? meta.dictionaryPageOffset() : meta.dataPageOffset();
+    ColumnMetaData meta =
+        FooterSurgery.footer(good).rowGroups().get(0).columns().get(column.index()).metaData();
+    long pageOffset =
+        meta.dictionaryPageOffset() != null && meta.dictionaryPageOffset() > 0
+            ? meta.dictionaryPageOffset()
+            : meta.dataPageOffset();
     int headerLength = MetadataCodec.readPageHeader(good, (int) pageOffset, 1024).length();
     byte[] damaged = good.clone();
     damaged[(int) pageOffset + headerLength + 1] ^= 0x10;
@@ -237,8 +355,10 @@ class ReaderRobustnessTest {
       List<long[]> ranges = new ArrayList<>();
       for (RowGroup g : reader.rowGroups()) {
         ColumnMetaData m = g.columns().get(column.index()).metaData();
-        long start = m.dictionaryPageOffset() != null && m.dictionaryPageOffset() > 0
-            ? Math.min(m.dictionaryPageOffset(), m.dataPageOffset()) : m.dataPageOffset();
+        long start =
+            m.dictionaryPageOffset() != null && m.dictionaryPageOffset() > 0
+                ? Math.min(m.dictionaryPageOffset(), m.dataPageOffset())
+                : m.dataPageOffset();
         ranges.add(new long[] {start, start + m.totalCompressedSize()});
         chunkBytes += m.totalCompressedSize();
       }
@@ -252,10 +372,12 @@ class ReaderRobustnessTest {
       }
       assertEquals(chunkBytes, input.bytesRead() - footerBytes, "each chunk byte read once");
       for (long[] read : input.reads.subList(afterFooter, input.reads.size())) {
-        assertTrue(ranges.stream().anyMatch(r -> read[0] >= r[0] && read[0] + read[1] <= r[1]),
+        assertTrue(
+            ranges.stream().anyMatch(r -> read[0] >= r[0] && read[0] + read[1] <= r[1]),
             "read [" + read[0] + ", +" + read[1] + ") outside the projected chunks");
       }
-      assertTrue(input.reads.size() - afterFooter <= reader.rowGroups().size() * 40,
+      assertTrue(
+          input.reads.size() - afterFooter <= reader.rowGroups().size() * 40,
           "about one read per page: " + (input.reads.size() - afterFooter));
     }
   }
@@ -270,8 +392,14 @@ class ReaderRobustnessTest {
         ColumnMetaData meta = m.rowGroups().get(g).columns().get(c).metaData();
         if (meta.dictionaryPageOffset() != null && meta.dictionaryPageOffset() > 0) {
           long dictionary = meta.dictionaryPageOffset();
-          file = FooterSurgery.editMeta(file, g, c, x -> FooterSurgery.withLayout(x,
-              x.numValues(), dictionary, null, x.totalCompressedSize()));
+          file =
+              FooterSurgery.editMeta(
+                  file,
+                  g,
+                  c,
+                  x ->
+                      FooterSurgery.withLayout(
+                          x, x.numValues(), dictionary, null, x.totalCompressedSize()));
           edited++;
         }
       }
@@ -282,24 +410,37 @@ class ReaderRobustnessTest {
 
   @Test
   void recordsLargerThanTheLimitAreRefused() throws Exception {
-    fails(UnsupportedFeatureException.class, "maxRecordValues",
+    fails(
+        UnsupportedFeatureException.class,
+        "maxRecordValues",
         () -> read(good, ReadOptions.defaults().withMaxRecordValues(10)));
   }
 
   /** Found by the fuzz test: nested groups using up the elements their parent counted on. */
   @Test
   void schemaWhoseGroupsOverclaimChildrenIsCorrupt() {
-    List<SchemaElement> elements = List.of(
-        new SchemaElement(null, null, null, "root", 2, null, null, null, null, null),
-        new SchemaElement(null, null, FieldRepetitionType.OPTIONAL, "g", 2, null, null, null,
-            null, null),
-        leaf("a"), leaf("b"));
+    List<SchemaElement> elements =
+        List.of(
+            new SchemaElement(null, null, null, "root", 2, null, null, null, null, null),
+            new SchemaElement(
+                null, null, FieldRepetitionType.OPTIONAL, "g", 2, null, null, null, null, null),
+            leaf("a"),
+            leaf("b"));
     assertThrows(CorruptDataException.class, () -> SchemaConverter.fromSchemaElements(elements));
   }
 
   private static SchemaElement leaf(String name) {
-    return new SchemaElement(PhysicalType.INT32, null, FieldRepetitionType.REQUIRED, name, null,
-        null, null, null, null, null);
+    return new SchemaElement(
+        PhysicalType.INT32,
+        null,
+        FieldRepetitionType.REQUIRED,
+        name,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link RowReader#returnStringsAsText()} on a file parquet-java wrote with dictionary pages
- * that fall back to plain ones: STRING columns come back as the {@code String}s of the written
- * bytes, one shared instance per dictionary entry while pages are dictionary-encoded; other
- * binary columns stay {@code byte[]}; the default stays {@code byte[]} everywhere.
+ * {@link RowReader#returnStringsAsText()} on a file parquet-java wrote with dictionary pages that
+ * fall back to plain ones: STRING columns come back as the {@code String}s of the written bytes,
+ * one shared instance per dictionary entry while pages are dictionary-encoded; other binary columns
+ * stay {@code byte[]}; the default stays {@code byte[]} everywhere.
  */
 class RowReaderStringsTest {
   @TempDir Path dir;
@@ -36,16 +36,21 @@ class RowReaderStringsTest {
     List<Row> written = ColumnBatchTest.fallbackRows(schema, 1200);
     for (WriterVersion version : WriterVersion.values()) {
       Path file = dir.resolve(version + ".parquet");
-      ParquetJavaFeatureWriter.write(file, schema, written, b -> b
-          .withWriterVersion(version)
-          .withDictionaryPageSize(1024)
-          .withPageRowCountLimit(37)
-          .withCompressionCodec(CompressionCodecName.SNAPPY));
+      ParquetJavaFeatureWriter.write(
+          file,
+          schema,
+          written,
+          b ->
+              b.withWriterVersion(version)
+                  .withDictionaryPageSize(1024)
+                  .withPageRowCountLimit(37)
+                  .withCompressionCodec(CompressionCodecName.SNAPPY));
       List<Row> rows = new ArrayList<>();
       // Batches of 50 levels: the first ones lie wholly in the dictionary-encoded pages (a batch
       // spanning the fallback is materialised, and its strings made one per value).
-      try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file),
-              ReadOptions.defaults().withBatchSize(50));
+      try (ParquetFileReader reader =
+              ParquetFileReader.open(
+                  new LocalFileInput(file), ReadOptions.defaults().withBatchSize(50));
           RowReader rowReader = reader.rowReader()) {
         rowReader.returnStringsAsText();
         while (rowReader.hasNext()) {
@@ -92,7 +97,7 @@ class RowReaderStringsTest {
     MessageType schema = ColumnBatchTest.fallbackSchema();
     List<Row> written = ColumnBatchTest.fallbackRows(schema, 100);
     Path file = dir.resolve("default.parquet");
-    ParquetJavaFeatureWriter.write(file, schema, written, b -> { });
+    ParquetJavaFeatureWriter.write(file, schema, written, b -> {});
     List<Row> rows = ReadAssertions.readAll(file);
     ReadAssertions.assertSameRows(written, rows, "default");
     assertInstanceOf(byte[].class, rows.get(0).get(1));

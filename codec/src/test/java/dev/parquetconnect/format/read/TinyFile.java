@@ -25,14 +25,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Builds a one-column file ({@code optional int32 x}, one row group) page by page, for page
- * layouts no writer at hand produces: v2 pages stored uncompressed in a compressed chunk, index
- * pages, dictionary pages in the wrong place, headers that lie. Levels are written as RLE runs of
- * bit width 1, values as PLAIN.
+ * Builds a one-column file ({@code optional int32 x}, one row group) page by page, for page layouts
+ * no writer at hand produces: v2 pages stored uncompressed in a compressed chunk, index pages,
+ * dictionary pages in the wrong place, headers that lie. Levels are written as RLE runs of bit
+ * width 1, values as PLAIN.
  */
 final class TinyFile {
-  static final MessageType SCHEMA = new MessageType("tiny",
-      List.of(PrimitiveNode.of("x", FieldRepetitionType.OPTIONAL, PhysicalType.INT32)));
+  static final MessageType SCHEMA =
+      new MessageType(
+          "tiny", List.of(PrimitiveNode.of("x", FieldRepetitionType.OPTIONAL, PhysicalType.INT32)));
 
   private final CompressionCodec codec;
   private final GrowableBuffer file = new GrowableBuffer();
@@ -51,9 +52,17 @@ final class TinyFile {
     body.write(levels);
     body.write(plain(present));
     byte[] stored = compress(body.toByteArray());
-    page(new PageHeader(PageType.DATA_PAGE, body.size(), stored.length, null,
-        new DataPageHeader(def.length, Encoding.PLAIN, Encoding.RLE, Encoding.RLE, null),
-        null, null, null), stored);
+    page(
+        new PageHeader(
+            PageType.DATA_PAGE,
+            body.size(),
+            stored.length,
+            null,
+            new DataPageHeader(def.length, Encoding.PLAIN, Encoding.RLE, Encoding.RLE, null),
+            null,
+            null,
+            null),
+        stored);
     values += def.length;
     return this;
   }
@@ -66,9 +75,25 @@ final class TinyFile {
     GrowableBuffer body = new GrowableBuffer();
     body.write(levels);
     body.write(stored);
-    page(new PageHeader(PageType.DATA_PAGE_V2, levels.size() + plain.length, body.size(), null,
-        null, null, null, new DataPageHeaderV2(def.length, declaredNulls, def.length,
-            Encoding.PLAIN, levels.size(), 0, compressed, null)), body.toByteArray());
+    page(
+        new PageHeader(
+            PageType.DATA_PAGE_V2,
+            levels.size() + plain.length,
+            body.size(),
+            null,
+            null,
+            null,
+            null,
+            new DataPageHeaderV2(
+                def.length,
+                declaredNulls,
+                def.length,
+                Encoding.PLAIN,
+                levels.size(),
+                0,
+                compressed,
+                null)),
+        body.toByteArray());
     values += def.length;
     return this;
   }
@@ -77,8 +102,17 @@ final class TinyFile {
   TinyFile dictionary(int[] entries) {
     byte[] plain = plain(entries).toByteArray();
     byte[] stored = compress(plain);
-    page(new PageHeader(PageType.DICTIONARY_PAGE, plain.length, stored.length, null, null, null,
-        new DictionaryPageHeader(entries.length, Encoding.PLAIN, null), null), stored);
+    page(
+        new PageHeader(
+            PageType.DICTIONARY_PAGE,
+            plain.length,
+            stored.length,
+            null,
+            null,
+            null,
+            new DictionaryPageHeader(entries.length, Encoding.PLAIN, null),
+            null),
+        stored);
     return this;
   }
 
@@ -96,17 +130,35 @@ final class TinyFile {
       body.writeByte(i);
     }
     byte[] stored = compress(body.toByteArray());
-    page(new PageHeader(PageType.DATA_PAGE, body.size(), stored.length, null,
-        new DataPageHeader(indices.length, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.RLE,
-            null), null, null, null), stored);
+    page(
+        new PageHeader(
+            PageType.DATA_PAGE,
+            body.size(),
+            stored.length,
+            null,
+            new DataPageHeader(
+                indices.length, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.RLE, null),
+            null,
+            null,
+            null),
+        stored);
     values += indices.length;
     return this;
   }
 
   /** An index page (which readers skip) with an arbitrary body. */
   TinyFile index(byte[] body) {
-    page(new PageHeader(PageType.INDEX_PAGE, body.length, body.length, null, null,
-        IndexPageHeader.INSTANCE, null, null), body);
+    page(
+        new PageHeader(
+            PageType.INDEX_PAGE,
+            body.length,
+            body.length,
+            null,
+            null,
+            IndexPageHeader.INSTANCE,
+            null,
+            null),
+        body);
     return this;
   }
 
@@ -123,14 +175,45 @@ final class TinyFile {
 
   byte[] build(long rows, long numValues) {
     long chunkLength = file.size() - 4;
-    ColumnMetaData meta = new ColumnMetaData(PhysicalType.INT32, List.of(Encoding.PLAIN),
-        List.of("x"), codec, numValues, chunkLength, chunkLength, null, 4, null, null, null,
-        null, null, null, null, null);
-    RowGroup rowGroup = new RowGroup(
-        List.of(new ColumnChunk(null, 4, meta, null, null, null, null, null, null)),
-        chunkLength, rows, null, 4L, chunkLength, (short) 0);
-    FileMetaData footer = new FileMetaData(2, SchemaConverter.toSchemaElements(SCHEMA), rows,
-        List.of(rowGroup), null, "tiny test writer", null, null, null);
+    ColumnMetaData meta =
+        new ColumnMetaData(
+            PhysicalType.INT32,
+            List.of(Encoding.PLAIN),
+            List.of("x"),
+            codec,
+            numValues,
+            chunkLength,
+            chunkLength,
+            null,
+            4,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
+    RowGroup rowGroup =
+        new RowGroup(
+            List.of(new ColumnChunk(null, 4, meta, null, null, null, null, null, null)),
+            chunkLength,
+            rows,
+            null,
+            4L,
+            chunkLength,
+            (short) 0);
+    FileMetaData footer =
+        new FileMetaData(
+            2,
+            SchemaConverter.toSchemaElements(SCHEMA),
+            rows,
+            List.of(rowGroup),
+            null,
+            "tiny test writer",
+            null,
+            null,
+            null);
     GrowableBuffer out = new GrowableBuffer();
     out.write(file);
     int start = out.size();

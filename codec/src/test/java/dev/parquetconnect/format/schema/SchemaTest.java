@@ -41,7 +41,8 @@ class SchemaTest {
   @Test
   void levelsAndPathsAgreeWithParquetJava() {
     MessageType ours = sample();
-    org.apache.parquet.schema.MessageType theirs = MessageTypeParser.parseMessageType(ours.toString());
+    org.apache.parquet.schema.MessageType theirs =
+        MessageTypeParser.parseMessageType(ours.toString());
     List<ColumnDescriptor> expected = theirs.getColumns();
     assertEquals(expected.size(), ours.columns().size());
     for (int i = 0; i < expected.size(); i++) {
@@ -52,11 +53,15 @@ class SchemaTest {
       assertEquals(e.getMaxRepetitionLevel(), c.maxRepetitionLevel(), c.dottedPath());
       assertEquals(
           e.getPrimitiveType().getPrimitiveTypeName().name(),
-          c.primitive().type().name().replace("BYTE_ARRAY", "BINARY").replace("FIXED_LEN_BINARY",
-              "FIXED_LEN_BYTE_ARRAY"));
+          c.primitive()
+              .type()
+              .name()
+              .replace("BYTE_ARRAY", "BINARY")
+              .replace("FIXED_LEN_BINARY", "FIXED_LEN_BYTE_ARRAY"));
     }
     // Printing agrees with parquet-java's printing of the same schema.
-    assertEquals(theirs.toString().replaceAll("\\s+", " ").trim(),
+    assertEquals(
+        theirs.toString().replaceAll("\\s+", " ").trim(),
         ours.toString().replaceAll("\\s+", " ").trim());
   }
 
@@ -65,15 +70,43 @@ class SchemaTest {
     List<SchemaElement> elements =
         List.of(
             new SchemaElement(null, null, null, "m", 3, null, null, null, null, null),
-            new SchemaElement(PhysicalType.INT64, null, OPTIONAL, "amount", null,
-                ConvertedType.DECIMAL, 3, 12, null, null),
-            new SchemaElement(PhysicalType.INT64, null, OPTIONAL, "ts", null,
-                ConvertedType.TIMESTAMP_MILLIS, null, null, null, null),
-            new SchemaElement(PhysicalType.INT32, null, OPTIONAL, "u8", null,
-                ConvertedType.UINT_8, null, null, null, null));
+            new SchemaElement(
+                PhysicalType.INT64,
+                null,
+                OPTIONAL,
+                "amount",
+                null,
+                ConvertedType.DECIMAL,
+                3,
+                12,
+                null,
+                null),
+            new SchemaElement(
+                PhysicalType.INT64,
+                null,
+                OPTIONAL,
+                "ts",
+                null,
+                ConvertedType.TIMESTAMP_MILLIS,
+                null,
+                null,
+                null,
+                null),
+            new SchemaElement(
+                PhysicalType.INT32,
+                null,
+                OPTIONAL,
+                "u8",
+                null,
+                ConvertedType.UINT_8,
+                null,
+                null,
+                null,
+                null));
     MessageType schema = SchemaConverter.fromSchemaElements(elements);
     assertEquals(new LogicalType.DecimalType(3, 12), schema.column(0).primitive().logicalType());
-    assertEquals(new LogicalType.TimestampType(true, TimeUnit.MILLIS),
+    assertEquals(
+        new LogicalType.TimestampType(true, TimeUnit.MILLIS),
         schema.column(1).primitive().logicalType());
     assertEquals(SortOrder.UNSIGNED, schema.column(2).primitive().sortOrder());
   }
@@ -81,26 +114,40 @@ class SchemaTest {
   @Test
   void corruptSchemasAreRefusedWithCheckedErrors() {
     SchemaElement root2 = new SchemaElement(null, null, null, "m", 2, null, null, null, null, null);
-    SchemaElement leaf = new SchemaElement(PhysicalType.INT32, null, REQUIRED, "a", null, null,
-        null, null, null, null);
+    SchemaElement leaf =
+        new SchemaElement(
+            PhysicalType.INT32, null, REQUIRED, "a", null, null, null, null, null, null);
     assertThrows(CorruptDataException.class, () -> SchemaConverter.fromSchemaElements(List.of()));
-    assertThrows(CorruptDataException.class,
-        () -> SchemaConverter.fromSchemaElements(List.of(root2, leaf)));
+    assertThrows(
+        CorruptDataException.class, () -> SchemaConverter.fromSchemaElements(List.of(root2, leaf)));
     SchemaElement root1 = new SchemaElement(null, null, null, "m", 1, null, null, null, null, null);
-    assertThrows(CorruptDataException.class,
+    assertThrows(
+        CorruptDataException.class,
         () -> SchemaConverter.fromSchemaElements(List.of(root1, leaf, leaf)));
-    SchemaElement fixedNoLength = new SchemaElement(PhysicalType.FIXED_LEN_BYTE_ARRAY, null,
-        REQUIRED, "f", null, null, null, null, null, null);
-    assertThrows(CorruptDataException.class,
+    SchemaElement fixedNoLength =
+        new SchemaElement(
+            PhysicalType.FIXED_LEN_BYTE_ARRAY,
+            null,
+            REQUIRED,
+            "f",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
+    assertThrows(
+        CorruptDataException.class,
         () -> SchemaConverter.fromSchemaElements(List.of(root1, fixedNoLength)));
-    SchemaElement noRepetition = new SchemaElement(PhysicalType.INT32, null, null, "r", null,
-        null, null, null, null, null);
-    assertThrows(CorruptDataException.class,
+    SchemaElement noRepetition =
+        new SchemaElement(PhysicalType.INT32, null, null, "r", null, null, null, null, null, null);
+    assertThrows(
+        CorruptDataException.class,
         () -> SchemaConverter.fromSchemaElements(List.of(root1, noRepetition)));
-    SchemaElement negative = new SchemaElement(null, null, null, "m", -1, null, null, null, null,
-        null);
-    assertThrows(CorruptDataException.class,
-        () -> SchemaConverter.fromSchemaElements(List.of(negative)));
+    SchemaElement negative =
+        new SchemaElement(null, null, null, "m", -1, null, null, null, null, null);
+    assertThrows(
+        CorruptDataException.class, () -> SchemaConverter.fromSchemaElements(List.of(negative)));
     // A chain of one-child groups deeper than the limit is refused, not a StackOverflowError.
     List<SchemaElement> deep = new ArrayList<>();
     deep.add(root1);
@@ -126,26 +173,32 @@ class SchemaTest {
     assertTrue(NestedTypes.listShape(twoLevelPrimitive).twoLevel());
     // Rule 2: a repeated group of two fields is the element.
     GroupNode twoFields = GroupNode.of("item", REPEATED, List.of(str, str.withName("s2")));
-    assertTrue(NestedTypes.listShape(
-        GroupNode.of("l", OPTIONAL, List.of(twoFields)).withLogicalType(LogicalType.LIST))
-        .twoLevel());
+    assertTrue(
+        NestedTypes.listShape(
+                GroupNode.of("l", OPTIONAL, List.of(twoFields)).withLogicalType(LogicalType.LIST))
+            .twoLevel());
     // Rule 3: "array" and "<name>_tuple".
     for (String name : List.of("array", "l_tuple")) {
       GroupNode legacy = GroupNode.of(name, REPEATED, List.of(str));
-      NestedTypes.ListShape s = NestedTypes.listShape(
-          GroupNode.of("l", OPTIONAL, List.of(legacy)).withLogicalType(LogicalType.LIST));
+      NestedTypes.ListShape s =
+          NestedTypes.listShape(
+              GroupNode.of("l", OPTIONAL, List.of(legacy)).withLogicalType(LogicalType.LIST));
       assertSame(s.repeated(), s.element());
     }
     // Not a list: the child is not repeated.
-    assertNull(NestedTypes.listShape(
-        GroupNode.of("l", OPTIONAL, List.of(str)).withLogicalType(LogicalType.LIST)));
+    assertNull(
+        NestedTypes.listShape(
+            GroupNode.of("l", OPTIONAL, List.of(str)).withLogicalType(LogicalType.LIST)));
   }
 
   @Test
   void mapShapes() {
-    GroupNode map = NestedTypes.map("m", OPTIONAL,
-        PrimitiveNode.of("a", OPTIONAL, PhysicalType.INT32),
-        PrimitiveNode.of("b", OPTIONAL, PhysicalType.DOUBLE));
+    GroupNode map =
+        NestedTypes.map(
+            "m",
+            OPTIONAL,
+            PrimitiveNode.of("a", OPTIONAL, PhysicalType.INT32),
+            PrimitiveNode.of("b", OPTIONAL, PhysicalType.DOUBLE));
     NestedTypes.MapShape shape = NestedTypes.mapShape(map);
     assertEquals("key", shape.key().name());
     assertEquals(REQUIRED, shape.key().repetition());
@@ -155,24 +208,33 @@ class SchemaTest {
 
   @Test
   void annotationsAreCheckedAgainstPhysicalTypes() {
-    assertThrows(IllegalArgumentException.class,
-        () -> PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32).withLogicalType(LogicalType.STRING));
-    assertThrows(IllegalArgumentException.class,
-        () -> PrimitiveNode.of("d", REQUIRED, PhysicalType.INT32)
-            .withLogicalType(new LogicalType.DecimalType(0, 10)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32)
+                .withLogicalType(LogicalType.STRING));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            PrimitiveNode.of("d", REQUIRED, PhysicalType.INT32)
+                .withLogicalType(new LogicalType.DecimalType(0, 10)));
     assertEquals(38, LogicalTypes.maxDecimalPrecision(16));
     assertEquals(9, LogicalTypes.maxDecimalPrecision(4));
     assertEquals(18, LogicalTypes.maxDecimalPrecision(8));
     assertEquals(2, LogicalTypes.maxDecimalPrecision(1));
-    assertEquals(ConvertedType.TIME_MILLIS,
+    assertEquals(
+        ConvertedType.TIME_MILLIS,
         LogicalTypes.convertedTypeFor(new LogicalType.TimeType(true, TimeUnit.MILLIS)));
-    assertNull(LogicalTypes.convertedTypeFor(new LogicalType.TimestampType(false, TimeUnit.MILLIS)));
+    assertNull(
+        LogicalTypes.convertedTypeFor(new LogicalType.TimestampType(false, TimeUnit.MILLIS)));
     assertNull(LogicalTypes.convertedTypeFor(new LogicalType.TimestampType(true, TimeUnit.NANOS)));
-    assertEquals(ConvertedType.INT_16,
+    assertEquals(
+        ConvertedType.INT_16,
         LogicalTypes.convertedTypeFor(new LogicalType.IntType((byte) 16, true)));
-    assertEquals(SortOrder.UNDEFINED,
-        PrimitiveNode.of("t", REQUIRED, PhysicalType.INT96).sortOrder());
-    assertEquals(SortOrder.FLOAT16,
+    assertEquals(
+        SortOrder.UNDEFINED, PrimitiveNode.of("t", REQUIRED, PhysicalType.INT96).sortOrder());
+    assertEquals(
+        SortOrder.FLOAT16,
         PrimitiveNode.fixed("h", REQUIRED, 2).withLogicalType(LogicalType.FLOAT16).sortOrder());
   }
 }

@@ -14,9 +14,9 @@ public final class SchemaTestData {
   private SchemaTestData() {}
 
   /**
-   * Fields: id, name (STRING), price (DECIMAL on INT32), uuid, at (TIMESTAMP micros), tags (LIST
-   * of optional STRING), attrs (MAP of STRING to LIST of INT32), address (struct with a repeated
-   * group geo { optional double lat }).
+   * Fields: id, name (STRING), price (DECIMAL on INT32), uuid, at (TIMESTAMP micros), tags (LIST of
+   * optional STRING), attrs (MAP of STRING to LIST of INT32), address (struct with a repeated group
+   * geo { optional double lat }).
    */
   public static MessageType sample() {
     return new MessageType(
@@ -40,7 +40,8 @@ public final class SchemaTestData {
                 OPTIONAL,
                 PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY)
                     .withLogicalType(LogicalType.STRING),
-                NestedTypes.list("v", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT32))),
+                NestedTypes.list(
+                    "v", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT32))),
             GroupNode.of(
                 "address",
                 OPTIONAL,
@@ -51,5 +52,4 @@ public final class SchemaTestData {
                         REPEATED,
                         List.of(PrimitiveNode.of("lat", OPTIONAL, PhysicalType.DOUBLE)))))));
   }
-
 }

@@ -36,17 +36,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pages of all columns of a row group end at the same rows (WriterOptions.alignedPages), which
- * keeps parquet-java's column-index filtering (up to 1.16, so Spark's non-vectorized reader)
- * from returning values of the wrong row (apache/parquet-java#3747).
+ * keeps parquet-java's column-index filtering (up to 1.16, so Spark's non-vectorized reader) from
+ * returning values of the wrong row (apache/parquet-java#3747).
  */
 class AlignedPagesTest {
   @TempDir Path dir;
 
-  private static final MessageType SCHEMA = new MessageType("aligned", List.of(
-      PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-      PrimitiveNode.of("flag", OPTIONAL, PhysicalType.BOOLEAN),
-      PrimitiveNode.of("s", OPTIONAL, PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING),
-      NestedTypes.list("l", OPTIONAL, PrimitiveNode.of("e", OPTIONAL, PhysicalType.INT32))));
+  private static final MessageType SCHEMA =
+      new MessageType(
+          "aligned",
+          List.of(
+              PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
+              PrimitiveNode.of("flag", OPTIONAL, PhysicalType.BOOLEAN),
+              PrimitiveNode.of("s", OPTIONAL, PhysicalType.BYTE_ARRAY)
+                  .withLogicalType(LogicalType.STRING),
+              NestedTypes.list(
+                  "l", OPTIONAL, PrimitiveNode.of("e", OPTIONAL, PhysicalType.INT32))));
 
   /**
    * 200 rows: {@code s} is long enough that each of its 64-byte pages holds one row, while an
@@ -61,20 +66,28 @@ class AlignedPagesTest {
       for (int k = random.nextInt(3); k > 0; k--) {
         list.add(random.nextInt());
       }
-      rows.add(Row.of(SCHEMA.root(), (long) i, i % 3 == 0 ? null : i % 2 == 0,
-          s.getBytes(StandardCharsets.UTF_8), list));
+      rows.add(
+          Row.of(
+              SCHEMA.root(),
+              (long) i,
+              i % 3 == 0 ? null : i % 2 == 0,
+              s.getBytes(StandardCharsets.UTF_8),
+              list));
     }
     return rows;
   }
 
-  private static final FilterPredicate A_OR_Z = FilterApi.or(
-      FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("a".repeat(70))),
-      FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("z".repeat(70))));
+  private static final FilterPredicate A_OR_Z =
+      FilterApi.or(
+          FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("a".repeat(70))),
+          FilterApi.eq(FilterApi.binaryColumn("s"), Binary.fromString("z".repeat(70))));
 
   private List<Long> filteredIds(Path file) throws Exception {
-    return ParquetJavaOracle.read(file, SCHEMA,
-            b -> b.withFilter(FilterCompat.get(A_OR_Z)).useColumnIndexFilter(true))
-        .stream().map(r -> (Long) r.get("id")).toList();
+    return ParquetJavaOracle.read(
+            file, SCHEMA, b -> b.withFilter(FilterCompat.get(A_OR_Z)).useColumnIndexFilter(true))
+        .stream()
+        .map(r -> (Long) r.get("id"))
+        .toList();
   }
 
   private static List<Long> expectedIds() {
@@ -88,15 +101,21 @@ class AlignedPagesTest {
 
   @Test
   void everyColumnsPagesStartAtTheSameRows() throws Exception {
-    Path file = WriterMatrix.write(dir.resolve("aligned.parquet"), SCHEMA, rows(),
-        WriterOptions.builder().pageByteLimit(64).rowGroupRowLimit(120).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("aligned.parquet"),
+            SCHEMA,
+            rows(),
+            WriterOptions.builder().pageByteLimit(64).rowGroupRowLimit(120).build());
     try (ParquetFileReader reader =
         ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
       for (BlockMetaData block : reader.getRowGroups()) {
         List<Long> first = firstRows(reader.readOffsetIndex(block.getColumns().get(0)));
         assertTrue(first.size() > 1, "several pages: " + first);
         for (int c = 1; c < block.getColumns().size(); c++) {
-          assertEquals(first, firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
+          assertEquals(
+              first,
+              firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
               "pages of " + block.getColumns().get(c).getPath());
         }
       }
@@ -117,8 +136,11 @@ class AlignedPagesTest {
     MessageType wider = new MessageType("aligned", widerFields);
     Path file = dir.resolve("reshaped.parquet");
     try (OutputStream out = Files.newOutputStream(file);
-        ParquetFileWriter writer = new ParquetFileWriter(out, narrow,
-            WriterOptions.builder().pageByteLimit(64).rowGroupRowLimit(500).build())) {
+        ParquetFileWriter writer =
+            new ParquetFileWriter(
+                out,
+                narrow,
+                WriterOptions.builder().pageByteLimit(64).rowGroupRowLimit(500).build())) {
       for (Row row : rows.subList(0, 150)) {
         writer.write(row);
       }
@@ -138,31 +160,40 @@ class AlignedPagesTest {
       List<Long> first = firstRows(reader.readOffsetIndex(block.getColumns().get(0)));
       assertTrue(first.size() > 2, "several pages before the new column came: " + first);
       for (int c = 1; c < block.getColumns().size(); c++) {
-        assertEquals(first, firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
+        assertEquals(
+            first,
+            firstRows(reader.readOffsetIndex(block.getColumns().get(c))),
             "pages of " + block.getColumns().get(c).getPath());
       }
     }
   }
 
   /**
-   * Under codecs without an entropy coder a dictionary-encoded page may close early where its
-   * index width grows; a boundary of one column alone, so aligned pages never split that way.
+   * Under codecs without an entropy coder a dictionary-encoded page may close early where its index
+   * width grows; a boundary of one column alone, so aligned pages never split that way.
    */
   @Test
   void aGrowingDictionaryDoesNotSplitAlignedPages() throws Exception {
-    MessageType schema = new MessageType("growing", List.of(
-        PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
-        PrimitiveNode.of("s", REQUIRED, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(LogicalType.STRING)));
+    MessageType schema =
+        new MessageType(
+            "growing",
+            List.of(
+                PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64),
+                PrimitiveNode.of("s", REQUIRED, PhysicalType.BYTE_ARRAY)
+                    .withLogicalType(LogicalType.STRING)));
     List<Row> rows = new ArrayList<>();
     for (long i = 0; i < 30_000; i++) {
       rows.add(Row.of(schema.root(), i, ("value-" + i / 4).getBytes(StandardCharsets.UTF_8)));
     }
     for (boolean aligned : new boolean[] {true, false}) {
-      Path file = WriterMatrix.write(dir.resolve("growing-" + aligned + ".parquet"), schema, rows,
-          WriterOptions.builder().codec(CompressionCodec.SNAPPY).alignedPages(aligned).build());
-      try (ParquetFileReader reader = ParquetFileReader.open(
-          new LocalInputFile(file), ParquetReadOptions.builder().build())) {
+      Path file =
+          WriterMatrix.write(
+              dir.resolve("growing-" + aligned + ".parquet"),
+              schema,
+              rows,
+              WriterOptions.builder().codec(CompressionCodec.SNAPPY).alignedPages(aligned).build());
+      try (ParquetFileReader reader =
+          ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
         BlockMetaData block = reader.getRowGroups().get(0);
         List<Long> ids = firstRows(reader.readOffsetIndex(block.getColumns().get(0)));
         List<Long> strings = firstRows(reader.readOffsetIndex(block.getColumns().get(1)));
@@ -182,8 +213,12 @@ class AlignedPagesTest {
     // its next and last target, mistakes the exhausted target list for the end and returns
     // id 20. Should this start failing, parquet-java has the fix (#3748) and the alignment
     // only still matters for the readers that bundle older versions.
-    Path file = WriterMatrix.write(dir.resolve("unaligned.parquet"), SCHEMA, rows(),
-        WriterOptions.builder().pageByteLimit(64).alignedPages(false).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("unaligned.parquet"),
+            SCHEMA,
+            rows(),
+            WriterOptions.builder().pageByteLimit(64).alignedPages(false).build());
     List<Long> ids = filteredIds(file);
     assertEquals(expectedIds().size(), ids.size());
     assertNotEquals(expectedIds(), ids, "parquet-java's reader now reads unaligned pages right");

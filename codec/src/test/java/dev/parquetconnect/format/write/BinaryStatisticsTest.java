@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A page's byte-string bounds, found through the eight-byte prefix words, against a plain
- * lexicographic scan: strings shorter and longer than a word, zero bytes where the padding is
- * (so that words tie), bytes of 0x80 and above (unsigned order), and the two-sided decimal order.
+ * lexicographic scan: strings shorter and longer than a word, zero bytes where the padding is (so
+ * that words tie), bytes of 0x80 and above (unsigned order), and the two-sided decimal order.
  */
 class BinaryStatisticsTest {
   private static final byte[] ALPHABET = {0, 1, 'a', 'b', (byte) 0x7F, (byte) 0x80, (byte) 0xFF};
@@ -57,10 +57,16 @@ class BinaryStatisticsTest {
           max = v;
         }
       }
-      assertEquals(0, BinaryStatistics.compareSigned(min, 0, min.length, statistics.min(), 0,
-          statistics.min().length), "trial " + trial);
-      assertEquals(0, BinaryStatistics.compareSigned(max, 0, max.length, statistics.max(), 0,
-          statistics.max().length), "trial " + trial);
+      assertEquals(
+          0,
+          BinaryStatistics.compareSigned(
+              min, 0, min.length, statistics.min(), 0, statistics.min().length),
+          "trial " + trial);
+      assertEquals(
+          0,
+          BinaryStatistics.compareSigned(
+              max, 0, max.length, statistics.max(), 0, statistics.max().length),
+          "trial " + trial);
     }
   }
 
@@ -70,15 +76,18 @@ class BinaryStatisticsTest {
     for (int trial = 0; trial < 20_000; trial++) {
       byte[] a = randomValue(random);
       byte[] b = randomValue(random);
-      int words = Long.compareUnsigned(BinaryStatistics.prefix(a, 0, a.length),
-          BinaryStatistics.prefix(b, 0, b.length));
+      int words =
+          Long.compareUnsigned(
+              BinaryStatistics.prefix(a, 0, a.length), BinaryStatistics.prefix(b, 0, b.length));
       // The same string inside a larger buffer with other bytes after it: the same word.
       byte[] padded = Arrays.copyOf(a, a.length + 8);
       Arrays.fill(padded, a.length, padded.length, (byte) 0xA5);
-      assertEquals(BinaryStatistics.prefix(a, 0, a.length),
-          BinaryStatistics.prefix(padded, 0, a.length));
+      assertEquals(
+          BinaryStatistics.prefix(a, 0, a.length), BinaryStatistics.prefix(padded, 0, a.length));
       if (words != 0) {
-        assertEquals(Integer.signum(words), Integer.signum(Arrays.compareUnsigned(a, b)),
+        assertEquals(
+            Integer.signum(words),
+            Integer.signum(Arrays.compareUnsigned(a, b)),
             Arrays.toString(a) + " " + Arrays.toString(b));
       }
     }

@@ -35,9 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bloom filters: parquet-java's BloomFilterReader finds every value we inserted,
- * rejects absent values at about the configured rate, and its reader prunes row groups with
- * them without losing a row.
+ * Bloom filters: parquet-java's BloomFilterReader finds every value we inserted, rejects absent
+ * values at about the configured rate, and its reader prunes row groups with them without losing a
+ * row.
  */
 class BloomFilterOracleTest {
   private static final int ROWS = 3000;
@@ -167,22 +167,25 @@ class BloomFilterOracleTest {
         ParquetJavaOracle.read(
             file,
             schema,
-            b -> b.withFilter(FilterCompat.get(FilterApi.eq(FilterApi.longColumn("id"), present)))
-                .useBloomFilter(true)
-                .useStatsFilter(false)
-                .useColumnIndexFilter(false));
+            b ->
+                b.withFilter(FilterCompat.get(FilterApi.eq(FilterApi.longColumn("id"), present)))
+                    .useBloomFilter(true)
+                    .useStatsFilter(false)
+                    .useColumnIndexFilter(false));
     assertEquals(1, found.size());
     assertEquals(present, found.get(0).get("id"));
     Binary tag = Binary.fromString("value-77");
     long expected =
-        rows.stream().filter(r -> Binary.fromConstantByteArray((byte[]) r.get("s")).equals(tag))
+        rows.stream()
+            .filter(r -> Binary.fromConstantByteArray((byte[]) r.get("s")).equals(tag))
             .count();
     List<Row> tagged =
         ParquetJavaOracle.read(
             file,
             schema,
-            b -> b.withFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("s"), tag)))
-                .useBloomFilter(true));
+            b ->
+                b.withFilter(FilterCompat.get(FilterApi.eq(FilterApi.binaryColumn("s"), tag)))
+                    .useBloomFilter(true));
     assertEquals(expected, tagged.size());
   }
 }

@@ -64,7 +64,8 @@ class ColumnChunkWriterTest {
                 OPTIONAL,
                 PrimitiveNode.of("t", OPTIONAL, PhysicalType.BYTE_ARRAY)
                     .withLogicalType(LogicalType.STRING)),
-            NestedTypes.list("scores", OPTIONAL, PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32)),
+            NestedTypes.list(
+                "scores", OPTIONAL, PrimitiveNode.of("s", REQUIRED, PhysicalType.INT32)),
             GroupNode.of(
                 "point",
                 OPTIONAL,
@@ -82,8 +83,10 @@ class ColumnChunkWriterTest {
     for (int r = 0; r < count; r++) {
       List<Object> tags = new ArrayList<>();
       for (int i = random.nextInt(4); i > 0; i--) {
-        tags.add(random.nextInt(5) == 0 ? null
-            : ("tag-" + random.nextInt(40)).getBytes(StandardCharsets.US_ASCII));
+        tags.add(
+            random.nextInt(5) == 0
+                ? null
+                : ("tag-" + random.nextInt(40)).getBytes(StandardCharsets.US_ASCII));
       }
       List<Object> scores = new ArrayList<>();
       for (int i = random.nextInt(7); i > 0; i--) {
@@ -95,11 +98,16 @@ class ColumnChunkWriterTest {
               (long) r * 3,
               random.nextInt(6) == 0 ? null : tags,
               random.nextInt(6) == 0 ? null : scores,
-              random.nextInt(5) == 0 ? null
-                  : Row.of(point, random.nextBoolean() ? null : random.nextGaussian(),
+              random.nextInt(5) == 0
+                  ? null
+                  : Row.of(
+                      point,
+                      random.nextBoolean() ? null : random.nextGaussian(),
                       random.nextBoolean(),
-                      random.nextBoolean() ? null
-                          : ("c" + (100 + random.nextInt(900))).getBytes(StandardCharsets.US_ASCII)),
+                      random.nextBoolean()
+                          ? null
+                          : ("c" + (100 + random.nextInt(900)))
+                              .getBytes(StandardCharsets.US_ASCII)),
               random.nextInt(4) == 0 ? null : random.nextFloat()));
     }
     return rows;
@@ -179,13 +187,22 @@ class ColumnChunkWriterTest {
     List<String> v = s.values.subList(valueOff, valueOff + count);
     int taken =
         switch (column.descriptor().primitive().type()) {
-          case INT64 -> column.writeLongs(
-              v.stream().mapToLong(Long::parseLong).toArray(), 0, s.rep, s.def, pos, n);
-          case INT32 -> column.writeInts(
-              v.stream().mapToInt(Integer::parseInt).toArray(), 0, s.rep, s.def, pos, n);
-          case DOUBLE -> column.writeDoubles(
-              v.stream().mapToDouble(x -> Double.longBitsToDouble(Long.parseUnsignedLong(x, 16)))
-                  .toArray(), 0, s.rep, s.def, pos, n);
+          case INT64 ->
+              column.writeLongs(
+                  v.stream().mapToLong(Long::parseLong).toArray(), 0, s.rep, s.def, pos, n);
+          case INT32 ->
+              column.writeInts(
+                  v.stream().mapToInt(Integer::parseInt).toArray(), 0, s.rep, s.def, pos, n);
+          case DOUBLE ->
+              column.writeDoubles(
+                  v.stream()
+                      .mapToDouble(x -> Double.longBitsToDouble(Long.parseUnsignedLong(x, 16)))
+                      .toArray(),
+                  0,
+                  s.rep,
+                  s.def,
+                  pos,
+                  n);
           case FLOAT -> {
             float[] floats = new float[count];
             for (int i = 0; i < count; i++) {
@@ -217,8 +234,12 @@ class ColumnChunkWriterTest {
   void pagesHoldTheRowCapAndNeverSplitARecord(PageVersion version) throws Exception {
     MessageType schema = nestedSchema();
     List<Row> rows = nestedRows(schema, 1000);
-    Path file = WriterMatrix.write(dir.resolve("pages.parquet"), schema, rows,
-        WriterOptions.builder().pageVersion(version).pageRowLimit(7).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("pages.parquet"),
+            schema,
+            rows,
+            WriterOptions.builder().pageVersion(version).pageRowLimit(7).build());
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, schema), "row cap 7");
     try (ParquetFileReader reader =
         ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
@@ -235,8 +256,12 @@ class ColumnChunkWriterTest {
 
   @Test
   void aRecordLargerThanThePageLimitStaysInOnePage() throws Exception {
-    MessageType schema = new MessageType("big", List.of(
-        NestedTypes.list("l", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT64))));
+    MessageType schema =
+        new MessageType(
+            "big",
+            List.of(
+                NestedTypes.list(
+                    "l", OPTIONAL, PrimitiveNode.of("e", REQUIRED, PhysicalType.INT64))));
     List<Row> rows = new ArrayList<>();
     for (int r = 0; r < 20; r++) {
       List<Object> values = new ArrayList<>();
@@ -245,8 +270,12 @@ class ColumnChunkWriterTest {
       }
       rows.add(Row.of(schema.root(), values));
     }
-    Path file = WriterMatrix.write(dir.resolve("big.parquet"), schema, rows,
-        WriterOptions.builder().pageVersion(PageVersion.V2).pageByteLimit(256).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("big.parquet"),
+            schema,
+            rows,
+            WriterOptions.builder().pageVersion(PageVersion.V2).pageByteLimit(256).build());
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, schema), "large records");
     int pages = 0;
     for (PageHeader header : pageHeaders(file, 0)) {
@@ -262,8 +291,8 @@ class ColumnChunkWriterTest {
   static List<PageHeader> pageHeaders(Path file, int column) throws Exception {
     byte[] bytes = Files.readAllBytes(file);
     var meta = FooterReader.read(file).rowGroups().get(0).columns().get(column).metaData();
-    long pos = meta.dictionaryPageOffset() != null ? meta.dictionaryPageOffset()
-        : meta.dataPageOffset();
+    long pos =
+        meta.dictionaryPageOffset() != null ? meta.dictionaryPageOffset() : meta.dataPageOffset();
     long end = pos + meta.totalCompressedSize();
     List<PageHeader> headers = new ArrayList<>();
     while (pos < end) {
@@ -275,21 +304,26 @@ class ColumnChunkWriterTest {
   }
 
   private static Encoding dataEncoding(PageHeader h) {
-    return h.dataPageHeader() != null ? h.dataPageHeader().encoding()
+    return h.dataPageHeader() != null
+        ? h.dataPageHeader().encoding()
         : h.dataPageHeaderV2().encoding();
   }
 
   @Test
   void theDictionaryFallsBackMidChunkAndEarlierPagesKeepIt() throws Exception {
-    MessageType schema = new MessageType("fallback",
-        List.of(PrimitiveNode.of("v", REQUIRED, PhysicalType.INT64)));
+    MessageType schema =
+        new MessageType("fallback", List.of(PrimitiveNode.of("v", REQUIRED, PhysicalType.INT64)));
     List<Row> rows = new ArrayList<>();
     for (int r = 0; r < 1000; r++) {
       // Five values repeat for the first 300 rows, then every value is new.
       rows.add(Row.of(schema.root(), r < 300 ? (long) (r % 5) * 1_000_003 : r * 7_919L));
     }
-    Path file = WriterMatrix.write(dir.resolve("fallback.parquet"), schema, rows,
-        WriterOptions.builder().pageRowLimit(100).dictionaryByteLimit(400).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("fallback.parquet"),
+            schema,
+            rows,
+            WriterOptions.builder().pageRowLimit(100).dictionaryByteLimit(400).build());
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, schema), "fallback");
     List<PageHeader> headers = pageHeaders(file, 0);
     assertEquals(PageType.DICTIONARY_PAGE, headers.get(0).type());
@@ -299,29 +333,34 @@ class ColumnChunkWriterTest {
     }
     int firstFallback = encodings.indexOf(Encoding.DELTA_BINARY_PACKED);
     assertTrue(firstFallback > 0, encodings.toString());
-    assertTrue(encodings.subList(0, firstFallback).stream().allMatch(Encoding::usesDictionary),
+    assertTrue(
+        encodings.subList(0, firstFallback).stream().allMatch(Encoding::usesDictionary),
         encodings.toString());
-    assertTrue(encodings.subList(firstFallback, encodings.size()).stream()
-        .noneMatch(Encoding::usesDictionary), encodings.toString());
+    assertTrue(
+        encodings.subList(firstFallback, encodings.size()).stream()
+            .noneMatch(Encoding::usesDictionary),
+        encodings.toString());
     List<PageEncodingStats> stats =
         FooterReader.read(file).rowGroups().get(0).columns().get(0).metaData().encodingStats();
-    assertEquals(new PageEncodingStats(PageType.DICTIONARY_PAGE, Encoding.PLAIN_DICTIONARY, 1),
+    assertEquals(
+        new PageEncodingStats(PageType.DICTIONARY_PAGE, Encoding.PLAIN_DICTIONARY, 1),
         stats.get(0));
   }
 
   @Test
   void aDictionaryThatDoesNotPayIsDropped() throws Exception {
-    MessageType schema = new MessageType("unique",
-        List.of(PrimitiveNode.of("v", REQUIRED, PhysicalType.INT64)));
+    MessageType schema =
+        new MessageType("unique", List.of(PrimitiveNode.of("v", REQUIRED, PhysicalType.INT64)));
     List<Row> rows = new ArrayList<>();
     for (int r = 0; r < 1000; r++) {
       rows.add(Row.of(schema.root(), r * 31L));
     }
-    Path file = WriterMatrix.write(dir.resolve("unique.parquet"), schema, rows,
-        WriterOptions.defaults());
+    Path file =
+        WriterMatrix.write(dir.resolve("unique.parquet"), schema, rows, WriterOptions.defaults());
     ColumnChunk chunk = FooterReader.read(file).rowGroups().get(0).columns().get(0);
     assertNull(chunk.metaData().dictionaryPageOffset());
-    assertEquals(List.of(Encoding.DELTA_BINARY_PACKED),
+    assertEquals(
+        List.of(Encoding.DELTA_BINARY_PACKED),
         FooterReader.dataPageEncodings(FooterReader.read(file)).stream().toList());
   }
 
@@ -347,13 +386,16 @@ class ColumnChunkWriterTest {
       walk += random.nextGaussian() * 0.01;
       byte[] money = new byte[8];
       random.nextBytes(money);
-      rows.add(Row.of(schema.root(),
-          1_700_000_000_000L + r * 1000L + random.nextInt(10),
-          random.nextInt(),
-          ("https://example.com/catalog/items/" + (100_000 + r)).getBytes(StandardCharsets.UTF_8),
-          walk,
-          random.nextBoolean(),
-          money));
+      rows.add(
+          Row.of(
+              schema.root(),
+              1_700_000_000_000L + r * 1000L + random.nextInt(10),
+              random.nextInt(),
+              ("https://example.com/catalog/items/" + (100_000 + r))
+                  .getBytes(StandardCharsets.UTF_8),
+              walk,
+              random.nextBoolean(),
+              money));
     }
     return rows;
   }
@@ -399,16 +441,23 @@ class ColumnChunkWriterTest {
         encodingsByColumn(adaptive.toBuilder().pageVersion(PageVersion.V2).build());
     assertEquals(Encoding.RLE, v2.get("flag"));
     Map<String, Encoding> uncompressed =
-        encodingsByColumn(adaptive.toBuilder().encodingPolicy(EncodingPolicy.EXTENDED)
-            .codec(CompressionCodec.UNCOMPRESSED).build());
+        encodingsByColumn(
+            adaptive.toBuilder()
+                .encodingPolicy(EncodingPolicy.EXTENDED)
+                .codec(CompressionCodec.UNCOMPRESSED)
+                .build());
     assertEquals(Encoding.PLAIN, uncompressed.get("walk"), "no byte stream split uncompressed");
     Map<String, Encoding> compatible =
-        encodingsByColumn(adaptive.toBuilder().encodingPolicy(EncodingPolicy.COMPATIBLE)
-            .pageVersion(PageVersion.V2).build());
-    assertTrue(compatible.values().stream().allMatch(e -> e == Encoding.PLAIN), compatible.toString());
+        encodingsByColumn(
+            adaptive.toBuilder()
+                .encodingPolicy(EncodingPolicy.COMPATIBLE)
+                .pageVersion(PageVersion.V2)
+                .build());
+    assertTrue(
+        compatible.values().stream().allMatch(e -> e == Encoding.PLAIN), compatible.toString());
     Map<String, Encoding> overridden =
-        encodingsByColumn(adaptive.toBuilder().columnEncoding("random", Encoding.DELTA_BINARY_PACKED)
-            .build());
+        encodingsByColumn(
+            adaptive.toBuilder().columnEncoding("random", Encoding.DELTA_BINARY_PACKED).build());
     assertEquals(Encoding.DELTA_BINARY_PACKED, overridden.get("random"));
   }
 
@@ -428,15 +477,18 @@ class ColumnChunkWriterTest {
       assertThrows(IllegalArgumentException.class, () -> tags.writeBinary(new byte[1], 0, 2));
       assertThrows(IllegalArgumentException.class, () -> tags.writeNull(0, 3));
       assertThrows(IllegalArgumentException.class, () -> code.writeBinary(new byte[3], 0, 2));
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> tags.writeBinaries(new BinaryBatch(), 0, new int[] {0}, new int[] {9}, 0, 1));
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> tags.writeBinaries(new BinaryBatch(), 0, new int[] {1}, new int[] {1}, 0, 1));
       id.writeLong(7, 0, 0);
       tags.writeBinary("x".getBytes(StandardCharsets.UTF_8), 0, 3);
       // Repeating the list (rep 1) with the list itself undefined (def 1 < 2) cannot assemble.
       assertThrows(IllegalArgumentException.class, () -> tags.writeNull(1, 1));
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> tags.writeBinaries(new BinaryBatch(), 0, new int[] {1}, new int[] {1}, 0, 1));
       writer.column("scores.list.element").writeNull(0, 0);
       writer.column("point.x").writeNull(0, 0);

@@ -19,8 +19,9 @@ class FallbackEncodingsTest {
 
   @Test
   void largePagesAreSampledInRunsFromStartToEndWithoutOverlap() {
-    int[] sizes = {FallbackEncodings.WHOLE_PAGE_VALUES + 1, 20_000, 131_072, 1_000_000,
-        Integer.MAX_VALUE / 2};
+    int[] sizes = {
+      FallbackEncodings.WHOLE_PAGE_VALUES + 1, 20_000, 131_072, 1_000_000, Integer.MAX_VALUE / 2
+    };
     for (int values : sizes) {
       int[] runs = FallbackEncodings.sampleRuns(values);
       assertEquals(0, runs.length % 2);
@@ -37,7 +38,8 @@ class FallbackEncodingsTest {
       }
       assertTrue(sampled >= 4000, "at least about 4096 values: " + values + " -> " + sampled);
       assertTrue(
-          sampled <= Math.max(4096, values / 20), "about a twentieth: " + values + " -> " + sampled);
+          sampled <= Math.max(4096, values / 20),
+          "about a twentieth: " + values + " -> " + sampled);
       assertTrue(sampled < values);
     }
   }

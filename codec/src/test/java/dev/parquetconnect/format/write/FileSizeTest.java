@@ -34,24 +34,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * File sizes at least as small as the other writers', on realistic datasets (sorted ids, event timestamps, low-cardinality
- * strings, measurements as doubles and floats, lists of tags and scores, all of them together)
- * under UNCOMPRESSED, SNAPPY and ZSTD. Prints every size; fails when
+ * File sizes at least as small as the other writers', on realistic datasets (sorted ids, event
+ * timestamps, low-cardinality strings, measurements as doubles and floats, lists of tags and
+ * scores, all of them together) under UNCOMPRESSED, SNAPPY and ZSTD. Prints every size; fails when
  *
  * <ul>
  *   <li>our file with default options (v1 or v2 pages) is larger than parquet-java's with its
  *       defaults (v1 or v2 writer): the same page limits, 1 MiB and 20,000 rows;
- *   <li>our column data is larger than DuckDB's ({@code COPY ... (FORMAT parquet, COMPRESSION
- *       c, PARQUET_VERSION V1|V2)}), ours written with pages capped by bytes only, as DuckDB caps
+ *   <li>our column data is larger than DuckDB's ({@code COPY ... (FORMAT parquet, COMPRESSION c,
+ *       PARQUET_VERSION V1|V2)}), ours written with pages capped by bytes only, as DuckDB caps
  *       them, under the default options or the extended policy with each column's pages cut on
- *       their own: DuckDB's V2 files use BYTE_STREAM_SPLIT for floats, which our default
- *       leaves out for Spark's and Trino's sake, and write no page index, which is what aligned
- *       pages (0.2-0.7% of the file) are for. Column data (the chunks' compressed bytes) because DuckDB writes no page index
- *       and no page CRCs, which are features of our files, not waste.
+ *       their own: DuckDB's V2 files use BYTE_STREAM_SPLIT for floats, which our default leaves out
+ *       for Spark's and Trino's sake, and write no page index, which is what aligned pages
+ *       (0.2-0.7% of the file) are for. Column data (the chunks' compressed bytes) because DuckDB
+ *       writes no page index and no page CRCs, which are features of our files, not waste.
  * </ul>
  *
- * <p>With the default 20,000-row pages ({@code ours-v1}) against DuckDB's one page per chunk,
- * ZSTD and narrow deltas lose 0.5-2.5% to page boundaries (each page is its own ZSTD frame and
+ * <p>With the default 20,000-row pages ({@code ours-v1}) against DuckDB's one page per chunk, ZSTD
+ * and narrow deltas lose 0.5-2.5% to page boundaries (each page is its own ZSTD frame and
  * DELTA_BINARY_PACKED stream); the table shows it.
  */
 class FileSizeTest {
@@ -70,7 +70,8 @@ class FileSizeTest {
           .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MICROS));
   private static final PrimitiveNode STATUS = string("status");
   private static final PrimitiveNode COUNTRY = string("country");
-  private static final PrimitiveNode PRICE = PrimitiveNode.of("price", OPTIONAL, PhysicalType.DOUBLE);
+  private static final PrimitiveNode PRICE =
+      PrimitiveNode.of("price", OPTIONAL, PhysicalType.DOUBLE);
   private static final PrimitiveNode TEMPERATURE =
       PrimitiveNode.of("temperature", OPTIONAL, PhysicalType.FLOAT);
   private static final SchemaNode TAGS = NestedTypes.list("tags", OPTIONAL, string("tag"));
@@ -83,8 +84,9 @@ class FileSizeTest {
     long id;
     long ts = 1_700_000_000_000_000L;
     double price = 100;
-    final String[] statuses = {"ok", "ok", "ok", "ok", "retry", "failed", "pending", "ok",
-        "timeout", "ok", "ok", "cancelled"};
+    final String[] statuses = {
+      "ok", "ok", "ok", "ok", "retry", "failed", "pending", "ok", "timeout", "ok", "ok", "cancelled"
+    };
 
     Object value(SchemaNode field) {
       switch (field.name()) {
@@ -104,20 +106,22 @@ class FileSizeTest {
           return Math.round(price * 100) / 100.0;
         case "temperature":
           return (float) (20 + random.nextGaussian() * 3);
-        case "tags": {
-          List<Object> tags = new ArrayList<>();
-          for (int i = random.nextInt(4); i > 0; i--) {
-            tags.add(("tag" + random.nextInt(30)).getBytes(StandardCharsets.UTF_8));
+        case "tags":
+          {
+            List<Object> tags = new ArrayList<>();
+            for (int i = random.nextInt(4); i > 0; i--) {
+              tags.add(("tag" + random.nextInt(30)).getBytes(StandardCharsets.UTF_8));
+            }
+            return tags;
           }
-          return tags;
-        }
-        case "scores": {
-          List<Object> scores = new ArrayList<>();
-          for (int i = random.nextInt(6); i > 0; i--) {
-            scores.add(random.nextInt(101));
+        case "scores":
+          {
+            List<Object> scores = new ArrayList<>();
+            for (int i = random.nextInt(6); i > 0; i--) {
+              scores.add(random.nextInt(101));
+            }
+            return scores;
           }
-          return scores;
-        }
         default:
           throw new IllegalArgumentException(field.name());
       }
@@ -155,52 +159,117 @@ class FileSizeTest {
   void ourFilesAreNoLargerThanParquetJavasOrDuckDbs() throws Exception {
     List<String> report = new ArrayList<>();
     List<String> larger = new ArrayList<>();
-    report.add(String.format(Locale.ROOT,
-        "%-24s %-12s | %9s %9s %9s %9s | %9s %9s | %9s %9s %9s | %9s %9s",
-        "dataset", "codec", "ours-v1", "ours-v2", "ours-ext", "ours-old", "pj-v1", "pj-v2",
-        "duck", "duck-v1", "duck-v2", "ours-20k", "unaligned"));
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "%-24s %-12s | %9s %9s %9s %9s | %9s %9s | %9s %9s %9s | %9s %9s",
+            "dataset",
+            "codec",
+            "ours-v1",
+            "ours-v2",
+            "ours-ext",
+            "ours-old",
+            "pj-v1",
+            "pj-v2",
+            "duck",
+            "duck-v1",
+            "duck-v2",
+            "ours-20k",
+            "unaligned"));
     try (DuckDbOracle duckdb = new DuckDbOracle()) {
       for (Map.Entry<String, MessageType> set : datasets().entrySet()) {
         MessageType schema = set.getValue();
         List<Row> rows = rows(schema);
-        for (CompressionCodec codec : List.of(
-            CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.ZSTD)) {
+        for (CompressionCodec codec :
+            List.of(
+                CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.ZSTD)) {
           Function<String, Path> file = n -> dir.resolve(n + ".parquet");
           WriterOptions defaults = WriterOptions.builder().codec(codec).build();
           long oursV1 = ours(file.apply("ours-v1"), schema, rows, defaults);
-          long oursV2 = ours(file.apply("ours-v2"), schema, rows,
-              defaults.toBuilder().pageVersion(PageVersion.V2).build());
+          long oursV2 =
+              ours(
+                  file.apply("ours-v2"),
+                  schema,
+                  rows,
+                  defaults.toBuilder().pageVersion(PageVersion.V2).build());
           // The extended policy (BYTE_STREAM_SPLIT for floats, as DuckDB's V2 writes them), and
           // the defaults before 2026-11-26 (that policy, each column's pages cut on their own).
-          long oursExtended = ours(file.apply("ours-ext"), schema, rows,
-              defaults.toBuilder().encodingPolicy(EncodingPolicy.EXTENDED).build());
-          long oursOld = ours(file.apply("ours-old"), schema, rows,
-              defaults.toBuilder().encodingPolicy(EncodingPolicy.EXTENDED).alignedPages(false)
-                  .build());
+          long oursExtended =
+              ours(
+                  file.apply("ours-ext"),
+                  schema,
+                  rows,
+                  defaults.toBuilder().encodingPolicy(EncodingPolicy.EXTENDED).build());
+          long oursOld =
+              ours(
+                  file.apply("ours-old"),
+                  schema,
+                  rows,
+                  defaults.toBuilder()
+                      .encodingPolicy(EncodingPolicy.EXTENDED)
+                      .alignedPages(false)
+                      .build());
           // Aligned pages give up the split of a growing dictionary's page where its index width
           // grows (a boundary of one column alone) under codecs without an entropy coder.
-          long oursUnaligned = ours(file.apply("ours-unaligned"), schema, rows,
-              defaults.toBuilder().alignedPages(false).build());
-          long pjV1 = parquetJava(file.apply("pj-v1"), schema, rows, codec,
-              ParquetProperties.WriterVersion.PARQUET_1_0);
-          long pjV2 = parquetJava(file.apply("pj-v2"), schema, rows, codec,
-              ParquetProperties.WriterVersion.PARQUET_2_0);
+          long oursUnaligned =
+              ours(
+                  file.apply("ours-unaligned"),
+                  schema,
+                  rows,
+                  defaults.toBuilder().alignedPages(false).build());
+          long pjV1 =
+              parquetJava(
+                  file.apply("pj-v1"),
+                  schema,
+                  rows,
+                  codec,
+                  ParquetProperties.WriterVersion.PARQUET_1_0);
+          long pjV2 =
+              parquetJava(
+                  file.apply("pj-v2"),
+                  schema,
+                  rows,
+                  codec,
+                  ParquetProperties.WriterVersion.PARQUET_2_0);
           // DuckDB's default COPY (its default row group size and page version), then each
           // page version named.
           long duck = duckdb(duckdb, file.apply("ours-v1"), file.apply("duck"), codec, null);
           long duckV1 = duckdb(duckdb, file.apply("ours-v1"), file.apply("duck-v1"), codec, "V1");
           long duckV2 = duckdb(duckdb, file.apply("ours-v1"), file.apply("duck-v2"), codec, "V2");
           // For the record: parquet-java's 20,000-row page cap, our default until 2026-11.
-          long ours20k = ours(file.apply("ours-20k"), schema, rows,
-              defaults.toBuilder().pageRowLimit(20_000).build());
-          report.add(String.format(Locale.ROOT,
-              "%-24s %-12s | %9d %9d %9d %9d | %9d %9d | %9d %9d %9d | %9d %9d",
-              set.getKey(), codec, oursV1, oursV2, oursExtended, oursOld, pjV1, pjV2, duck,
-              duckV1, duckV2, ours20k, oursUnaligned));
+          long ours20k =
+              ours(
+                  file.apply("ours-20k"),
+                  schema,
+                  rows,
+                  defaults.toBuilder().pageRowLimit(20_000).build());
+          report.add(
+              String.format(
+                  Locale.ROOT,
+                  "%-24s %-12s | %9d %9d %9d %9d | %9d %9d | %9d %9d %9d | %9d %9d",
+                  set.getKey(),
+                  codec,
+                  oursV1,
+                  oursV2,
+                  oursExtended,
+                  oursOld,
+                  pjV1,
+                  pjV2,
+                  duck,
+                  duckV1,
+                  duckV2,
+                  ours20k,
+                  oursUnaligned));
           String where = set.getKey() + " " + codec;
           if (oursV1 > pjV1 && oursUnaligned > pjV1) {
-            larger.add(where + ": ours v1 " + oursV1 + " (unaligned " + oursUnaligned
-                + ") > parquet-java v1 " + pjV1);
+            larger.add(
+                where
+                    + ": ours v1 "
+                    + oursV1
+                    + " (unaligned "
+                    + oursUnaligned
+                    + ") > parquet-java v1 "
+                    + pjV1);
           }
           if (oursV1 > pjV1 * 1.01) {
             larger.add(where + ": ours v1 " + oursV1 + " > parquet-java v1 " + pjV1 + " by 1%");
@@ -238,8 +307,12 @@ class FileSizeTest {
   }
 
   private static long parquetJava(
-      Path file, MessageType schema, List<Row> rows, CompressionCodec codec,
-      ParquetProperties.WriterVersion version) throws Exception {
+      Path file,
+      MessageType schema,
+      List<Row> rows,
+      CompressionCodec codec,
+      ParquetProperties.WriterVersion version)
+      throws Exception {
     ParquetJavaOracle.write(
         file,
         schema,
@@ -258,9 +331,14 @@ class FileSizeTest {
       throws Exception {
     Files.deleteIfExists(target);
     duckdb.execute(
-        "COPY (SELECT * FROM read_parquet('" + source + "')) TO '" + target
-            + "' (FORMAT parquet, COMPRESSION " + codec.name().toLowerCase(Locale.ROOT)
-            + (version == null ? "" : ", PARQUET_VERSION " + version) + ")");
+        "COPY (SELECT * FROM read_parquet('"
+            + source
+            + "')) TO '"
+            + target
+            + "' (FORMAT parquet, COMPRESSION "
+            + codec.name().toLowerCase(Locale.ROOT)
+            + (version == null ? "" : ", PARQUET_VERSION " + version)
+            + ")");
     return Files.size(target);
   }
 }

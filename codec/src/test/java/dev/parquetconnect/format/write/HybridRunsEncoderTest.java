@@ -55,8 +55,14 @@ class HybridRunsEncoderTest {
     int written = encoder.encode(values, values.length, out);
     assertEquals(out.size() - 1, written);
     byte[] bytes = out.toByteArray();
-    String where = "width " + width + ", " + values.length + " values, threshold "
-        + encoder.minRepeat() + (prefixed ? ", prefixed" : "");
+    String where =
+        "width "
+            + width
+            + ", "
+            + values.length
+            + " values, threshold "
+            + encoder.minRepeat()
+            + (prefixed ? ", prefixed" : "");
     if (prefixed) {
       assertEquals(written - 4, LittleEndian.getInt(bytes, 1), where);
     }
@@ -77,10 +83,10 @@ class HybridRunsEncoderTest {
   }
 
   /**
-   * The encoder finds long runs by probing values a stride apart; its bytes must be those of a
-   * scan that looks at every maximal run ({@link #referenceRuns}), on runs of every length
-   * around the threshold, runs that start anywhere relative to the probes, and periodic data
-   * whose values repeat exactly a stride apart.
+   * The encoder finds long runs by probing values a stride apart; its bytes must be those of a scan
+   * that looks at every maximal run ({@link #referenceRuns}), on runs of every length around the
+   * threshold, runs that start anywhere relative to the probes, and periodic data whose values
+   * repeat exactly a stride apart.
    */
   @Test
   void probingFindsTheSameRunsAsAValueByValueScan() {
@@ -95,12 +101,13 @@ class HybridRunsEncoderTest {
       int shape = random.nextInt(4);
       int period = 1 + random.nextInt(2 * m);
       for (int i = 0; i < n; ) {
-        int run = switch (shape) {
-          case 0 -> m - 9 + random.nextInt(20); // around the threshold
-          case 1 -> 1 + random.nextInt(3 * m);
-          case 2 -> random.nextInt(6) == 0 ? m + random.nextInt(m) : 1 + random.nextInt(3);
-          default -> 1;
-        };
+        int run =
+            switch (shape) {
+              case 0 -> m - 9 + random.nextInt(20); // around the threshold
+              case 1 -> 1 + random.nextInt(3 * m);
+              case 2 -> random.nextInt(6) == 0 ? m + random.nextInt(m) : 1 + random.nextInt(3);
+              default -> 1;
+            };
         int v = shape == 3 ? (i % period == 0 ? 1 : 0) : random.nextInt(1 << Math.min(width, 3));
         for (int k = 0; k < run && i < n; k++, i++) {
           values[i] = v;
@@ -110,14 +117,16 @@ class HybridRunsEncoderTest {
       encoder.encode(values, n, out);
       GrowableBuffer expected = new GrowableBuffer();
       referenceRuns(values, n, width, m, expected);
-      assertArrayEquals(expected.toByteArray(), out.toByteArray(),
+      assertArrayEquals(
+          expected.toByteArray(),
+          out.toByteArray(),
           "width " + width + ", threshold " + m + ", shape " + shape + ", " + n + " values");
     }
   }
 
   /** Every maximal run in order; RLE where it is long enough after lending to the packing. */
-  private static void referenceRuns(int[] values, int count, int width, int minRepeat,
-      GrowableBuffer out) {
+  private static void referenceRuns(
+      int[] values, int count, int width, int minRepeat, GrowableBuffer out) {
     int packedFrom = 0;
     int i = 0;
     while (i < count) {
@@ -140,8 +149,8 @@ class HybridRunsEncoderTest {
   }
 
   /** Bit-packed groups of 8, LSB first, the last group padded with zeros. */
-  private static void referencePacked(int[] values, int from, int to, int width,
-      GrowableBuffer out) {
+  private static void referencePacked(
+      int[] values, int from, int to, int width, GrowableBuffer out) {
     if (to <= from) {
       return;
     }

@@ -12,9 +12,9 @@ import java.util.Map;
 
 /**
  * The values and null entries one column gets from some rows, found by walking the rows along the
- * column's path: an independent statement of what the column must hold, for checking statistics
- * and indexes without trusting the shredder. A null entry is every place where the path stops
- * early: a null, an empty list or map, an absent struct.
+ * column's path: an independent statement of what the column must hold, for checking statistics and
+ * indexes without trusting the shredder. A null entry is every place where the path stops early: a
+ * null, an empty list or map, an absent struct.
  */
 final class LeafValues {
   final List<Object> values = new ArrayList<>();

@@ -17,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The writer matrix's schema: every physical and logical type, each required, optional and
- * repeated at the top level, and again inside a struct, a list of structs, a map of lists of
- * structs, three nested lists, the legacy two-level list layouts and a repeated group.
+ * The writer matrix's schema: every physical and logical type, each required, optional and repeated
+ * at the top level, and again inside a struct, a list of structs, a map of lists of structs, three
+ * nested lists, the legacy two-level list layouts and a repeated group.
  */
 final class MatrixSchema {
   private MatrixSchema() {}
@@ -48,22 +48,36 @@ final class MatrixSchema {
     t.add(leaf("date", PhysicalType.INT32, LogicalType.DATE));
     for (boolean utc : new boolean[] {true, false}) {
       String zone = utc ? "utc" : "local";
-      t.add(leaf("time_ms_" + zone, PhysicalType.INT32,
-          new LogicalType.TimeType(utc, TimeUnit.MILLIS)));
-      t.add(leaf("time_us_" + zone, PhysicalType.INT64,
-          new LogicalType.TimeType(utc, TimeUnit.MICROS)));
-      t.add(leaf("time_ns_" + zone, PhysicalType.INT64,
-          new LogicalType.TimeType(utc, TimeUnit.NANOS)));
+      t.add(
+          leaf(
+              "time_ms_" + zone,
+              PhysicalType.INT32,
+              new LogicalType.TimeType(utc, TimeUnit.MILLIS)));
+      t.add(
+          leaf(
+              "time_us_" + zone,
+              PhysicalType.INT64,
+              new LogicalType.TimeType(utc, TimeUnit.MICROS)));
+      t.add(
+          leaf(
+              "time_ns_" + zone,
+              PhysicalType.INT64,
+              new LogicalType.TimeType(utc, TimeUnit.NANOS)));
       for (TimeUnit unit : TimeUnit.values()) {
-        t.add(leaf("ts_" + unit.name().toLowerCase() + "_" + zone, PhysicalType.INT64,
-            new LogicalType.TimestampType(utc, unit)));
+        t.add(
+            leaf(
+                "ts_" + unit.name().toLowerCase() + "_" + zone,
+                PhysicalType.INT64,
+                new LogicalType.TimestampType(utc, unit)));
       }
     }
     for (int width : new int[] {8, 16, 32, 64}) {
       for (boolean signed : new boolean[] {true, false}) {
-        t.add(leaf((signed ? "int" : "uint") + width,
-            width == 64 ? PhysicalType.INT64 : PhysicalType.INT32,
-            new LogicalType.IntType((byte) width, signed)));
+        t.add(
+            leaf(
+                (signed ? "int" : "uint") + width,
+                width == 64 ? PhysicalType.INT64 : PhysicalType.INT32,
+                new LogicalType.IntType((byte) width, signed)));
       }
     }
     t.add(PrimitiveNode.fixed("f16", REQUIRED, 2).withLogicalType(LogicalType.FLOAT16));

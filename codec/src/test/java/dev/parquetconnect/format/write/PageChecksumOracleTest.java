@@ -18,15 +18,14 @@ import dev.parquetconnect.format.schema.SchemaTestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Page CRCs: parquet-java verifying checksums reads our v1 and v2 pages and
- * dictionary pages, and rejects them once a byte of a page changes, so the CRCs are both right
- * and really checked.
+ * Page CRCs: parquet-java verifying checksums reads our v1 and v2 pages and dictionary pages, and
+ * rejects them once a byte of a page changes, so the CRCs are both right and really checked.
  */
 class PageChecksumOracleTest {
   @TempDir Path dir;
@@ -52,8 +51,7 @@ class PageChecksumOracleTest {
 
   @ParameterizedTest
   @EnumSource(PageVersion.class)
-  void parquetJavaVerifiesOurChecksumsAndCatchesAChangedByte(PageVersion version)
-      throws Exception {
+  void parquetJavaVerifiesOurChecksumsAndCatchesAChangedByte(PageVersion version) throws Exception {
     Path file = write(version, true);
     MessageType schema = SchemaTestData.sample();
     FileMetaData footer = FooterReader.read(file);

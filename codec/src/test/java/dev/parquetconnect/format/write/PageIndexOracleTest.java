@@ -60,12 +60,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Statistics and page indexes, judged by parquet-java: its ParquetFileReader
- * reads our column and offset indexes, chunk statistics, page header statistics and size
- * statistics, and they must equal what parquet-java computes from the values of each page
- * (found independently by {@link LeafValues}, pages located through the offset index). Its
- * filtering reader, pruning row groups and pages with them, must return exactly the matching
- * rows.
+ * Statistics and page indexes, judged by parquet-java: its ParquetFileReader reads our column and
+ * offset indexes, chunk statistics, page header statistics and size statistics, and they must equal
+ * what parquet-java computes from the values of each page (found independently by {@link
+ * LeafValues}, pages located through the offset index). Its filtering reader, pruning row groups
+ * and pages with them, must return exactly the matching rows.
  */
 class PageIndexOracleTest {
   private static final int ROWS = 1200;
@@ -116,7 +115,8 @@ class PageIndexOracleTest {
     for (int i = 0; i < ROWS; i++) {
       Map<Object, Object> map = new LinkedHashMap<>();
       for (int k = 0; k < i % 3; k++) {
-        map.put(("key" + k).getBytes(StandardCharsets.UTF_8),
+        map.put(
+            ("key" + k).getBytes(StandardCharsets.UTF_8),
             k == 1 ? null : random.nextBoolean() ? -0.0 : random.nextGaussian());
       }
       List<Object> list = new ArrayList<>();
@@ -134,17 +134,21 @@ class PageIndexOracleTest {
               i >= 200 && i < 350 ? null : ROWS - i,
               random.nextInt(),
               random.nextLong(),
-              random.nextInt(5) == 0 ? floats[random.nextInt(floats.length)]
+              random.nextInt(5) == 0
+                  ? floats[random.nextInt(floats.length)]
                   : (float) random.nextGaussian(),
               i % 7 == 0 ? null : random.nextInt(9) == 0 ? Double.NaN : random.nextGaussian(),
-              i % 5 == 0 ? null : (words[random.nextInt(words.length)] + i)
-                  .getBytes(StandardCharsets.UTF_8),
+              i % 5 == 0
+                  ? null
+                  : (words[random.nextInt(words.length)] + i).getBytes(StandardCharsets.UTF_8),
               new byte[] {(byte) random.nextInt(256), (byte) 0xFF, (byte) i},
               i % 3 == 0 ? null : uuid,
               dec,
-              BigInteger.valueOf(random.nextLong()).multiply(BigInteger.valueOf(i - 600))
+              BigInteger.valueOf(random.nextLong())
+                  .multiply(BigInteger.valueOf(i - 600))
                   .toByteArray(),
-              random.nextInt(6) == 0 ? new byte[] {0, (byte) 0x80}
+              random.nextInt(6) == 0
+                  ? new byte[] {0, (byte) 0x80}
                   : new byte[] {(byte) random.nextInt(256), (byte) random.nextInt(0x7C)},
               i % 11 == 0 ? null : random.nextBoolean(),
               18_000 + random.nextInt(1000),
@@ -213,8 +217,9 @@ class PageIndexOracleTest {
     OffsetIndex offsets = reader.readOffsetIndex(chunk);
     assertNotNull(offsets, where + ": offset index");
     ColumnIndex index = reader.readColumnIndex(chunk);
-    boolean nan = ParquetJavaStatistics.hasNaN(
-        all.values, node.logicalType() instanceof LogicalType.Float16Type);
+    boolean nan =
+        ParquetJavaStatistics.hasNaN(
+            all.values, node.logicalType() instanceof LogicalType.Float16Type);
     if (nan) {
       // Readers without nan_count would skip NaN on a column index's bounds: none is written.
       assertNull(index, where + ": a column index for a chunk holding NaN");
@@ -231,8 +236,8 @@ class PageIndexOracleTest {
     long pageNulls = 0;
     for (int p = 0; p < offsets.getPageCount(); p++) {
       int from = (int) offsets.getFirstRowIndex(p);
-      int to = p + 1 < offsets.getPageCount()
-          ? (int) offsets.getFirstRowIndex(p + 1) : groupRows.size();
+      int to =
+          p + 1 < offsets.getPageCount() ? (int) offsets.getFirstRowIndex(p + 1) : groupRows.size();
       LeafValues page = LeafValues.of(groupRows.subList(from, to), schema, column);
       Statistics<?> expected = ParquetJavaStatistics.of(type, node, page.values, page.nulls);
       expectedPages.add(expected);
@@ -332,14 +337,20 @@ class PageIndexOracleTest {
       }
       previous = page;
     }
-    return ascending ? BoundaryOrder.ASCENDING
+    return ascending
+        ? BoundaryOrder.ASCENDING
         : descending ? BoundaryOrder.DESCENDING : BoundaryOrder.UNORDERED;
   }
 
   /** Every offset index entry points at a data page parquet-java reads, back to back. */
   private static void checkOffsetIndex(
-      Path file, ColumnChunkMetaData chunk, OffsetIndex offsets, int rows, PageVersion version,
-      String where) throws Exception {
+      Path file,
+      ColumnChunkMetaData chunk,
+      OffsetIndex offsets,
+      int rows,
+      PageVersion version,
+      String where)
+      throws Exception {
     assertEquals(chunk.getFirstDataPageOffset(), offsets.getOffset(0), where);
     assertEquals(0, offsets.getFirstRowIndex(0), where);
     long end = chunk.getStartingPos() + chunk.getTotalSize();
@@ -403,35 +414,61 @@ class PageIndexOracleTest {
     MessageType schema = schema();
     List<Row> rows = rows(schema);
     Path file = write(rows, schema, options(PageVersion.V1));
-    check(file, schema, rows, FilterApi.eq(FilterApi.longColumn("id"), 777L),
+    check(
+        file,
+        schema,
+        rows,
+        FilterApi.eq(FilterApi.longColumn("id"), 777L),
         r -> (Long) r.get("id") == 777L);
-    check(file, schema, rows, FilterApi.lt(FilterApi.intColumn("down"), 100),
+    check(
+        file,
+        schema,
+        rows,
+        FilterApi.lt(FilterApi.intColumn("down"), 100),
         r -> r.get("down") != null && (Integer) r.get("down") < 100);
-    check(file, schema, rows,
+    check(
+        file,
+        schema,
+        rows,
         FilterApi.gtEq(FilterApi.binaryColumn("s"), Binary.fromString("zebra")),
-        r -> r.get("s") != null
-            && Arrays.compareUnsigned((byte[]) r.get("s"), "zebra".getBytes(StandardCharsets.UTF_8))
-                >= 0);
+        r ->
+            r.get("s") != null
+                && Arrays.compareUnsigned(
+                        (byte[]) r.get("s"), "zebra".getBytes(StandardCharsets.UTF_8))
+                    >= 0);
     // parquet-java's record filter orders NaN above every number (Float.compare): pages whose
     // bounds leave NaN out must still be read for it.
-    check(file, schema, rows, FilterApi.gt(FilterApi.floatColumn("f"), 1.0f),
+    check(
+        file,
+        schema,
+        rows,
+        FilterApi.gt(FilterApi.floatColumn("f"), 1.0f),
         r -> r.get("f") != null && Float.compare((Float) r.get("f"), 1.0f) > 0);
-    check(file, schema, rows, FilterApi.eq(FilterApi.intColumn("down"), null),
+    check(
+        file,
+        schema,
+        rows,
+        FilterApi.eq(FilterApi.intColumn("down"), null),
         r -> r.get("down") == null);
   }
 
   private static void check(
-      Path file, MessageType schema, List<Row> rows, FilterPredicate predicate,
-      Predicate<Row> matches) throws Exception {
+      Path file,
+      MessageType schema,
+      List<Row> rows,
+      FilterPredicate predicate,
+      Predicate<Row> matches)
+      throws Exception {
     List<Row> expected = rows.stream().filter(matches).toList();
     List<Row> actual =
         ParquetJavaOracle.read(
             file,
             schema,
-            b -> b.withFilter(FilterCompat.get(predicate))
-                .useStatsFilter(true)
-                .useColumnIndexFilter(true)
-                .useRecordFilter(true));
+            b ->
+                b.withFilter(FilterCompat.get(predicate))
+                    .useStatsFilter(true)
+                    .useColumnIndexFilter(true)
+                    .useRecordFilter(true));
     assertFalse(expected.isEmpty(), "the filter " + predicate + " matches nothing");
     WriterMatrix.assertRowsEqual(expected, actual, "filtered by " + predicate);
   }
@@ -452,8 +489,8 @@ class PageIndexOracleTest {
       rows.add(Row.of(schema.root(), i < 10 ? Double.NaN : (double) i, int96, (double) -i));
     }
     Path file = dir.resolve("nan.parquet");
-    WriterMatrix.write(file, schema, rows,
-        WriterOptions.builder().pageRowLimit(10).dictionary(false).build());
+    WriterMatrix.write(
+        file, schema, rows, WriterOptions.builder().pageRowLimit(10).dictionary(false).build());
     try (ParquetFileReader reader =
         ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
       BlockMetaData block = reader.getRowGroups().get(0);

@@ -1,6 +1,5 @@
 package dev.parquetconnect.format.write;
 
-import static dev.parquetconnect.format.meta.FieldRepetitionType.OPTIONAL;
 import static dev.parquetconnect.format.meta.FieldRepetitionType.REQUIRED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,16 +33,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The size decisions of the default page layout: a one-page chunk carries no column index (its
- * statistics say the same) but keeps its offset index, and parquet-java still filters pages by
- * the other columns' indexes; a dictionary page splits where its index width grows, without an
+ * statistics say the same) but keeps its offset index, and parquet-java still filters pages by the
+ * other columns' indexes; a dictionary page splits where its index width grows, without an
  * entropy-coding codec; a column of distinct values is refused a dictionary after a sample.
  */
 class PageLayoutTest {
   @TempDir Path dir;
 
-  private static final MessageType KEY_AND_FLAG = new MessageType("t", List.of(
-      PrimitiveNode.of("key", REQUIRED, PhysicalType.BYTE_ARRAY),
-      PrimitiveNode.of("flag", REQUIRED, PhysicalType.INT32)));
+  private static final MessageType KEY_AND_FLAG =
+      new MessageType(
+          "t",
+          List.of(
+              PrimitiveNode.of("key", REQUIRED, PhysicalType.BYTE_ARRAY),
+              PrimitiveNode.of("flag", REQUIRED, PhysicalType.INT32)));
 
   private static byte[] key(int i) {
     return String.format("key-%036d", i).getBytes(StandardCharsets.US_ASCII);
@@ -58,8 +60,12 @@ class PageLayoutTest {
     }
     // 50,000-byte pages: key (44 PLAIN bytes a row) gets nine, flag (4) one, when each column's
     // pages are cut on their own (aligned pages would give flag nine too).
-    Path file = WriterMatrix.write(dir.resolve("f.parquet"), KEY_AND_FLAG, rows,
-        WriterOptions.builder().pageByteLimit(50_000).alignedPages(false).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("f.parquet"),
+            KEY_AND_FLAG,
+            rows,
+            WriterOptions.builder().pageByteLimit(50_000).alignedPages(false).build());
     List<ColumnChunk> chunks = FooterReader.read(file).rowGroups().get(0).columns();
     ColumnChunk key = chunks.get(0);
     ColumnChunk flag = chunks.get(1);
@@ -71,12 +77,17 @@ class PageLayoutTest {
 
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, KEY_AND_FLAG), "rows");
     // parquet-java prunes by key's index and keeps every row for flag (no index): one page.
-    ParquetReadOptions filtered = ParquetReadOptions.builder()
-        .withRecordFilter(FilterCompat.get(FilterApi.and(
-            FilterApi.eq(FilterApi.binaryColumn("key"), Binary.fromConstantByteArray(key(4_321))),
-            FilterApi.eq(FilterApi.intColumn("flag"), 7))))
-        .useColumnIndexFilter(true)
-        .build();
+    ParquetReadOptions filtered =
+        ParquetReadOptions.builder()
+            .withRecordFilter(
+                FilterCompat.get(
+                    FilterApi.and(
+                        FilterApi.eq(
+                            FilterApi.binaryColumn("key"),
+                            Binary.fromConstantByteArray(key(4_321))),
+                        FilterApi.eq(FilterApi.intColumn("flag"), 7))))
+            .useColumnIndexFilter(true)
+            .build();
     try (org.apache.parquet.hadoop.ParquetFileReader reader =
         org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file), filtered)) {
       assertNull(reader.readColumnIndex(reader.getRowGroups().get(0).getColumns().get(1)));
@@ -89,15 +100,19 @@ class PageLayoutTest {
   /** Without aligned pages only: a split is a page boundary of one column alone. */
   @Test
   void anUnalignedGrowingDictionarySplitsItsPageWhereTheIndexWidthGrows() throws Exception {
-    MessageType schema = new MessageType("t", List.of(
-        PrimitiveNode.of("price", REQUIRED, PhysicalType.INT64)));
+    MessageType schema =
+        new MessageType("t", List.of(PrimitiveNode.of("price", REQUIRED, PhysicalType.INT64)));
     List<Row> rows = new ArrayList<>();
     for (long i = 0; i < 40_000; i++) {
       rows.add(Row.of(schema.root(), i / 4)); // 10,000 entries, added in order
     }
     for (CompressionCodec codec : List.of(CompressionCodec.UNCOMPRESSED, CompressionCodec.ZSTD)) {
-      Path file = WriterMatrix.write(dir.resolve(codec + ".parquet"), schema, rows,
-          WriterOptions.builder().codec(codec).alignedPages(false).build());
+      Path file =
+          WriterMatrix.write(
+              dir.resolve(codec + ".parquet"),
+              schema,
+              rows,
+              WriterOptions.builder().codec(codec).alignedPages(false).build());
       List<Integer> widths = dictionaryIndexWidths(file);
       if (codec == CompressionCodec.UNCOMPRESSED) {
         // 320,000 PLAIN bytes: one page by size, split where the width reaches 12, 13 and 14
@@ -116,14 +131,14 @@ class PageLayoutTest {
 
   @Test
   void aColumnOfDistinctValuesIsRefusedADictionaryAfterASample() throws Exception {
-    MessageType schema = new MessageType("t", List.of(
-        PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64)));
+    MessageType schema =
+        new MessageType("t", List.of(PrimitiveNode.of("id", REQUIRED, PhysicalType.INT64)));
     List<Row> rows = new ArrayList<>();
     for (long i = 0; i < 100_000; i++) {
       rows.add(Row.of(schema.root(), i * 7919));
     }
-    Path file = WriterMatrix.write(dir.resolve("ids.parquet"), schema, rows,
-        WriterOptions.defaults());
+    Path file =
+        WriterMatrix.write(dir.resolve("ids.parquet"), schema, rows, WriterOptions.defaults());
     ColumnChunk chunk = FooterReader.read(file).rowGroups().get(0).columns().get(0);
     assertNull(chunk.metaData().dictionaryPageOffset(), "no dictionary page");
     assertFalse(chunk.metaData().encodings().contains(Encoding.PLAIN_DICTIONARY));
@@ -138,7 +153,8 @@ class PageLayoutTest {
       DataPage page;
       while ((page = pages.nextPage()) != null) {
         Encoding encoding = page.valueEncoding();
-        assertTrue(encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY,
+        assertTrue(
+            encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY,
             "a dictionary page: " + encoding);
         widths.add(page.data()[page.offset()] & 0xFF);
       }

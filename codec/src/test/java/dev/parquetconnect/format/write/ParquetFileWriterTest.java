@@ -56,7 +56,8 @@ class ParquetFileWriterTest {
     }
     Path file = Files.write(dir.resolve("groups.parquet"), out.toByteArray());
     FileMetaData footer = FooterReader.read(file);
-    assertTrue(groupsSeen >= 3 && footer.rowGroups().size() == groupsSeen + 1,
+    assertTrue(
+        groupsSeen >= 3 && footer.rowGroups().size() == groupsSeen + 1,
         groupsSeen + " flushes, " + footer.rowGroups().size() + " row groups");
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, SCHEMA), "row groups");
   }
@@ -64,8 +65,12 @@ class ParquetFileWriterTest {
   @Test
   void theRowCapClosesRowGroups() throws Exception {
     List<Row> rows = new RandomRows(3).rows(SCHEMA, 95);
-    Path file = WriterMatrix.write(dir.resolve("cap.parquet"), SCHEMA, rows,
-        WriterOptions.builder().rowGroupRowLimit(10).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("cap.parquet"),
+            SCHEMA,
+            rows,
+            WriterOptions.builder().rowGroupRowLimit(10).build());
     List<RowGroup> groups = FooterReader.read(file).rowGroups();
     assertEquals(10, groups.size());
     for (int g = 0; g < groups.size(); g++) {
@@ -76,15 +81,23 @@ class ParquetFileWriterTest {
 
   @Test
   void theFooterCarriesMetadataParquetJavaReads() throws Exception {
-    Path file = WriterMatrix.write(dir.resolve("meta.parquet"), SCHEMA,
-        new RandomRows(4).rows(SCHEMA, 5),
-        WriterOptions.builder().keyValue("origin", "topic-a/0").keyValue("empty", null).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("meta.parquet"),
+            SCHEMA,
+            new RandomRows(4).rows(SCHEMA, 5),
+            WriterOptions.builder()
+                .keyValue("origin", "topic-a/0")
+                .keyValue("empty", null)
+                .build());
     FileMetaData footer = FooterReader.read(file);
     assertEquals(1, footer.version());
     assertTrue(footer.createdBy().startsWith("kafka-connect-parquet version "), footer.createdBy());
-    assertEquals(List.of(new KeyValue("origin", "topic-a/0"), new KeyValue("empty", null)),
+    assertEquals(
+        List.of(new KeyValue("origin", "topic-a/0"), new KeyValue("empty", null)),
         footer.keyValueMetadata());
-    assertEquals(Collections.nCopies(SCHEMA.columns().size(), ColumnOrder.TYPE_DEFINED),
+    assertEquals(
+        Collections.nCopies(SCHEMA.columns().size(), ColumnOrder.TYPE_DEFINED),
         footer.columnOrders());
     try (ParquetFileReader reader =
         ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
@@ -97,8 +110,9 @@ class ParquetFileWriterTest {
 
   @Test
   void aFileWithoutRowsIsValid() throws Exception {
-    Path file = WriterMatrix.write(dir.resolve("empty.parquet"), SCHEMA, List.of(),
-        WriterOptions.defaults());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("empty.parquet"), SCHEMA, List.of(), WriterOptions.defaults());
     assertEquals(0, FooterReader.read(file).rowGroups().size());
     assertEquals(0, ParquetJavaOracle.read(file, SCHEMA).size());
     try (DuckDbOracle duckdb = new DuckDbOracle()) {
@@ -133,11 +147,14 @@ class ParquetFileWriterTest {
     ParquetFileWriter writer =
         new ParquetFileWriter(out, SCHEMA, WriterOptions.builder().rowGroupRowLimit(50).build());
     List<Row> rows = new RandomRows(5).rows(SCHEMA, 60);
-    IOException failure = assertThrows(IOException.class, () -> {
-      for (Row row : rows) {
-        writer.write(row);
-      }
-    });
+    IOException failure =
+        assertThrows(
+            IOException.class,
+            () -> {
+              for (Row row : rows) {
+                writer.write(row);
+              }
+            });
     assertEquals("disk full", failure.getMessage());
     assertThrows(IllegalStateException.class, () -> writer.write(rows.get(0)));
     writer.close();

@@ -17,9 +17,9 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 
 /**
- * Every column of a file as parquet-java's column readers see it: the repetition level,
- * definition level and (for a value) the value of each entry, as text. Two files whose streams
- * are equal were shredded the same way.
+ * Every column of a file as parquet-java's column readers see it: the repetition level, definition
+ * level and (for a value) the value of each entry, as text. Two files whose streams are equal were
+ * shredded the same way.
  */
 final class ParquetJavaLevels {
   private ParquetJavaLevels() {}
@@ -32,7 +32,8 @@ final class ParquetJavaLevels {
     }
     try (ParquetFileReader reader =
         ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
-      for (PageReadStore group = reader.readNextRowGroup(); group != null;
+      for (PageReadStore group = reader.readNextRowGroup();
+          group != null;
           group = reader.readNextRowGroup()) {
         ColumnReadStoreImpl store =
             new ColumnReadStoreImpl(
@@ -63,8 +64,8 @@ final class ParquetJavaLevels {
       case INT64 -> Long.toString(reader.getLong());
       case FLOAT -> Integer.toHexString(Float.floatToRawIntBits(reader.getFloat()));
       case DOUBLE -> Long.toHexString(Double.doubleToRawLongBits(reader.getDouble()));
-      case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> reader.getBinary().toStringUsingUTF8()
-          + "/" + reader.getBinary().length();
+      case INT96, BINARY, FIXED_LEN_BYTE_ARRAY ->
+          reader.getBinary().toStringUsingUTF8() + "/" + reader.getBinary().length();
     };
   }
 }

@@ -13,10 +13,10 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * What parquet-java computes as the statistics of some values of a column, with the rules
- * parquet.thrift sets for TYPE_ORDER floats applied on top (parquet-java 1.16 still lets NaN
- * into its float bounds): a zero minimum is -0 and a zero maximum +0, and values that include a
- * NaN have no min/max at all (which readers without nan_count, parquet-java's own among them,
- * need so as not to skip NaN; see {@link StatisticsFormat}).
+ * parquet.thrift sets for TYPE_ORDER floats applied on top (parquet-java 1.16 still lets NaN into
+ * its float bounds): a zero minimum is -0 and a zero maximum +0, and values that include a NaN have
+ * no min/max at all (which readers without nan_count, parquet-java's own among them, need so as not
+ * to skip NaN; see {@link StatisticsFormat}).
  */
 final class ParquetJavaStatistics {
   private ParquetJavaStatistics() {}
@@ -94,8 +94,9 @@ final class ParquetJavaStatistics {
     return switch (node.type()) {
       case FLOAT -> LittleEndian.getFloat(plain, 0) == 0;
       case DOUBLE -> LittleEndian.getDouble(plain, 0) == 0;
-      case FIXED_LEN_BYTE_ARRAY -> node.logicalType() instanceof LogicalType.Float16Type
-          && ((plain[0] & 0xFF) | (plain[1] & 0x7F) << 8) == 0;
+      case FIXED_LEN_BYTE_ARRAY ->
+          node.logicalType() instanceof LogicalType.Float16Type
+              && ((plain[0] & 0xFF) | (plain[1] & 0x7F) << 8) == 0;
       default -> false;
     };
   }

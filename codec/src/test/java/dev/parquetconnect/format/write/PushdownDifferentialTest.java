@@ -49,20 +49,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * parquet-java's filtering reader, with every pruning it has on (row group statistics,
- * dictionaries, column and offset indexes, bloom filters, then the record filter), returns
- * exactly the rows a full scan filtered in Java returns, on our files and on parquet-java's
- * files of the same rows. Data: nulls, NaN, both zeros, infinities, extremes, empty strings,
- * decimals on INT32 and FIXED_LEN_BYTE_ARRAY, a struct and a list, values clustered in runs so
- * that pages and row groups really are pruned. Layouts: row groups of a few hundred rows, pages
- * of 64 bytes to 2 KiB, page v1 and v2, dictionary on and off. Predicates: =, <, <=, >, >=, IN,
- * IS [NOT] NULL and conjunctions and disjunctions over several columns. And the footer's float
- * and double statistics, which aggregate pushdown answers MIN, MAX and COUNT from, bound every
- * value of their row group.
+ * dictionaries, column and offset indexes, bloom filters, then the record filter), returns exactly
+ * the rows a full scan filtered in Java returns, on our files and on parquet-java's files of the
+ * same rows. Data: nulls, NaN, both zeros, infinities, extremes, empty strings, decimals on INT32
+ * and FIXED_LEN_BYTE_ARRAY, a struct and a list, values clustered in runs so that pages and row
+ * groups really are pruned. Layouts: row groups of a few hundred rows, pages of 64 bytes to 2 KiB,
+ * page v1 and v2, dictionary on and off. Predicates: =, <, <=, >, >=, IN, IS [NOT] NULL and
+ * conjunctions and disjunctions over several columns. And the footer's float and double statistics,
+ * which aggregate pushdown answers MIN, MAX and COUNT from, bound every value of their row group.
  *
- * <p>"Filtered in Java" uses the comparator parquet-java's record filter uses for each column
- * type (for doubles {@link Double#compare}: NaN above +Infinity, -0.0 below +0.0; decimals on
- * bytes as signed integers). Seeded: the seed is printed; rerun one with {@code
- * -Dpushdown.seed=N}, and keep its files in a directory with {@code -Dpushdown.keep=DIR}.
+ * <p>"Filtered in Java" uses the comparator parquet-java's record filter uses for each column type
+ * (for doubles {@link Double#compare}: NaN above +Infinity, -0.0 below +0.0; decimals on bytes as
+ * signed integers). Seeded: the seed is printed; rerun one with {@code -Dpushdown.seed=N}, and keep
+ * its files in a directory with {@code -Dpushdown.keep=DIR}.
  */
 class PushdownDifferentialTest {
   private static final Logger LOG = LoggerFactory.getLogger(PushdownDifferentialTest.class);
@@ -92,27 +91,51 @@ class PushdownDifferentialTest {
             PrimitiveNode.fixed("dfix", OPTIONAL, 9)
                 .withLogicalType(new LogicalType.DecimalType(2, 20)),
             PrimitiveNode.of("b", OPTIONAL, PhysicalType.BOOLEAN),
-            new GroupNode("st", OPTIONAL, List.of(
-                PrimitiveNode.of("x", OPTIONAL, PhysicalType.INT32),
-                PrimitiveNode.of("t", OPTIONAL, PhysicalType.BYTE_ARRAY)
-                    .withLogicalType(LogicalType.STRING)), null, null, null),
+            new GroupNode(
+                "st",
+                OPTIONAL,
+                List.of(
+                    PrimitiveNode.of("x", OPTIONAL, PhysicalType.INT32),
+                    PrimitiveNode.of("t", OPTIONAL, PhysicalType.BYTE_ARRAY)
+                        .withLogicalType(LogicalType.STRING)),
+                null,
+                null,
+                null),
             NestedTypes.list("l", OPTIONAL, PrimitiveNode.of("e", OPTIONAL, PhysicalType.INT64))));
   }
 
   private static final double[] DOUBLES = {
-    Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE,
-    -Double.MAX_VALUE, Double.MIN_VALUE, -Double.MIN_VALUE, 1.5, -2.5, 1e300
+    Double.NaN,
+    -0.0,
+    0.0,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    Double.MAX_VALUE,
+    -Double.MAX_VALUE,
+    Double.MIN_VALUE,
+    -Double.MIN_VALUE,
+    1.5,
+    -2.5,
+    1e300
   };
   private static final float[] FLOATS = {
-    Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MAX_VALUE,
-    -Float.MAX_VALUE, Float.MIN_VALUE, 1.5f, -2.5f
+    Float.NaN,
+    -0.0f,
+    0.0f,
+    Float.POSITIVE_INFINITY,
+    Float.NEGATIVE_INFINITY,
+    Float.MAX_VALUE,
+    -Float.MAX_VALUE,
+    Float.MIN_VALUE,
+    1.5f,
+    -2.5f
   };
   private static final long[] LONGS = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1};
   private static final String[] WORDS = {"", "a", "ab", "kafka", "é", "日本語", "😀", "zz", "\u0000"};
 
   /**
-   * Rows whose columns change "regime" every few dozen rows (a narrow range, one special value,
-   * all null, or anything), so page and row group bounds differ and pruning has work to do.
+   * Rows whose columns change "regime" every few dozen rows (a narrow range, one special value, all
+   * null, or anything), so page and row group bounds differ and pruning has work to do.
    */
   static List<Row> rows(MessageType schema, Random random, int count) {
     GroupNode root = schema.root();
@@ -125,11 +148,21 @@ class PushdownDifferentialTest {
           regimes[c] = new Regime(random.nextInt(5), random.nextLong());
         }
       }
-      Row nested = regimes[9].kind == 2 ? null : Row.of(st,
-          pick(random, regimes[9], r -> (int) (regimes[9].base % 1000) + r.nextInt(10),
-              r -> r.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE),
-          pick(random, regimes[9], r -> bytes(WORDS[Math.floorMod(regimes[9].base, 9)]
-              + r.nextInt(3)), r -> bytes("")));
+      Row nested =
+          regimes[9].kind == 2
+              ? null
+              : Row.of(
+                  st,
+                  pick(
+                      random,
+                      regimes[9],
+                      r -> (int) (regimes[9].base % 1000) + r.nextInt(10),
+                      r -> r.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE),
+                  pick(
+                      random,
+                      regimes[9],
+                      r -> bytes(WORDS[Math.floorMod(regimes[9].base, 9)] + r.nextInt(3)),
+                      r -> bytes("")));
       List<Object> list = null;
       if (random.nextInt(6) != 0) {
         list = new ArrayList<>();
@@ -138,26 +171,53 @@ class PushdownDifferentialTest {
         }
       }
       int row = i;
-      rows.add(Row.of(root,
-          (long) i,
-          pick(random, regimes[1], r -> row / 37, r -> Integer.MIN_VALUE),
-          pick(random, regimes[2], r -> (regimes[2].base >> 8) + r.nextInt(100),
-              r -> LONGS[r.nextInt(LONGS.length)]),
-          pick(random, regimes[3], r -> (float) (regimes[3].base % 100) + r.nextFloat(),
-              r -> FLOATS[r.nextInt(FLOATS.length)]),
-          pick(random, regimes[4], r -> (double) (regimes[4].base % 1000) + r.nextGaussian(),
-              r -> DOUBLES[r.nextInt(DOUBLES.length)]),
-          pick(random, regimes[5], r -> bytes(WORDS[Math.floorMod(regimes[5].base, 9)]
-              + (char) ('a' + r.nextInt(3))), r -> bytes(WORDS[r.nextInt(WORDS.length)])),
-          pick(random, regimes[6], r -> (int) (regimes[6].base % 100_000) + r.nextInt(50),
-              r -> r.nextBoolean() ? 999_999_999 : -999_999_999),
-          pick(random, regimes[7], r -> decimal(BigInteger.valueOf(regimes[7].base % 1_000_000)
-                  .add(BigInteger.valueOf(r.nextInt(1000)))),
-              r -> decimal(BigInteger.TEN.pow(20).subtract(BigInteger.ONE)
-                  .multiply(BigInteger.valueOf(r.nextBoolean() ? 1 : -1)))),
-          pick(random, regimes[8], r -> (regimes[8].base & 1) == 0, r -> r.nextBoolean()),
-          nested,
-          list));
+      rows.add(
+          Row.of(
+              root,
+              (long) i,
+              pick(random, regimes[1], r -> row / 37, r -> Integer.MIN_VALUE),
+              pick(
+                  random,
+                  regimes[2],
+                  r -> (regimes[2].base >> 8) + r.nextInt(100),
+                  r -> LONGS[r.nextInt(LONGS.length)]),
+              pick(
+                  random,
+                  regimes[3],
+                  r -> (float) (regimes[3].base % 100) + r.nextFloat(),
+                  r -> FLOATS[r.nextInt(FLOATS.length)]),
+              pick(
+                  random,
+                  regimes[4],
+                  r -> (double) (regimes[4].base % 1000) + r.nextGaussian(),
+                  r -> DOUBLES[r.nextInt(DOUBLES.length)]),
+              pick(
+                  random,
+                  regimes[5],
+                  r ->
+                      bytes(WORDS[Math.floorMod(regimes[5].base, 9)] + (char) ('a' + r.nextInt(3))),
+                  r -> bytes(WORDS[r.nextInt(WORDS.length)])),
+              pick(
+                  random,
+                  regimes[6],
+                  r -> (int) (regimes[6].base % 100_000) + r.nextInt(50),
+                  r -> r.nextBoolean() ? 999_999_999 : -999_999_999),
+              pick(
+                  random,
+                  regimes[7],
+                  r ->
+                      decimal(
+                          BigInteger.valueOf(regimes[7].base % 1_000_000)
+                              .add(BigInteger.valueOf(r.nextInt(1000)))),
+                  r ->
+                      decimal(
+                          BigInteger.TEN
+                              .pow(20)
+                              .subtract(BigInteger.ONE)
+                              .multiply(BigInteger.valueOf(r.nextBoolean() ? 1 : -1)))),
+              pick(random, regimes[8], r -> (regimes[8].base & 1) == 0, r -> r.nextBoolean()),
+              nested,
+              list));
     }
     return rows;
   }
@@ -166,14 +226,19 @@ class PushdownDifferentialTest {
   private record Regime(int kind, long base) {}
 
   /** 0: clustered, 1: one extreme, 2: all null, 3: anything (incl. null), 4: clustered+null. */
-  private static Object pick(Random random, Regime regime, Function<Random, Object> clustered,
+  private static Object pick(
+      Random random,
+      Regime regime,
+      Function<Random, Object> clustered,
       Function<Random, Object> extreme) {
     return switch (regime.kind) {
       case 0 -> clustered.apply(random);
       case 1 -> extreme.apply(random);
       case 2 -> null;
-      case 3 -> random.nextInt(5) == 0 ? null
-          : random.nextBoolean() ? extreme.apply(random) : clustered.apply(random);
+      case 3 ->
+          random.nextInt(5) == 0
+              ? null
+              : random.nextBoolean() ? extreme.apply(random) : clustered.apply(random);
       default -> random.nextInt(3) == 0 ? null : clustered.apply(random);
     };
   }
@@ -206,12 +271,13 @@ class PushdownDifferentialTest {
       boolean dictionary = random.nextInt(3) != 0;
       int pageBytes = 64 << random.nextInt(6);
       int groupRows = 150 + random.nextInt(700);
-      WriterOptions.Builder options = WriterOptions.builder()
-          .pageVersion(version)
-          .dictionary(dictionary)
-          .pageByteLimit(pageBytes)
-          .rowGroupRowLimit(groupRows)
-          .codec(CODECS[random.nextInt(CODECS.length)]);
+      WriterOptions.Builder options =
+          WriterOptions.builder()
+              .pageVersion(version)
+              .dictionary(dictionary)
+              .pageByteLimit(pageBytes)
+              .rowGroupRowLimit(groupRows)
+              .codec(CODECS[random.nextInt(CODECS.length)]);
       if (random.nextBoolean()) {
         options.pageRowLimit(20 + random.nextInt(100));
       }
@@ -222,34 +288,61 @@ class PushdownDifferentialTest {
         options.bloomFilter("i64", 1000, 0.01).bloomFilter("s", 1000, 0.01);
       }
       WriterOptions built = options.build();
-      String where = "seed " + SEED + ", layout " + layout + " (" + count + " rows, " + version
-          + ", dictionary " + dictionary + ", pages of " + pageBytes + " bytes and at most "
-          + built.pageRowLimit() + " rows, row groups of " + groupRows + " rows, "
-          + built.codec() + ")";
-      Path ours = WriterMatrix.write(dir.resolve("ours-" + layout + ".parquet"), schema, rows,
-          built);
+      String where =
+          "seed "
+              + SEED
+              + ", layout "
+              + layout
+              + " ("
+              + count
+              + " rows, "
+              + version
+              + ", dictionary "
+              + dictionary
+              + ", pages of "
+              + pageBytes
+              + " bytes and at most "
+              + built.pageRowLimit()
+              + " rows, row groups of "
+              + groupRows
+              + " rows, "
+              + built.codec()
+              + ")";
+      Path ours =
+          WriterMatrix.write(dir.resolve("ours-" + layout + ".parquet"), schema, rows, built);
       Path theirs = dir.resolve("parquet-java-" + layout + ".parquet");
-      ParquetJavaOracle.write(theirs, schema, rows, new ParquetJavaOracle.WriteOptions(
-          CompressionCodecName.UNCOMPRESSED, dictionary,
-          version == PageVersion.V2 ? ParquetProperties.WriterVersion.PARQUET_2_0
-              : ParquetProperties.WriterVersion.PARQUET_1_0,
-          pageBytes, 16 * 1024));
+      ParquetJavaOracle.write(
+          theirs,
+          schema,
+          rows,
+          new ParquetJavaOracle.WriteOptions(
+              CompressionCodecName.UNCOMPRESSED,
+              dictionary,
+              version == PageVersion.V2
+                  ? ParquetProperties.WriterVersion.PARQUET_2_0
+                  : ParquetProperties.WriterVersion.PARQUET_1_0,
+              pageBytes,
+              16 * 1024));
       assertFooterBoundsHoldEveryValue(ours, pjSchema, rows, where);
       Predicates predicates = new Predicates(pjSchema, rows, random);
       for (int p = 0; p < PREDICATES_PER_LAYOUT; p++) {
         Filter filter = predicates.next(2);
         List<Row> expected = rows.stream().filter(filter.matches).toList();
         for (Path file : List.of(ours, theirs)) {
-          List<Row> actual = ParquetJavaOracle.read(file, schema,
-              b -> b.withFilter(FilterCompat.get(filter.predicate))
-                  .withConf(new Configuration(false))
-                  .useStatsFilter(true)
-                  .useDictionaryFilter(true)
-                  .useColumnIndexFilter(true)
-                  .useBloomFilter(true)
-                  .useRecordFilter(true));
-          WriterMatrix.assertRowsEqual(expected, actual,
-              where + ", " + file.getFileName() + ", filter " + filter.predicate);
+          List<Row> actual =
+              ParquetJavaOracle.read(
+                  file,
+                  schema,
+                  b ->
+                      b.withFilter(FilterCompat.get(filter.predicate))
+                          .withConf(new Configuration(false))
+                          .useStatsFilter(true)
+                          .useDictionaryFilter(true)
+                          .useColumnIndexFilter(true)
+                          .useBloomFilter(true)
+                          .useRecordFilter(true));
+          WriterMatrix.assertRowsEqual(
+              expected, actual, where + ", " + file.getFileName() + ", filter " + filter.predicate);
         }
       }
     }
@@ -257,16 +350,16 @@ class PushdownDifferentialTest {
 
   /**
    * What aggregate pushdown (Spark's MIN/MAX/COUNT from the footer) relies on, as parquet-java
-   * reads our chunk statistics: where a float or double chunk has min/max, every value of the
-   * row group lies between them in parquet-java's order (so NaN, above every number there, is
-   * never left out) and both are values of the chunk (but for -0.0/+0.0, which stand for either
-   * zero); null counts are exact.
+   * reads our chunk statistics: where a float or double chunk has min/max, every value of the row
+   * group lies between them in parquet-java's order (so NaN, above every number there, is never
+   * left out) and both are values of the chunk (but for -0.0/+0.0, which stand for either zero);
+   * null counts are exact.
    */
-  private static void assertFooterBoundsHoldEveryValue(Path file,
-      org.apache.parquet.schema.MessageType pjSchema, List<Row> rows, String where)
+  private static void assertFooterBoundsHoldEveryValue(
+      Path file, org.apache.parquet.schema.MessageType pjSchema, List<Row> rows, String where)
       throws Exception {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
-        ParquetReadOptions.builder().build())) {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new LocalInputFile(file), ParquetReadOptions.builder().build())) {
       int first = 0;
       for (BlockMetaData block : reader.getRowGroups()) {
         List<Row> group = rows.subList(first, first + (int) block.getRowCount());
@@ -285,16 +378,23 @@ class PushdownDifferentialTest {
           Comparator<Object> order = (Comparator) stats.comparator();
           for (Object v : values) {
             if (v != null) {
-              assertTrue(order.compare(v, stats.genericGetMin()) >= 0
-                  && order.compare(v, stats.genericGetMax()) <= 0,
-                  at + ": " + v + " outside [" + stats.genericGetMin() + ", "
-                      + stats.genericGetMax() + "]");
+              assertTrue(
+                  order.compare(v, stats.genericGetMin()) >= 0
+                      && order.compare(v, stats.genericGetMax()) <= 0,
+                  at
+                      + ": "
+                      + v
+                      + " outside ["
+                      + stats.genericGetMin()
+                      + ", "
+                      + stats.genericGetMax()
+                      + "]");
             }
           }
           for (Object bound : List.of(stats.genericGetMin(), stats.genericGetMax())) {
             double b = ((Number) bound).doubleValue();
-            assertTrue(b == 0 || values.stream().anyMatch(v -> v != null
-                    && order.compare(v, bound) == 0),
+            assertTrue(
+                b == 0 || values.stream().anyMatch(v -> v != null && order.compare(v, bound) == 0),
                 at + ": the bound " + bound + " is no value of the chunk");
           }
         }
@@ -344,12 +444,14 @@ class PushdownDifferentialTest {
       }
       if (column.equals("b")) {
         boolean v = random.nextBoolean();
-        return new Filter(FilterApi.eq(FilterApi.booleanColumn("b"), v),
+        return new Filter(
+            FilterApi.eq(FilterApi.booleanColumn("b"), v),
             r -> Boolean.valueOf(v).equals(get.apply(r)));
       }
       @SuppressWarnings({"unchecked", "rawtypes"})
-      PrimitiveComparator<Comparable> comparator = (PrimitiveComparator) pjSchema
-          .getColumnDescription(column.split("\\.")).getPrimitiveType().comparator();
+      PrimitiveComparator<Comparable> comparator =
+          (PrimitiveComparator)
+              pjSchema.getColumnDescription(column.split("\\.")).getPrimitiveType().comparator();
       Comparable v = constant(column, get);
       if (op == 7) {
         Set<Comparable> set = new HashSet<>();
@@ -357,29 +459,33 @@ class PushdownDifferentialTest {
         for (int k = random.nextInt(4); k > 0; k--) {
           set.add(constant(column, get));
         }
-        return new Filter(compare(7, column, set),
+        return new Filter(
+            compare(7, column, set),
             r -> {
               Comparable x = comparable(get.apply(r));
               return x != null && set.stream().anyMatch(s -> comparator.compare(x, s) == 0);
             });
       }
-      Predicate<Integer> test = switch (op) {
-        case 2 -> c -> c == 0;
-        case 3 -> c -> c < 0;
-        case 4 -> c -> c <= 0;
-        case 5 -> c -> c > 0;
-        default -> c -> c >= 0;
-      };
+      Predicate<Integer> test =
+          switch (op) {
+            case 2 -> c -> c == 0;
+            case 3 -> c -> c < 0;
+            case 4 -> c -> c <= 0;
+            case 5 -> c -> c > 0;
+            default -> c -> c >= 0;
+          };
       FilterPredicate predicate = compare(op, column, v);
-      return new Filter(predicate, r -> {
-        Comparable x = comparable(get.apply(r));
-        return x != null && test.test(comparator.compare(x, v));
-      });
+      return new Filter(
+          predicate,
+          r -> {
+            Comparable x = comparable(get.apply(r));
+            return x != null && test.test(comparator.compare(x, v));
+          });
     }
 
     /**
-     * The parquet-java predicate: 1 IS NOT NULL, 2 = (IS NULL for null), 3 <, 4 <=, 5 >, 6 >=,
-     * 7 IN ({@code value} is the set).
+     * The parquet-java predicate: 1 IS NOT NULL, 2 = (IS NULL for null), 3 <, 4 <=, 5 >, 6 >=, 7 IN
+     * ({@code value} is the set).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static FilterPredicate compare(int op, String column, Object value) {
@@ -388,15 +494,17 @@ class PushdownDifferentialTest {
         case "grp", "d32", "st.x" -> compare(op, FilterApi.intColumn(column), value);
         case "f32" -> compare(op, FilterApi.floatColumn(column), value);
         case "f64" -> compare(op, FilterApi.doubleColumn(column), value);
-        case "b" -> op == 1 ? FilterApi.notEq(FilterApi.booleanColumn(column), null)
-            : FilterApi.eq(FilterApi.booleanColumn(column), (Boolean) value);
+        case "b" ->
+            op == 1
+                ? FilterApi.notEq(FilterApi.booleanColumn(column), null)
+                : FilterApi.eq(FilterApi.booleanColumn(column), (Boolean) value);
         default -> compare(op, FilterApi.binaryColumn(column), value);
       };
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static <T extends Comparable<T>, C extends Operators.Column<T>
-        & Operators.SupportsLtGt> FilterPredicate compare(int op, C column, Object value) {
+    private static <T extends Comparable<T>, C extends Operators.Column<T> & Operators.SupportsLtGt>
+        FilterPredicate compare(int op, C column, Object value) {
       if (op == 7) {
         return FilterApi.in(column, (Set<T>) value);
       }

@@ -19,17 +19,23 @@ import java.util.Random;
 
 /**
  * Seeded random rows of any schema, in {@link Row}'s model: extremes of every type, NaN and -0.0,
- * empty strings, nulls at every level, empty and null lists and maps. Values stay inside the
- * ranges every engine represents (dates and timestamps DuckDB can hold, decimals within their
- * precision), since the point is to test files, not engines' range limits.
+ * empty strings, nulls at every level, empty and null lists and maps. Values stay inside the ranges
+ * every engine represents (dates and timestamps DuckDB can hold, decimals within their precision),
+ * since the point is to test files, not engines' range limits.
  */
 final class RandomRows {
-  private static final String[] WORDS = {"", "a", "kafka", "parquet", "é", "naïve café", "日本語", "😀"};
-  private static final String[] JSON = {"{}", "[]", "{\"a\":1}", "[1,2,3]", "\"text\"", "42", "null"};
+  private static final String[] WORDS = {
+    "", "a", "kafka", "parquet", "é", "naïve café", "日本語", "😀"
+  };
+  private static final String[] JSON = {
+    "{}", "[]", "{\"a\":1}", "[1,2,3]", "\"text\"", "42", "null"
+  };
 
   private final Random random;
+
   /** Probability of an extreme value, of a null, and of reusing a value already drawn. */
   private final double extremes;
+
   private final double nulls;
   private final double repeats;
   private final Map<PrimitiveNode, List<Object>> drawn = new LinkedHashMap<>();
@@ -104,7 +110,8 @@ final class RandomRows {
       int n = size();
       Map<Object, Object> entries = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
-        entries.put(("k" + i + "_" + random.nextInt(100)).getBytes(StandardCharsets.UTF_8),
+        entries.put(
+            ("k" + i + "_" + random.nextInt(100)).getBytes(StandardCharsets.UTF_8),
             map.value() == null ? null : field(map.value()));
       }
       return entries;
@@ -131,8 +138,8 @@ final class RandomRows {
       return text(extreme);
     }
     if (t instanceof LogicalType.EnumType) {
-      return new String[] {"RED", "GREEN", "BLUE", ""}[random.nextInt(4)]
-          .getBytes(StandardCharsets.UTF_8);
+      return new String[] {"RED", "GREEN", "BLUE", ""}
+          [random.nextInt(4)].getBytes(StandardCharsets.UTF_8);
     }
     if (t instanceof LogicalType.JsonType) {
       return JSON[random.nextInt(JSON.length)].getBytes(StandardCharsets.UTF_8);
@@ -144,12 +151,14 @@ final class RandomRows {
       return extreme ? pick(-1_000_000, 1_000_000, 0) : random.nextInt(40_000) - 10_000;
     }
     if (t instanceof LogicalType.TimeType time) {
-      long perDay = switch (time.unit()) {
-        case MILLIS -> 86_400_000L;
-        case MICROS -> 86_400_000_000L;
-        case NANOS -> 86_400_000_000_000L;
-      };
-      long v = extreme ? (random.nextBoolean() ? 0 : perDay - 1) : (long) (random.nextDouble() * perDay);
+      long perDay =
+          switch (time.unit()) {
+            case MILLIS -> 86_400_000L;
+            case MICROS -> 86_400_000_000L;
+            case NANOS -> 86_400_000_000_000L;
+          };
+      long v =
+          extreme ? (random.nextBoolean() ? 0 : perDay - 1) : (long) (random.nextDouble() * perDay);
       return time.unit() == TimeUnit.MILLIS ? (Object) (int) v : (Object) v;
     }
     if (t instanceof LogicalType.TimestampType ts) {
@@ -159,10 +168,11 @@ final class RandomRows {
       return integer(i, extreme);
     }
     if (t instanceof LogicalType.Float16Type) {
-      int bits = extreme
-          ? new int[] {0x7E00, 0x8000, 0x0000, 0x7C00, 0xFC00, 0x7BFF, 0xFBFF, 0x0001, 0x8001}[
-              random.nextInt(9)]
-          : random.nextInt(0x7C00) | (random.nextBoolean() ? 0x8000 : 0);
+      int bits =
+          extreme
+              ? new int[] {0x7E00, 0x8000, 0x0000, 0x7C00, 0xFC00, 0x7BFF, 0xFBFF, 0x0001, 0x8001}
+                  [random.nextInt(9)]
+              : random.nextInt(0x7C00) | (random.nextBoolean() ? 0x8000 : 0);
       return new byte[] {(byte) bits, (byte) (bits >>> 8)};
     }
     if (t instanceof LogicalType.UuidType) {
@@ -170,21 +180,42 @@ final class RandomRows {
     }
     return switch (leaf.type()) {
       case BOOLEAN -> random.nextBoolean();
-      case INT32 -> extreme ? pick(Integer.MIN_VALUE, Integer.MAX_VALUE, 0) : random.nextInt(2000) - 1000;
-      case INT64 -> extreme
-          ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0}[random.nextInt(3)]
-          : random.nextLong() >> random.nextInt(64);
-      case FLOAT -> extreme
-          ? new float[] {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
-              Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE}[
-              random.nextInt(8)]
-          : (float) random.nextGaussian() * 100;
-      case DOUBLE -> extreme
-          ? new double[] {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
-              Double.NEGATIVE_INFINITY, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE}[
-              random.nextInt(8)]
-          : random.nextGaussian() * 1e6;
-      case BYTE_ARRAY -> extreme ? (random.nextBoolean() ? new byte[0] : bytes(200)) : bytes(random.nextInt(12));
+      case INT32 ->
+          extreme ? pick(Integer.MIN_VALUE, Integer.MAX_VALUE, 0) : random.nextInt(2000) - 1000;
+      case INT64 ->
+          extreme
+              ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0}[random.nextInt(3)]
+              : random.nextLong() >> random.nextInt(64);
+      case FLOAT ->
+          extreme
+              ? new float[] {
+                    Float.NaN,
+                    -0.0f,
+                    0.0f,
+                    Float.POSITIVE_INFINITY,
+                    Float.NEGATIVE_INFINITY,
+                    Float.MAX_VALUE,
+                    -Float.MAX_VALUE,
+                    Float.MIN_VALUE
+                  }
+                  [random.nextInt(8)]
+              : (float) random.nextGaussian() * 100;
+      case DOUBLE ->
+          extreme
+              ? new double[] {
+                    Double.NaN,
+                    -0.0,
+                    0.0,
+                    Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY,
+                    Double.MAX_VALUE,
+                    -Double.MAX_VALUE,
+                    Double.MIN_VALUE
+                  }
+                  [random.nextInt(8)]
+              : random.nextGaussian() * 1e6;
+      case BYTE_ARRAY ->
+          extreme ? (random.nextBoolean() ? new byte[0] : bytes(200)) : bytes(random.nextInt(12));
       case FIXED_LEN_BYTE_ARRAY -> bytes(leaf.typeLength());
       case INT96 -> int96(extreme);
     };
@@ -206,7 +237,8 @@ final class RandomRows {
       }
       return s.toString().getBytes(StandardCharsets.UTF_8);
     }
-    return (WORDS[random.nextInt(WORDS.length)] + random.nextInt(50)).getBytes(StandardCharsets.UTF_8);
+    return (WORDS[random.nextInt(WORDS.length)] + random.nextInt(50))
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private byte[] bytes(int n) {
@@ -251,15 +283,22 @@ final class RandomRows {
     long maxMicros = 253_402_300_799_999_999L; // 9999-12-31T23:59:59.999999
     long v;
     switch (unit) {
-      case MILLIS -> v = extreme
-          ? new long[] {minMicros / 1000, maxMicros / 1000, 0}[random.nextInt(3)]
-          : 1_600_000_000_000L + random.nextInt(1_000_000_000);
-      case MICROS -> v = extreme
-          ? new long[] {minMicros, maxMicros, 0}[random.nextInt(3)]
-          : 1_600_000_000_000_000L + random.nextLong() % 1_000_000_000_000L;
-      default -> v = extreme
-          ? new long[] {-9_000_000_000_000_000_000L, 9_000_000_000_000_000_000L, 0}[random.nextInt(3)]
-          : 1_600_000_000_000_000_000L + random.nextLong() % 1_000_000_000_000_000L;
+      case MILLIS ->
+          v =
+              extreme
+                  ? new long[] {minMicros / 1000, maxMicros / 1000, 0}[random.nextInt(3)]
+                  : 1_600_000_000_000L + random.nextInt(1_000_000_000);
+      case MICROS ->
+          v =
+              extreme
+                  ? new long[] {minMicros, maxMicros, 0}[random.nextInt(3)]
+                  : 1_600_000_000_000_000L + random.nextLong() % 1_000_000_000_000L;
+      default ->
+          v =
+              extreme
+                  ? new long[] {-9_000_000_000_000_000_000L, 9_000_000_000_000_000_000L, 0}
+                      [random.nextInt(3)]
+                  : 1_600_000_000_000_000_000L + random.nextLong() % 1_000_000_000_000_000L;
     }
     return v;
   }
@@ -267,21 +306,27 @@ final class RandomRows {
   private Object integer(LogicalType.IntType i, boolean extreme) {
     int width = i.bitWidth();
     if (width == 64) {
-      return extreme ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}[random.nextInt(4)]
+      return extreme
+          ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}[random.nextInt(4)]
           : random.nextLong() >> random.nextInt(64);
     }
     long min = i.signed() ? -(1L << (width - 1)) : 0;
     long max = i.signed() ? (1L << (width - 1)) - 1 : (1L << width) - 1;
-    long v = extreme ? new long[] {min, max, 0}[random.nextInt(3)]
-        : min + (long) (random.nextDouble() * (max - min + 1));
+    long v =
+        extreme
+            ? new long[] {min, max, 0}[random.nextInt(3)]
+            : min + (long) (random.nextDouble() * (max - min + 1));
     // UINT_32 values past 2^31 are stored as the negative int with the same bits.
     return (int) v;
   }
 
   private byte[] int96(boolean extreme) {
-    long nanos = extreme ? (random.nextBoolean() ? 0 : 86_399_999_999_999L)
-        : (long) (random.nextDouble() * 86_400_000_000_000L);
-    int julianDay = 2_440_588 + (extreme ? pick(-25_000, 25_000, 0) : random.nextInt(20_000) - 10_000);
+    long nanos =
+        extreme
+            ? (random.nextBoolean() ? 0 : 86_399_999_999_999L)
+            : (long) (random.nextDouble() * 86_400_000_000_000L);
+    int julianDay =
+        2_440_588 + (extreme ? pick(-25_000, 25_000, 0) : random.nextInt(20_000) - 10_000);
     byte[] b = new byte[12];
     LittleEndian.putLong(b, 0, nanos);
     LittleEndian.putInt(b, 8, julianDay);

@@ -29,15 +29,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shredder against parquet-java's: the same rows written by both give the same repetition
- * level, definition level and value for every entry of every column, for every nesting the
- * matrix has, a set (key-only map), and the empty, null and all-null cases.
+ * level, definition level and value for every entry of every column, for every nesting the matrix
+ * has, a set (key-only map), and the empty, null and all-null cases.
  */
 class RowShredderTest {
   @TempDir Path dir;
 
   private void assertSameLevelsAsParquetJava(MessageType schema, List<Row> rows) throws Exception {
-    Path ours = WriterMatrix.write(dir.resolve("ours.parquet"), schema, rows,
-        WriterOptions.builder().pageRowLimit(7).rowGroupRowLimit(40).build());
+    Path ours =
+        WriterMatrix.write(
+            dir.resolve("ours.parquet"),
+            schema,
+            rows,
+            WriterOptions.builder().pageRowLimit(7).rowGroupRowLimit(40).build());
     Path theirs = dir.resolve("theirs.parquet");
     ParquetJavaOracle.write(theirs, schema, rows, ParquetJavaOracle.WriteOptions.defaults());
     Map<String, List<String>> expected = ParquetJavaLevels.read(theirs, schema);
@@ -67,12 +71,10 @@ class RowShredderTest {
 
   private static MessageType edgeSchema() {
     PrimitiveNode text =
-        PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY).withLogicalType(LogicalType.STRING);
+        PrimitiveNode.of("k", REQUIRED, PhysicalType.BYTE_ARRAY)
+            .withLogicalType(LogicalType.STRING);
     GroupNode set =
-        GroupNode.of(
-                "set",
-                OPTIONAL,
-                List.of(GroupNode.of("key_value", REPEATED, List.of(text))))
+        GroupNode.of("set", OPTIONAL, List.of(GroupNode.of("key_value", REPEATED, List.of(text))))
             .withLogicalType(LogicalType.MAP);
     return new MessageType(
         "edges",
@@ -101,15 +103,33 @@ class RowShredderTest {
     set.put("a".getBytes(StandardCharsets.UTF_8), null);
     set.put("b".getBytes(StandardCharsets.UTF_8), null);
     rows.add(Row.of(schema.root(), null, List.of(), null, null, List.of()));
-    rows.add(Row.of(schema.root(), List.of(), List.of(1), new LinkedHashMap<>(), Row.of(outer,
-        (Object) null), List.of()));
-    rows.add(Row.of(schema.root(), Arrays.asList(null, null), List.of(2, 3), set,
-        Row.of(outer, Row.of(inner, (Object) null)), List.of(7)));
-    rows.add(Row.of(schema.root(), Arrays.asList(1, null, 3), List.of(4), set,
-        Row.of(outer, Row.of(inner, 9L)), List.of(1, 2, 3)));
+    rows.add(
+        Row.of(
+            schema.root(),
+            List.of(),
+            List.of(1),
+            new LinkedHashMap<>(),
+            Row.of(outer, (Object) null),
+            List.of()));
+    rows.add(
+        Row.of(
+            schema.root(),
+            Arrays.asList(null, null),
+            List.of(2, 3),
+            set,
+            Row.of(outer, Row.of(inner, (Object) null)),
+            List.of(7)));
+    rows.add(
+        Row.of(
+            schema.root(),
+            Arrays.asList(1, null, 3),
+            List.of(4),
+            set,
+            Row.of(outer, Row.of(inner, 9L)),
+            List.of(1, 2, 3)));
     assertSameLevelsAsParquetJava(schema, rows);
-    Path file = WriterMatrix.write(dir.resolve("edges.parquet"), schema, rows,
-        WriterOptions.defaults());
+    Path file =
+        WriterMatrix.write(dir.resolve("edges.parquet"), schema, rows, WriterOptions.defaults());
     WriterMatrix.assertRowsEqual(rows, ParquetJavaOracle.read(file, schema), "edges");
   }
 
@@ -121,17 +141,22 @@ class RowShredderTest {
     try (ParquetFileWriter writer =
         new ParquetFileWriter(Files.newOutputStream(file), schema, WriterOptions.defaults())) {
       IllegalArgumentException nullRequired =
-          assertThrows(IllegalArgumentException.class,
+          assertThrows(
+              IllegalArgumentException.class,
               () -> writer.write(Row.of(schema.root(), null, null, null, null, null)));
       assertTrue(nullRequired.getMessage().contains("req"), nullRequired.getMessage());
       IllegalArgumentException wrongType =
-          assertThrows(IllegalArgumentException.class,
-              () -> writer.write(Row.of(schema.root(), List.of("x"), List.of(1), null, null, null)));
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  writer.write(Row.of(schema.root(), List.of("x"), List.of(1), null, null, null)));
       assertTrue(wrongType.getMessage().contains("l.list.e"), wrongType.getMessage());
       IllegalArgumentException nullInRequiredList =
-          assertThrows(IllegalArgumentException.class,
-              () -> writer.write(
-                  Row.of(schema.root(), null, Arrays.asList(1, null), null, null, null)));
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  writer.write(
+                      Row.of(schema.root(), null, Arrays.asList(1, null), null, null, null)));
       assertTrue(nullInRequiredList.getMessage().contains("req"), nullInRequiredList.getMessage());
       writer.write(good);
     }

@@ -59,8 +59,7 @@ class SplitBlockBloomFilterTest {
         // parquet-java's filter rounds that up to a power of two within its bounds.
         int expected =
             Math.min(SplitBlockBloomFilter.MAX_BYTES, Math.max(32, nextPowerOfTwo(theirs)));
-        assertEquals(
-            expected, SplitBlockBloomFilter.optimalNumBytes(ndv, fpp), ndv + " at " + fpp);
+        assertEquals(expected, SplitBlockBloomFilter.optimalNumBytes(ndv, fpp), ndv + " at " + fpp);
       }
     }
   }

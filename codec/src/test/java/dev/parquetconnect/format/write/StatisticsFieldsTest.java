@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Which statistics fields our chunks carry, against parquet-java's on the same data: min_value
- * and max_value always, the deprecated min and max exactly where parquet-java writes them (its
- * signed orders), null_count always, nan_count for floating point; and truncated binary bounds
- * flagged inexact.
+ * Which statistics fields our chunks carry, against parquet-java's on the same data: min_value and
+ * max_value always, the deprecated min and max exactly where parquet-java writes them (its signed
+ * orders), null_count always, nan_count for floating point; and truncated binary bounds flagged
+ * inexact.
  */
 class StatisticsFieldsTest {
   @TempDir Path dir;
@@ -69,8 +69,8 @@ class StatisticsFieldsTest {
     MessageType schema = schema();
     // No NaN (parquet-java would put it in its bounds) and min != max everywhere.
     List<Row> rows = new RandomRows(6, 0.0, 0.1, 0.0).rows(schema, 200);
-    Path ours = WriterMatrix.write(dir.resolve("ours.parquet"), schema, rows,
-        WriterOptions.defaults());
+    Path ours =
+        WriterMatrix.write(dir.resolve("ours.parquet"), schema, rows, WriterOptions.defaults());
     Path theirs = dir.resolve("theirs.parquet");
     ParquetJavaOracle.write(theirs, schema, rows, ParquetJavaOracle.WriteOptions.defaults());
     List<ColumnChunk> ourChunks = FooterReader.read(ours).rowGroups().get(0).columns();
@@ -85,8 +85,8 @@ class StatisticsFieldsTest {
       assertEquals(t.maxValue(), o.maxValue(), where + ": max_value");
       assertEquals(t.nullCount(), o.nullCount(), where + ": null_count");
       PhysicalType type = ourChunks.get(c).metaData().type();
-      boolean floating = type == PhysicalType.FLOAT || type == PhysicalType.DOUBLE
-          || where.contains("half");
+      boolean floating =
+          type == PhysicalType.FLOAT || type == PhysicalType.DOUBLE || where.contains("half");
       assertEquals(floating, o.nanCount() != null, where + ": nan_count");
     }
   }
@@ -94,8 +94,11 @@ class StatisticsFieldsTest {
   @Test
   void longTextBoundsAreTruncatedAndFlaggedInexact() throws Exception {
     MessageType schema =
-        new MessageType("long", List.of(leaf("s", PhysicalType.BYTE_ARRAY, LogicalType.STRING),
-            leaf("ff", PhysicalType.BYTE_ARRAY, null)));
+        new MessageType(
+            "long",
+            List.of(
+                leaf("s", PhysicalType.BYTE_ARRAY, LogicalType.STRING),
+                leaf("ff", PhysicalType.BYTE_ARRAY, null)));
     List<Row> rows = new ArrayList<>();
     String a = "a".repeat(100);
     String z = "zé".repeat(60);
@@ -103,9 +106,13 @@ class StatisticsFieldsTest {
     Arrays.fill(allFf, (byte) 0xFF);
     rows.add(Row.of(schema.root(), a.getBytes(StandardCharsets.UTF_8), new byte[] {1}));
     rows.add(Row.of(schema.root(), z.getBytes(StandardCharsets.UTF_8), allFf));
-    Path file = WriterMatrix.write(dir.resolve("long.parquet"), schema, rows,
-        // A page per row: a chunk of one page has no column index (its statistics say it all).
-        WriterOptions.builder().truncateLength(16).pageRowLimit(1).build());
+    Path file =
+        WriterMatrix.write(
+            dir.resolve("long.parquet"),
+            schema,
+            rows,
+            // A page per row: a chunk of one page has no column index (its statistics say it all).
+            WriterOptions.builder().truncateLength(16).pageRowLimit(1).build());
     List<ColumnChunk> chunks = FooterReader.read(file).rowGroups().get(0).columns();
 
     Statistics s = chunks.get(0).metaData().statistics();

@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The writer streams. 300 MB go through a sink that keeps only a count and the
- * last 4 MiB (from which the footer is checked), in a JVM limited to a 64 MiB heap, with 8 MiB
- * row groups: memory is bounded by the row group, not by the file. The sink is a plain
- * OutputStream: nothing can seek back.
+ * The writer streams. 300 MB go through a sink that keeps only a count and the last 4 MiB (from
+ * which the footer is checked), in a JVM limited to a 64 MiB heap, with 8 MiB row groups: memory is
+ * bounded by the row group, not by the file. The sink is a plain OutputStream: nothing can seek
+ * back.
  */
 class StreamingWriteIT {
   private static final long BYTES = 300L << 20;
@@ -23,7 +23,8 @@ class StreamingWriteIT {
 
   @Test
   void threeHundredMegabytesThroughA64MegabyteHeap() throws Exception {
-    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    String java =
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     Process process =
         new ProcessBuilder(
                 java,
@@ -42,8 +43,12 @@ class StreamingWriteIT {
     }
     assertTrue(process.waitFor(10, TimeUnit.MINUTES), "the writer did not finish");
     assertEquals(0, process.exitValue(), output);
-    String last = output.lines().filter(l -> l.startsWith("bytes=")).reduce((a, b) -> b)
-        .orElseThrow(() -> new AssertionError("no result line in:\n" + output));
+    String last =
+        output
+            .lines()
+            .filter(l -> l.startsWith("bytes="))
+            .reduce((a, b) -> b)
+            .orElseThrow(() -> new AssertionError("no result line in:\n" + output));
     Map<String, Long> result = new HashMap<>();
     for (String field : List.of(last.split(" "))) {
       String[] kv = field.split("=");

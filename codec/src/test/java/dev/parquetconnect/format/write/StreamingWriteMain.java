@@ -18,8 +18,8 @@ import java.util.SplittableRandom;
 
 /**
  * Writes a large file through the column API into a sink that keeps nothing but a count and the
- * last bytes, then checks the footer those bytes end with. Run by {@link StreamingWriteIT} in a
- * JVM with a small heap: if the writer held more than its row group, it would fail with
+ * last bytes, then checks the footer those bytes end with. Run by {@link StreamingWriteIT} in a JVM
+ * with a small heap: if the writer held more than its row group, it would fail with
  * OutOfMemoryError. Prints {@code bytes=<n> rows=<n> rowGroups=<n> maxBuffered=<n>}.
  */
 public final class StreamingWriteMain {
@@ -136,7 +136,14 @@ public final class StreamingWriteMain {
     if (footerRows != rows || footer.numRows() != rows) {
       throw new IllegalStateException("footer says " + footerRows + " rows, wrote " + rows);
     }
-    System.out.println("bytes=" + sink.count() + " rows=" + rows + " rowGroups="
-        + footer.rowGroups().size() + " maxBuffered=" + maxBuffered);
+    System.out.println(
+        "bytes="
+            + sink.count()
+            + " rows="
+            + rows
+            + " rowGroups="
+            + footer.rowGroups().size()
+            + " maxBuffered="
+            + maxBuffered);
   }
 }

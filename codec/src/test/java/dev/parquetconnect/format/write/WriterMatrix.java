@@ -28,25 +28,25 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
- * The writer matrix (run by {@link WriterMatrixV1Test} and {@link
- * WriterMatrixV2Test}, one page version each, to keep each class short): every physical and logical type, required, optional and repeated, at the top
- * level and nested (struct, list of structs, map of lists, three levels of lists, legacy
- * two-level lists, repeated groups), written by us under every page version, dictionary mode
- * and codec, then read back equal by parquet-java (physical values, exactly) and by DuckDB
- * (values interpreted per logical type, see {@link CanonicalValues}).
+ * The writer matrix (run by {@link WriterMatrixV1Test} and {@link WriterMatrixV2Test}, one page
+ * version each, to keep each class short): every physical and logical type, required, optional and
+ * repeated, at the top level and nested (struct, list of structs, map of lists, three levels of
+ * lists, legacy two-level lists, repeated groups), written by us under every page version,
+ * dictionary mode and codec, then read back equal by parquet-java (physical values, exactly) and by
+ * DuckDB (values interpreted per logical type, see {@link CanonicalValues}).
  *
  * <p>Each file: 40 seeded random rows, 8-row pages and 20-row row groups, so every column has
- * several pages and row groups; "fallback" sets a 64-byte dictionary limit, so columns switch
- * from dictionary pages to their fallback encoding mid-chunk.
+ * several pages and row groups; "fallback" sets a 64-byte dictionary limit, so columns switch from
+ * dictionary pages to their fallback encoding mid-chunk.
  *
- * <p>Exclusions, each a limitation of the oracle, not of the file: parquet-java here has no
- * Brotli codec (it needs the separate brotli-codec jar), so BROTLI files are checked by DuckDB
- * only, and their BSON file by nobody. DuckDB: LZ4 (DuckDB reads only
- * LZ4_RAW, not the Hadoop-framed LZ4 codec); BSON (DuckDB refuses to open a file with a BSON
- * column, so BSON has its own file, checked by parquet-java only); TIME and UTC-adjusted
- * TIMESTAMP NANOS and INT96 are compared at microseconds (DuckDB's TIME, TIMESTAMPTZ and
- * TIMESTAMP hold microseconds); local timestamps stay after 1600 and NANOS ones inside
- * 1685..2255 (DuckDB's JDBC hands local timestamps over as java.sql.Timestamp).
+ * <p>Exclusions, each a limitation of the oracle, not of the file: parquet-java here has no Brotli
+ * codec (it needs the separate brotli-codec jar), so BROTLI files are checked by DuckDB only, and
+ * their BSON file by nobody. DuckDB: LZ4 (DuckDB reads only LZ4_RAW, not the Hadoop-framed LZ4
+ * codec); BSON (DuckDB refuses to open a file with a BSON column, so BSON has its own file, checked
+ * by parquet-java only); TIME and UTC-adjusted TIMESTAMP NANOS and INT96 are compared at
+ * microseconds (DuckDB's TIME, TIMESTAMPTZ and TIMESTAMP hold microseconds); local timestamps stay
+ * after 1600 and NANOS ones inside 1685..2255 (DuckDB's JDBC hands local timestamps over as
+ * java.sql.Timestamp).
  */
 final class WriterMatrix {
   private static final int ROWS = 40;
@@ -130,10 +130,13 @@ final class WriterMatrix {
   private static void assertLayout(
       FileMetaData footer, Dictionary dictionary, EncodingPolicy policy, String name) {
     Set<Encoding> encodings = FooterReader.dataPageEncodings(footer);
-    assertEquals(dictionary != Dictionary.OFF, FooterReader.anyDictionary(footer),
+    assertEquals(
+        dictionary != Dictionary.OFF,
+        FooterReader.anyDictionary(footer),
         name + ": dictionary pages");
     if (dictionary == Dictionary.FALLBACK) {
-      assertTrue(FooterReader.someChunkMixesEncodings(footer),
+      assertTrue(
+          FooterReader.someChunkMixesEncodings(footer),
           name + ": no chunk fell back from its dictionary");
     }
     Set<Encoding> allowed =
@@ -195,8 +198,16 @@ final class WriterMatrix {
       Row a = actual.get(r);
       for (int f = 0; f < e.size(); f++) {
         if (!Row.valueEquals(e.get(f), a.get(f))) {
-          fail(what + ": row " + r + " field " + e.type().field(f).name()
-              + "\nwrote " + describe(e.get(f)) + "\nread  " + describe(a.get(f)));
+          fail(
+              what
+                  + ": row "
+                  + r
+                  + " field "
+                  + e.type().field(f).name()
+                  + "\nwrote "
+                  + describe(e.get(f))
+                  + "\nread  "
+                  + describe(a.get(f)));
         }
       }
     }

@@ -48,8 +48,8 @@ class WriterOptionsTest {
     assertThrows(IllegalArgumentException.class, () -> b.truncateLength(0));
     assertThrows(IllegalArgumentException.class, () -> b.bloomFilter("id", 0, 0.01));
     assertThrows(IllegalArgumentException.class, () -> b.bloomFilter("id", 10, 1.0));
-    assertThrows(IllegalArgumentException.class,
-        () -> b.columnEncoding("id", Encoding.RLE_DICTIONARY));
+    assertThrows(
+        IllegalArgumentException.class, () -> b.columnEncoding("id", Encoding.RLE_DICTIONARY));
     assertThrows(NullPointerException.class, () -> b.codec(null));
   }
 
@@ -79,14 +79,19 @@ class WriterOptionsTest {
   void anOverrideThatDoesNotFitItsColumnIsRefusedByTheWriter() {
     WriterOptions wrongEncoding =
         WriterOptions.builder().columnEncoding("name", Encoding.DELTA_BINARY_PACKED).build();
-    assertThrows(IllegalArgumentException.class,
-        () -> new ParquetFileWriter(
-            new ByteArrayOutputStream(), SchemaTestData.sample(), wrongEncoding));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new ParquetFileWriter(
+                new ByteArrayOutputStream(), SchemaTestData.sample(), wrongEncoding));
     WriterOptions booleanBloom = WriterOptions.builder().bloomFilter("b", 10, 0.1).build();
-    assertThrows(IllegalArgumentException.class,
-        () -> new ParquetFileWriter(
-            new ByteArrayOutputStream(),
-            new MessageType("m", List.of(PrimitiveNode.of("b", REQUIRED, PhysicalType.BOOLEAN))),
-            booleanBloom));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new ParquetFileWriter(
+                new ByteArrayOutputStream(),
+                new MessageType(
+                    "m", List.of(PrimitiveNode.of("b", REQUIRED, PhysicalType.BOOLEAN))),
+                booleanBloom));
   }
 }

@@ -35,8 +35,7 @@ class XxHash64Test {
         random.nextBytes(data);
         int off = random.nextInt(9);
         byte[] slice = java.util.Arrays.copyOfRange(data, off, off + length);
-        assertEquals(
-            oracle.hashBytes(slice), XxHash64.hash(data, off, length), "length " + length);
+        assertEquals(oracle.hashBytes(slice), XxHash64.hash(data, off, length), "length " + length);
       }
     }
   }

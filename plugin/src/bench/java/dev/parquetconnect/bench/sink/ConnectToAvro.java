@@ -18,23 +18,23 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
 
 /**
- * Connect data to Avro the way the peers' sinks do it before {@code AvroParquetWriter}
- * (Confluent's S3 and HDFS sinks and Aiven's use Confluent's {@code AvroData}; this is our own
- * code following the same rules, since AvroData is not on Maven Central):
+ * Connect data to Avro the way the peers' sinks do it before {@code AvroParquetWriter} (Confluent's
+ * S3 and HDFS sinks and Aiven's use Confluent's {@code AvroData}; this is our own code following
+ * the same rules, since AvroData is not on Maven Central):
  *
  * <ul>
  *   <li>the Avro schema is derived once per Connect schema and cached; the cache is keyed by the
  *       Connect schema's equality, as AvroData's is, so each record's schema is hashed (a plain
  *       HashMap here, where AvroData uses a bounded concurrent one);
- *   <li>a struct becomes a record named after the Connect schema, an optional field a union
- *       {@code [null, T]} with default null;
+ *   <li>a struct becomes a record named after the Connect schema, an optional field a union {@code
+ *       [null, T]} with default null;
  *   <li>Decimal becomes bytes with logical type decimal (precision from {@code
- *       connect.decimal.precision}, else 64), Timestamp a long with timestamp-millis, arrays
- *       Avro arrays, maps with string keys Avro maps;
+ *       connect.decimal.precision}, else 64), Timestamp a long with timestamp-millis, arrays Avro
+ *       arrays, maps with string keys Avro maps;
  *   <li>values are converted field by field: a struct (after checking that its schema equals the
- *       expected one) through a {@code GenericRecordBuilder}, fields set by name, into a new
- *       {@code GenericData.Record}; new lists and hash maps; decimals to their unscaled
- *       big-endian bytes, dates to millis.
+ *       expected one) through a {@code GenericRecordBuilder}, fields set by name, into a new {@code
+ *       GenericData.Record}; new lists and hash maps; decimals to their unscaled big-endian bytes,
+ *       dates to millis.
  * </ul>
  */
 final class ConnectToAvro {
@@ -57,55 +57,59 @@ final class ConnectToAvro {
   }
 
   private static org.apache.avro.Schema toAvro(Schema schema, boolean top) {
-    org.apache.avro.Schema base = switch (schema.type()) {
-      case INT8, INT16, INT32 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.INT);
-      case INT64 -> {
-        org.apache.avro.Schema longSchema =
-            org.apache.avro.Schema.create(org.apache.avro.Schema.Type.LONG);
-        yield Timestamp.LOGICAL_NAME.equals(schema.name())
-            ? LogicalTypes.timestampMillis().addToSchema(longSchema) : longSchema;
-      }
-      case FLOAT32 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.FLOAT);
-      case FLOAT64 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.DOUBLE);
-      case BOOLEAN -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.BOOLEAN);
-      case STRING -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING);
-      case BYTES -> {
-        org.apache.avro.Schema bytes =
-            org.apache.avro.Schema.create(org.apache.avro.Schema.Type.BYTES);
-        if (Decimal.LOGICAL_NAME.equals(schema.name())) {
-          String precision = schema.parameters().get("connect.decimal.precision");
-          int scale = Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD));
-          yield LogicalTypes.decimal(precision == null ? 64 : Integer.parseInt(precision), scale)
-              .addToSchema(bytes);
-        }
-        yield bytes;
-      }
-      case ARRAY -> org.apache.avro.Schema.createArray(toAvro(schema.valueSchema(), false));
-      case MAP -> {
-        if (schema.keySchema().type() != Schema.Type.STRING) {
-          throw new IllegalArgumentException("the benchmark converts maps with string keys only");
-        }
-        yield org.apache.avro.Schema.createMap(toAvro(schema.valueSchema(), false));
-      }
-      case STRUCT -> {
-        String fullName = schema.name() == null ? DEFAULT_NAMESPACE + ".ConnectDefault"
-            : schema.name();
-        int dot = fullName.lastIndexOf('.');
-        SchemaBuilder.FieldAssembler<org.apache.avro.Schema> fields = SchemaBuilder
-            .record(fullName.substring(dot + 1))
-            .namespace(dot < 0 ? null : fullName.substring(0, dot))
-            .fields();
-        for (Field field : schema.fields()) {
-          org.apache.avro.Schema fieldSchema = toAvro(field.schema(), false);
-          if (field.schema().isOptional()) {
-            fields = fields.name(field.name()).type(fieldSchema).withDefault(null);
-          } else {
-            fields = fields.name(field.name()).type(fieldSchema).noDefault();
+    org.apache.avro.Schema base =
+        switch (schema.type()) {
+          case INT8, INT16, INT32 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.INT);
+          case INT64 -> {
+            org.apache.avro.Schema longSchema =
+                org.apache.avro.Schema.create(org.apache.avro.Schema.Type.LONG);
+            yield Timestamp.LOGICAL_NAME.equals(schema.name())
+                ? LogicalTypes.timestampMillis().addToSchema(longSchema)
+                : longSchema;
           }
-        }
-        yield fields.endRecord();
-      }
-    };
+          case FLOAT32 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.FLOAT);
+          case FLOAT64 -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.DOUBLE);
+          case BOOLEAN -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.BOOLEAN);
+          case STRING -> org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING);
+          case BYTES -> {
+            org.apache.avro.Schema bytes =
+                org.apache.avro.Schema.create(org.apache.avro.Schema.Type.BYTES);
+            if (Decimal.LOGICAL_NAME.equals(schema.name())) {
+              String precision = schema.parameters().get("connect.decimal.precision");
+              int scale = Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD));
+              yield LogicalTypes.decimal(
+                      precision == null ? 64 : Integer.parseInt(precision), scale)
+                  .addToSchema(bytes);
+            }
+            yield bytes;
+          }
+          case ARRAY -> org.apache.avro.Schema.createArray(toAvro(schema.valueSchema(), false));
+          case MAP -> {
+            if (schema.keySchema().type() != Schema.Type.STRING) {
+              throw new IllegalArgumentException(
+                  "the benchmark converts maps with string keys only");
+            }
+            yield org.apache.avro.Schema.createMap(toAvro(schema.valueSchema(), false));
+          }
+          case STRUCT -> {
+            String fullName =
+                schema.name() == null ? DEFAULT_NAMESPACE + ".ConnectDefault" : schema.name();
+            int dot = fullName.lastIndexOf('.');
+            SchemaBuilder.FieldAssembler<org.apache.avro.Schema> fields =
+                SchemaBuilder.record(fullName.substring(dot + 1))
+                    .namespace(dot < 0 ? null : fullName.substring(0, dot))
+                    .fields();
+            for (Field field : schema.fields()) {
+              org.apache.avro.Schema fieldSchema = toAvro(field.schema(), false);
+              if (field.schema().isOptional()) {
+                fields = fields.name(field.name()).type(fieldSchema).withDefault(null);
+              } else {
+                fields = fields.name(field.name()).type(fieldSchema).noDefault();
+              }
+            }
+            yield fields.endRecord();
+          }
+        };
     if (schema.isOptional() && !top) {
       return org.apache.avro.Schema.createUnion(
           org.apache.avro.Schema.create(org.apache.avro.Schema.Type.NULL), base);
@@ -143,7 +147,8 @@ final class ConnectToAvro {
       }
       case INT64 -> {
         return Timestamp.LOGICAL_NAME.equals(schema.name())
-            ? Timestamp.fromLogical(schema, (Date) value) : value;
+            ? Timestamp.fromLogical(schema, (Date) value)
+            : value;
       }
       case BYTES -> {
         if (Decimal.LOGICAL_NAME.equals(schema.name())) {
@@ -177,8 +182,7 @@ final class ConnectToAvro {
         GenericRecordBuilder record = new GenericRecordBuilder(avro);
         for (Field field : schema.fields()) {
           org.apache.avro.Schema.Field avroField = avro.getField(field.name());
-          record.set(field.name(),
-              convert(field.schema(), avroField.schema(), struct.get(field)));
+          record.set(field.name(), convert(field.schema(), avroField.schema(), struct.get(field)));
         }
         return record.build();
       }

@@ -19,66 +19,110 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The sink benchmark's records: orders of a web shop as an Avro or Protobuf converter would hand
- * them to a sink (a string key, a nested struct value), one topic partition, offsets from 0.
- * Fixed seed, so every fork builds the same records.
+ * them to a sink (a string key, a nested struct value), one topic partition, offsets from 0. Fixed
+ * seed, so every fork builds the same records.
  *
  * <p>The value mixes what real topics carry: an id counting up, strings of high (customer, note),
  * middle (city, sku) and low cardinality (country, status, currency), ints, longs, a double, a
  * boolean, optional fields with 10-80% nulls, a decimal with the precision parameter converters
- * set, a Timestamp, a nested optional struct, an array of strings, an array of structs and a map
- * of strings.
+ * set, a Timestamp, a nested optional struct, an array of strings, an array of structs and a map of
+ * strings.
  */
 final class SinkData {
   static final String TOPIC = "orders";
 
-  static final Schema ADDRESS = SchemaBuilder.struct().name("shop.Address").optional()
-      .field("street", Schema.STRING_SCHEMA)
-      .field("city", Schema.STRING_SCHEMA)
-      .field("zip", Schema.INT32_SCHEMA)
-      .build();
-  static final Schema ITEM = SchemaBuilder.struct().name("shop.Item")
-      .field("sku", Schema.STRING_SCHEMA)
-      .field("quantity", Schema.INT32_SCHEMA)
-      .field("unit_price", Schema.FLOAT64_SCHEMA)
-      .build();
-  static final Schema AMOUNT = Decimal.builder(2).parameter("connect.decimal.precision", "12")
-      .build();
-  static final Schema VALUE = SchemaBuilder.struct().name("shop.Order")
-      .field("order_id", Schema.INT64_SCHEMA)
-      .field("customer_id", Schema.STRING_SCHEMA)
-      .field("country", Schema.STRING_SCHEMA)
-      .field("status", Schema.STRING_SCHEMA)
-      .field("currency", Schema.STRING_SCHEMA)
-      .field("item_count", Schema.INT32_SCHEMA)
-      .field("total", Schema.FLOAT64_SCHEMA)
-      .field("amount", AMOUNT)
-      .field("paid", Schema.BOOLEAN_SCHEMA)
-      .field("created_at", Timestamp.SCHEMA)
-      .field("discount", Schema.OPTIONAL_FLOAT64_SCHEMA)
-      .field("coupon", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("loyalty_points", Schema.OPTIONAL_INT64_SCHEMA)
-      .field("shipping", ADDRESS)
-      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
-      .field("items", SchemaBuilder.array(ITEM).build())
-      .field("attributes", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.STRING_SCHEMA)
-          .build())
-      .build();
+  static final Schema ADDRESS =
+      SchemaBuilder.struct()
+          .name("shop.Address")
+          .optional()
+          .field("street", Schema.STRING_SCHEMA)
+          .field("city", Schema.STRING_SCHEMA)
+          .field("zip", Schema.INT32_SCHEMA)
+          .build();
+  static final Schema ITEM =
+      SchemaBuilder.struct()
+          .name("shop.Item")
+          .field("sku", Schema.STRING_SCHEMA)
+          .field("quantity", Schema.INT32_SCHEMA)
+          .field("unit_price", Schema.FLOAT64_SCHEMA)
+          .build();
+  static final Schema AMOUNT =
+      Decimal.builder(2).parameter("connect.decimal.precision", "12").build();
+  static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("shop.Order")
+          .field("order_id", Schema.INT64_SCHEMA)
+          .field("customer_id", Schema.STRING_SCHEMA)
+          .field("country", Schema.STRING_SCHEMA)
+          .field("status", Schema.STRING_SCHEMA)
+          .field("currency", Schema.STRING_SCHEMA)
+          .field("item_count", Schema.INT32_SCHEMA)
+          .field("total", Schema.FLOAT64_SCHEMA)
+          .field("amount", AMOUNT)
+          .field("paid", Schema.BOOLEAN_SCHEMA)
+          .field("created_at", Timestamp.SCHEMA)
+          .field("discount", Schema.OPTIONAL_FLOAT64_SCHEMA)
+          .field("coupon", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("loyalty_points", Schema.OPTIONAL_INT64_SCHEMA)
+          .field("shipping", ADDRESS)
+          .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+          .field("items", SchemaBuilder.array(ITEM).build())
+          .field(
+              "attributes", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.STRING_SCHEMA).build())
+          .build();
 
-  private static final String[] COUNTRIES = {"DE", "FR", "US", "GB", "NL", "IT", "ES", "PL",
-      "SE", "AT", "BE", "CH", "DK", "IE", "PT", "CZ", "NO", "FI", "JP", "CA"};
-  private static final String[] STATUSES = {"created", "created", "paid", "paid", "paid",
-      "shipped", "delivered", "cancelled"};
+  private static final String[] COUNTRIES = {
+    "DE", "FR", "US", "GB", "NL", "IT", "ES", "PL", "SE", "AT", "BE", "CH", "DK", "IE", "PT", "CZ",
+    "NO", "FI", "JP", "CA"
+  };
+  private static final String[] STATUSES = {
+    "created", "created", "paid", "paid", "paid", "shipped", "delivered", "cancelled"
+  };
   private static final String[] CURRENCIES = {"EUR", "EUR", "EUR", "USD", "GBP", "CHF"};
   private static final String[] COUPONS = {"WELCOME10", "SPRING5", "VIP20", "FREESHIP"};
-  private static final String[] TAGS = {"gift", "express", "fragile", "b2b", "repeat",
-      "newsletter", "mobile", "web", "marketplace", "promo"};
-  private static final String[] STREETS = {"Main Street", "High Street", "Station Road",
-      "Church Lane", "Mill Road", "Park Avenue", "Elm Street", "Lake View", "Bahnhofstrasse",
-      "Rue de la Paix"};
-  private static final String[] WORDS = {"please", "leave", "at", "the", "door", "call",
-      "before", "delivery", "ring", "twice", "back", "entrance", "neighbour", "office", "hours",
-      "weekend"};
+  private static final String[] TAGS = {
+    "gift",
+    "express",
+    "fragile",
+    "b2b",
+    "repeat",
+    "newsletter",
+    "mobile",
+    "web",
+    "marketplace",
+    "promo"
+  };
+  private static final String[] STREETS = {
+    "Main Street",
+    "High Street",
+    "Station Road",
+    "Church Lane",
+    "Mill Road",
+    "Park Avenue",
+    "Elm Street",
+    "Lake View",
+    "Bahnhofstrasse",
+    "Rue de la Paix"
+  };
+  private static final String[] WORDS = {
+    "please",
+    "leave",
+    "at",
+    "the",
+    "door",
+    "call",
+    "before",
+    "delivery",
+    "ring",
+    "twice",
+    "back",
+    "entrance",
+    "neighbour",
+    "office",
+    "hours",
+    "weekend"
+  };
 
   private SinkData() {}
 
@@ -97,8 +141,11 @@ final class SinkData {
     List<SinkRecord> records = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       long time = baseMillis + i * 37L + random.nextInt(20);
-      String customer = "cust-" + Integer.toString(random.nextInt(60_000), 36) + "-"
-          + (1000 + random.nextInt(9000));
+      String customer =
+          "cust-"
+              + Integer.toString(random.nextInt(60_000), 36)
+              + "-"
+              + (1000 + random.nextInt(9000));
       int itemCount = 1 + random.nextInt(4);
       List<Struct> items = new ArrayList<>(itemCount);
       double total = 0;
@@ -109,8 +156,11 @@ final class SinkData {
         int quantity = 1 + random.nextInt(3);
         double unitPrice = Math.round((2 + random.nextDouble() * 200) * 100) / 100.0;
         total += quantity * unitPrice;
-        items.add(new Struct(ITEM).put("sku", sku).put("quantity", quantity)
-            .put("unit_price", unitPrice));
+        items.add(
+            new Struct(ITEM)
+                .put("sku", sku)
+                .put("quantity", quantity)
+                .put("unit_price", unitPrice));
       }
       total = Math.round(total * 100) / 100.0;
       List<String> tags = new ArrayList<>(3);
@@ -133,32 +183,48 @@ final class SinkData {
         }
         note = text.append(random.nextInt(1000)).toString();
       }
-      Struct shipping = random.nextInt(10) == 0 ? null : new Struct(ADDRESS)
-          .put("street", (1 + random.nextInt(200)) + " " + STREETS[random.nextInt(STREETS.length)])
-          .put("city", cities[random.nextInt(cities.length)])
-          .put("zip", 10_000 + random.nextInt(90_000));
-      Struct value = new Struct(VALUE)
-          .put("order_id", 500_000_000L + i)
-          .put("customer_id", customer)
-          .put("country", COUNTRIES[random.nextInt(COUNTRIES.length)])
-          .put("status", STATUSES[random.nextInt(STATUSES.length)])
-          .put("currency", CURRENCIES[random.nextInt(CURRENCIES.length)])
-          .put("item_count", itemCount)
-          .put("total", total)
-          .put("amount", BigDecimal.valueOf(Math.round(total * 100), 2))
-          .put("paid", random.nextInt(5) != 0)
-          .put("created_at", new Date(time))
-          .put("discount", random.nextInt(10) < 3 ? Math.round(total * 10) / 100.0 : null)
-          .put("coupon", random.nextInt(5) == 0 ? COUPONS[random.nextInt(COUPONS.length)] : null)
-          .put("note", note)
-          .put("loyalty_points", random.nextInt(10) < 6 ? (long) random.nextInt(50_000) : null)
-          .put("shipping", shipping)
-          .put("tags", tags)
-          .put("items", items)
-          .put("attributes", attributes);
+      Struct shipping =
+          random.nextInt(10) == 0
+              ? null
+              : new Struct(ADDRESS)
+                  .put(
+                      "street",
+                      (1 + random.nextInt(200)) + " " + STREETS[random.nextInt(STREETS.length)])
+                  .put("city", cities[random.nextInt(cities.length)])
+                  .put("zip", 10_000 + random.nextInt(90_000));
+      Struct value =
+          new Struct(VALUE)
+              .put("order_id", 500_000_000L + i)
+              .put("customer_id", customer)
+              .put("country", COUNTRIES[random.nextInt(COUNTRIES.length)])
+              .put("status", STATUSES[random.nextInt(STATUSES.length)])
+              .put("currency", CURRENCIES[random.nextInt(CURRENCIES.length)])
+              .put("item_count", itemCount)
+              .put("total", total)
+              .put("amount", BigDecimal.valueOf(Math.round(total * 100), 2))
+              .put("paid", random.nextInt(5) != 0)
+              .put("created_at", new Date(time))
+              .put("discount", random.nextInt(10) < 3 ? Math.round(total * 10) / 100.0 : null)
+              .put(
+                  "coupon", random.nextInt(5) == 0 ? COUPONS[random.nextInt(COUPONS.length)] : null)
+              .put("note", note)
+              .put("loyalty_points", random.nextInt(10) < 6 ? (long) random.nextInt(50_000) : null)
+              .put("shipping", shipping)
+              .put("tags", tags)
+              .put("items", items)
+              .put("attributes", attributes);
       value.validate();
-      records.add(new SinkRecord(TOPIC, 0, Schema.STRING_SCHEMA, customer, VALUE, value, i,
-          time, TimestampType.CREATE_TIME));
+      records.add(
+          new SinkRecord(
+              TOPIC,
+              0,
+              Schema.STRING_SCHEMA,
+              customer,
+              VALUE,
+              value,
+              i,
+              time,
+              TimestampType.CREATE_TIME));
     }
     return records;
   }
@@ -167,15 +233,23 @@ final class SinkData {
    * New records equal to {@code batch}, every object of their keys and values built anew (new
    * Structs, lists, maps, strings with their own bytes, boxes, decimals, dates), as a converter
    * builds a batch from the consumer's bytes just before Connect hands it to {@code put}. So the
-   * sink reads records that were just written to memory, as in a worker, not ones built long
-   * before and long evicted from every cache.
+   * sink reads records that were just written to memory, as in a worker, not ones built long before
+   * and long evicted from every cache.
    */
   static List<SinkRecord> fresh(List<SinkRecord> batch) {
     List<SinkRecord> out = new ArrayList<>(batch.size());
     for (SinkRecord r : batch) {
-      out.add(new SinkRecord(r.topic(), r.kafkaPartition(), r.keySchema(),
-          copy(r.keySchema(), r.key()), r.valueSchema(), copy(r.valueSchema(), r.value()),
-          r.kafkaOffset(), r.timestamp(), r.timestampType()));
+      out.add(
+          new SinkRecord(
+              r.topic(),
+              r.kafkaPartition(),
+              r.keySchema(),
+              copy(r.keySchema(), r.key()),
+              r.valueSchema(),
+              copy(r.valueSchema(), r.value()),
+              r.kafkaOffset(),
+              r.timestamp(),
+              r.timestampType()));
     }
     return out;
   }
@@ -185,33 +259,36 @@ final class SinkData {
       return null;
     }
     switch (schema.type()) {
-      case STRUCT: {
-        Struct from = (Struct) value;
-        Struct to = new Struct(schema);
-        for (Field field : schema.fields()) {
-          to.put(field, copy(field.schema(), from.get(field)));
+      case STRUCT:
+        {
+          Struct from = (Struct) value;
+          Struct to = new Struct(schema);
+          for (Field field : schema.fields()) {
+            to.put(field, copy(field.schema(), from.get(field)));
+          }
+          return to;
         }
-        return to;
-      }
-      case ARRAY: {
-        List<?> from = (List<?>) value;
-        List<Object> to = new ArrayList<>(from.size());
-        for (Object element : from) {
-          to.add(copy(schema.valueSchema(), element));
+      case ARRAY:
+        {
+          List<?> from = (List<?>) value;
+          List<Object> to = new ArrayList<>(from.size());
+          for (Object element : from) {
+            to.add(copy(schema.valueSchema(), element));
+          }
+          return to;
         }
-        return to;
-      }
-      case MAP: {
-        Map<?, ?> from = (Map<?, ?>) value;
-        Map<Object, Object> to = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : from.entrySet()) {
-          to.put(copy(schema.keySchema(), e.getKey()), copy(schema.valueSchema(), e.getValue()));
+      case MAP:
+        {
+          Map<?, ?> from = (Map<?, ?>) value;
+          Map<Object, Object> to = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : from.entrySet()) {
+            to.put(copy(schema.keySchema(), e.getKey()), copy(schema.valueSchema(), e.getValue()));
+          }
+          return to;
         }
-        return to;
-      }
       case STRING:
-        return new String(((String) value).getBytes(StandardCharsets.UTF_8),
-            StandardCharsets.UTF_8);
+        return new String(
+            ((String) value).getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
       case INT64:
         return value instanceof Date date ? new Date(date.getTime()) : copyLong((Long) value);
       case INT32:

@@ -28,20 +28,20 @@ import org.apache.parquet.io.LocalOutputFile;
  * The two paths the sink benchmark compares, each from the same {@code SinkRecord}s to one
  * committed Parquet file in a local directory.
  *
- * <p>Ours: the real {@link ParquetSinkTask} (started, partition opened, records put in batches
- * as Connect hands them over, committed by flush.size at the last record with its intent and
- * outcome markers, the committed offset checked through {@code preCommit}, stopped) on the local
- * store. The peers' path: the value converted to Avro ({@link ConnectToAvro}) and written by
- * parquet-java's {@code AvroParquetWriter} into a temporary file that is renamed into place at
- * the end, as Confluent's HDFS sink does. Both can be fed batch by batch ({@link OursRun},
- * {@link PeerRun}), so that a benchmark can hand each side every batch as Connect does: just
- * built by the converter. Both sides: the given codec, 128 MiB row groups, 1 MiB
- * pages and dictionaries, v1 data pages.
+ * <p>Ours: the real {@link ParquetSinkTask} (started, partition opened, records put in batches as
+ * Connect hands them over, committed by flush.size at the last record with its intent and outcome
+ * markers, the committed offset checked through {@code preCommit}, stopped) on the local store. The
+ * peers' path: the value converted to Avro ({@link ConnectToAvro}) and written by parquet-java's
+ * {@code AvroParquetWriter} into a temporary file that is renamed into place at the end, as
+ * Confluent's HDFS sink does. Both can be fed batch by batch ({@link OursRun}, {@link PeerRun}), so
+ * that a benchmark can hand each side every batch as Connect does: just built by the converter.
+ * Both sides: the given codec, 128 MiB row groups, 1 MiB pages and dictionaries, v1 data pages.
  */
 final class SinkPaths {
   static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
   static final int PAGE_BYTES = 1024 * 1024;
   static final int DICTIONARY_BYTES = 1024 * 1024;
+
   /** What Connect's consumer hands a task per put at its default max.poll.records. */
   static final int BATCH = 500;
 
@@ -67,9 +67,9 @@ final class SinkPaths {
   }
 
   /**
-   * Our side, fed batch by batch: the task is started and its partition opened on creation,
-   * each batch is one {@code put}, and the put that reaches {@code total} records commits the
-   * file (flush.size); {@link #finish} checks the committed offset and stops the task.
+   * Our side, fed batch by batch: the task is started and its partition opened on creation, each
+   * batch is one {@code put}, and the put that reaches {@code total} records commits the file
+   * (flush.size); {@link #finish} checks the committed offset and stops the task.
    */
   static final class OursRun {
     private final Path root;
@@ -113,8 +113,8 @@ final class SinkPaths {
         Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(Map.of());
         OffsetAndMetadata offset = committed.get(partition);
         if (offset == null || offset.offset() != total) {
-          throw new IllegalStateException("our task committed " + committed + ", expected offset "
-              + total);
+          throw new IllegalStateException(
+              "our task committed " + committed + ", expected offset " + total);
         }
         task.close(List.of(partition));
       } finally {
@@ -131,9 +131,9 @@ final class SinkPaths {
   }
 
   /**
-   * The peers' side, fed batch by batch: the writer is opened with the first record's schema,
-   * as the peers' sinks open a file, into a temporary file that {@link #finish} closes and
-   * renames into place.
+   * The peers' side, fed batch by batch: the writer is opened with the first record's schema, as
+   * the peers' sinks open a file, into a temporary file that {@link #finish} closes and renames
+   * into place.
    */
   static final class PeerRun {
     private final Path dir;
@@ -155,21 +155,21 @@ final class SinkPaths {
       try {
         for (SinkRecord record : batch) {
           if (writer == null) {
-            writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(temporary))
-                .withSchema(converter.avroSchema(record.valueSchema()))
-                .withDataModel(GenericData.get())
-                .withConf(new Configuration(false))
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withCompressionCodec(CompressionCodecName.valueOf(codec))
-                .withRowGroupSize(ROW_GROUP_BYTES)
-                .withPageSize(PAGE_BYTES)
-                .withDictionaryPageSize(DICTIONARY_BYTES)
-                .withDictionaryEncoding(true)
-                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                .build();
+            writer =
+                AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(temporary))
+                    .withSchema(converter.avroSchema(record.valueSchema()))
+                    .withDataModel(GenericData.get())
+                    .withConf(new Configuration(false))
+                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                    .withCompressionCodec(CompressionCodecName.valueOf(codec))
+                    .withRowGroupSize(ROW_GROUP_BYTES)
+                    .withPageSize(PAGE_BYTES)
+                    .withDictionaryPageSize(DICTIONARY_BYTES)
+                    .withDictionaryEncoding(true)
+                    .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                    .build();
           }
-          writer.write(
-              (GenericRecord) converter.toAvroValue(record.valueSchema(), record.value()));
+          writer.write((GenericRecord) converter.toAvroValue(record.valueSchema(), record.value()));
         }
       } catch (IOException | RuntimeException e) {
         abandon();
@@ -184,8 +184,8 @@ final class SinkPaths {
       }
       writer.close();
       writer = null;
-      Path committed = dir.resolve("orders+0+0000000000+" + String.format("%010d", total - 1)
-          + ".parquet");
+      Path committed =
+          dir.resolve("orders+0+0000000000+" + String.format("%010d", total - 1) + ".parquet");
       Files.move(temporary, committed, StandardCopyOption.ATOMIC_MOVE);
       return committed;
     }
@@ -213,8 +213,8 @@ final class SinkPaths {
   }
 
   /**
-   * The minimum of Connect a sink task needs without a worker: its assignment, and seeks and
-   * pauses accepted (a fresh store asks for none).
+   * The minimum of Connect a sink task needs without a worker: its assignment, and seeks and pauses
+   * accepted (a fresh store asks for none).
    */
   private record BenchContext(Map<String, String> configs, TopicPartition partition)
       implements SinkTaskContext {

@@ -18,32 +18,31 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sink throughput against the peers' path: the same 200,000 {@code SinkRecord}s (built once per fork
- * from a fixed seed, so both sides get identical records) written into one committed Parquet
- * file in a local directory by our {@code ParquetSinkTask} and by the peers' path, Connect to
- * Avro to parquet-java's {@code AvroParquetWriter} ({@link SinkPaths}). Same codec, row group,
- * page and dictionary sizes.
+ * Sink throughput against the peers' path: the same 200,000 {@code SinkRecord}s (built once per
+ * fork from a fixed seed, so both sides get identical records) written into one committed Parquet
+ * file in a local directory by our {@code ParquetSinkTask} and by the peers' path, Connect to Avro
+ * to parquet-java's {@code AvroParquetWriter} ({@link SinkPaths}). Same codec, row group, page and
+ * dictionary sizes.
  *
- * <p>One measured iteration is one whole file, handed over in 400 batches of 500 records as
- * Connect hands them to a task: each call is one batch (the first starts the file, the last
- * commits it), and JMH's single-shot mode times the 400 calls of an iteration and nothing
- * between them. Between calls, outside the measured time, the next batch is prepared:
+ * <p>One measured iteration is one whole file, handed over in 400 batches of 500 records as Connect
+ * hands them to a task: each call is one batch (the first starts the file, the last commits it),
+ * and JMH's single-shot mode times the 400 calls of an iteration and nothing between them. Between
+ * calls, outside the measured time, the next batch is prepared:
  *
  * <ul>
- *   <li>{@code records=fresh}: new objects equal to the batch's records ({@link
- *       SinkData#fresh}), as a worker's converter builds them from the consumer's bytes just
- *       before it calls {@code put}. This is what a task sees in a worker.
- *   <li>{@code records=cold}: the records built at the start of the fork, 550 MB of objects
- *       long evicted from every cache, so every first touch of a record's objects waits for
- *       main memory. A worker never hands a task such records; the kernel is kept because it is
- *       how this benchmark measured until 2026-11-21 and it shows what cache misses cost each
- *       side.
+ *   <li>{@code records=fresh}: new objects equal to the batch's records ({@link SinkData#fresh}),
+ *       as a worker's converter builds them from the consumer's bytes just before it calls {@code
+ *       put}. This is what a task sees in a worker.
+ *   <li>{@code records=cold}: the records built at the start of the fork, 550 MB of objects long
+ *       evicted from every cache, so every first touch of a record's objects waits for main memory.
+ *       A worker never hands a task such records; the kernel is kept because it is how this
+ *       benchmark measured until 2026-11-21 and it shows what cache misses cost each side.
  * </ul>
  *
  * <p>The score is time per record ({@code OperationsPerInvocation} is the file's records, per
- * single-shot iteration); the suite prints its inverse, records per second. {@code
- * metadata=off} is the like-for-like comparison (both files hold the value's columns only);
- * {@code metadata=on} is our default, four {@code __kafka_*} columns more than the peer writes.
+ * single-shot iteration); the suite prints its inverse, records per second. {@code metadata=off} is
+ * the like-for-like comparison (both files hold the value's columns only); {@code metadata=on} is
+ * our default, four {@code __kafka_*} columns more than the peer writes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -51,6 +50,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(batchSize = SinkThroughputBench.BATCHES)
 public class SinkThroughputBench {
   static final int RECORDS = 200_000;
+
   /** Calls per file: Connect's default max.poll.records per put. */
   static final int BATCHES = RECORDS / SinkPaths.BATCH;
 
@@ -69,8 +69,10 @@ public class SinkThroughputBench {
   public String records;
 
   private List<SinkRecord> all;
+
   /** The batch the next call hands over, 0 to BATCHES - 1. */
   private int next;
+
   private List<SinkRecord> batch;
   private Path root;
   private SinkPaths.OursRun oursRun;
@@ -84,8 +86,11 @@ public class SinkThroughputBench {
   @Setup(Level.Iteration)
   public void checkIterationStartsAFile() {
     if (next != 0) {
-      throw new IllegalStateException("an iteration must be one whole file: run with batchSize "
-          + BATCHES + ", got an iteration starting at batch " + next);
+      throw new IllegalStateException(
+          "an iteration must be one whole file: run with batchSize "
+              + BATCHES
+              + ", got an iteration starting at batch "
+              + next);
     }
   }
 
@@ -95,11 +100,12 @@ public class SinkThroughputBench {
       root = Files.createTempDirectory("sink-bench");
     }
     List<SinkRecord> slice = all.subList(next * SinkPaths.BATCH, (next + 1) * SinkPaths.BATCH);
-    batch = switch (records) {
-      case "fresh" -> SinkData.fresh(slice);
-      case "cold" -> slice;
-      default -> throw new IllegalArgumentException("records=" + records);
-    };
+    batch =
+        switch (records) {
+          case "fresh" -> SinkData.fresh(slice);
+          case "cold" -> slice;
+          default -> throw new IllegalArgumentException("records=" + records);
+        };
   }
 
   @TearDown(Level.Invocation)

@@ -13,9 +13,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * What the sink suite reports after its timings: the size of the file each side wrote from the
- * benchmark's records (per codec; ours with and without the Kafka metadata columns), whether
- * ours is no larger than the peer's on the like-for-like setting, and whether DuckDB reads the
- * same values from both files.
+ * benchmark's records (per codec; ours with and without the Kafka metadata columns), whether ours
+ * is no larger than the peer's on the like-for-like setting, and whether DuckDB reads the same
+ * values from both files.
  */
 public final class SuiteReport {
   private SuiteReport() {}
@@ -33,19 +33,36 @@ public final class SuiteReport {
         Path peer = SinkPaths.peer(records, peerRoot, codec);
         long oursBytes = Files.size(ours);
         long peerBytes = Files.size(peer);
-        lines.add(String.format(Locale.ROOT,
-            "SinkFileSize/codec=%s/metadata=off ours=%d peer=%d peer/ours=%.3f", codec,
-            oursBytes, peerBytes, (double) peerBytes / oursBytes));
-        lines.add(String.format(Locale.ROOT,
-            "SinkFileSize/codec=%s/metadata=on ours=%d peer=%d peer/ours=%.3f", codec,
-            Files.size(oursMetadata), peerBytes, (double) peerBytes / Files.size(oursMetadata)));
-        lines.add("SinkFileSize/codec=" + codec + " size ours<=peer (metadata=off): "
-            + (oursBytes <= peerBytes ? "yes" : "no"));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "SinkFileSize/codec=%s/metadata=off ours=%d peer=%d peer/ours=%.3f",
+                codec,
+                oursBytes,
+                peerBytes,
+                (double) peerBytes / oursBytes));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "SinkFileSize/codec=%s/metadata=on ours=%d peer=%d peer/ours=%.3f",
+                codec,
+                Files.size(oursMetadata),
+                peerBytes,
+                (double) peerBytes / Files.size(oursMetadata)));
+        lines.add(
+            "SinkFileSize/codec="
+                + codec
+                + " size ours<=peer (metadata=off): "
+                + (oursBytes <= peerBytes ? "yes" : "no"));
         String oursDigest = digest(ours);
         String peerDigest = digest(peer);
-        lines.add("SinkContent/codec=" + codec + " same values (DuckDB): "
-            + (oursDigest.equals(peerDigest) ? "yes" : "no: ours " + oursDigest + ", peer "
-            + peerDigest));
+        lines.add(
+            "SinkContent/codec="
+                + codec
+                + " same values (DuckDB): "
+                + (oursDigest.equals(peerDigest)
+                    ? "yes"
+                    : "no: ours " + oursDigest + ", peer " + peerDigest));
       } finally {
         SinkPaths.delete(oursRoot);
         SinkPaths.delete(oursMetadataRoot);
@@ -56,24 +73,31 @@ public final class SuiteReport {
   }
 
   /**
-   * Row count and an order-independent hash of every value column as DuckDB reads them
-   * (timestamps as epoch millis, so a UTC-adjusted and a local timestamp compare; map entries
-   * sorted, since the peer's conversion builds hash maps).
+   * Row count and an order-independent hash of every value column as DuckDB reads them (timestamps
+   * as epoch millis, so a UTC-adjusted and a local timestamp compare; map entries sorted, since the
+   * peer's conversion builds hash maps).
    */
   static String digest(Path file) throws Exception {
-    String query = "SELECT count(*), sum(hash(order_id, customer_id, country, status, currency,"
-        + " item_count, total, amount, paid, epoch_ms(created_at), discount, coupon, note,"
-        + " loyalty_points, shipping.street, shipping.city, shipping.zip, tags,"
-        + " list_transform(items, i -> i.sku), list_transform(items, i -> i.quantity),"
-        + " list_transform(items, i -> i.unit_price),"
-        + " list_sort(list_transform(map_entries(attributes), e -> e.key || '=' || e.value))"
-        + ")::HUGEINT), count(shipping), count(note) FROM read_parquet('"
-        + file.toAbsolutePath().toString().replace("'", "''") + "')";
+    String query =
+        "SELECT count(*), sum(hash(order_id, customer_id, country, status, currency,"
+            + " item_count, total, amount, paid, epoch_ms(created_at), discount, coupon, note,"
+            + " loyalty_points, shipping.street, shipping.city, shipping.zip, tags,"
+            + " list_transform(items, i -> i.sku), list_transform(items, i -> i.quantity),"
+            + " list_transform(items, i -> i.unit_price),"
+            + " list_sort(list_transform(map_entries(attributes), e -> e.key || '=' || e.value))"
+            + ")::HUGEINT), count(shipping), count(note) FROM read_parquet('"
+            + file.toAbsolutePath().toString().replace("'", "''")
+            + "')";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(query)) {
       result.next();
-      return result.getString(1) + "/" + result.getString(2) + "/" + result.getString(3) + "/"
+      return result.getString(1)
+          + "/"
+          + result.getString(2)
+          + "/"
+          + result.getString(3)
+          + "/"
           + result.getString(4);
     }
   }

@@ -47,13 +47,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Replaying one archive file (the sink's layout: a nested value, key, headers, timestamps and
- * the other metadata columns; 200,000 rows, ZSTD) into Connect {@code SourceRecord}s. Ours: a
- * {@link ParquetSourceTask} polled until every row came back (our reader through the local
- * store, our Parquet to Connect mapping). parquet-java: {@code AvroParquetReader} reading
- * {@code GenericRecord}s, converted to Connect the way Avro-based source connectors do (a Connect
- * schema derived from the Avro schema once, values converted field by field), with the same key,
- * timestamp and headers taken from the metadata columns. One operation is the whole file.
+ * Replaying one archive file (the sink's layout: a nested value, key, headers, timestamps and the
+ * other metadata columns; 200,000 rows, ZSTD) into Connect {@code SourceRecord}s. Ours: a {@link
+ * ParquetSourceTask} polled until every row came back (our reader through the local store, our
+ * Parquet to Connect mapping). parquet-java: {@code AvroParquetReader} reading {@code
+ * GenericRecord}s, converted to Connect the way Avro-based source connectors do (a Connect schema
+ * derived from the Avro schema once, values converted field by field), with the same key, timestamp
+ * and headers taken from the metadata columns. One operation is the whole file.
  */
 @State(Scope.Benchmark)
 public class ReplayBench {
@@ -68,20 +68,27 @@ public class ReplayBench {
     root = Files.createTempDirectory("replay-bench");
     file = root.resolve("topics/events/partition=0/events+0+00000000000000000000.parquet");
     Files.createDirectories(file.getParent());
-    Schema address = SchemaBuilder.struct().name("Address").optional()
-        .field("street", Schema.STRING_SCHEMA).field("zip", Schema.INT32_SCHEMA).build();
-    Schema value = SchemaBuilder.struct().name("Event")
-        .field("id", Schema.INT64_SCHEMA)
-        .field("status", Schema.STRING_SCHEMA)
-        .field("amount", Decimal.builder(2).optional().build())
-        .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
-        .field("address", address)
-        .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
-        .build();
+    Schema address =
+        SchemaBuilder.struct()
+            .name("Address")
+            .optional()
+            .field("street", Schema.STRING_SCHEMA)
+            .field("zip", Schema.INT32_SCHEMA)
+            .build();
+    Schema value =
+        SchemaBuilder.struct()
+            .name("Event")
+            .field("id", Schema.INT64_SCHEMA)
+            .field("status", Schema.STRING_SCHEMA)
+            .field("amount", Decimal.builder(2).optional().build())
+            .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("address", address)
+            .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .build();
     String[] statuses = {"ok", "ok", "ok", "retry", "failed", "pending"};
     Random random = new Random(7);
-    FileLayout layout = FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value,
-        MappingOptions.fullFidelity());
+    FileLayout layout =
+        FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value, MappingOptions.fullFidelity());
     WriterOptions options = WriterOptions.builder().codec(CompressionCodec.ZSTD).build();
     try (OutputStream out = Files.newOutputStream(file);
         ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {
@@ -90,20 +97,35 @@ public class ReplayBench {
         for (int t = 0; t < i % 3; t++) {
           tags.add("tag-" + random.nextInt(50));
         }
-        Struct v = new Struct(value)
-            .put("id", (long) i)
-            .put("status", statuses[random.nextInt(6)])
-            .put("amount", i % 5 == 0 ? null : BigDecimal.valueOf(random.nextInt(1_000_000), 2))
-            .put("price", random.nextDouble() * 100)
-            .put("address", i % 11 == 0 ? null : new Struct(address)
-                .put("street", i + " Main Street").put("zip", 10_000 + i % 90_000))
-            .put("tags", tags);
+        Struct v =
+            new Struct(value)
+                .put("id", (long) i)
+                .put("status", statuses[random.nextInt(6)])
+                .put("amount", i % 5 == 0 ? null : BigDecimal.valueOf(random.nextInt(1_000_000), 2))
+                .put("price", random.nextDouble() * 100)
+                .put(
+                    "address",
+                    i % 11 == 0
+                        ? null
+                        : new Struct(address)
+                            .put("street", i + " Main Street")
+                            .put("zip", 10_000 + i % 90_000))
+                .put("tags", tags);
         ConnectHeaders headers = new ConnectHeaders();
         headers.addString("source", "bench");
         headers.addString("seq", Integer.toString(i));
-        writer.write(new SinkRecord(TOPIC, 0, Schema.OPTIONAL_STRING_SCHEMA,
-            i % 13 == 0 ? null : "key-" + i, value, v, i, 1_700_000_000_000L + i,
-            TimestampType.CREATE_TIME, headers));
+        writer.write(
+            new SinkRecord(
+                TOPIC,
+                0,
+                Schema.OPTIONAL_STRING_SCHEMA,
+                i % 13 == 0 ? null : "key-" + i,
+                value,
+                v,
+                i,
+                1_700_000_000_000L + i,
+                TimestampType.CREATE_TIME,
+                headers));
       }
     }
   }
@@ -147,9 +169,10 @@ public class ReplayBench {
   @Benchmark
   public long parquetJava(Blackhole consumer) throws Exception {
     long checksum = 0;
-    try (ParquetReader<GenericRecord> reader = AvroParquetReader
-        .<GenericRecord>builder(new LocalInputFile(file))
-        .withConf(new Configuration(false)).build()) {
+    try (ParquetReader<GenericRecord> reader =
+        AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file))
+            .withConf(new Configuration(false))
+            .build()) {
       AvroToConnect converter = null;
       GenericRecord record;
       long offset = 0;
@@ -194,22 +217,34 @@ public class ReplayBench {
         for (Object e : entries) {
           GenericRecord h = unwrapElement((GenericRecord) e);
           Object v = h.get("value");
-          headers.addString(h.get("key").toString(), v == null ? null
-              : StandardCharsets.UTF_8.decode(((ByteBuffer) v).duplicate()).toString());
+          headers.addString(
+              h.get("key").toString(),
+              v == null
+                  ? null
+                  : StandardCharsets.UTF_8.decode(((ByteBuffer) v).duplicate()).toString());
         }
       }
       Map<String, Object> sourcePartition = Map.of("file", "events");
       Map<String, Object> sourceOffset = Map.of("row", position);
-      return new SourceRecord(sourcePartition, sourceOffset, record.get("__kafka_topic")
-          .toString(), (Integer) record.get("__kafka_partition"), Schema.OPTIONAL_STRING_SCHEMA,
-          key == null ? null : key.toString(), valueSchema, value,
-          (Long) record.get("__kafka_timestamp"), headers);
+      return new SourceRecord(
+          sourcePartition,
+          sourceOffset,
+          record.get("__kafka_topic").toString(),
+          (Integer) record.get("__kafka_partition"),
+          Schema.OPTIONAL_STRING_SCHEMA,
+          key == null ? null : key.toString(),
+          valueSchema,
+          value,
+          (Long) record.get("__kafka_timestamp"),
+          headers);
     }
 
     /** parquet-avro reads a 3-level list's entries as records holding {@code element}. */
     private static GenericRecord unwrapElement(GenericRecord e) {
-      return e.getSchema().getField("element") != null && e.get("element") instanceof
-          GenericRecord inner ? inner : e;
+      return e.getSchema().getField("element") != null
+              && e.get("element") instanceof GenericRecord inner
+          ? inner
+          : e;
     }
 
     private static Schema toConnectSchema(org.apache.avro.Schema avro) {
@@ -235,8 +270,8 @@ public class ReplayBench {
           }
         }
         case ARRAY -> b = SchemaBuilder.array(toConnectSchema(avro.getElementType()));
-        case MAP -> b = SchemaBuilder.map(Schema.STRING_SCHEMA,
-            toConnectSchema(avro.getValueType()));
+        case MAP ->
+            b = SchemaBuilder.map(Schema.STRING_SCHEMA, toConnectSchema(avro.getValueType()));
         case STRING -> b = SchemaBuilder.string();
         case INT -> b = SchemaBuilder.int32();
         case LONG -> {
@@ -246,8 +281,11 @@ public class ReplayBench {
             b = SchemaBuilder.int64();
           }
         }
-        case BYTES, FIXED -> b = avro.getLogicalType() instanceof LogicalTypes.Decimal d
-            ? Decimal.builder(d.getScale()) : SchemaBuilder.bytes();
+        case BYTES, FIXED ->
+            b =
+                avro.getLogicalType() instanceof LogicalTypes.Decimal d
+                    ? Decimal.builder(d.getScale())
+                    : SchemaBuilder.bytes();
         case DOUBLE -> b = SchemaBuilder.float64();
         case FLOAT -> b = SchemaBuilder.float32();
         case BOOLEAN -> b = SchemaBuilder.bool();
@@ -273,8 +311,12 @@ public class ReplayBench {
           Collection<?> items = (Collection<?>) avro;
           List<Object> out = new ArrayList<>(items.size());
           for (Object item : items) {
-            Object element = item instanceof GenericRecord g && g.getSchema().getFields().size()
-                == 1 && g.getSchema().getField("element") != null ? g.get("element") : item;
+            Object element =
+                item instanceof GenericRecord g
+                        && g.getSchema().getFields().size() == 1
+                        && g.getSchema().getField("element") != null
+                    ? g.get("element")
+                    : item;
             out.add(toConnectValue(schema.valueSchema(), element));
           }
           return out;

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The content of the two marker files of a commit attempt, as {@code key=value} lines (keys of
- * the store never contain a line break, so no escaping is needed). Small, readable with {@code
- * cat}, and parsed strictly.
+ * The content of the two marker files of a commit attempt, as {@code key=value} lines (keys of the
+ * store never contain a line break, so no escaping is needed). Small, readable with {@code cat},
+ * and parsed strictly.
  */
 public final class CommitMarkers {
   private static final String VERSION = "1";
@@ -25,8 +25,17 @@ public final class CommitMarkers {
    * @param createdMillis the writer's clock when it wrote the intent
    * @param files the keys of the files, each committed once
    */
-  record Intent(String topic, int partition, long start, long end, int attempt, long records,
-      String writer, String task, long createdMillis, List<String> files) {
+  record Intent(
+      String topic,
+      int partition,
+      long start,
+      long end,
+      int attempt,
+      long records,
+      String writer,
+      String task,
+      long createdMillis,
+      List<String> files) {
     Intent {
       files = List.copyOf(files);
     }
@@ -45,10 +54,16 @@ public final class CommitMarkers {
 
     static Intent parse(byte[] bytes, String where) {
       Lines lines = new Lines(bytes, where);
-      return new Intent(lines.one("topic"), Integer.parseInt(lines.one("partition")),
-          Long.parseLong(lines.one("start")), Long.parseLong(lines.one("end")),
-          Integer.parseInt(lines.one("attempt")), Long.parseLong(lines.one("records")),
-          lines.one("writer"), lines.one("task"), Long.parseLong(lines.one("created")),
+      return new Intent(
+          lines.one("topic"),
+          Integer.parseInt(lines.one("partition")),
+          Long.parseLong(lines.one("start")),
+          Long.parseLong(lines.one("end")),
+          Integer.parseInt(lines.one("attempt")),
+          Long.parseLong(lines.one("records")),
+          lines.one("writer"),
+          lines.one("task"),
+          Long.parseLong(lines.one("created")),
           lines.all("file"));
     }
   }
@@ -71,14 +86,17 @@ public final class CommitMarkers {
       if (!outcome.equals("done") && !outcome.equals("aborted")) {
         throw new IllegalArgumentException(where + ": unknown outcome '" + outcome + "'");
       }
-      return new Outcome(outcome.equals("done"), Long.parseLong(lines.one("start")),
-          Long.parseLong(lines.one("end")), Integer.parseInt(lines.one("attempt")),
+      return new Outcome(
+          outcome.equals("done"),
+          Long.parseLong(lines.one("start")),
+          Long.parseLong(lines.one("end")),
+          Integer.parseInt(lines.one("attempt")),
           lines.one("writer"));
     }
   }
 
-  private static StringBuilder header(String topic, int partition, long start, long end,
-      int attempt) {
+  private static StringBuilder header(
+      String topic, int partition, long start, long end, int attempt) {
     StringBuilder sb = new StringBuilder();
     line(sb, "version", VERSION);
     if (!topic.isEmpty()) {
@@ -117,8 +135,11 @@ public final class CommitMarkers {
       }
       String version = one("version");
       if (!VERSION.equals(version)) {
-        throw new IllegalArgumentException(where + ": marker version " + version
-            + " is not understood by this version of the connector");
+        throw new IllegalArgumentException(
+            where
+                + ": marker version "
+                + version
+                + " is not understood by this version of the connector");
       }
     }
 

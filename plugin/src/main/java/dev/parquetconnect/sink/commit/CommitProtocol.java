@@ -6,81 +6,80 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * How the sink makes the records of one Kafka partition durable, exactly once: the one thing a
- * partition's writer ({@code TopicPartitionWriter}) asks of where its files go. The writer
- * writes the records of a contiguous range of offsets {@code [start, end]} into data files (one
- * per partition directory), then commits the range with its files; the range and its files
- * become durable together or not at all, and across task instances, zombies included, no
- * offset is ever committed twice or skipped. Connect's own committed offsets are only reported:
- * where a partition resumes is what {@link #recover} finds here.
+ * partition's writer ({@code TopicPartitionWriter}) asks of where its files go. The writer writes
+ * the records of a contiguous range of offsets {@code [start, end]} into data files (one per
+ * partition directory), then commits the range with its files; the range and its files become
+ * durable together or not at all, and across task instances, zombies included, no offset is ever
+ * committed twice or skipped. Connect's own committed offsets are only reported: where a partition
+ * resumes is what {@link #recover} finds here.
  *
- * <p>One instance per Kafka partition a task owns, called from the task's thread only. Its
- * life: {@link #recover} until it returns true, then any number of {@link #commit}s, each
- * followed by {@link #abort} when it failed; any failure sends the writer back to {@link
- * #recover}. The writer handles rotation, memory, metrics, retries and backoff; an
- * implementation handles the claim, visibility, fencing and clean-up of its commits, and calls
- * its {@link CrashPoints} at the named points of its protocol so that the crash tests can stop
- * it there.
+ * <p>One instance per Kafka partition a task owns, called from the task's thread only. Its life:
+ * {@link #recover} until it returns true, then any number of {@link #commit}s, each followed by
+ * {@link #abort} when it failed; any failure sends the writer back to {@link #recover}. The writer
+ * handles rotation, memory, metrics, retries and backoff; an implementation handles the claim,
+ * visibility, fencing and clean-up of its commits, and calls its {@link CrashPoints} at the named
+ * points of its protocol so that the crash tests can stop it there.
  *
  * <h2>The file store ({@link FileCommitProtocol})</h2>
  *
  * Files in a plain directory or bucket, with commit markers beside them (docs/exactly-once.md):
- * {@link #recover} lists the partition's markers and settles an unfinished commit (rolled
- * forward when all its files exist, rolled back otherwise, after waiting for another writer's
- * commit up to {@code commit.timeout.ms}); {@link #commit} claims the attempt with a
- * create-if-absent intent, makes each file visible under its final key ({@link
- * DataFile#publish}) and records the outcome; {@link #abort} settles the attempt as aborted and
- * deletes what it made visible. Attempt numbers name the files of a retried range.
+ * {@link #recover} lists the partition's markers and settles an unfinished commit (rolled forward
+ * when all its files exist, rolled back otherwise, after waiting for another writer's commit up to
+ * {@code commit.timeout.ms}); {@link #commit} claims the attempt with a create-if-absent intent,
+ * makes each file visible under its final key ({@link DataFile#publish}) and records the outcome;
+ * {@link #abort} settles the attempt as aborted and deletes what it made visible. Attempt numbers
+ * name the files of a retried range.
  *
  * <h2>An Apache Iceberg table</h2>
  *
  * The same interface fits a table commit: the data files are written by the same writer to the
- * table's location, and a catalog transaction appends them, with the range's Kafka offsets in
- * the new snapshot's summary:
+ * table's location, and a catalog transaction appends them, with the range's Kafka offsets in the
+ * new snapshot's summary:
  *
  * <ul>
- *   <li>{@link #recover}: loads the table and reads the offsets of this partition from the
- *       summary of the newest snapshot that holds them (so {@link #lastCommitted}); a catalog
- *       commit is atomic, so there is no unfinished commit to wait for ({@code false} only while
- *       the catalog cannot be reached, as an {@link IOException}). Data files of attempts that
- *       no snapshot references are orphans to delete.
+ *   <li>{@link #recover}: loads the table and reads the offsets of this partition from the summary
+ *       of the newest snapshot that holds them (so {@link #lastCommitted}); a catalog commit is
+ *       atomic, so there is no unfinished commit to wait for ({@code false} only while the catalog
+ *       cannot be reached, as an {@link IOException}). Data files of attempts that no snapshot
+ *       references are orphans to delete.
  *   <li>{@link #attemptAt}: a number that keeps the file names of a retried range unique.
- *   <li>{@link #commit}: {@link DataFile#publish} completes each upload at its final key
- *       (invisible to readers until a snapshot references it), then one transaction appends
- *       the files with the offsets {@code [start, end]} in the snapshot summary, on the condition
- *       that the table's committed offset for this partition is still {@code start - 1}: a
- *       conflict that moved those offsets is {@link Fenced} (how zombies are refused), any other
- *       conflict is retried on the refreshed table. An implementation that joins the commits of
- *       several partitions into one snapshot per interval returns from {@code commit} only once
- *       the snapshot holding this range is committed.
- *   <li>{@link #abort}: a commit whose outcome is unknown (a lost response) is decided by
- *       reading the table again: if its offsets are there it is done ({@code true}), else its
- *       data files are deleted.
+ *   <li>{@link #commit}: {@link DataFile#publish} completes each upload at its final key (invisible
+ *       to readers until a snapshot references it), then one transaction appends the files with the
+ *       offsets {@code [start, end]} in the snapshot summary, on the condition that the table's
+ *       committed offset for this partition is still {@code start - 1}: a conflict that moved those
+ *       offsets is {@link Fenced} (how zombies are refused), any other conflict is retried on the
+ *       refreshed table. An implementation that joins the commits of several partitions into one
+ *       snapshot per interval returns from {@code commit} only once the snapshot holding this range
+ *       is committed.
+ *   <li>{@link #abort}: a commit whose outcome is unknown (a lost response) is decided by reading
+ *       the table again: if its offsets are there it is done ({@code true}), else its data files
+ *       are deleted.
  *   <li>{@link #lastCommitFiles}: the data files the last commit added.
  * </ul>
  *
- * Such an implementation needs the data file metrics of each file (counts, sizes, bounds) from
- * the writer's statistics: {@link DataFile} is where they would be added.
+ * Such an implementation needs the data file metrics of each file (counts, sizes, bounds) from the
+ * writer's statistics: {@link DataFile} is where they would be added.
  */
 public interface CommitProtocol {
 
   /**
    * Learns where the partition resumes, settling any unfinished commit it finds.
    *
-   * @return true when settled ({@link #lastCommitted} is then known); false while another
-   *     writer's unfinished commit must be waited for (the caller tries again later)
+   * @return true when settled ({@link #lastCommitted} is then known); false while another writer's
+   *     unfinished commit must be waited for (the caller tries again later)
    * @throws IOException when the store or catalog fails (the caller backs off and retries)
    */
   boolean recover() throws IOException;
 
   /**
-   * The last offset of the newest committed range, as the last {@link #recover}, {@link
-   * #commit} or {@link #abort} learned it; -1 when nothing is committed.
+   * The last offset of the newest committed range, as the last {@link #recover}, {@link #commit} or
+   * {@link #abort} learned it; -1 when nothing is committed.
    */
   long lastCommitted();
 
   /**
-   * The keys of the files of the newest committed range, so the writer can learn the schemas
-   * they were written with; empty when there is none or it is not known. Best effort.
+   * The keys of the files of the newest committed range, so the writer can learn the schemas they
+   * were written with; empty when there is none or it is not known. Best effort.
    */
   List<String> lastCommitFiles() throws IOException;
 
@@ -96,10 +95,10 @@ public interface CommitProtocol {
    *
    * @return the nanoseconds from claiming the range until it was done (for metrics and the slow
    *     commit warning)
-   * @throws Fenced when another writer owns the partition or committed past this range: nothing
-   *     of this commit stays visible once {@link #abort} ran
-   * @throws IOException when the store or catalog failed; the outcome may be unknown until
-   *     {@link #abort} or the next {@link #recover}
+   * @throws Fenced when another writer owns the partition or committed past this range: nothing of
+   *     this commit stays visible once {@link #abort} ran
+   * @throws IOException when the store or catalog failed; the outcome may be unknown until {@link
+   *     #abort} or the next {@link #recover}
    */
   long commit(PendingCommit commit) throws Fenced, IOException;
 

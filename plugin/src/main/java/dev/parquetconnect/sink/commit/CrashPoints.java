@@ -3,11 +3,11 @@ package dev.parquetconnect.sink.commit;
 /**
  * The one hook the sink calls at named places of a commit, where the crash tests stop a task:
  * {@code put} (after a record is written), {@code before-intent} (files finished and uploaded,
- * nothing claimed yet), {@code after-intent}, {@code before-file} (before each file of a commit
- * is made visible, after its deadline check), {@code mid-commit} (after the first file of a
- * commit became visible), {@code before-done} (all files visible, no outcome yet) and {@code
- * after-done}. Production passes {@link #NONE}; tests install one that throws or halts at a
- * point ({@link FaultInjector} in a real worker).
+ * nothing claimed yet), {@code after-intent}, {@code before-file} (before each file of a commit is
+ * made visible, after its deadline check), {@code mid-commit} (after the first file of a commit
+ * became visible), {@code before-done} (all files visible, no outcome yet) and {@code after-done}.
+ * Production passes {@link #NONE}; tests install one that throws or halts at a point ({@link
+ * FaultInjector} in a real worker).
  */
 public interface CrashPoints {
   /** No crash points: production. */

@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * A store output that exists only once its file is worth one: the first bytes (the file's magic
- * and its first row groups) wait in a small array, and the store's output, with its own buffers
- * (64 KiB on local disk and S3 at the least), is created when they pass {@link #THRESHOLD} or at
- * the commit. With a thousand small files open, that is a thousand buffers less.
+ * A store output that exists only once its file is worth one: the first bytes (the file's magic and
+ * its first row groups) wait in a small array, and the store's output, with its own buffers (64 KiB
+ * on local disk and S3 at the least), is created when they pass {@link #THRESHOLD} or at the
+ * commit. With a thousand small files open, that is a thousand buffers less.
  *
  * <p>The file's final name is given at the commit ({@link #commitAs}): the store's output is
  * created with {@link Store#createNamedAtCommit} under the provisional key, or, for a file still
@@ -17,8 +17,8 @@ import java.util.Arrays;
  * staging object and no copy).
  *
  * <p>Both keys must have been checked against the store's rules before (the sink's {@code
- * SinkKeys}): creating the real output later must not fail for the key's sake, where no record
- * can be blamed.
+ * SinkKeys}): creating the real output later must not fail for the key's sake, where no record can
+ * be blamed.
  */
 public final class DeferredOutput extends StoreOutput {
   static final int THRESHOLD = 64 * 1024;
@@ -62,8 +62,9 @@ public final class DeferredOutput extends StoreOutput {
       return;
     }
     if (pendingSize + len > pending.length) {
-      pending = Arrays.copyOf(pending, Math.min(THRESHOLD,
-          Math.max(pendingSize + len, pending.length * 2)));
+      pending =
+          Arrays.copyOf(
+              pending, Math.min(THRESHOLD, Math.max(pendingSize + len, pending.length * 2)));
     }
     System.arraycopy(b, off, pending, pendingSize, len);
     pendingSize += len;

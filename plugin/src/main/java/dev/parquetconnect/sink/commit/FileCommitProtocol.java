@@ -17,13 +17,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commit of one Kafka partition into a plain file store, with the marker protocol of
- * docs/exactly-once.md: an intent claims the attempt and lists its files, the files become
- * visible one by one, an outcome ({@code done} or {@code aborted}, one key for both) decides it.
- * Recovery rolls an unfinished commit forward when all its files exist and back otherwise;
- * rolled-back attempts' files are swept again, however late a zombie makes one visible.
+ * docs/exactly-once.md: an intent claims the attempt and lists its files, the files become visible
+ * one by one, an outcome ({@code done} or {@code aborted}, one key for both) decides it. Recovery
+ * rolls an unfinished commit forward when all its files exist and back otherwise; rolled-back
+ * attempts' files are swept again, however late a zombie makes one visible.
  */
 public final class FileCommitProtocol implements CommitProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(FileCommitProtocol.class);
+
   /** Newest commit attempts whose markers are kept; older ones are deleted after a commit. */
   public static final int RETAINED_ATTEMPTS = 6;
 
@@ -39,27 +40,41 @@ public final class FileCommitProtocol implements CommitProtocol {
 
   /** Last offset of the newest done commit, -1 when there is none. */
   private long committedEnd = -1;
+
   /** The newest done commit as recovery found it, null when there is none. */
   private Attempt lastDone;
+
   /** The highest attempt seen per start offset (a retry of that start uses the next one). */
   private final Map<Long, Integer> lastAttempt = new HashMap<>();
+
   /** The markers as last listed, plus what this writer created since (for compaction). */
   private List<Attempt> knownAttempts = new ArrayList<>();
+
   /** Rolled-back attempts whose files a late zombie may still make visible. */
   private final RolledBackAttempts rolledBack = new RolledBackAttempts();
+
   /** When an unfinished commit of another writer was first seen (monotonic nanos). */
   private final Map<Attempt, Long> pendingSince = new HashMap<>();
+
   /** The commit whose attempt this writer holds with its intent, null when none. */
   private PendingCommit claimed;
 
   /**
    * @param writerId a random id of this task instance, written into its intents
    * @param taskName {@code <connector>-<task number>}, for people reading the markers
-   * @param commitTimeoutMs {@code commit.timeout.ms}: how long an unfinished commit is waited
-   *     for, and half of it the longest a commit may spend making its files visible
+   * @param commitTimeoutMs {@code commit.timeout.ms}: how long an unfinished commit is waited for,
+   *     and half of it the longest a commit may spend making its files visible
    */
-  public FileCommitProtocol(Store store, MarkerKeys keys, TopicPartition source, SinkClock clock,
-      long commitTimeoutMs, String writerId, String taskName, CrashPoints faults, String log) {
+  public FileCommitProtocol(
+      Store store,
+      MarkerKeys keys,
+      TopicPartition source,
+      SinkClock clock,
+      long commitTimeoutMs,
+      String writerId,
+      String taskName,
+      CrashPoints faults,
+      String log) {
     this.store = store;
     this.source = source;
     this.markers = new MarkerLog(store, keys, source);
@@ -72,10 +87,17 @@ public final class FileCommitProtocol implements CommitProtocol {
   }
 
   /** The protocol of each partition of one task instance. */
-  public static Factory factory(Store store, MarkerKeys keys, SinkClock clock,
-      long commitTimeoutMs, String writerId, String taskName, CrashPoints faults) {
-    return (source, log) -> new FileCommitProtocol(store, keys, source, clock, commitTimeoutMs,
-        writerId, taskName, faults, log);
+  public static Factory factory(
+      Store store,
+      MarkerKeys keys,
+      SinkClock clock,
+      long commitTimeoutMs,
+      String writerId,
+      String taskName,
+      CrashPoints faults) {
+    return (source, log) ->
+        new FileCommitProtocol(
+            store, keys, source, clock, commitTimeoutMs, writerId, taskName, faults, log);
   }
 
   @Override
@@ -163,8 +185,8 @@ public final class FileCommitProtocol implements CommitProtocol {
   /**
    * An attempt older than the newest done commit: a rollback is remembered. An intent without
    * outcome there is left alone: its writer was overtaken (another writer recovered past it) and
-   * sees that when it lists the markers again after its intent, before any file (commit step 3),
-   * so it never makes a file visible; its files' names may even be those of a done commit whose
+   * sees that when it lists the markers again after its intent, before any file (commit step 3), so
+   * it never makes a file visible; its files' names may even be those of a done commit whose
    * markers were compacted, so they must not be deleted.
    */
   private void settleOvertaken(Attempt a) throws IOException {
@@ -177,8 +199,11 @@ public final class FileCommitProtocol implements CommitProtocol {
   private void sweepRolledBack() throws IOException {
     int deleted = rolledBack.sweep(store, clock.nanos());
     if (deleted > 0) {
-      LOG.warn("{} deleted {} files of rolled-back commits that appeared after their rollback "
-          + "(a task that had lost this partition made them visible late)", log, deleted);
+      LOG.warn(
+          "{} deleted {} files of rolled-back commits that appeared after their rollback "
+              + "(a task that had lost this partition made them visible late)",
+          log,
+          deleted);
     }
   }
 
@@ -196,9 +221,9 @@ public final class FileCommitProtocol implements CommitProtocol {
   }
 
   /**
-   * An intent without outcome: rolled forward if all its files are there, rolled back if it is
-   * this task instance's own, or older than the commit timeout by the writer's clock, or seen
-   * unfinished for the commit timeout by ours; else null (wait).
+   * An intent without outcome: rolled forward if all its files are there, rolled back if it is this
+   * task instance's own, or older than the commit timeout by the writer's clock, or seen unfinished
+   * for the commit timeout by ours; else null (wait).
    */
   private Outcome settlePending(Attempt a) throws IOException {
     Intent intent = markers.readIntent(a.start(), a.attempt());
@@ -214,9 +239,16 @@ public final class FileCommitProtocol implements CommitProtocol {
     }
     if (complete) {
       Outcome outcome = markers.settle(done(intent));
-      LOG.info("{} rolled forward the unfinished commit of offsets {}-{} (attempt {}) by {}: "
-          + "all {} files exist; outcome {}", log, intent.start(), intent.end(), intent.attempt(),
-          intent.task(), intent.files().size(), outcome.done() ? "done" : "aborted");
+      LOG.info(
+          "{} rolled forward the unfinished commit of offsets {}-{} (attempt {}) by {}: "
+              + "all {} files exist; outcome {}",
+          log,
+          intent.start(),
+          intent.end(),
+          intent.attempt(),
+          intent.task(),
+          intent.files().size(),
+          outcome.done() ? "done" : "aborted");
       if (!outcome.done()) {
         rolledBack.add(intent);
         sweep(intent);
@@ -229,16 +261,25 @@ public final class FileCommitProtocol implements CommitProtocol {
     boolean seenLongEnough = clock.nanos() - firstSeen >= timeoutNanos;
     boolean oldByItsClock = clock.wallMillis() - intent.createdMillis() >= 2 * commitTimeoutMs;
     if (!mine && !seenLongEnough && !oldByItsClock) {
-      LOG.info("{} waiting for the unfinished commit of offsets {}-{} by {} to finish or time out",
-          log, intent.start(), intent.end(), intent.task());
+      LOG.info(
+          "{} waiting for the unfinished commit of offsets {}-{} by {} to finish or time out",
+          log,
+          intent.start(),
+          intent.end(),
+          intent.task());
       return null;
     }
     Outcome outcome = markers.settle(aborted(intent));
     if (!outcome.done()) {
       rolledBack.add(intent);
       sweep(intent);
-      LOG.warn("{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}", log,
-          intent.start(), intent.end(), intent.attempt(), intent.task());
+      LOG.warn(
+          "{} rolled back the unfinished commit of offsets {}-{} (attempt {}) by {}",
+          log,
+          intent.start(),
+          intent.end(),
+          intent.attempt(),
+          intent.task());
     }
     return outcome;
   }
@@ -262,8 +303,8 @@ public final class FileCommitProtocol implements CommitProtocol {
   // Committing
 
   /**
-   * Claims the attempt with an intent (after checking no later commit exists, and again after
-   * the intent), makes each file visible, records the outcome {@code done}.
+   * Claims the attempt with an intent (after checking no later commit exists, and again after the
+   * intent), makes each file visible, records the outcome {@code done}.
    */
   @Override
   public long commit(PendingCommit c) throws Fenced, IOException {
@@ -271,20 +312,34 @@ public final class FileCommitProtocol implements CommitProtocol {
     List<Attempt> listed = markers.list();
     for (Attempt a : listed) {
       if (a.start() > c.start() || (a.start() == c.start() && a.attempt() >= c.attempt())) {
-        throw new Fenced("the store has a commit of offset " + a.start() + " (attempt "
-            + a.attempt() + ") this task did not expect");
+        throw new Fenced(
+            "the store has a commit of offset "
+                + a.start()
+                + " (attempt "
+                + a.attempt()
+                + ") this task did not expect");
       }
     }
     List<String> keys = new ArrayList<>(c.files().size());
     for (DataFile file : c.files()) {
       keys.add(file.key());
     }
-    Intent intent = new Intent(source.topic(), source.partition(), c.start(), c.end(),
-        c.attempt(), c.records(), writerId, taskName, clock.wallMillis(), keys);
+    Intent intent =
+        new Intent(
+            source.topic(),
+            source.partition(),
+            c.start(),
+            c.end(),
+            c.attempt(),
+            c.records(),
+            writerId,
+            taskName,
+            clock.wallMillis(),
+            keys);
     long claimedAt = clock.nanos();
     if (!markers.createIntent(intent)) {
-      throw new Fenced("another writer claimed offsets from " + c.start() + " (attempt "
-          + c.attempt() + ")");
+      throw new Fenced(
+          "another writer claimed offsets from " + c.start() + " (attempt " + c.attempt() + ")");
     }
     faults.at(CrashPoints.AFTER_INTENT);
     // Listed again now that the intent holds the attempt: a writer that stalled between the
@@ -295,8 +350,12 @@ public final class FileCommitProtocol implements CommitProtocol {
     for (Attempt a : markers.list()) {
       if (a.isAfter(c.start(), c.attempt())) {
         markers.deleteIntent(c.start(), c.attempt());
-        throw new Fenced("the store has a commit of offset " + a.start() + " (attempt "
-            + a.attempt() + ") made after this task checked; withdrew its intent");
+        throw new Fenced(
+            "the store has a commit of offset "
+                + a.start()
+                + " (attempt "
+                + a.attempt()
+                + ") made after this task checked; withdrew its intent");
       }
     }
     claimed = c;
@@ -304,8 +363,10 @@ public final class FileCommitProtocol implements CommitProtocol {
     boolean first = true;
     for (DataFile file : c.files()) {
       if (clock.nanos() - claimedAt > halfTimeout) {
-        throw new IOException("the commit took longer than half of commit.timeout.ms ("
-            + commitTimeoutMs + " ms): stopping so that a new owner may roll it back");
+        throw new IOException(
+            "the commit took longer than half of commit.timeout.ms ("
+                + commitTimeoutMs
+                + " ms): stopping so that a new owner may roll it back");
       }
       // Between the deadline check and the file's appearance a stalled writer can outlive its
       // commit: the window a later sweep of rolled-back attempts closes.
@@ -320,8 +381,12 @@ public final class FileCommitProtocol implements CommitProtocol {
     Outcome outcome = markers.settle(done(intent));
     if (!outcome.done()) {
       sweep(intent);
-      throw new Fenced("another writer rolled back this commit of offsets " + c.start() + "-"
-          + c.end() + " while it was being made");
+      throw new Fenced(
+          "another writer rolled back this commit of offsets "
+              + c.start()
+              + "-"
+              + c.end()
+              + " while it was being made");
     }
     faults.at(CrashPoints.AFTER_DONE);
     // Done: nothing is left to roll back, whatever the housekeeping below meets.
@@ -340,8 +405,8 @@ public final class FileCommitProtocol implements CommitProtocol {
   }
 
   /**
-   * Deletes the markers of all but the newest {@link #RETAINED_ATTEMPTS} attempts, except those
-   * of rolled-back attempts: their intents say which files to sweep, however late they appear.
+   * Deletes the markers of all but the newest {@link #RETAINED_ATTEMPTS} attempts, except those of
+   * rolled-back attempts: their intents say which files to sweep, however late they appear.
    */
   private void compactMarkers() {
     int excess = knownAttempts.size() - RETAINED_ATTEMPTS;
@@ -386,8 +451,12 @@ public final class FileCommitProtocol implements CommitProtocol {
       }
     } catch (IOException | RuntimeException settleFailure) {
       // Recovery sees the intent (this writer's own) and rolls it back then.
-      LOG.warn("{} cannot roll back offsets {}-{} now ({}); recovery will", log, start,
-          mine.end(), settleFailure.toString());
+      LOG.warn(
+          "{} cannot roll back offsets {}-{} now ({}); recovery will",
+          log,
+          start,
+          mine.end(),
+          settleFailure.toString());
     }
     return false;
   }

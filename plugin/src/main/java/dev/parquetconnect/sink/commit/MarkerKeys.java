@@ -12,9 +12,9 @@ import org.apache.kafka.common.TopicPartition;
  * topics/_markers/CONNECTOR/TOPIC/PARTITION/START-ATTEMPT.intent|.outcome
  * </pre>
  *
- * Start (the commit's first offset) is printed with 20 digits so that names sort by offset.
- * Topic and connector names are encoded like partition values ({@link HivePaths}); the leading
- * {@code _} hides the markers from engines' globs over the data files beside them.
+ * Start (the commit's first offset) is printed with 20 digits so that names sort by offset. Topic
+ * and connector names are encoded like partition values ({@link HivePaths}); the leading {@code _}
+ * hides the markers from engines' globs over the data files beside them.
  */
 public final class MarkerKeys {
   public static final String MARKERS_DIR = "_markers";
@@ -23,18 +23,24 @@ public final class MarkerKeys {
 
   /** A topic directory stays well within one segment. */
   private static final int MAX_TOPIC_DIR_BYTES = 200;
+
   private static final int MAX_CONNECTOR_BYTES = 200;
 
   private final String markersRoot;
 
   public MarkerKeys(String topicsDir, String connectorName) {
-    this.markersRoot = StoreKeys.join(topicsDir, MARKERS_DIR + "/"
-        + HivePaths.encodeSegment(connectorName, MAX_CONNECTOR_BYTES));
+    this.markersRoot =
+        StoreKeys.join(
+            topicsDir,
+            MARKERS_DIR + "/" + HivePaths.encodeSegment(connectorName, MAX_CONNECTOR_BYTES));
   }
 
   /** The directory of one Kafka partition's commit markers. */
   public String markerDir(TopicPartition source) {
-    return markersRoot + "/" + HivePaths.encodeSegment(source.topic(), MAX_TOPIC_DIR_BYTES) + "/"
+    return markersRoot
+        + "/"
+        + HivePaths.encodeSegment(source.topic(), MAX_TOPIC_DIR_BYTES)
+        + "/"
         + source.partition();
   }
 
@@ -58,15 +64,18 @@ public final class MarkerKeys {
       if (!intent && !outcome) {
         return null;
       }
-      String stem = fileName.substring(0,
-          fileName.length() - (intent ? INTENT_SUFFIX : OUTCOME_SUFFIX).length());
+      String stem =
+          fileName.substring(
+              0, fileName.length() - (intent ? INTENT_SUFFIX : OUTCOME_SUFFIX).length());
       int dash = stem.indexOf('-');
       if (dash != 20 || stem.length() == 21) {
         return null;
       }
       try {
-        return new MarkerName(Long.parseLong(stem.substring(0, dash)),
-            Integer.parseInt(stem.substring(dash + 1)), intent);
+        return new MarkerName(
+            Long.parseLong(stem.substring(0, dash)),
+            Integer.parseInt(stem.substring(dash + 1)),
+            intent);
       } catch (NumberFormatException e) {
         return null;
       }

@@ -17,9 +17,9 @@ import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The commit markers of one Kafka partition in the store: listing them, reading them, and
- * creating them only if absent (the store's no-overwrite commit is what makes a marker a claim).
- * Public for the tests that read what a sink committed.
+ * The commit markers of one Kafka partition in the store: listing them, reading them, and creating
+ * them only if absent (the store's no-overwrite commit is what makes a marker a claim). Public for
+ * the tests that read what a sink committed.
  */
 public final class MarkerLog {
   /** One commit attempt and which of its two markers exist. */
@@ -62,20 +62,21 @@ public final class MarkerLog {
       if (name == null) {
         continue;
       }
-      boolean[] kinds = found.computeIfAbsent(
-          new Attempt(name.start(), name.attempt(), false, false), k -> new boolean[2]);
+      boolean[] kinds =
+          found.computeIfAbsent(
+              new Attempt(name.start(), name.attempt(), false, false), k -> new boolean[2]);
       kinds[name.intent() ? 0 : 1] = true;
     }
     List<Attempt> attempts = new ArrayList<>(found.size());
-    found.forEach((a, kinds) -> attempts.add(new Attempt(a.start(), a.attempt(), kinds[0],
-        kinds[1])));
+    found.forEach(
+        (a, kinds) -> attempts.add(new Attempt(a.start(), a.attempt(), kinds[0], kinds[1])));
     return attempts;
   }
 
   /** Creates the intent; false if an intent of this attempt exists (another writer's). */
   boolean createIntent(Intent intent) throws IOException {
-    return createIfAbsent(keys.intentKey(partition, intent.start(), intent.attempt()),
-        intent.toBytes());
+    return createIfAbsent(
+        keys.intentKey(partition, intent.start(), intent.attempt()), intent.toBytes());
   }
 
   /**
@@ -89,8 +90,10 @@ public final class MarkerLog {
     }
     Outcome existing = readOutcome(outcome.start(), outcome.attempt());
     if (existing == null) {
-      throw new IOException(key + " exists and vanished again: is another writer compacting "
-          + "this partition's markers?");
+      throw new IOException(
+          key
+              + " exists and vanished again: is another writer compacting "
+              + "this partition's markers?");
     }
     return existing;
   }

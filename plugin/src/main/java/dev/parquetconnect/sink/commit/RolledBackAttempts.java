@@ -11,19 +11,20 @@ import java.util.TreeSet;
 
 /**
  * The commit attempts of one Kafka partition that were rolled back (outcome {@code aborted}) and
- * the files their intents list. A zombie that stalled between its deadline check and making one
- * of those files visible can make it appear at any time after the rollback, and then die before
- * it notices: nothing but a later sweep removes that file. So these attempts' markers are never
+ * the files their intents list. A zombie that stalled between its deadline check and making one of
+ * those files visible can make it appear at any time after the rollback, and then die before it
+ * notices: nothing but a later sweep removes that file. So these attempts' markers are never
  * compacted away, and their files are deleted again at every recovery and, while the partition is
  * committing, at most once per {@code commit.timeout.ms}.
  *
- * <p>A file of a rolled-back attempt never has the name of a file of a done commit (names carry
- * the attempt number, and one outcome key decides each attempt), so deleting it never touches
- * committed records.
+ * <p>A file of a rolled-back attempt never has the name of a file of a done commit (names carry the
+ * attempt number, and one outcome key decides each attempt), so deleting it never touches committed
+ * records.
  */
 final class RolledBackAttempts {
   /** Ordered (and looked up) by start offset and attempt only: {@link Attempt#compareTo}. */
   private final TreeMap<Attempt, List<String>> files = new TreeMap<>();
+
   private long lastSweepNanos;
   private boolean swept;
 

@@ -9,8 +9,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 /**
  * One directory level per configured value field ({@code partition.field.name}), named after the
  * field's last path element: {@code region=eu/country=fr/}. Works on structs and on schemaless
- * maps; a null field value (and a record without value, with {@code
- * behavior.on.null.values=write}) goes to {@link HivePaths#DEFAULT_PARTITION}.
+ * maps; a null field value (and a record without value, with {@code behavior.on.null.values=write})
+ * goes to {@link HivePaths#DEFAULT_PARTITION}.
  */
 final class FieldPartitioner implements Partitioner {
   private final List<FieldPath> fields;
@@ -34,8 +34,9 @@ final class FieldPartitioner implements Partitioner {
     List<PartitionColumn> columns = new ArrayList<>(fields.size());
     for (FieldPath field : fields) {
       String what = "partition field '" + field.dotted() + "'";
-      columns.add(new PartitionColumn(field.leaf(),
-          RecordFields.text(RecordFields.find(record.value(), field), what)));
+      columns.add(
+          new PartitionColumn(
+              field.leaf(), RecordFields.text(RecordFields.find(record.value(), field), what)));
     }
     return columns;
   }

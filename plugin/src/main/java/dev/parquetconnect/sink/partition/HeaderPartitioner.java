@@ -8,8 +8,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * One directory level per configured header ({@code partition.header.name}), named after the
- * header: {@code tenant=acme/}. When a header repeats, its last value counts; a missing header
- * goes to {@link HivePaths#DEFAULT_PARTITION}.
+ * header: {@code tenant=acme/}. When a header repeats, its last value counts; a missing header goes
+ * to {@link HivePaths#DEFAULT_PARTITION}.
  */
 final class HeaderPartitioner implements Partitioner {
   private final List<String> headers;
@@ -29,8 +29,11 @@ final class HeaderPartitioner implements Partitioner {
     List<PartitionColumn> columns = new ArrayList<>(headers.size());
     for (String name : headers) {
       Header header = record.headers().lastWithName(name);
-      String value = header == null ? null : RecordFields.text(
-          new RecordFields.Found(header.value(), header.schema()), "header '" + name + "'");
+      String value =
+          header == null
+              ? null
+              : RecordFields.text(
+                  new RecordFields.Found(header.value(), header.schema()), "header '" + name + "'");
       columns.add(new PartitionColumn(name, value));
     }
     return columns;

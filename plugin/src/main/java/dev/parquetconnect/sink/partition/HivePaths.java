@@ -119,9 +119,9 @@ public final class HivePaths {
 
   /**
    * A whole segment of its own (a topic's directory, a topic in a file name, the connector in the
-   * markers' path): encoded like a value, capped at {@code maxBytes}, but without the hash
-   * suffix for unpaired surrogates (Kafka topic names cannot hold them, and a connector name's
-   * markers must stay where earlier versions put them).
+   * markers' path): encoded like a value, capped at {@code maxBytes}, but without the hash suffix
+   * for unpaired surrogates (Kafka topic names cannot hold them, and a connector name's markers
+   * must stay where earlier versions put them).
    */
   public static String encodeSegment(String text, int maxBytes) {
     if (text == null || text.isEmpty()) {

@@ -10,6 +10,7 @@ final class KafkaPartitionPartitioner implements Partitioner {
 
   /** The columns of the last partition asked for: a task's records come in runs of one. */
   private int lastPartition = -1;
+
   private List<PartitionColumn> lastColumns;
 
   @Override

@@ -11,8 +11,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *
  * <p>A partitioner returns raw names and values; the sink encodes them into Hive-style segments
  * ({@code name=value/}) itself. Two calls with equal records must return equal columns: the
- * exactly-once protocol commits files per Kafka partition and relies on nothing else, but
- * readers expect a record to land in one directory.
+ * exactly-once protocol commits files per Kafka partition and relies on nothing else, but readers
+ * expect a record to land in one directory.
  *
  * <p>One instance serves one task, from one thread.
  */

@@ -22,18 +22,21 @@ public final class Partitioners {
       case ParquetSinkConfig.PARTITIONER_HEADER:
         return new HeaderPartitioner(config.partitionHeaders());
       case ParquetSinkConfig.PARTITIONER_TIME:
-        return new TimePartitioner(config.pathFormat(), config.timezone(), config.locale(),
-            recordTime(config, clock));
+        return new TimePartitioner(
+            config.pathFormat(), config.timezone(), config.locale(), recordTime(config, clock));
       default:
         Partitioner custom = instantiate(name);
         // Not originalsStrings(): it throws a ClassCastException for a key given as null
         // (possible for keys the ConfigDef does not define); such keys are left out.
         Map<String, String> originals = new HashMap<>();
-        config.originals().forEach((key, value) -> {
-          if (value instanceof String text) {
-            originals.put(key, text);
-          }
-        });
+        config
+            .originals()
+            .forEach(
+                (key, value) -> {
+                  if (value instanceof String text) {
+                    originals.put(key, text);
+                  }
+                });
         custom.configure(originals);
         return custom;
     }
@@ -59,21 +62,24 @@ public final class Partitioners {
     try {
       type = Class.forName(className, true, Partitioners.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
-      throw new ConnectException("partitioner.class '" + className + "' is neither kafka, field, "
-          + "time nor header, and no such class is on the plugin's class path");
+      throw new ConnectException(
+          "partitioner.class '"
+              + className
+              + "' is neither kafka, field, "
+              + "time nor header, and no such class is on the plugin's class path");
     }
     if (!Partitioner.class.isAssignableFrom(type)) {
-      throw new ConnectException("partitioner.class " + className + " does not implement "
-          + Partitioner.class.getName());
+      throw new ConnectException(
+          "partitioner.class " + className + " does not implement " + Partitioner.class.getName());
     }
     try {
       return (Partitioner) type.getConstructor().newInstance();
     } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
-      throw new ConnectException("partitioner.class " + className
-          + " needs a public no-argument constructor");
+      throw new ConnectException(
+          "partitioner.class " + className + " needs a public no-argument constructor");
     } catch (InvocationTargetException e) {
-      throw new ConnectException("partitioner.class " + className + " failed to construct: "
-          + e.getCause(), e.getCause());
+      throw new ConnectException(
+          "partitioner.class " + className + " failed to construct: " + e.getCause(), e.getCause());
     }
   }
 }

@@ -14,8 +14,8 @@ import org.apache.kafka.connect.errors.DataException;
 
 /**
  * Reads a (possibly nested, dotted) field of a record value, whether the value is a {@link Struct}
- * (a value with a schema) or a {@link Map} (schemaless JSON), and turns scalar values into the
- * text of a partition directory.
+ * (a value with a schema) or a {@link Map} (schemaless JSON), and turns scalar values into the text
+ * of a partition directory.
  */
 public final class RecordFields {
   private RecordFields() {}
@@ -24,7 +24,9 @@ public final class RecordFields {
   public record FieldPath(String dotted, List<String> names) {
     public static FieldPath parse(String dotted) {
       String trimmed = dotted.trim();
-      if (trimmed.isEmpty() || trimmed.startsWith(".") || trimmed.endsWith(".")
+      if (trimmed.isEmpty()
+          || trimmed.startsWith(".")
+          || trimmed.endsWith(".")
           || trimmed.contains("..")) {
         throw new IllegalArgumentException("'" + dotted + "' is not a field path (a.b.c)");
       }
@@ -51,32 +53,43 @@ public final class RecordFields {
       if (current instanceof Struct struct) {
         Field field = struct.schema().field(name);
         if (field == null) {
-          throw new DataException("field '" + path.dotted() + "' not found: the value's schema "
-              + describe(struct.schema()) + " has no field '" + name + "'");
+          throw new DataException(
+              "field '"
+                  + path.dotted()
+                  + "' not found: the value's schema "
+                  + describe(struct.schema())
+                  + " has no field '"
+                  + name
+                  + "'");
         }
         current = struct.get(field);
         schema = field.schema();
       } else if (current instanceof Map<?, ?> map) {
         schema = null;
         if (!map.containsKey(name)) {
-          throw new DataException("field '" + path.dotted() + "' not found: the value has no key '"
-              + name + "'");
+          throw new DataException(
+              "field '" + path.dotted() + "' not found: the value has no key '" + name + "'");
         }
         current = map.get(name);
       } else {
-        throw new DataException("field '" + path.dotted() + "' not found: '" + name
-            + "' is looked up in a " + current.getClass().getSimpleName()
-            + ", not in a struct or map");
+        throw new DataException(
+            "field '"
+                + path.dotted()
+                + "' not found: '"
+                + name
+                + "' is looked up in a "
+                + current.getClass().getSimpleName()
+                + ", not in a struct or map");
       }
     }
     return new Found(current, schema);
   }
 
   /**
-   * The text of a scalar for a directory name: numbers and booleans as Java prints them,
-   * decimals without exponent, Connect dates, times and timestamps as ISO-8601 in UTC
-   * ({@code 2024-05-01}, {@code 13:45:00}, {@code 2024-05-01T13:45:00Z}), strings as they are.
-   * Structs, maps, lists and bytes have no useful directory name and are refused.
+   * The text of a scalar for a directory name: numbers and booleans as Java prints them, decimals
+   * without exponent, Connect dates, times and timestamps as ISO-8601 in UTC ({@code 2024-05-01},
+   * {@code 13:45:00}, {@code 2024-05-01T13:45:00Z}), strings as they are. Structs, maps, lists and
+   * bytes have no useful directory name and are refused.
    */
   static String text(Found found, String what) {
     Object value = found.value();
@@ -108,8 +121,11 @@ public final class RecordFields {
     if (value instanceof LocalTime || value instanceof Instant) {
       return value.toString();
     }
-    throw new DataException(what + " has a " + kind(value)
-        + " value; only strings, numbers, booleans and dates can name a partition directory");
+    throw new DataException(
+        what
+            + " has a "
+            + kind(value)
+            + " value; only strings, numbers, booleans and dates can name a partition directory");
   }
 
   private static String kind(Object value) {

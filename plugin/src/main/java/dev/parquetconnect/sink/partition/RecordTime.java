@@ -17,7 +17,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
 public final class RecordTime {
   /** Where the time comes from. */
   public enum Source {
-    RECORD, FIELD, WALLCLOCK;
+    RECORD,
+    FIELD,
+    WALLCLOCK;
 
     public static Source parse(String name) {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
@@ -69,13 +71,20 @@ public final class RecordTime {
         try {
           return Instant.parse(text).toEpochMilli();
         } catch (DateTimeParseException e) {
-          throw new DataException("timestamp field '" + field.dotted() + "' holds '" + text
-              + "', not an ISO-8601 date-time with offset");
+          throw new DataException(
+              "timestamp field '"
+                  + field.dotted()
+                  + "' holds '"
+                  + text
+                  + "', not an ISO-8601 date-time with offset");
         }
       }
     }
-    throw new DataException("timestamp field '" + field.dotted() + "' is "
-        + (value == null ? "null" : "a " + value.getClass().getSimpleName())
-        + "; it must be a Timestamp, epoch milliseconds or an ISO-8601 string");
+    throw new DataException(
+        "timestamp field '"
+            + field.dotted()
+            + "' is "
+            + (value == null ? "null" : "a " + value.getClass().getSimpleName())
+            + "; it must be a Timestamp, epoch milliseconds or an ISO-8601 string");
   }
 }

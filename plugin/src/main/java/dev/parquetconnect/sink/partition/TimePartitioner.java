@@ -11,9 +11,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Directories by record time: {@code path.format} is a {@link DateTimeFormatter} pattern whose
- * {@code /}-separated segments each print {@code name=value}, e.g. the default
- * {@code 'year'=yyyy/'month'=MM/'day'=dd/'hour'=HH}. The time comes from {@link RecordTime}, in
- * the configured time zone and locale.
+ * {@code /}-separated segments each print {@code name=value}, e.g. the default {@code
+ * 'year'=yyyy/'month'=MM/'day'=dd/'hour'=HH}. The time comes from {@link RecordTime}, in the
+ * configured time zone and locale.
  */
 public final class TimePartitioner implements Partitioner {
   private final List<DateTimeFormatter> segments;
@@ -36,14 +36,22 @@ public final class TimePartitioner implements Partitioner {
       try {
         formatter = DateTimeFormatter.ofPattern(pattern, locale).withZone(zone);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("path.format segment '" + pattern + "' is not a "
-            + "DateTimeFormatter pattern: " + e.getMessage());
+        throw new IllegalArgumentException(
+            "path.format segment '"
+                + pattern
+                + "' is not a "
+                + "DateTimeFormatter pattern: "
+                + e.getMessage());
       }
       String sample = formatter.format(Instant.EPOCH);
       int eq = sample.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("path.format segment '" + pattern + "' prints '"
-            + sample + "', not name=value (quote the name: 'year'=yyyy)");
+        throw new IllegalArgumentException(
+            "path.format segment '"
+                + pattern
+                + "' prints '"
+                + sample
+                + "', not name=value (quote the name: 'year'=yyyy)");
       }
       formatters.add(formatter);
     }

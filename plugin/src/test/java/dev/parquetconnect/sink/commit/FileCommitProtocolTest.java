@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@link CommitProtocol} contract as the file store keeps it, one call at a time: what
- * {@code recover} reports, what a commit leaves visible, how a second writer fences the first,
- * and what {@code abort} rolls back. The crash tests (in {@code dev.parquetconnect.sink}) cover
- * the same protocol through a whole task at every crash point.
+ * The {@link CommitProtocol} contract as the file store keeps it, one call at a time: what {@code
+ * recover} reports, what a commit leaves visible, how a second writer fences the first, and what
+ * {@code abort} rolls back. The crash tests (in {@code dev.parquetconnect.sink}) cover the same
+ * protocol through a whole task at every crash point.
  */
 final class FileCommitProtocolTest {
   private static final TopicPartition TP = new TopicPartition("orders", 0);
@@ -46,8 +46,16 @@ final class FileCommitProtocolTest {
   }
 
   private CommitProtocol writer(String id) {
-    return new FileCommitProtocol(store, keys, TP, SinkClock.SYSTEM, TIMEOUT_MS, id, "conn-0",
-        CrashPoints.NONE, "[" + id + "]");
+    return new FileCommitProtocol(
+        store,
+        keys,
+        TP,
+        SinkClock.SYSTEM,
+        TIMEOUT_MS,
+        id,
+        "conn-0",
+        CrashPoints.NONE,
+        "[" + id + "]");
   }
 
   /** A data file whose bytes wait in memory until the protocol publishes it. */
@@ -104,8 +112,9 @@ final class FileCommitProtocolTest {
     assertTrue(owner.recover());
     owner.commit(new PendingCommit(0, 9, 0, 10, List.of(file(key(0, 9, 0)))));
 
-    assertThrows(Fenced.class, () -> zombie.commit(
-        new PendingCommit(0, 4, 0, 5, List.of(file(key(0, 4, 0))))));
+    assertThrows(
+        Fenced.class,
+        () -> zombie.commit(new PendingCommit(0, 4, 0, 5, List.of(file(key(0, 4, 0))))));
     assertFalse(zombie.abort(0, 0), "it claimed nothing");
     assertFalse(store.exists(key(0, 4, 0)));
     assertTrue(store.exists(key(0, 9, 0)), "the owner's file stays");
@@ -115,19 +124,21 @@ final class FileCommitProtocolTest {
   void abortRollsBackAClaimedCommitAndTheRetryTakesTheNextAttempt() throws Exception {
     CommitProtocol p = writer("a");
     assertTrue(p.recover());
-    DataFile failing = new DataFile() {
-      @Override
-      public String key() {
-        return FileCommitProtocolTest.key(0, 9, 1);
-      }
+    DataFile failing =
+        new DataFile() {
+          @Override
+          public String key() {
+            return FileCommitProtocolTest.key(0, 9, 1);
+          }
 
-      @Override
-      public void publish() throws IOException {
-        throw new IOException("the store failed");
-      }
-    };
-    assertThrows(IOException.class, () -> p.commit(
-        new PendingCommit(0, 9, 0, 10, List.of(file(key(0, 9, 0)), failing))));
+          @Override
+          public void publish() throws IOException {
+            throw new IOException("the store failed");
+          }
+        };
+    assertThrows(
+        IOException.class,
+        () -> p.commit(new PendingCommit(0, 9, 0, 10, List.of(file(key(0, 9, 0)), failing))));
     assertTrue(store.exists(key(0, 9, 0)), "the first file became visible");
 
     assertFalse(p.abort(0, 0));

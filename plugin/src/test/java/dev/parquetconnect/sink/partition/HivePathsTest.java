@@ -32,12 +32,44 @@ final class HivePathsTest {
 
   /** Values an attacker or a careless producer might send. */
   static List<String> hostileValues() {
-    List<String> values = new ArrayList<>(List.of(
-        "/", "..", ".", "../../etc/passwd", "a/../../b", "/abs/path", "\\..\\windows", "a\\b",
-        "..%2F..%2F", "%2e%2e", "x\u0000y", "tab\tnew\nline\rcr", "\u0085\u009f", "\u007f",
-        "_hidden", ".tmp-pqc-00", ".hidden", "a=b", "k=v/w=x", "~", "a~0123456789abcdef",
-        "\ud800", "emoji \ud83d\ude00 \u00e9", "", " ", "__HIVE_DEFAULT_PARTITION__", "null",
-        "NULL", "nUlL", "%6Eull", "\udc00", "a\ud800", "a\udbff", "a\ufffd", "\ud83d"));
+    List<String> values =
+        new ArrayList<>(
+            List.of(
+                "/",
+                "..",
+                ".",
+                "../../etc/passwd",
+                "a/../../b",
+                "/abs/path",
+                "\\..\\windows",
+                "a\\b",
+                "..%2F..%2F",
+                "%2e%2e",
+                "x\u0000y",
+                "tab\tnew\nline\rcr",
+                "\u0085\u009f",
+                "\u007f",
+                "_hidden",
+                ".tmp-pqc-00",
+                ".hidden",
+                "a=b",
+                "k=v/w=x",
+                "~",
+                "a~0123456789abcdef",
+                "\ud800",
+                "emoji \ud83d\ude00 \u00e9",
+                "",
+                " ",
+                "__HIVE_DEFAULT_PARTITION__",
+                "null",
+                "NULL",
+                "nUlL",
+                "%6Eull",
+                "\udc00",
+                "a\ud800",
+                "a\udbff",
+                "a\ufffd",
+                "\ud83d"));
     values.add("x".repeat(10_000));
     values.add("/".repeat(10_000));
     values.add("..".repeat(5_000));
@@ -51,8 +83,11 @@ final class HivePathsTest {
   void everyValueBecomesOneSafeSegmentUnderThePrefix() {
     SinkKeys keys = new SinkKeys("lake/topics");
     for (String value : hostileValues()) {
-      String path = HivePaths.path(List.of(new PartitionColumn("k", value),
-          new PartitionColumn(value.isEmpty() ? "n" : value, "v")));
+      String path =
+          HivePaths.path(
+              List.of(
+                  new PartitionColumn("k", value),
+                  new PartitionColumn(value.isEmpty() ? "n" : value, "v")));
       String key = keys.dataKey("t", path, new TopicPartition("t", 0), 42, 99, 0);
       String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
       assertEquals(key, StoreKeys.checkKey(key), "the store accepts the key of " + shown);
@@ -61,8 +96,8 @@ final class HivePathsTest {
       assertEquals(6, segments.length, "one segment per column for " + shown + ": " + key);
       for (String segment : segments) {
         assertFalse(segment.equals("..") || segment.equals("."), key);
-        assertFalse(segment.startsWith(".") || segment.startsWith("_"),
-            "engines would hide " + segment);
+        assertFalse(
+            segment.startsWith(".") || segment.startsWith("_"), "engines would hide " + segment);
         assertTrue(segment.getBytes(StandardCharsets.UTF_8).length <= 255, segment);
         for (char c : segment.toCharArray()) {
           assertFalse(c < 0x20 || c == 0x7f, "control character in " + key);
@@ -72,12 +107,13 @@ final class HivePathsTest {
   }
 
   /**
-   * Spark and Hive decode {@code %XX} as the one character XX and DuckDB as a UTF-8 byte, so the
-   * C1 controls read back the same in both only when they are not escaped.
+   * Spark and Hive decode {@code %XX} as the one character XX and DuckDB as a UTF-8 byte, so the C1
+   * controls read back the same in both only when they are not escaped.
    */
   @Test
   void c1ControlsStayAsTheyAreSoEveryEngineReadsTheSameValue() {
-    assertEquals("k=\u0080a\u0085\u009f",
+    assertEquals(
+        "k=\u0080a\u0085\u009f",
         HivePaths.path(List.of(new PartitionColumn("k", "\u0080a\u0085\u009f"))));
     assertEquals("\u0085=v", HivePaths.path(List.of(new PartitionColumn("\u0085", "v"))));
     assertEquals("k=%7F%01", HivePaths.path(List.of(new PartitionColumn("k", "\u007f\u0001"))));
@@ -94,8 +130,8 @@ final class HivePathsTest {
       }
     }
     // Long values sharing a prefix stay apart through the hash of the whole value.
-    assertNotEquals(HivePaths.encodeValue("x".repeat(10_000)),
-        HivePaths.encodeValue("x".repeat(9_999) + "y"));
+    assertNotEquals(
+        HivePaths.encodeValue("x".repeat(10_000)), HivePaths.encodeValue("x".repeat(9_999) + "y"));
     assertEquals(HivePaths.DEFAULT_PARTITION, HivePaths.encodeValue(null));
     assertEquals("a%2Fb%3Dc%25d%7Ee", HivePaths.encodeValue("a/b=c%d~e"));
     assertEquals("%2E.", HivePaths.encodeValue(".."), "a leading dot is enough to escape");
@@ -120,8 +156,14 @@ final class HivePathsTest {
     int n = 0;
     try (Store store = new LocalStore(root)) {
       for (String value : hostileValues()) {
-        String key = keys.dataKey("t", HivePaths.path(List.of(new PartitionColumn("k", value))),
-            new TopicPartition("t", 0), n, n++, 0);
+        String key =
+            keys.dataKey(
+                "t",
+                HivePaths.path(List.of(new PartitionColumn("k", value))),
+                new TopicPartition("t", 0),
+                n,
+                n++,
+                0);
         try (StoreOutput out = store.create(key)) {
           out.write(new byte[] {1});
           out.commit();
@@ -143,20 +185,40 @@ final class HivePathsTest {
   /** Hive-style engines decode what we encode: DuckDB reads each value back unchanged. */
   @Test
   void duckDbDecodesTheValuesBack(@TempDir Path dir) throws Exception {
-    List<String> values = List.of("a/b", "x=y", "50% off", "caf\u00e9", "#1 'q' \"d\"", "..",
-        "_u", "tab\there", "a~b", "sp ace", "plus+sign", "?*:[]{}^\\", "null", "NULL", "Null");
+    List<String> values =
+        List.of(
+            "a/b",
+            "x=y",
+            "50% off",
+            "caf\u00e9",
+            "#1 'q' \"d\"",
+            "..",
+            "_u",
+            "tab\there",
+            "a~b",
+            "sp ace",
+            "plus+sign",
+            "?*:[]{}^\\",
+            "null",
+            "NULL",
+            "Null");
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = db.createStatement()) {
       for (int i = 0; i < values.size(); i++) {
-        Path partition = Files.createDirectories(
-            dir.resolve(HivePaths.segment("k", values.get(i))));
-        sql.execute("COPY (SELECT " + i + " AS id) TO '"
-            + partition.resolve("f.parquet").toString().replace("'", "''")
-            + "' (FORMAT parquet)");
+        Path partition =
+            Files.createDirectories(dir.resolve(HivePaths.segment("k", values.get(i))));
+        sql.execute(
+            "COPY (SELECT "
+                + i
+                + " AS id) TO '"
+                + partition.resolve("f.parquet").toString().replace("'", "''")
+                + "' (FORMAT parquet)");
       }
-      ResultSet rows = sql.executeQuery("SELECT id, k FROM read_parquet('"
-          + dir.toString().replace("'", "''")
-          + "/**/*.parquet', hive_partitioning=true, hive_types_autocast=false) ORDER BY id");
+      ResultSet rows =
+          sql.executeQuery(
+              "SELECT id, k FROM read_parquet('"
+                  + dir.toString().replace("'", "''")
+                  + "/**/*.parquet', hive_partitioning=true, hive_types_autocast=false) ORDER BY id");
       int i = 0;
       while (rows.next()) {
         assertEquals(i, rows.getInt(1));

@@ -2,7 +2,6 @@ package dev.parquetconnect.engines;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -61,18 +60,16 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Arrow C++'s Parquet reader (through Arrow Java's dataset module and its bundled JNI
- * library) as a test oracle, in its own JVM (the tests' ArrowOracle starts it). One request
- * per line on stdin:
+ * Arrow C++'s Parquet reader (through Arrow Java's dataset module and its bundled JNI library) as a
+ * test oracle, in its own JVM (the tests' ArrowOracle starts it). One request per line on stdin:
  *
  * <pre>  OUT_FILE  PATH</pre>
  *
- * (tab-separated). The Parquet file PATH is opened as a file-system dataset of one file and
- * scanned with the dataset's default Parquet options (the schema Arrow C++ infers from the
- * footer, every column), as pyarrow.dataset or Acero would. The answer goes to OUT_FILE: the
- * Arrow schema on the first line, then one canonical line per row (the form the tests'
- * EngineCanonical writes). Then one line on stdout: {@code ok} or {@code error <message>} (the
- * stack trace goes to stderr).
+ * (tab-separated). The Parquet file PATH is opened as a file-system dataset of one file and scanned
+ * with the dataset's default Parquet options (the schema Arrow C++ infers from the footer, every
+ * column), as pyarrow.dataset or Acero would. The answer goes to OUT_FILE: the Arrow schema on the
+ * first line, then one canonical line per row (the form the tests' EngineCanonical writes). Then
+ * one line on stdout: {@code ok} or {@code error <message>} (the stack trace goes to stderr).
  */
 public final class ArrowOracleMain {
   private static final long BATCH_ROWS = 4096;
@@ -85,8 +82,9 @@ public final class ArrowOracleMain {
     // Loads the native library now, so that a platform it cannot load on fails the start.
     JniLoader.get().ensureLoaded();
     try (BufferAllocator allocator = new RootAllocator()) {
-      answers.println("ready arrow-dataset " + FileSystemDatasetFactory.class.getPackage()
-          .getImplementationVersion());
+      answers.println(
+          "ready arrow-dataset "
+              + FileSystemDatasetFactory.class.getPackage().getImplementationVersion());
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -125,8 +123,9 @@ public final class ArrowOracleMain {
 
   private static void answer(BufferAllocator allocator, Path out, Path file) throws Exception {
     String uri = file.toAbsolutePath().toUri().toString();
-    try (DatasetFactory factory = new FileSystemDatasetFactory(allocator,
-            NativeMemoryPool.getDefault(), FileFormat.PARQUET, uri);
+    try (DatasetFactory factory =
+            new FileSystemDatasetFactory(
+                allocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, uri);
         Dataset dataset = factory.finish();
         Scanner scanner = dataset.newScan(new ScanOptions(BATCH_ROWS));
         ArrowReader reader = scanner.scanBatches();
@@ -202,7 +201,8 @@ public final class ArrowOracleMain {
   private static void scalar(StringBuilder out, ValueVector v, int i) {
     if (v instanceof VarCharVector || v instanceof LargeVarCharVector) {
       string(out, v.getObject(i).toString());
-    } else if (v instanceof VarBinaryVector || v instanceof LargeVarBinaryVector
+    } else if (v instanceof VarBinaryVector
+        || v instanceof LargeVarBinaryVector
         || v instanceof FixedSizeBinaryVector) {
       out.append("0x");
       for (byte b : (byte[]) v.getObject(i)) {
@@ -227,8 +227,8 @@ public final class ArrowOracleMain {
     } else if (v instanceof TimeStampVector t) {
       ArrowType.Timestamp type = (ArrowType.Timestamp) t.getField().getType();
       Instant instant = instant(t.get(i), type.getUnit());
-      out.append(type.getTimezone() != null ? instant
-          : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+      out.append(
+          type.getTimezone() != null ? instant : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
     } else if (v instanceof TimeSecVector t) {
       out.append(t.get(i));
     } else if (v instanceof TimeMilliVector t) {
@@ -250,19 +250,22 @@ public final class ArrowOracleMain {
       out.append(n.getValueAsLong(i));
     } else {
       Object o = v.getObject(i);
-      out.append(v.getClass().getSimpleName()).append(':').append(o instanceof BigDecimal b
-          ? b.toPlainString() : String.valueOf(o));
+      out.append(v.getClass().getSimpleName())
+          .append(':')
+          .append(o instanceof BigDecimal b ? b.toPlainString() : String.valueOf(o));
     }
   }
 
   private static Instant instant(long raw, TimeUnit unit) {
-    long perSecond = switch (unit) {
-      case SECOND -> 1L;
-      case MILLISECOND -> 1_000L;
-      case MICROSECOND -> 1_000_000L;
-      case NANOSECOND -> 1_000_000_000L;
-    };
-    return Instant.ofEpochSecond(Math.floorDiv(raw, perSecond),
+    long perSecond =
+        switch (unit) {
+          case SECOND -> 1L;
+          case MILLISECOND -> 1_000L;
+          case MICROSECOND -> 1_000_000L;
+          case NANOSECOND -> 1_000_000_000L;
+        };
+    return Instant.ofEpochSecond(
+        Math.floorDiv(raw, perSecond),
         Math.floorMod(raw, perSecond) * (1_000_000_000L / perSecond));
   }
 

@@ -16,8 +16,8 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.ArrayType;
@@ -27,22 +27,21 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Spark in local mode as a test oracle, in its own JVM (the tests' EngineOracle starts it).
- * One request per line on stdin, tab-separated:
+ * Spark in local mode as a test oracle, in its own JVM (the tests' EngineOracle starts it). One
+ * request per line on stdin, tab-separated:
  *
  * <pre>  OUT_FILE  SETTINGS  PATH  SQL</pre>
  *
- * SETTINGS are {@code key=value} pairs joined by {@code ;}: keys starting with {@code spark.}
- * are session settings (vectorized reader, pushdown, ...), {@code schema} a schema to read with
- * (DDL, as {@code DataFrameReader.schema}), any other key a reader option ({@code mergeSchema},
- * {@code basePath}, ...). PATH is a Parquet file or directory (partition
- * discovery on), or several joined by U+001F (which no path of our lakes holds: the sink
- * escapes the controls). SQL is empty to read every row, or a query over the view {@code t}
- * of PATH.
- * The answer goes to OUT_FILE: the schema Spark sees on the first line, then one canonical
- * line per row (the form the tests' EngineCanonical writes: see there). Then one line on
- * stdout: {@code ok} or {@code error <message>} (the stack trace goes to stderr). Everything
- * else Spark or its libraries print goes to stderr, so stdout carries only the answers.
+ * SETTINGS are {@code key=value} pairs joined by {@code ;}: keys starting with {@code spark.} are
+ * session settings (vectorized reader, pushdown, ...), {@code schema} a schema to read with (DDL,
+ * as {@code DataFrameReader.schema}), any other key a reader option ({@code mergeSchema}, {@code
+ * basePath}, ...). PATH is a Parquet file or directory (partition discovery on), or several joined
+ * by U+001F (which no path of our lakes holds: the sink escapes the controls). SQL is empty to read
+ * every row, or a query over the view {@code t} of PATH. The answer goes to OUT_FILE: the schema
+ * Spark sees on the first line, then one canonical line per row (the form the tests'
+ * EngineCanonical writes: see there). Then one line on stdout: {@code ok} or {@code error
+ * <message>} (the stack trace goes to stderr). Everything else Spark or its libraries print goes to
+ * stderr, so stdout carries only the answers.
  */
 public final class SparkOracleMain {
   private SparkOracleMain() {}
@@ -50,25 +49,28 @@ public final class SparkOracleMain {
   public static void main(String[] args) throws Exception {
     PrintStream answers = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     System.setOut(System.err);
-    SparkSession spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("parquet-oracle")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.datetime.java8API.enabled", "true")
-        .getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("parquet-oracle")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.datetime.java8API.enabled", "true")
+            .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     answers.println("ready " + spark.version());
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       String[] parts = line.split("\t", -1);
       try {
         if (parts.length != 4) {
-          throw new IllegalArgumentException("expected 4 tab-separated fields, got " + parts.length);
+          throw new IllegalArgumentException(
+              "expected 4 tab-separated fields, got " + parts.length);
         }
         answer(spark, Path.of(parts[0]), parts[1], parts[2], parts[3]);
         answers.println("ok");
@@ -82,7 +84,9 @@ public final class SparkOracleMain {
     spark.stop();
   }
 
-  /** The exception and its root cause on one line: Spark wraps the reader's error in job failures. */
+  /**
+   * The exception and its root cause on one line: Spark wraps the reader's error in job failures.
+   */
   private static String describe(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
@@ -204,8 +208,12 @@ public final class SparkOracleMain {
       }
     } else if (v instanceof BigDecimal d) {
       out.append(d.toPlainString());
-    } else if (v instanceof Float || v instanceof Double || v instanceof Number
-        || v instanceof Boolean || v instanceof LocalDate || v instanceof Instant
+    } else if (v instanceof Float
+        || v instanceof Double
+        || v instanceof Number
+        || v instanceof Boolean
+        || v instanceof LocalDate
+        || v instanceof Instant
         || v instanceof LocalDateTime) {
       out.append(v);
     } else {

@@ -73,16 +73,16 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.joda.time.DateTimeZone;
 
 /**
- * Trino's Parquet reader (trino-parquet, as its Hive connector drives it) as a test oracle, in
- * its own JVM (the tests' TrinoOracle starts it). One request per line on stdin:
+ * Trino's Parquet reader (trino-parquet, as its Hive connector drives it) as a test oracle, in its
+ * own JVM (the tests' TrinoOracle starts it). One request per line on stdin:
  *
  * <pre>  OUT_FILE  PATH</pre>
  *
  * (tab-separated). Every column of the Parquet file PATH is read with the Trino type a table
- * declared for that file would give it (see {@link #trinoType}), with the reader's default
- * options, in session zone UTC. The answer goes to OUT_FILE: the Trino row type on the first
- * line, then one canonical line per row (the form the tests' EngineCanonical writes). Then one
- * line on stdout: {@code ok} or {@code error <message>} (the stack trace goes to stderr).
+ * declared for that file would give it (see {@link #trinoType}), with the reader's default options,
+ * in session zone UTC. The answer goes to OUT_FILE: the Trino row type on the first line, then one
+ * canonical line per row (the form the tests' EngineCanonical writes). Then one line on stdout:
+ * {@code ok} or {@code error <message>} (the stack trace goes to stderr).
  */
 public final class TrinoOracleMain {
   private static final TypeOperators TYPE_OPERATORS = new TypeOperators();
@@ -92,9 +92,10 @@ public final class TrinoOracleMain {
   public static void main(String[] args) throws Exception {
     PrintStream answers = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     System.setOut(System.err);
-    answers.println("ready trino-parquet "
-        + Optional.ofNullable(ParquetReader.class.getPackage().getImplementationVersion())
-            .orElse("?"));
+    answers.println(
+        "ready trino-parquet "
+            + Optional.ofNullable(ParquetReader.class.getPackage().getImplementationVersion())
+                .orElse("?"));
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -141,8 +142,12 @@ public final class TrinoOracleMain {
       for (org.apache.parquet.schema.Type field : schema.getFields()) {
         Type type = trinoType(field);
         ColumnIO io = ParquetTypeUtils.lookupColumnByName(messageIo, field.getName());
-        Field trinoField = ParquetTypeUtils.constructField(type, io).orElseThrow(
-            () -> new IllegalStateException("Trino makes no field of " + field + " as " + type));
+        Field trinoField =
+            ParquetTypeUtils.constructField(type, io)
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "Trino makes no field of " + field + " as " + type));
         columns.add(new Column(field.getName(), trinoField));
         rowFields.add(RowType.field(field.getName(), type));
       }
@@ -150,15 +155,26 @@ public final class TrinoOracleMain {
           ParquetTypeUtils.getDescriptors(schema, schema);
       List<RowGroupInfo> rowGroups = new ArrayList<>();
       for (BlockMetadata block : footer.getBlocks()) {
-        rowGroups.add(new RowGroupInfo(
-            PrunedBlockMetadata.createPrunedColumnsMetadata(block, source.getId(), descriptors),
-            block.fileRowCountOffset(), Optional.empty()));
+        rowGroups.add(
+            new RowGroupInfo(
+                PrunedBlockMetadata.createPrunedColumnsMetadata(block, source.getId(), descriptors),
+                block.fileRowCountOffset(),
+                Optional.empty()));
       }
-      try (ParquetReader reader = new ParquetReader(
-              Optional.ofNullable(footer.getFileMetaData().getCreatedBy()), columns, false,
-              rowGroups, source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
-              e -> e instanceof RuntimeException r ? r : new RuntimeException(e),
-              Optional.empty(), Optional.empty(), Optional.empty());
+      try (ParquetReader reader =
+              new ParquetReader(
+                  Optional.ofNullable(footer.getFileMetaData().getCreatedBy()),
+                  columns,
+                  false,
+                  rowGroups,
+                  source,
+                  DateTimeZone.UTC,
+                  newSimpleAggregatedMemoryContext(),
+                  options,
+                  e -> e instanceof RuntimeException r ? r : new RuntimeException(e),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty());
           BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
         w.write(RowType.from(rowFields).getDisplayName());
         w.write('\n');
@@ -188,18 +204,19 @@ public final class TrinoOracleMain {
   }
 
   /**
-   * The type a Trino table over this file would declare for the column (what Hive's
-   * metastore would hold for it): the logical type's Trino counterpart, or the physical
-   * type's. Timestamps adjusted to UTC become TIMESTAMP WITH TIME ZONE at their precision.
+   * The type a Trino table over this file would declare for the column (what Hive's metastore would
+   * hold for it): the logical type's Trino counterpart, or the physical type's. Timestamps adjusted
+   * to UTC become TIMESTAMP WITH TIME ZONE at their precision.
    */
   static Type trinoType(org.apache.parquet.schema.Type field) {
     Type type =
         field.isPrimitive() ? primitive(field.asPrimitiveType()) : group(field.asGroupType());
     // A bare repeated field is a list of its occurrences.
     return field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)
-        && !(field.getLogicalTypeAnnotation()
-            instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation)
-        ? new ArrayType(type) : type;
+            && !(field.getLogicalTypeAnnotation()
+                instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation)
+        ? new ArrayType(type)
+        : type;
   }
 
   private static Type group(GroupType group) {
@@ -208,9 +225,11 @@ public final class TrinoOracleMain {
       org.apache.parquet.schema.Type repeated = group.getType(0);
       // The three-level form (repeated group with one field, not named array/<list>_tuple) or
       // the older two-level form, whose repeated field is the element itself.
-      boolean threeLevel = !repeated.isPrimitive() && repeated.asGroupType().getFieldCount() == 1
-          && !repeated.getName().equals("array")
-          && !repeated.getName().equals(group.getName() + "_tuple");
+      boolean threeLevel =
+          !repeated.isPrimitive()
+              && repeated.asGroupType().getFieldCount() == 1
+              && !repeated.getName().equals("array")
+              && !repeated.getName().equals(group.getName() + "_tuple");
       org.apache.parquet.schema.Type element =
           threeLevel ? repeated.asGroupType().getType(0) : repeated;
       return new ArrayType(threeLevel ? trinoType(element) : elementType(element));
@@ -218,8 +237,8 @@ public final class TrinoOracleMain {
     if (logical instanceof LogicalTypeAnnotation.MapLogicalTypeAnnotation
         || logical instanceof LogicalTypeAnnotation.MapKeyValueTypeAnnotation) {
       GroupType keyValue = group.getType(0).asGroupType();
-      return new MapType(trinoType(keyValue.getType(0)), trinoType(keyValue.getType(1)),
-          TYPE_OPERATORS);
+      return new MapType(
+          trinoType(keyValue.getType(0)), trinoType(keyValue.getType(1)), TYPE_OPERATORS);
     }
     List<RowType.Field> fields = new ArrayList<>();
     for (org.apache.parquet.schema.Type field : group.getFields()) {
@@ -229,7 +248,8 @@ public final class TrinoOracleMain {
   }
 
   private static Type elementType(org.apache.parquet.schema.Type repeated) {
-    return repeated.isPrimitive() ? primitive(repeated.asPrimitiveType())
+    return repeated.isPrimitive()
+        ? primitive(repeated.asPrimitiveType())
         : group(repeated.asGroupType());
   }
 
@@ -363,17 +383,20 @@ public final class TrinoOracleMain {
     } else if (v instanceof SqlTimestampWithTimeZone t) {
       out.append(Instant.ofEpochMilli(t.getEpochMillis()).plusNanos(t.getPicosOfMilli() / 1000));
     } else if (v instanceof SqlTimestamp t) {
-      out.append(LocalDateTime.ofInstant(Instant.EPOCH, ZoneOffset.UTC)
-          .plusSeconds(Math.floorDiv(t.getEpochMicros(), 1_000_000L))
-          .plusNanos(Math.floorMod(t.getEpochMicros(), 1_000_000L) * 1000L
-              + t.getPicosOfMicros() / 1000));
+      out.append(
+          LocalDateTime.ofInstant(Instant.EPOCH, ZoneOffset.UTC)
+              .plusSeconds(Math.floorDiv(t.getEpochMicros(), 1_000_000L))
+              .plusNanos(
+                  Math.floorMod(t.getEpochMicros(), 1_000_000L) * 1000L
+                      + t.getPicosOfMicros() / 1000));
     } else if (v instanceof SqlTime t && type instanceof TimeType time) {
       // parquet-java hands a TIME over as its raw count of the file's unit.
-      long picosPerUnit = switch (time.getPrecision()) {
-        case 3 -> 1_000_000_000L;
-        case 6 -> 1_000_000L;
-        default -> 1_000L;
-      };
+      long picosPerUnit =
+          switch (time.getPrecision()) {
+            case 3 -> 1_000_000_000L;
+            case 6 -> 1_000_000L;
+            default -> 1_000L;
+          };
       out.append(t.getPicos() / picosPerUnit);
     } else if (v instanceof Number || v instanceof Boolean) {
       out.append(v);
