@@ -26,6 +26,8 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store contract on HDFS: an in-process MiniDFSCluster (one namenode, three datanodes, all on
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.Test;
  * and the lease recovery of a crashed writer's open temporary file.
  */
 class HdfsStoreIT extends StoreContract {
+  private static final Logger LOG = LoggerFactory.getLogger(HdfsStoreIT.class);
+
   private static final int BLOCK = 1024 * 1024;
   private static MiniDFSCluster cluster;
   private static String nameNode;
@@ -162,10 +166,11 @@ class HdfsStoreIT extends StoreContract {
     store.cleanupOrphans("", Instant.MAX);
     String rootPath = new java.net.URI(store.url()).getPath();
     assertEquals(0, countTemporaryFiles(rootPath));
-    System.out.printf(
-        "datanode restarts: %d files committed, %d failed attempts retried, "
-            + "%d found already committed%n",
-        files, failedAttempts, foundCommitted);
+    LOG.info(
+        String.format(
+            "datanode restarts: %d files committed, %d failed attempts retried, "
+                + "%d found already committed",
+            files, failedAttempts, foundCommitted));
   }
 
   private static int countTemporaryFiles(String path) throws IOException {

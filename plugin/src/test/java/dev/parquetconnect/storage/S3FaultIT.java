@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * S3 through our fault-injecting proxy in front of S3Proxy: exactly-once commits despite 500s, 503
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 150, unit = java.util.concurrent.TimeUnit.SECONDS)
 class S3FaultIT {
+  private static final Logger LOG = LoggerFactory.getLogger(S3FaultIT.class);
+
   private static S3ProxyServer server;
   private static FaultProxy proxy;
   private static final long SEED = 20260521L;
@@ -120,10 +124,11 @@ class S3FaultIT {
     }
     commits.forEach((k, n) -> assertEquals(1, n, k + " committed " + n + " times"));
     assertEquals(files, commits.size() + foundCommitted);
-    System.out.printf(
-        "S3 faults: %d requests, %d faults %s; %d commit attempts failed and were "
-            + "retried, %d found already committed%n",
-        proxy.requests(), proxy.totalFaults(), faultCounts(), failedAttempts, foundCommitted);
+    LOG.info(
+        String.format(
+            "S3 faults: %d requests, %d faults %s; %d commit attempts failed and were "
+                + "retried, %d found already committed",
+            proxy.requests(), proxy.totalFaults(), faultCounts(), failedAttempts, foundCommitted));
     for (FaultProxy.Fault f : FaultProxy.Fault.values()) {
       assertTrue(proxy.faults(f) > 0, "no " + f + " was injected");
     }
@@ -131,7 +136,7 @@ class S3FaultIT {
     // cleanup aborts it, and then nothing is left.
     try (Store direct = Stores.open(root, S3ProxyServer.settings(server.endpoint()))) {
       int orphans = direct.cleanupOrphans("", Instant.MAX);
-      System.out.printf("S3 faults: %d orphaned upload(s) aborted by cleanup%n", orphans);
+      LOG.info(String.format("S3 faults: %d orphaned upload(s) aborted by cleanup", orphans));
       assertEquals(0, direct.cleanupOrphans("", Instant.MAX));
       assertEquals(files, direct.list("", true).size());
     }
@@ -253,9 +258,11 @@ class S3FaultIT {
         assertEquals(requested, in.bytesRead());
       }
       long transferred = proxy.bytesToClient();
-      System.out.printf(
-          "ranged reads: %d bytes requested, %d transferred by the proxy " + "(%d requests: %s)%n",
-          requested, transferred, proxy.requests(), proxy.requestLines());
+      LOG.info(
+          String.format(
+              "ranged reads: %d bytes requested, %d transferred by the proxy "
+                  + "(%d requests: %s)",
+              requested, transferred, proxy.requests(), proxy.requestLines()));
       assertTrue(transferred < 2 * requested, transferred + " >= 2 x " + requested);
       assertTrue(transferred >= requested);
       assertEquals(1 + ranges.length, proxy.requests(), "one HEAD, then one GET per range");
@@ -330,7 +337,7 @@ class S3FaultIT {
         new String[] {S3ProxyServer.SECRET_KEY, S3ProxyServer.ACCESS_KEY, "wrongSecret/"}) {
       assertFalse(all.contains(secret), "a credential leaked:\n" + all);
     }
-    System.out.println(
+    LOG.info(
         "credentials test: checked "
             + logs.length()
             + " characters of logs and "

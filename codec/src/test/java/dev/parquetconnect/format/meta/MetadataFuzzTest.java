@@ -18,6 +18,8 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Random and mutated inputs for every decoder, with fixed seeds and a time budget per decoder
@@ -28,6 +30,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class MetadataFuzzTest {
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataFuzzTest.class);
+
   private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
   private static final int MIN_ITERATIONS = 200;
 
@@ -236,7 +240,7 @@ class MetadataFuzzTest {
     }
     assertTrue(iterations >= MIN_ITERATIONS);
     assertEquals(iterations, accepted + rejected);
-    System.err.println(
+    LOG.info(
         "fuzz "
             + what
             + ": "

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every file of the parquet-testing corpus (data and bad_data): our footer reader against
@@ -32,6 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * column index, offset index and bloom filter header the footer points at.
  */
 class ParquetTestingCorpusTest {
+  private static final Logger LOG = LoggerFactory.getLogger(ParquetTestingCorpusTest.class);
+
   private static final int MAX_PAGES_PER_CHUNK = 500;
   private static final AtomicInteger PAGES_COMPARED = new AtomicInteger();
   private static final AtomicInteger INDEXES_COMPARED = new AtomicInteger();
@@ -74,7 +78,7 @@ class ParquetTestingCorpusTest {
   /** Guards against the walk silently comparing nothing (a wrong offset rule, a moved corpus). */
   @AfterAll
   static void enoughWasCompared() {
-    System.err.println(
+    LOG.info(
         "corpus: "
             + PAGES_COMPARED
             + " page headers, "
@@ -129,7 +133,7 @@ class ParquetTestingCorpusTest {
     }
 
     if (theirs == null) {
-      System.err.println(
+      LOG.info(
           "corpus: "
               + name
               + ": parquet-java rejects the footer ("

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mutated real files (the parquet-testing corpus, and files parquet-java and DuckDB write with
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class ReaderFuzzTest {
+  private static final Logger LOG = LoggerFactory.getLogger(ReaderFuzzTest.class);
+
   private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
   private static final int MIN_ITERATIONS = 100;
 
@@ -126,7 +130,7 @@ class ReaderFuzzTest {
       }
       iterations++;
     }
-    System.err.println(
+    LOG.info(
         "reader fuzz: "
             + iterations
             + " mutated files, "

@@ -32,6 +32,8 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * File sizes at least as small as the other writers', on realistic datasets (sorted ids, event
@@ -55,6 +57,8 @@ import org.junit.jupiter.api.io.TempDir;
  * DELTA_BINARY_PACKED stream); the table shows it.
  */
 class FileSizeTest {
+  private static final Logger LOG = LoggerFactory.getLogger(FileSizeTest.class);
+
   private static final int ROWS = 100_000;
 
   @TempDir Path dir;
@@ -285,7 +289,7 @@ class FileSizeTest {
         }
       }
     }
-    System.out.println(String.join("\n", report));
+    LOG.info(String.join("\n", report));
     assertTrue(larger.isEmpty(), String.join("\n", larger) + "\n" + String.join("\n", report));
   }
 

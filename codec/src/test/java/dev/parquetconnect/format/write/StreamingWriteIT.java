@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The writer streams. 300 MB go through a sink that keeps only a count and the last 4 MiB (from
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * back.
  */
 class StreamingWriteIT {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingWriteIT.class);
+
   private static final long BYTES = 300L << 20;
   private static final long ROW_GROUP = 8L << 20;
 
@@ -54,7 +58,7 @@ class StreamingWriteIT {
       String[] kv = field.split("=");
       result.put(kv[0], Long.parseLong(kv[1]));
     }
-    System.out.println("streamed " + last);
+    LOG.info("streamed " + last);
     assertTrue(result.get("bytes") >= BYTES, last);
     assertTrue(result.get("rowGroups") >= BYTES / ROW_GROUP / 2, last);
     // Held at most about one row group (plus open pages and dictionaries).
