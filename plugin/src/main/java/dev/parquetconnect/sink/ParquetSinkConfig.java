@@ -5,6 +5,7 @@ import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.config.StoreConfigDef;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreSettings;
 import java.time.ZoneId;
@@ -42,6 +43,7 @@ public final class ParquetSinkConfig extends AbstractConfig {
   public static final String PARTITION_HEADERS_CONFIG = "partition.header.name";
   public static final String PATH_FORMAT_CONFIG = "path.format";
   public static final String PATH_FORMAT_DEFAULT = "'year'=yyyy/'month'=MM/'day'=dd/'hour'=HH";
+  public static final String PARTITION_DURATION_MS_CONFIG = "partition.duration.ms";
   public static final String TIMEZONE_CONFIG = "timezone";
   public static final String LOCALE_CONFIG = "locale";
   public static final String TIMESTAMP_EXTRACTOR_CONFIG = "timestamp.extractor";
@@ -159,8 +161,12 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return ConnectorStoreSettings.of(this);
   }
 
+  /**
+   * The partitioner: kafka, field, time, header or a class name, with the presets and Confluent's
+   * partitioner class names resolved to ours ({@link PartitionerPresets}).
+   */
   public String partitioner() {
-    return getString(PARTITIONER_CONFIG).trim();
+    return PartitionerPresets.resolve(getString(PARTITIONER_CONFIG));
   }
 
   public List<String> partitionFields() {
@@ -171,8 +177,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return nonBlank(getList(PARTITION_HEADERS_CONFIG));
   }
 
+  /** The java.time path format of the time partitioner, a preset's or a translated one included. */
   public String pathFormat() {
-    return getString(PATH_FORMAT_CONFIG);
+    return PartitionerPresets.pathFormat(
+        getString(PARTITIONER_CONFIG), getString(PATH_FORMAT_CONFIG));
+  }
+
+  /** What the time partitioner floors record times to, in ms; -1 for no flooring. */
+  public long partitionDurationMs() {
+    return PartitionerPresets.durationMs(
+        getString(PARTITIONER_CONFIG), getLong(PARTITION_DURATION_MS_CONFIG));
   }
 
   public ZoneId timezone() {

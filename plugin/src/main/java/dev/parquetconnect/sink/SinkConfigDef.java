@@ -26,6 +26,7 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_FIELD;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_HEADER;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_KAFKA;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_TIME;
+import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_FIELDS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_HEADERS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PATH_FORMAT_CONFIG;
@@ -51,6 +52,8 @@ import dev.parquetconnect.config.StoreUrlValidator;
 import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.config.ZoneIdValidator;
 import dev.parquetconnect.format.compress.Codecs;
+import dev.parquetconnect.sink.partition.PartitionerPresets;
+import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreKeys;
 import java.util.List;
 import org.apache.kafka.common.config.ConfigDef;
@@ -122,6 +125,13 @@ final class SinkConfigDef {
         "Topics directory");
   }
 
+  /** Shows a key for a partitioner, presets and Confluent's class names resolved to ours. */
+  private static VisibleWhen partitionerIs(String partitioner) {
+    return VisibleWhen.matching(
+        PARTITIONER_CONFIG,
+        value -> value != null && partitioner.equals(PartitionerPresets.resolve(value.toString())));
+  }
+
   private static void definePartitioning(ConfigDef def) {
     int order = 0;
     def.define(
@@ -133,7 +143,11 @@ final class SinkConfigDef {
             + "engines prune by it: 'kafka' (partition=<Kafka partition>), 'field' (the values of "
             + "partition.field.name), 'time' (the record time formatted by path.format), 'header' "
             + "(the values of partition.header.name), or the class name of an implementation of "
-            + "dev.parquetconnect.sink.partition.Partitioner. Values are percent-encoded and "
+            + "dev.parquetconnect.sink.partition.Partitioner. 'daily' and 'hourly' are time with "
+            + "the path 'year'=yyyy/'month'=MM/'day'=dd[/'hour'=HH] and a day or an hour of "
+            + "partition.duration.ms; the class names of Confluent's Default, Field, TimeBased, "
+            + "Daily and Hourly partitioners mean kafka, field, time (path.format read as "
+            + "Joda-Time), daily and hourly (docs/migrating.md). Values are percent-encoded and "
             + "capped, so no value can place a file outside the topic's directory; null and empty "
             + "values go to __HIVE_DEFAULT_PARTITION__. What engines read back: "
             + "docs/compatibility.md, Partition directories.",
@@ -142,7 +156,13 @@ final class SinkConfigDef {
         Width.MEDIUM,
         "Partitioner",
         new OfferedValues(
-            List.of(PARTITIONER_KAFKA, PARTITIONER_FIELD, PARTITIONER_TIME, PARTITIONER_HEADER)));
+            List.of(
+                PARTITIONER_KAFKA,
+                PARTITIONER_FIELD,
+                PARTITIONER_TIME,
+                PARTITIONER_HEADER,
+                PartitionerPresets.DAILY,
+                PartitionerPresets.HOURLY)));
     def.define(
         PARTITION_FIELDS_CONFIG,
         Type.LIST,
@@ -156,7 +176,7 @@ final class SinkConfigDef {
         Width.LONG,
         "Partition fields",
         List.of(PARTITIONER_CONFIG),
-        VisibleWhen.equalTo(PARTITIONER_CONFIG, PARTITIONER_FIELD));
+        partitionerIs(PARTITIONER_FIELD));
     def.define(
         PARTITION_HEADERS_CONFIG,
         Type.LIST,
@@ -169,21 +189,42 @@ final class SinkConfigDef {
         Width.LONG,
         "Partition headers",
         List.of(PARTITIONER_CONFIG),
-        VisibleWhen.equalTo(PARTITIONER_CONFIG, PARTITIONER_HEADER));
+        partitionerIs(PARTITIONER_HEADER));
     def.define(
         PATH_FORMAT_CONFIG,
         Type.STRING,
         PATH_FORMAT_DEFAULT,
         Importance.MEDIUM,
         "For partitioner.class=time: a java.time DateTimeFormatter pattern whose '/'-separated "
-            + "segments each print name=value, e.g. 'dt'=yyyy-MM-dd/'hour'=HH. Use yyyy (year), "
-            + "not YYYY (week-based year).",
+            + "segments each print name=value, e.g. 'dt'=yyyy-MM-dd/'hour'=HH. Use yyyy (year): "
+            + "YYYY, the week-based year, is refused unless the format prints the week (w). With "
+            + "partitioner.class=io.confluent.connect.storage.partitioner.TimeBasedPartitioner it "
+            + "is read as Confluent's (Joda-Time) pattern, where YYYY is the year; daily and hourly "
+            + "bring their own. See docs/migrating.md.",
         GROUP_PARTITION,
         ++order,
         Width.LONG,
         "Path format",
         List.of(PARTITIONER_CONFIG),
-        VisibleWhen.equalTo(PARTITIONER_CONFIG, PARTITIONER_TIME));
+        partitionerIs(PARTITIONER_TIME));
+    def.define(
+        PARTITION_DURATION_MS_CONFIG,
+        Type.LONG,
+        -1L,
+        ConfigDef.Range.atLeast(-1L),
+        Importance.MEDIUM,
+        "For partitioner.class=time: the record time is floored to a multiple of this many "
+            + "milliseconds, counted in local time of the time zone (a day starts at local "
+            + "midnight), before path.format prints it: 900000 with 'minute'=mm gives quarter "
+            + "hours, 21600000 with 'hour'=HH six-hour directories. -1 (the default) floors to "
+            + "nothing but what path.format prints. The daily and hourly presets use a day and an "
+            + "hour, as Confluent's daily and hourly partitioners do.",
+        GROUP_PARTITION,
+        ++order,
+        Width.SHORT,
+        "Partition duration (ms)",
+        List.of(PARTITIONER_CONFIG),
+        partitionerIs(PARTITIONER_TIME));
     def.define(
         TIMEZONE_CONFIG,
         Type.STRING,
@@ -196,7 +237,7 @@ final class SinkConfigDef {
         Width.SHORT,
         "Time zone",
         List.of(PARTITIONER_CONFIG),
-        VisibleWhen.equalTo(PARTITIONER_CONFIG, PARTITIONER_TIME));
+        partitionerIs(PARTITIONER_TIME));
     def.define(
         LOCALE_CONFIG,
         Type.STRING,
@@ -209,16 +250,18 @@ final class SinkConfigDef {
         Width.SHORT,
         "Locale",
         List.of(PARTITIONER_CONFIG),
-        VisibleWhen.equalTo(PARTITIONER_CONFIG, PARTITIONER_TIME));
+        partitionerIs(PARTITIONER_TIME));
     def.define(
         TIMESTAMP_EXTRACTOR_CONFIG,
         Type.STRING,
         "record",
-        ConfigDef.CaseInsensitiveValidString.in("record", "field", "wallclock"),
+        ConfigDef.CaseInsensitiveValidString.in("record", "field", "wallclock", "recordfield"),
         Importance.MEDIUM,
         "The time of a record for partitioner.class=time and rotate.interval.ms: 'record' (the "
             + "Kafka record timestamp), 'field' (timestamp.field of the value) or 'wallclock' (the "
-            + "time the task writes it; not reproducible after a restart, but still exactly once).",
+            + "time the task writes it; not reproducible after a restart, but still exactly once). "
+            + "Confluent's names Record, RecordField and Wallclock mean the same; note that "
+            + "Confluent's default is Wallclock, ours record.",
         GROUP_PARTITION,
         ++order,
         Width.SHORT,
@@ -235,7 +278,11 @@ final class SinkConfigDef {
         Width.MEDIUM,
         "Timestamp field",
         List.of(TIMESTAMP_EXTRACTOR_CONFIG),
-        VisibleWhen.equalTo(TIMESTAMP_EXTRACTOR_CONFIG, "field"));
+        VisibleWhen.matching(
+            TIMESTAMP_EXTRACTOR_CONFIG,
+            value ->
+                value != null
+                    && RecordTime.Source.parse(value.toString()) == RecordTime.Source.FIELD));
   }
 
   private static void defineRotation(ConfigDef def) {

@@ -9,9 +9,11 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_FIELD;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_HEADER;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_KAFKA;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITIONER_TIME;
+import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_FIELDS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PARTITION_HEADERS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.PATH_FORMAT_CONFIG;
+import static dev.parquetconnect.sink.ParquetSinkConfig.PATH_FORMAT_DEFAULT;
 import static dev.parquetconnect.sink.ParquetSinkConfig.ROTATE_INTERVAL_MS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG;
 import static dev.parquetconnect.sink.ParquetSinkConfig.TIMESTAMP_EXTRACTOR_CONFIG;
@@ -21,6 +23,7 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.nonBlank;
 
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.StoreConfigDef;
+import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.sink.partition.RecordFields;
 import dev.parquetconnect.sink.partition.TimePartitioner;
@@ -49,7 +52,9 @@ final class SinkConfigRules {
    */
   static List<ConfigProblem> problems(Function<String, Object> parsed) {
     List<ConfigProblem> errors = new ArrayList<>();
-    String partitioner = text(parsed, PARTITIONER_CONFIG);
+    String configuredPartitioner = text(parsed, PARTITIONER_CONFIG);
+    String partitioner =
+        configuredPartitioner == null ? null : PartitionerPresets.resolve(configuredPartitioner);
     if (partitioner != null) {
       switch (partitioner.toLowerCase(Locale.ROOT)) {
         case PARTITIONER_KAFKA:
@@ -66,9 +71,18 @@ final class SinkConfigRules {
           }
           break;
         case PARTITIONER_TIME:
-          String format = text(parsed, PATH_FORMAT_CONFIG);
+          String configuredFormat = text(parsed, PATH_FORMAT_CONFIG);
           String zone = text(parsed, TIMEZONE_CONFIG);
           String locale = text(parsed, LOCALE_CONFIG);
+          checkPreset(configuredPartitioner, configuredFormat, parsed, errors);
+          String format = null;
+          if (configuredFormat != null) {
+            try {
+              format = PartitionerPresets.pathFormat(configuredPartitioner, configuredFormat);
+            } catch (IllegalArgumentException e) {
+              add(errors, PATH_FORMAT_CONFIG, e.getMessage());
+            }
+          }
           if (format != null) {
             // An invalid timezone or locale has its own error; the pattern's shape (name=value
             // segments) does not depend on them, so it is still checked, with UTC and ROOT.
@@ -97,7 +111,10 @@ final class SinkConfigRules {
     boolean usesRecordTime =
         PARTITIONER_TIME.equalsIgnoreCase(partitioner)
             || (rotateInterval instanceof Long ms && ms > 0);
-    if (usesRecordTime && "field".equalsIgnoreCase(text(parsed, TIMESTAMP_EXTRACTOR_CONFIG))) {
+    String extractor = text(parsed, TIMESTAMP_EXTRACTOR_CONFIG);
+    if (usesRecordTime
+        && extractor != null
+        && ("field".equalsIgnoreCase(extractor) || "recordfield".equalsIgnoreCase(extractor))) {
       String field = text(parsed, TIMESTAMP_FIELD_CONFIG);
       try {
         RecordFields.FieldPath.parse(field == null ? "" : field);
@@ -108,7 +125,11 @@ final class SinkConfigRules {
             "timestamp.extractor=field needs a field: " + e.getMessage());
       }
     }
-    for (String key : List.of(ROTATE_INTERVAL_MS_CONFIG, ROTATE_SCHEDULE_INTERVAL_MS_CONFIG)) {
+    for (String key :
+        List.of(
+            ROTATE_INTERVAL_MS_CONFIG,
+            ROTATE_SCHEDULE_INTERVAL_MS_CONFIG,
+            PARTITION_DURATION_MS_CONFIG)) {
       if (Long.valueOf(0).equals(parsed.apply(key))) {
         add(errors, key, "must be positive, or -1 to disable it, not 0");
       }
@@ -127,6 +148,28 @@ final class SinkConfigRules {
     }
     errors.addAll(StoreConfigDef.problems(parsed));
     return errors;
+  }
+
+  /** A preset brings its own path format and duration: a different one beside it is refused. */
+  private static void checkPreset(
+      String partitioner,
+      String format,
+      Function<String, Object> parsed,
+      List<ConfigProblem> errors) {
+    if (format != null) {
+      String conflict =
+          PartitionerPresets.pathFormatConflict(
+              partitioner, format, PATH_FORMAT_DEFAULT.equals(format));
+      if (conflict != null) {
+        add(errors, PATH_FORMAT_CONFIG, conflict);
+      }
+    }
+    if (parsed.apply(PARTITION_DURATION_MS_CONFIG) instanceof Long duration) {
+      String conflict = PartitionerPresets.durationConflict(partitioner, duration);
+      if (conflict != null) {
+        add(errors, PARTITION_DURATION_MS_CONFIG, conflict);
+      }
+    }
   }
 
   private static String text(Function<String, Object> parsed, String key) {

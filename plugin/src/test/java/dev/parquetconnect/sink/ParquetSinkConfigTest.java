@@ -200,6 +200,61 @@ final class ParquetSinkConfigTest {
   }
 
   @Test
+  void confluentPartitioningHabitsAreValidated() {
+    String timeBased = "io.confluent.connect.storage.partitioner.TimeBasedPartitioner";
+    assertEquals(
+        Map.of(),
+        validate(
+            props(
+                ParquetSinkConfig.PARTITIONER_CONFIG,
+                timeBased,
+                ParquetSinkConfig.PATH_FORMAT_CONFIG,
+                "'year'=YYYY/'month'=MM",
+                ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG,
+                "3600000",
+                ParquetSinkConfig.TIMESTAMP_EXTRACTOR_CONFIG,
+                "RecordField",
+                ParquetSinkConfig.TIMESTAMP_FIELD_CONFIG,
+                "at")));
+    assertTrue(
+        validate(
+                props(
+                    ParquetSinkConfig.PARTITIONER_CONFIG,
+                    "time",
+                    ParquetSinkConfig.PATH_FORMAT_CONFIG,
+                    "'year'=YYYY/'month'=MM"))
+            .get(ParquetSinkConfig.PATH_FORMAT_CONFIG)
+            .get(0)
+            .contains("week-based year"));
+    assertTrue(
+        validate(
+                props(
+                    ParquetSinkConfig.PARTITIONER_CONFIG,
+                    timeBased,
+                    ParquetSinkConfig.PATH_FORMAT_CONFIG,
+                    "'week'=ww"))
+            .containsKey(ParquetSinkConfig.PATH_FORMAT_CONFIG));
+    assertEquals(
+        List.of(
+            ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG, ParquetSinkConfig.PATH_FORMAT_CONFIG),
+        validate(
+                props(
+                    ParquetSinkConfig.PARTITIONER_CONFIG,
+                    "daily",
+                    ParquetSinkConfig.PATH_FORMAT_CONFIG,
+                    "'dt'=yyyy-MM-dd",
+                    ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG,
+                    "3600000"))
+            .keySet()
+            .stream()
+            .sorted()
+            .toList());
+    assertTrue(
+        validate(props(ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG, "0"))
+            .containsKey(ParquetSinkConfig.PARTITION_DURATION_MS_CONFIG));
+  }
+
+  @Test
   void theTaskReadsConnectsErrorsTolerance() {
     assertTrue(new ParquetSinkConfig(props("errors.tolerance", "all")).toleratesErrors());
     assertFalse(new ParquetSinkConfig(props("errors.tolerance", "none")).toleratesErrors());

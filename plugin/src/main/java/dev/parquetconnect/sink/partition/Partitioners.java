@@ -23,7 +23,11 @@ public final class Partitioners {
         return new HeaderPartitioner(config.partitionHeaders());
       case ParquetSinkConfig.PARTITIONER_TIME:
         return new TimePartitioner(
-            config.pathFormat(), config.timezone(), config.locale(), recordTime(config, clock));
+            config.pathFormat(),
+            config.timezone(),
+            config.locale(),
+            recordTime(config, clock),
+            config.partitionDurationMs());
       default:
         Partitioner custom = instantiate(name);
         // Not originalsStrings(): it throws a ClassCastException for a key given as null

@@ -21,8 +21,10 @@ public final class RecordTime {
     FIELD,
     WALLCLOCK;
 
+    /** Ours, or Confluent's extractor names (Record, RecordField, Wallclock), in any case. */
     public static Source parse(String name) {
-      return valueOf(name.trim().toUpperCase(Locale.ROOT));
+      String upper = name.trim().toUpperCase(Locale.ROOT);
+      return upper.equals("RECORDFIELD") ? FIELD : valueOf(upper);
     }
   }
 
