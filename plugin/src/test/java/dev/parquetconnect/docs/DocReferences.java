@@ -79,7 +79,16 @@ final class DocReferences {
                   "Struct",
                   "Time",
                   "TopicPartition",
-                  "WorkerSinkTask"),
+                  "WorkerSinkTask",
+                  // Confluent's storage connectors (docs/migrating.md)
+                  "HdfsSinkConnectorConfig",
+                  "HiveConfig",
+                  "ParquetFormat",
+                  "PartitionerConfig",
+                  "S3SinkConnectorConfig",
+                  "StorageCommonConfig",
+                  "StorageSinkConnectorConfig",
+                  "TimeBasedPartitioner"),
           "parquet-java, Avro and Thrift (the peers of the benchmarks and the oracles)",
               List.of(
                   "AvroParquetReader",
