@@ -41,9 +41,12 @@ import org.slf4j.LoggerFactory;
  * The source end to end, through a real KRaft broker and Connect worker (child JVMs, the plugin
  * from {@code target/plugin}): an archive in the sink's layout is replayed into new topics.
  *
- * <p>Until the sink lands, the archive is written by our Parquet writer in the sink's layout
- * ({@link SinkArchive}) from the same records that are produced to the original topic, so the
- * original records and the replayed ones can be compared as Kafka stores them.
+ * <p>The archive is written by the sink's record writer in the sink's layout ({@link SinkArchive})
+ * rather than by a sink connector, so that this test of the source controls each file exactly
+ * (names, row groups, earlier sink versions' names, rolled-back attempts) and produces the same
+ * records to the original topic, to compare the original records and the replayed ones as Kafka
+ * stores them. Archives written by the real sink connector are replayed by {@code
+ * PluginIsolationIT} (sink, then source, on one worker) and {@code RandomReplayRoundTripTest}.
  */
 final class ParquetSourceIT {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceIT.class);

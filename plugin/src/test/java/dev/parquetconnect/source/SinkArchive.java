@@ -28,8 +28,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer), under
  * the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or the
  * first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
- * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
- * what its committed files hold.
+ * directories: what the sink's committed files hold, without its commit protocol, so that a test
+ * decides each file's name and content (the round trips through the real sink are elsewhere:
+ * {@code RandomReplayRoundTripTest}, {@code PluginIsolationIT}).
  *
  * <p>The value of record {@code i}: a struct {@code com.example.Order} of {@code id INT64, name
  * STRING, address {street STRING, zip INT32} (optional), tags ARRAY<STRING>, amount Decimal(2)
