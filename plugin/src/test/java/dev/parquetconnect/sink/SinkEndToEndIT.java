@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ItPaths;
+import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.KafkaBroker;
 import dev.parquetconnect.it.KafkaRecords;
@@ -270,6 +271,80 @@ final class SinkEndToEndIT {
       }
     }
     return n;
+  }
+
+  /**
+   * The switch-over of docs/migrating.md, through Connect's own offsets API: a connector created
+   * STOPPED writes nothing; given the first offsets the old connector did not commit (PATCH
+   * /connectors/NAME/offsets) and resumed, it starts each partition exactly there, because with no
+   * commit markers of its own it starts at its consumer group's position.
+   */
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aSwitchedPipelineStartsExactlyAtTheOffsetsGivenThroughConnectsOffsetsApi() throws Exception {
+    try (ItStores.Running store = ItStores.local(workDir.resolve("switch"))) {
+      String topic = "switched";
+      String connector = "switched-sink";
+      int records = 3_000;
+      long[] handedOver = {700, 450};
+      broker.createTopic(topic, 2);
+      List<JsonRecord> batch = new ArrayList<>();
+      for (int i = 0; i < records; i++) {
+        batch.add(SinkIts.order(i, i % 2, 5));
+      }
+      KafkaRecords.produce(broker.bootstrapServers(), topic, batch, Duration.ofMinutes(1));
+
+      Map<String, Object> create = new HashMap<>();
+      create.put("name", connector);
+      create.put("config", SinkIts.connectorConfig(store, "lake", topic, Map.of()));
+      create.put("initial_state", "STOPPED");
+      worker.require("POST", "/connectors", Json.write(create));
+      worker.awaitConnectorStatus(
+          connector,
+          "connector " + connector + " STOPPED",
+          Duration.ofMinutes(1),
+          status -> "STOPPED".equals(status.connectorState()));
+      List<Map<String, Object>> offsets = new ArrayList<>();
+      for (int p = 0; p < 2; p++) {
+        offsets.add(
+            Map.of(
+                "partition", Map.of("kafka_topic", topic, "kafka_partition", p),
+                "offset", Map.of("kafka_offset", handedOver[p])));
+      }
+      worker.require(
+          "PATCH", "/connectors/" + connector + "/offsets", Json.write(Map.of("offsets", offsets)));
+      try (Store stopped = store.open("lake")) {
+        assertEquals(
+            List.of(),
+            stopped.list(SinkIts.TOPICS_DIR, true),
+            "a stopped connector writes nothing");
+      }
+      worker.require("PUT", "/connectors/" + connector + "/resume", null);
+
+      Map<TopicPartition, Long> ends =
+          Map.of(
+              new TopicPartition(topic, 0), (long) records / 2,
+              new TopicPartition(topic, 1), (long) records / 2);
+      try (Store check = store.open("lake")) {
+        SinkIts.awaitCommitted(
+            check, connector, ends, Duration.ofMinutes(2), () -> requireTaskRunning(connector));
+      }
+      worker.deleteConnector(connector);
+      worker.awaitConnectorDeleted(connector, Duration.ofMinutes(1));
+      Path files = workDir.resolve("switch/lake/" + SinkIts.TOPICS_DIR + "/" + topic);
+      SinkIts.Found found = SinkIts.duckDb(files, null);
+      long expected = records - handedOver[0] - handedOver[1];
+      assertEquals(expected, found.rows(), "the records from the handed-over offsets on");
+      assertEquals(0, found.duplicated(), "no record twice");
+      String glob = "read_parquet('" + files + "/**/*.parquet')";
+      for (int p = 0; p < 2; p++) {
+        assertEquals(
+            handedOver[p],
+            SinkIts.duckDbCount(
+                "SELECT min(__kafka_offset) FROM " + glob + " WHERE __kafka_partition = " + p),
+            "partition " + p + " starts at the offset given");
+      }
+    }
   }
 
   private static void produce(String topic) {

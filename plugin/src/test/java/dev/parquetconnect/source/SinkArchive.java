@@ -29,8 +29,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or the
  * first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
  * directories: what the sink's committed files hold, without its commit protocol, so that a test
- * decides each file's name and content (the round trips through the real sink are elsewhere:
- * {@code RandomReplayRoundTripTest}, {@code PluginIsolationIT}).
+ * decides each file's name and content (the round trips through the real sink are elsewhere: {@code
+ * RandomReplayRoundTripTest}, {@code PluginIsolationIT}).
  *
  * <p>The value of record {@code i}: a struct {@code com.example.Order} of {@code id INT64, name
  * STRING, address {street STRING, zip INT32} (optional), tags ARRAY<STRING>, amount Decimal(2)
