@@ -43,6 +43,7 @@ final class ParquetFiles implements RecordWriterFactory {
   static final int MAX_LEARNED_COLUMNS = 1_000;
 
   private final WriterOptions options;
+  private final ColumnTuning columnTuning;
   private final MappingOptions mapping;
   private final SchemaInference inference;
   private final SchemaEvolution evolution;
@@ -58,6 +59,7 @@ final class ParquetFiles implements RecordWriterFactory {
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
+    this.columnTuning = config.columnTuning();
     this.mapping =
         MappingOptions.defaults()
             .withKafkaMetadata(config.storeKafkaMetadata())
@@ -99,6 +101,7 @@ final class ParquetFiles implements RecordWriterFactory {
     for (String column : config.bloomFilterColumns()) {
       builder.bloomFilter(column, config.bloomFilterNdv(), config.bloomFilterFpp());
     }
+    config.columnTuning().apply(builder, config.bloomFilterNdv(), config.bloomFilterFpp());
     return builder.build();
   }
 
@@ -110,6 +113,7 @@ final class ParquetFiles implements RecordWriterFactory {
             ? previous.successor
             : startingLayout(first, null);
     learn(first.topic(), layout);
+    columnTuning.check(layout.parquetSchema(), first.topic());
     return new ParquetFile(
         first.topic(), new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
   }

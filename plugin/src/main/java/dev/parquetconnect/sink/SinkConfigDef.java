@@ -459,6 +459,7 @@ final class SinkConfigDef {
         ++order,
         Width.SHORT,
         "Time type");
+    ColumnTuning.define(def, GROUP_PARQUET, order);
   }
 
   private static void defineContent(ConfigDef def) {

@@ -383,6 +383,11 @@ public final class WriterOptions {
       return column(dottedPath, current(dottedPath).withDictionary(enabled));
     }
 
+    /** Turns one column's statistics and column index on or off. */
+    public Builder columnStatistics(String dottedPath, boolean enabled) {
+      return column(dottedPath, current(dottedPath).withStatistics(enabled));
+    }
+
     private ColumnOptions current(String dottedPath) {
       return columns.getOrDefault(dottedPath, ColumnOptions.NONE);
     }
