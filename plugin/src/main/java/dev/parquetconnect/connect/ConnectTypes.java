@@ -29,6 +29,12 @@ final class ConnectTypes {
    */
   static final String GENERALIZED_ENUM = "org.apache.kafka.connect.data.Enum";
 
+  /**
+   * The same from Confluent's ProtobufConverter (symbols' parameters hold their tags); with {@code
+   * int.for.enums} it makes an INT32, which stays an integer column.
+   */
+  static final String PROTOBUF_ENUM = "io.confluent.connect.protobuf.Enum";
+
   /** Connect's types with the logical ones told apart: what a column is built from. */
   enum Kind {
     INT8,
@@ -60,7 +66,9 @@ final class ConnectTypes {
     Map<String, String> parameters = schema.parameters();
     return schema.type() == Schema.Type.STRING
         && parameters != null
-        && (parameters.containsKey(AVRO_ENUM) || parameters.containsKey(GENERALIZED_ENUM));
+        && (parameters.containsKey(AVRO_ENUM)
+            || parameters.containsKey(GENERALIZED_ENUM)
+            || parameters.containsKey(PROTOBUF_ENUM));
   }
 
   static Kind kind(Schema schema) {

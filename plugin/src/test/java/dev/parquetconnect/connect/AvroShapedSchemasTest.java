@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.format.io.LocalFileInput;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.oracle.DuckDbOracle;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -73,6 +76,36 @@ class AvroShapedSchemasTest {
     Path file = write(avro, "generalized.parquet");
     assertEnginesSeeEnumsAndUnions(file, avro);
     assertReplayRestores(file, avro);
+  }
+
+  @Test
+  void protobufEnumsAreEnumColumnsAndIntegerEnumsStayIntegers() {
+    // As Confluent's ProtobufConverter builds a proto3 enum field: an optional STRING named after
+    // the enum, with the enum's name and each symbol's tag as parameters (int.for.enums: INT32).
+    Schema symbols =
+        SchemaBuilder.string()
+            .name("Color")
+            .parameter("io.confluent.connect.protobuf.Enum", "Color")
+            .parameter("io.confluent.connect.protobuf.Enum.RED", "0")
+            .parameter("io.confluent.connect.protobuf.Enum.GREEN", "1")
+            .optional()
+            .build();
+    Schema tags =
+        SchemaBuilder.int32()
+            .name("Color")
+            .parameter("io.confluent.connect.protobuf.Enum", "Color")
+            .parameter("io.confluent.connect.protobuf.Enum.RED", "0")
+            .optional()
+            .build();
+    Schema value =
+        SchemaBuilder.struct().name("Paint").field("color", symbols).field("tag", tags).build();
+    dev.parquetconnect.format.schema.MessageType schema =
+        FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, value, MappingOptions.defaults())
+            .parquetSchema();
+    SchemaNode color = schema.root().field(schema.root().fieldIndex("color"));
+    SchemaNode tag = schema.root().field(schema.root().fieldIndex("tag"));
+    assertEquals(LogicalType.ENUM, color.logicalType());
+    assertEquals(null, tag.logicalType());
   }
 
   private Path write(AvroShapedSchemas avro, String name) throws Exception {
