@@ -12,6 +12,7 @@ import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.SchemaElement;
 import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
@@ -114,7 +115,7 @@ class RewriteKeepsAnnotationsTest {
                   + codec
                   + ", PARQUET_VERSION "
                   + version
-                  + ")");
+                  + ", FIELD_IDS 'auto')");
         }
         Path out = dir.resolve("rewritten-" + codec + "-" + version + ".parquet");
         String variant = "DuckDB " + codec + " " + version;
@@ -128,6 +129,7 @@ class RewriteKeepsAnnotationsTest {
         assertEquals(Pq.OK, run.exit(), variant + ": " + run.describe());
         assertSameInDuckDb(in, out, variant);
         assertSameAnnotations(in, out, variant);
+        assertEquals(0, footer(out).get(1).fieldId(), variant + ": DuckDB's field ids, kept");
       }
     }
     LOG.info(
@@ -151,6 +153,8 @@ class RewriteKeepsAnnotationsTest {
     SchemaElement timestamp = footerElement(out, "ts_millis");
     assertEquals(ConvertedType.TIMESTAMP_MILLIS, timestamp.convertedType());
     assertNull(timestamp.logicalType());
+    assertEquals(1, timestamp.fieldId());
+    assertEquals(RewriteCommand.keyValues(keyValues(in)), RewriteCommand.keyValues(keyValues(out)));
   }
 
   @Test
@@ -198,6 +202,13 @@ class RewriteKeepsAnnotationsTest {
   private static List<SchemaElement> footer(Path file) throws Exception {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
       return reader.metadata().schema();
+    }
+  }
+
+  private static List<dev.parquetconnect.format.meta.KeyValue> keyValues(Path file)
+      throws Exception {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
+      return reader.metadata().keyValueMetadata();
     }
   }
 
@@ -273,8 +284,17 @@ class RewriteKeepsAnnotationsTest {
                 PrimitiveNode.of("key", FieldRepetitionType.REQUIRED, PhysicalType.BYTE_ARRAY)
                     .withLogicalType(LogicalType.STRING),
                 PrimitiveNode.of("value", optional, PhysicalType.INT64)));
-    MessageType schema = new MessageType("legacy", fields);
-    WriterOptions.Builder options = WriterOptions.builder();
+    List<SchemaNode> withIds = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      SchemaNode field = fields.get(i);
+      withIds.add(
+          field instanceof PrimitiveNode leaf
+              ? leaf.withFieldId(i + 1)
+              : ((GroupNode) field).withFieldId(i + 1));
+    }
+    MessageType schema = new MessageType("legacy", withIds);
+    WriterOptions.Builder options =
+        WriterOptions.builder().keyValue("writer.model", "legacy").keyValue("rows", "50");
     if (legacy) {
       List<SchemaElement> footer = new ArrayList<>();
       for (SchemaElement e : SchemaConverter.toSchemaElements(schema)) {
