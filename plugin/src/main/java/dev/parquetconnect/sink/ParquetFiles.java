@@ -200,6 +200,10 @@ final class ParquetFiles implements RecordWriterFactory {
         // What keeps every value written so far (new optional columns at any depth, a first
         // type for a column that was only null, an integer widened) is done in this file.
         FileLayout wider = startingLayout(record, layout);
+        // New columns get their per-column settings too: a misfit is named before the writer
+        // would refuse it.
+        columnTuning.check(wider.parquetSchema(), topic);
+        columnTuning.check(widened.parquetSchema(), topic);
         if (!wider.equals(widened) && writer.reshape(wider) || writer.reshape(widened)) {
           layout = writer.layout();
           fixedBytes = FILE_BYTES + COLUMN_BYTES * layout.parquetSchema().columns().size();

@@ -168,6 +168,23 @@ class ColumnTuningTest {
   }
 
   @Test
+  void aSchemalessColumnThatAppearsLaterIsCheckedToo() throws Exception {
+    ParquetSinkConfig config =
+        new ParquetSinkConfig(props(ColumnTuning.ENCODING_CONFIG, "extra=delta_binary_packed"));
+    RecordWriterFactory files = ParquetFiles.writerFactory(config);
+    SinkRecord first = new SinkRecord("events", 0, null, null, null, Map.of("a", 1L), 0);
+    SinkRecord second =
+        new SinkRecord("events", 0, null, null, null, Map.of("a", 2L, "extra", "text"), 1);
+    RecordFileWriter file = files.create(new java.io.ByteArrayOutputStream(), first, null);
+    file.write(first);
+    ConnectException e = assertThrows(ConnectException.class, () -> file.accepts(second));
+    assertTrue(
+        e.getMessage().contains("column extra is BYTE_ARRAY, for which DELTA_BINARY_PACKED"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("topic events"), e.getMessage());
+  }
+
+  @Test
   void byteStreamSplitStatisticsAndBloomFiltersPerColumnReadBackInParquetJavaAndDuckDb()
       throws Exception {
     ParquetSinkConfig config =
