@@ -18,7 +18,9 @@ import org.apache.kafka.connect.data.Schema;
  *
  * <ul>
  *   <li>INT8, INT16: INT32 annotated INTEGER(8|16, signed); INT32, INT64, FLOAT32 (FLOAT), FLOAT64
- *       (DOUBLE), BOOLEAN: the same physical type; STRING: BYTE_ARRAY (STRING); BYTES: BYTE_ARRAY;
+ *       (DOUBLE), BOOLEAN: the same physical type; STRING: BYTE_ARRAY (STRING), or (ENUM) for an
+ *       Avro enum as Confluent's and Apicurio's converters mark it ({@link ConnectTypes#isEnum});
+ *       BYTES: BYTE_ARRAY;
  *   <li>Decimal: DECIMAL on INT32, INT64 or FIXED_LEN_BYTE_ARRAY ({@link DecimalLayout}); Date:
  *       INT32 (DATE); Time: INT32 milliseconds of the day, plain (Spark 3.x and 4.0 refuse TIME
  *       columns) or, when {@link MappingOptions#timeLogicalType()}, TIME(MILLIS, UTC); Timestamp:
@@ -71,7 +73,7 @@ final class ConnectToParquet {
         return PrimitiveNode.of(name, repetition, PhysicalType.BOOLEAN);
       case STRING:
         return PrimitiveNode.of(name, repetition, PhysicalType.BYTE_ARRAY)
-            .withLogicalType(LogicalType.STRING);
+            .withLogicalType(ConnectTypes.isEnum(schema) ? LogicalType.ENUM : LogicalType.STRING);
       case BYTES:
         return PrimitiveNode.of(name, repetition, PhysicalType.BYTE_ARRAY);
       case DECIMAL:

@@ -1,5 +1,6 @@
 package dev.parquetconnect.connect;
 
+import java.util.Map;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -14,6 +15,25 @@ import org.apache.kafka.connect.data.Timestamp;
 final class ConnectTypes {
   /** The schema parameter Confluent's Avro converter keeps a decimal's precision in. */
   static final String DECIMAL_PRECISION = "connect.decimal.precision";
+
+  /**
+   * The schema parameter whose value names the Avro enum a Connect STRING came from: Confluent's
+   * AvroConverter (and Apicurio's, which shares its AvroData) sets it, with one more parameter per
+   * symbol ({@code io.confluent.connect.avro.Enum.SYMBOL}).
+   */
+  static final String AVRO_ENUM = "io.confluent.connect.avro.Enum";
+
+  /**
+   * The same under {@code generalized.sum.type.support=true} (Confluent's Avro and Protobuf
+   * converters): the symbols' parameters then hold their indexes.
+   */
+  static final String GENERALIZED_ENUM = "org.apache.kafka.connect.data.Enum";
+
+  /**
+   * The same from Confluent's ProtobufConverter (symbols' parameters hold their tags); with {@code
+   * int.for.enums} it makes an INT32, which stays an integer column.
+   */
+  static final String PROTOBUF_ENUM = "io.confluent.connect.protobuf.Enum";
 
   /** Connect's types with the logical ones told apart: what a column is built from. */
   enum Kind {
@@ -36,6 +56,20 @@ final class ConnectTypes {
   }
 
   private ConnectTypes() {}
+
+  /**
+   * Whether {@code schema} is a STRING holding the symbols of an Avro or Protobuf enum: its column
+   * is annotated ENUM, which engines read as text and Avro readers of Parquet (parquet-java's
+   * AvroParquetReader) as an enum.
+   */
+  static boolean isEnum(Schema schema) {
+    Map<String, String> parameters = schema.parameters();
+    return schema.type() == Schema.Type.STRING
+        && parameters != null
+        && (parameters.containsKey(AVRO_ENUM)
+            || parameters.containsKey(GENERALIZED_ENUM)
+            || parameters.containsKey(PROTOBUF_ENUM));
+  }
 
   static Kind kind(Schema schema) {
     String name = schema.name();

@@ -43,6 +43,7 @@ final class ParquetFiles implements RecordWriterFactory {
   static final int MAX_LEARNED_COLUMNS = 1_000;
 
   private final WriterOptions options;
+  private final ColumnTuning columnTuning;
   private final MappingOptions mapping;
   private final SchemaInference inference;
   private final SchemaEvolution evolution;
@@ -58,6 +59,7 @@ final class ParquetFiles implements RecordWriterFactory {
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
+    this.columnTuning = config.columnTuning();
     this.mapping =
         MappingOptions.defaults()
             .withKafkaMetadata(config.storeKafkaMetadata())
@@ -99,6 +101,7 @@ final class ParquetFiles implements RecordWriterFactory {
     for (String column : config.bloomFilterColumns()) {
       builder.bloomFilter(column, config.bloomFilterNdv(), config.bloomFilterFpp());
     }
+    config.columnTuning().apply(builder, config.bloomFilterNdv(), config.bloomFilterFpp());
     return builder.build();
   }
 
@@ -110,6 +113,7 @@ final class ParquetFiles implements RecordWriterFactory {
             ? previous.successor
             : startingLayout(first, null);
     learn(first.topic(), layout);
+    columnTuning.check(layout.parquetSchema(), first.topic());
     return new ParquetFile(
         first.topic(), new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
   }
@@ -196,6 +200,10 @@ final class ParquetFiles implements RecordWriterFactory {
         // What keeps every value written so far (new optional columns at any depth, a first
         // type for a column that was only null, an integer widened) is done in this file.
         FileLayout wider = startingLayout(record, layout);
+        // New columns get their per-column settings too: a misfit is named before the writer
+        // would refuse it.
+        columnTuning.check(wider.parquetSchema(), topic);
+        columnTuning.check(widened.parquetSchema(), topic);
         if (!wider.equals(widened) && writer.reshape(wider) || writer.reshape(widened)) {
           layout = writer.layout();
           fixedBytes = FILE_BYTES + COLUMN_BYTES * layout.parquetSchema().columns().size();

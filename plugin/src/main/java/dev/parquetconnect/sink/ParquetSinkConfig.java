@@ -265,6 +265,11 @@ public final class ParquetSinkConfig extends AbstractConfig {
     return nonBlank(getList(PARQUET_BLOOM_FILTER_COLUMNS_CONFIG));
   }
 
+  /** The {@code parquet.column.*} settings. */
+  ColumnTuning columnTuning() {
+    return ColumnTuning.of(this::get);
+  }
+
   public double bloomFilterFpp() {
     return getDouble(PARQUET_BLOOM_FILTER_FPP_CONFIG);
   }

@@ -506,6 +506,7 @@ final class SinkConfigDef {
         ++order,
         Width.SHORT,
         "Time type");
+    ColumnTuning.define(def, GROUP_PARQUET, order);
   }
 
   private static void defineContent(ConfigDef def) {

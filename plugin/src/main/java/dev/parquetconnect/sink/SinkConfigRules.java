@@ -146,6 +146,7 @@ final class SinkConfigRules {
         add(errors, PARQUET_CODEC_LEVEL_CONFIG, problem);
       }
     }
+    errors.addAll(ColumnTuning.problems(parsed));
     errors.addAll(StoreConfigDef.problems(parsed));
     return errors;
   }

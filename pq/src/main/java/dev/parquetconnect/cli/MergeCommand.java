@@ -2,9 +2,11 @@ package dev.parquetconnect.cli;
 
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.SchemaElement;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.read.RowReader;
+import dev.parquetconnect.format.schema.LogicalTypes;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.WriterOptions;
 import java.io.IOException;
@@ -39,8 +41,9 @@ final class MergeCommand implements Command {
         [--policy adaptive|compatible] [--verify-checksums on|off]
 
         Writes the rows of every IN, in the order given, to OUT, re-encoded by pq's writer.
-        The inputs must have the same schema (names, repetition, types, logical types and
-        field ids); otherwise nothing is written and the first difference is named. Key/value
+        The inputs must have the same schema (names, repetition, types, logical and converted
+        types and field ids); otherwise nothing is written and the first difference is named.
+        OUT annotates every column exactly as the inputs do. Key/value
         metadata that every input has with the same value is kept; other keys are dropped,
         with a warning. OUT is written under a temporary name and renamed when complete.
         Without --codec, OUT takes the first input's codec.
@@ -65,6 +68,7 @@ final class MergeCommand implements Command {
         ReadOptions.defaults().withVerifyChecksums(WriterSettings.verifyChecksums(args));
 
     MessageType schema = null;
+    WritableSchema writable = null;
     Map<String, String> commonKeyValues = null;
     Set<String> droppedKeys = new TreeSet<>();
     CompressionCodec firstCodec = null;
@@ -72,12 +76,15 @@ final class MergeCommand implements Command {
       try (ParquetFileReader reader = ParquetFiles.open(in, readOptions)) {
         Map<String, String> keyValues =
             RewriteCommand.keyValues(reader.metadata().keyValueMetadata());
+        WritableSchema inputSchema = WritableSchema.of(reader.metadata().schema());
         if (schema == null) {
           schema = reader.schema();
+          writable = inputSchema;
           commonKeyValues = keyValues;
           firstCodec = RewriteCommand.codecOf(reader.rowGroups());
         } else {
           requireSameSchema(inputs.get(0), schema, in, reader.schema());
+          requireSameAnnotations(inputs.get(0), writable, in, inputSchema);
           keepCommon(commonKeyValues, keyValues, droppedKeys);
         }
       }
@@ -90,9 +97,11 @@ final class MergeCommand implements Command {
                   + key
                   + "' differs between the inputs or is missing in some; it is not written");
     }
-    WritableSchema writable = WritableSchema.of(schema);
     RewriteCommand.warnDropped(writable, inputs.get(0), output.err());
-    WriterOptions options = WriterSettings.options(args, firstCodec, commonKeyValues);
+    WriterOptions options =
+        WriterSettings.options(args, firstCodec, commonKeyValues).toBuilder()
+            .footerSchema(writable.footer())
+            .build();
     long rows = 0;
     try (ParquetOutput target = ParquetOutput.create(out, writable.schema(), options)) {
       for (String in : inputs) {
@@ -154,6 +163,43 @@ final class MergeCommand implements Command {
             + firstFile
             + " has "
             + ours);
+  }
+
+  /**
+   * Refuses an input that annotates a column otherwise than the first input, though both read as
+   * the same schema: one with a logical type, the other with only the legacy converted type that
+   * our reader derives the same logical type from. Engines type such columns differently, so the
+   * merged file could not keep both; the root's name is no part of the data.
+   */
+  private static void requireSameAnnotations(
+      String firstFile, WritableSchema first, String file, WritableSchema schema)
+      throws InputException {
+    List<SchemaElement> a = first.footer();
+    List<SchemaElement> b = schema.footer();
+    for (int i = 1; i < a.size(); i++) {
+      if (!a.get(i).equals(b.get(i))) {
+        throw new InputException(
+            file
+                + " does not annotate column "
+                + a.get(i).name()
+                + " as "
+                + firstFile
+                + " does: it has "
+                + annotation(b.get(i))
+                + " where "
+                + firstFile
+                + " has "
+                + annotation(a.get(i)));
+      }
+    }
+  }
+
+  private static String annotation(SchemaElement e) {
+    return "logical type "
+        + (e.logicalType() == null ? "none" : LogicalTypes.logicalTypeName(e.logicalType()))
+        + ", converted type "
+        + (e.convertedType() == null ? "none" : e.convertedType().name())
+        + (e.fieldId() == null ? "" : ", field id " + e.fieldId());
   }
 
   private static List<String> schemaLines(MessageType schema) {

@@ -21,8 +21,9 @@ import java.util.Set;
 
 /**
  * {@code pq rewrite IN OUT [options]}: every row decoded by our reader and encoded again by our
- * writer, with the schema (names, repetition, logical and converted types, field ids) and the
- * file's key/value metadata kept, and the layout the options ask for.
+ * writer, with the schema (names, repetition, each column's annotations as the input wrote them,
+ * field ids: {@link WritableSchema}) and the file's key/value metadata kept, and the layout the
+ * options ask for.
  *
  * <p>created_by becomes our writer's: readers apply workarounds for the bugs of the writer it names
  * (old parquet-mr statistics, Impala's chunk sizes), which must not be applied to ours.
@@ -46,8 +47,8 @@ final class RewriteCommand implements Command {
         [--policy adaptive|compatible] [--verify-checksums on|off]
 
         Decodes every row of IN with pq's reader and writes them to OUT with pq's writer,
-        keeping the schema (names, repetition, logical and converted types, field ids), the
-        key/value metadata and the values. OUT is written under a temporary name and renamed
+        keeping the schema (names, repetition, logical and converted types exactly as IN
+        annotates each column, field ids, column order), the key/value metadata and the values. OUT is written under a temporary name and renamed
         when complete: a failure leaves no partial file, and OUT may be IN. A logical type
         newer than pq is not written back (the column keeps its values; a warning says so).
 
@@ -70,10 +71,15 @@ final class RewriteCommand implements Command {
     ReadOptions readOptions =
         ReadOptions.defaults().withVerifyChecksums(WriterSettings.verifyChecksums(args));
     try (ParquetFileReader reader = ParquetFiles.open(in, readOptions)) {
-      WritableSchema schema = WritableSchema.of(reader.schema());
+      WritableSchema schema = WritableSchema.of(reader.metadata().schema());
       WriterOptions options =
           WriterSettings.options(
-              args, codecOf(reader.rowGroups()), keyValues(reader.metadata().keyValueMetadata()));
+                  args,
+                  codecOf(reader.rowGroups()),
+                  keyValues(reader.metadata().keyValueMetadata()))
+              .toBuilder()
+              .footerSchema(schema.footer())
+              .build();
       warnDropped(schema, in, output.err());
       long rows = 0;
       try (ParquetOutput target = ParquetOutput.create(out, schema.schema(), options);

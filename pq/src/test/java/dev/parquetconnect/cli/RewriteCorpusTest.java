@@ -158,6 +158,7 @@ class RewriteCorpusTest {
       Path file,
       String name,
       MessageType schema,
+      MessageType writableSchema,
       List<Row> rows,
       List<String> duckDbColumns,
       List<String> duckDbRows,
@@ -166,11 +167,13 @@ class RewriteCorpusTest {
 
     static Original of(Path file, String name, boolean crcDamaged) throws Exception {
       MessageType schema;
+      MessageType writableSchema;
       List<Row> rows = new ArrayList<>();
       ReadOptions options = ReadOptions.defaults().withVerifyChecksums(!crcDamaged);
       try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file), options);
           RowReader rowReader = reader.rowReader()) {
         schema = reader.schema();
+        writableSchema = WritableSchema.of(reader.metadata().schema()).schema();
         while (rowReader.hasNext()) {
           rows.add(rowReader.next());
         }
@@ -198,13 +201,14 @@ class RewriteCorpusTest {
         // parquet-java checks no CRCs by default: it reads the damaged files' bytes as they are.
         pjRows = ParquetJavaOracle.read(file, schema);
       }
-      return new Original(file, name, schema, rows, columns, duckRows, pjSchema, pjRows);
+      return new Original(
+          file, name, schema, writableSchema, rows, columns, duckRows, pjSchema, pjRows);
     }
   }
 
   private static void assertSameForPq(Original original, Path out, String variant)
       throws IOException, ParquetException {
-    MessageType expected = WritableSchema.of(original.schema()).schema();
+    MessageType expected = original.writableSchema();
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(out));
         RowReader rows = reader.rowReader()) {
       assertEquals(expected.toString(), reader.schema().toString(), variant);
@@ -264,7 +268,7 @@ class RewriteCorpusTest {
       assertEquals(original.parquetJavaSchema(), schema, variant + ": parquet-java's schema");
     } else {
       assertEquals(
-          SchemaCommandTest.normalized(WritableSchema.of(original.schema()).schema().toString()),
+          SchemaCommandTest.normalized(original.writableSchema().toString()),
           SchemaCommandTest.normalized(schema),
           variant);
     }

@@ -60,6 +60,7 @@ final class ChunkBuilder {
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
+  private final boolean statisticsEnabled;
   private final boolean pageIndexEnabled;
   private final Encoding fixedFallback;
   private final EncodingPolicy policy;
@@ -133,7 +134,8 @@ final class ChunkBuilder {
             scratch,
             column.maxRepetitionLevel(),
             column.maxDefinitionLevel());
-    this.headerStatistics = options.pageHeaderStatistics();
+    this.statisticsEnabled = overrides.statistics() == null || overrides.statistics();
+    this.headerStatistics = options.pageHeaderStatistics() && statisticsEnabled;
     this.pageIndexEnabled = options.pageIndex();
     Encoding override = overrides.encoding();
     if (override != null && !ValuesCodecs.isDefined(override, type)) {
@@ -511,7 +513,7 @@ final class ChunkBuilder {
             dataOffset,
             null,
             dictionaryOffset,
-            statisticsFormat.toThrift(chunkStatistics),
+            statisticsEnabled ? statisticsFormat.toThrift(chunkStatistics) : null,
             encodingStats(),
             null,
             null,
@@ -520,7 +522,7 @@ final class ChunkBuilder {
     WrittenChunk written =
         new WrittenChunk(
             metaData,
-            pageIndexEnabled && !columnIndexRedundant(metaData.statistics())
+            pageIndexEnabled && statisticsEnabled && !columnIndexRedundant(metaData.statistics())
                 ? pageIndex.columnIndex()
                 : null,
             pageIndexEnabled ? pageIndex.offsetIndex(dataOffset) : null,

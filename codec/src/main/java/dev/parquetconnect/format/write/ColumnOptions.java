@@ -13,12 +13,26 @@ import dev.parquetconnect.format.meta.Encoding;
  * @param encoding the value encoding of pages that are not dictionary-encoded (PLAIN, a delta
  *     encoding, BYTE_STREAM_SPLIT, RLE for booleans): it replaces the policy's choice
  * @param dictionary whether to try dictionary encoding first
+ * @param statistics whether the column's chunks carry statistics (min, max, null and NaN counts)
+ *     and column indexes; off, readers cannot skip its row groups or pages by value, for files that
+ *     leave out bounds nobody filters on (free text, or values that must not show in the footer).
+ *     The offset index stays.
  */
 public record ColumnOptions(
-    CompressionCodec codec, int codecLevel, Encoding encoding, Boolean dictionary) {
+    CompressionCodec codec,
+    int codecLevel,
+    Encoding encoding,
+    Boolean dictionary,
+    Boolean statistics) {
 
   public static final ColumnOptions NONE =
-      new ColumnOptions(null, Codecs.DEFAULT_LEVEL, null, null);
+      new ColumnOptions(null, Codecs.DEFAULT_LEVEL, null, null, null);
+
+  /** The overrides of codec, encoding and dictionary, statistics as the file's. */
+  public ColumnOptions(
+      CompressionCodec codec, int codecLevel, Encoding encoding, Boolean dictionary) {
+    this(codec, codecLevel, encoding, dictionary, null);
+  }
 
   public ColumnOptions {
     if (encoding != null && (encoding.usesDictionary() || encoding == Encoding.BIT_PACKED)) {
@@ -28,14 +42,18 @@ public record ColumnOptions(
   }
 
   public ColumnOptions withCodec(CompressionCodec newCodec, int level) {
-    return new ColumnOptions(newCodec, level, encoding, dictionary);
+    return new ColumnOptions(newCodec, level, encoding, dictionary, statistics);
   }
 
   public ColumnOptions withEncoding(Encoding newEncoding) {
-    return new ColumnOptions(codec, codecLevel, newEncoding, dictionary);
+    return new ColumnOptions(codec, codecLevel, newEncoding, dictionary, statistics);
   }
 
   public ColumnOptions withDictionary(Boolean enabled) {
-    return new ColumnOptions(codec, codecLevel, encoding, enabled);
+    return new ColumnOptions(codec, codecLevel, encoding, enabled, statistics);
+  }
+
+  public ColumnOptions withStatistics(Boolean enabled) {
+    return new ColumnOptions(codec, codecLevel, encoding, dictionary, enabled);
   }
 }

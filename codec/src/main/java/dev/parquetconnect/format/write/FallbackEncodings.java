@@ -5,6 +5,7 @@ import dev.parquetconnect.format.encoding.DeltaBinaryPackedEncoder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.meta.ConvertedType;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
@@ -45,15 +46,17 @@ final class FallbackEncodings {
    * The candidates for {@code column} under {@code policy} (not COMPATIBLE, which has none to
    * measure), PLAIN first. BYTE_STREAM_SPLIT only under EXTENDED: Spark's vectorized reader before
    * 4.1 and Trino refuse it. The delta string encodings are offered only for byte strings that are
-   * text or plain binary: readers such as DuckDB 1.4 refuse them for DECIMAL, UUID and FLOAT16
-   * columns (as they refuse BYTE_STREAM_SPLIT for anything but FLOAT and DOUBLE).
+   * text or plain binary: readers such as DuckDB 1.4 refuse them for DECIMAL, UUID, FLOAT16 and
+   * INTERVAL (a converted type without a logical type) columns (as they refuse BYTE_STREAM_SPLIT
+   * for anything but FLOAT and DOUBLE).
    */
   static Encoding[] candidates(
       PrimitiveNode column, CompressionCodec codec, EncodingPolicy policy) {
     PhysicalType type = column.type();
     boolean compressed = codec != CompressionCodec.UNCOMPRESSED;
     if ((type == PhysicalType.BYTE_ARRAY || type == PhysicalType.FIXED_LEN_BYTE_ARRAY)
-        && !isTextOrBinary(column.logicalType())) {
+        && (!isTextOrBinary(column.logicalType())
+            || column.convertedType() == ConvertedType.INTERVAL)) {
       return new Encoding[] {Encoding.PLAIN};
     }
     return switch (type) {

@@ -123,7 +123,9 @@ final class FileTail {
     FileMetaData footer =
         new FileMetaData(
             options.pageVersion() == PageVersion.V1 ? FORMAT_VERSION_1 : FORMAT_VERSION_2,
-            SchemaConverter.toSchemaElements(schema),
+            options.footerSchema() != null
+                ? options.footerSchema()
+                : SchemaConverter.toSchemaElements(schema),
             totalRows,
             rowGroups,
             keyValues.isEmpty() ? null : keyValues,

@@ -1,15 +1,18 @@
 package dev.parquetconnect.format.write;
 
+import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.UnsupportedFeatureException;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
+import dev.parquetconnect.format.meta.SchemaElement;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.schema.SchemaConverter;
 import dev.parquetconnect.format.schema.SchemaNode;
 import java.io.Closeable;
 import java.io.IOException;
@@ -86,6 +89,7 @@ public final class ParquetFileWriter implements Closeable {
     this.sink = new FileSink(Objects.requireNonNull(out, "out"));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.options = Objects.requireNonNull(options, "options");
+    checkFooterSchema(schema, options.footerSchema());
     List<Compressor> created = new ArrayList<>();
     List<ColumnDescriptor> descriptors = schema.columns();
     this.columns = new ColumnChunkWriter[descriptors.size()];
@@ -103,6 +107,26 @@ public final class ParquetFileWriter implements Closeable {
     } catch (IOException e) {
       created.forEach(Compressor::close);
       throw e;
+    }
+  }
+
+  /** Refuses footer schema elements that do not describe the schema the columns are written in. */
+  private static void checkFooterSchema(MessageType schema, List<SchemaElement> footerSchema) {
+    if (footerSchema == null) {
+      return;
+    }
+    MessageType described;
+    try {
+      described = SchemaConverter.fromSchemaElements(footerSchema);
+    } catch (CorruptDataException e) {
+      throw new IllegalArgumentException("footer schema elements: " + e.getMessage(), e);
+    }
+    if (!described.equals(schema)) {
+      throw new IllegalArgumentException(
+          "the footer schema elements describe\n"
+              + described
+              + "\nnot the schema written\n"
+              + schema);
     }
   }
 

@@ -3,8 +3,10 @@ package dev.parquetconnect.format.write;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
+import dev.parquetconnect.format.meta.SchemaElement;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -49,6 +51,7 @@ public final class WriterOptions {
   private final Map<String, BloomFilterOptions> bloomFilters;
   private final Map<String, String> keyValueMetadata;
   private final String createdBy;
+  private final List<SchemaElement> footerSchema;
 
   private WriterOptions(Builder b) {
     this.pageByteLimit = b.pageByteLimit;
@@ -70,6 +73,7 @@ public final class WriterOptions {
     this.bloomFilters = Collections.unmodifiableMap(new LinkedHashMap<>(b.bloomFilters));
     this.keyValueMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.keyValueMetadata));
     this.createdBy = b.createdBy;
+    this.footerSchema = b.footerSchema;
   }
 
   /**
@@ -219,6 +223,14 @@ public final class WriterOptions {
     return createdBy;
   }
 
+  /**
+   * The footer's schema elements exactly as given to {@link Builder#footerSchema}, or null to
+   * derive them from the writer's schema (every logical type with its converted type beside it).
+   */
+  public List<SchemaElement> footerSchema() {
+    return footerSchema;
+  }
+
   /** Collects settings; every setter checks its argument. */
   public static final class Builder {
     private int pageByteLimit = DEFAULT_PAGE_BYTE_LIMIT;
@@ -240,6 +252,7 @@ public final class WriterOptions {
     private final Map<String, BloomFilterOptions> bloomFilters = new LinkedHashMap<>();
     private final Map<String, String> keyValueMetadata = new LinkedHashMap<>();
     private String createdBy = defaultCreatedBy();
+    private List<SchemaElement> footerSchema;
 
     private Builder() {}
 
@@ -263,6 +276,7 @@ public final class WriterOptions {
       bloomFilters.putAll(o.bloomFilters);
       keyValueMetadata.putAll(o.keyValueMetadata);
       createdBy = o.createdBy;
+      footerSchema = o.footerSchema;
     }
 
     public Builder pageByteLimit(int bytes) {
@@ -369,6 +383,11 @@ public final class WriterOptions {
       return column(dottedPath, current(dottedPath).withDictionary(enabled));
     }
 
+    /** Turns one column's statistics and column index on or off. */
+    public Builder columnStatistics(String dottedPath, boolean enabled) {
+      return column(dottedPath, current(dottedPath).withStatistics(enabled));
+    }
+
     private ColumnOptions current(String dottedPath) {
       return columns.getOrDefault(dottedPath, ColumnOptions.NONE);
     }
@@ -387,6 +406,19 @@ public final class WriterOptions {
 
     public Builder createdBy(String value) {
       this.createdBy = Objects.requireNonNull(value, "createdBy");
+      return this;
+    }
+
+    /**
+     * Writes these schema elements into the footer as they are, instead of the ones the writer's
+     * schema gives. A rewrite keeps its input's annotations so: a column annotated only with a
+     * legacy converted type reads as a logical type derived from it, and writing that logical type
+     * back would change how engines type the column (DuckDB reads a TIMESTAMP_MILLIS column as
+     * TIMESTAMP, but TIMESTAMP(isAdjustedToUTC=true) as TIMESTAMP WITH TIME ZONE). The writer
+     * refuses elements that do not describe its schema. Null (the default) derives them.
+     */
+    public Builder footerSchema(List<SchemaElement> elements) {
+      this.footerSchema = elements == null ? null : List.copyOf(elements);
       return this;
     }
 

@@ -11,8 +11,10 @@ import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.Encoding;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.SchemaElement;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
+import dev.parquetconnect.format.schema.SchemaConverter;
 import dev.parquetconnect.format.schema.SchemaTestData;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -93,5 +95,20 @@ class WriterOptionsTest {
                 new MessageType(
                     "m", List.of(PrimitiveNode.of("b", REQUIRED, PhysicalType.BOOLEAN))),
                 booleanBloom));
+  }
+
+  @Test
+  void footerSchemaElementsMustDescribeTheSchemaWritten() throws Exception {
+    MessageType schema = SchemaTestData.sample();
+    List<SchemaElement> own = SchemaConverter.toSchemaElements(schema);
+    WriterOptions same = WriterOptions.builder().footerSchema(own).build();
+    new ParquetFileWriter(new ByteArrayOutputStream(), schema, same).close();
+    MessageType other =
+        new MessageType("m", List.of(PrimitiveNode.of("b", REQUIRED, PhysicalType.BOOLEAN)));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new ParquetFileWriter(new ByteArrayOutputStream(), other, same));
+    assertTrue(e.getMessage().startsWith("the footer schema elements describe"), e.getMessage());
   }
 }
