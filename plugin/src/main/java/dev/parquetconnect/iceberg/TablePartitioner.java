@@ -61,7 +61,8 @@ public final class TablePartitioner implements Partitioner {
    */
   @Override
   public List<PartitionColumn> partition(SinkRecord record) {
-    PartitionKey partition = key(record);
+    fill(record);
+    PartitionKey partition = key;
     List<PartitionField> fields = spec.fields();
     List<PartitionColumn> columns = new ArrayList<>(fields.size());
     Types.StructType type = spec.partitionType();
@@ -74,6 +75,12 @@ public final class TablePartitioner implements Partitioner {
 
   /** The partition key of {@code record} (a copy the caller may keep). */
   public PartitionKey key(SinkRecord record) {
+    fill(record);
+    return key.copy();
+  }
+
+  /** Sets {@link #key} to the partition of {@code record}. */
+  private void fill(SinkRecord record) {
     try {
       key.partition(row.wrap(record));
     } catch (ClassCastException | IllegalArgumentException e) {
@@ -88,7 +95,6 @@ public final class TablePartitioner implements Partitioner {
               + e.getMessage(),
           e);
     }
-    return key.copy();
   }
 
   /** The partition tuple of {@code columns} (as {@link #partition} gives them), for a DataFile. */
