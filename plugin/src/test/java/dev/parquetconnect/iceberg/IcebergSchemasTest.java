@@ -331,6 +331,16 @@ class IcebergSchemasTest {
         assertThrows(DataException.class, () -> IcebergSchemas.withFieldIds(written, narrower));
     assertTrue(missing.getMessage().contains("is not in the table's schema"), missing.getMessage());
 
+    DataException requiredMissing =
+        assertThrows(
+            DataException.class,
+            () ->
+                IcebergSchemas.withFieldIds(
+                    new MessageType("m", List.of(written.fields().get(1))), table));
+    assertTrue(
+        requiredMissing.getMessage().contains("column 'id' is required in the table and missing"),
+        requiredMissing.getMessage());
+
     MessageType longId =
         new MessageType(
             "m", List.of(PrimitiveNode.of("id", FieldRepetitionType.REQUIRED, PhysicalType.INT64)));
