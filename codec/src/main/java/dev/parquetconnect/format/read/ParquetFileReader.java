@@ -178,6 +178,40 @@ public final class ParquetFileReader implements Closeable {
   }
 
   /**
+   * The rows of row group {@code rowGroup} that match {@code filter}, exactly: pruned as {@link
+   * #candidateRows} does, then tested row by row, reading only the filter's columns (and of them
+   * only the candidate pages). For a reader of its own that skips to the matching rows (the
+   * source's record reader), or with {@link #columnReader(int, ColumnDescriptor, RowRanges)}.
+   */
+  public RowRanges matchingRows(int rowGroup, BoundPredicate filter)
+      throws IOException, ParquetException {
+    if (filter.schema() != schema && !filter.schema().equals(schema)) {
+      throw new IllegalArgumentException("the predicate was bound to another schema");
+    }
+    List<String> paths = new java.util.ArrayList<>();
+    for (ColumnDescriptor c : filter.columns()) {
+      paths.add(c.dottedPath());
+    }
+    RowRanges.Builder matching = new RowRanges.Builder();
+    if (paths.isEmpty()) {
+      // A predicate of constants: all rows or none.
+      return filter.isAlwaysTrue()
+          ? RowRanges.all(metadata.rowGroups().get(rowGroup).numRows())
+          : RowRanges.empty();
+    }
+    try (RowReader rows = new RowReader(this, Projection.ofColumns(schema, paths))) {
+      rows.filter(filter);
+      rows.startAtRowGroup(rowGroup);
+      rows.endBefore(rowGroup + 1);
+      while (rows.hasNext()) {
+        rows.next();
+        matching.add(rows.rowInGroup() - 1, rows.rowInGroup());
+      }
+    }
+    return matching.build();
+  }
+
+  /**
    * The page indexes of one row group, each read once when first asked for (the returned object
    * caches them).
    */

@@ -59,10 +59,19 @@ public final class RowReader implements Closeable {
   private long pending = -1;
   private final FilterCounters counters = new FilterCounters();
 
+  /** The row group to stop before (the count: read to the end). */
+  private int endRowGroup;
+
   RowReader(ParquetFileReader file, Projection projection) {
     this.file = file;
     this.projection = projection;
     this.rowGroupCount = file.rowGroups().size();
+    this.endRowGroup = rowGroupCount;
+  }
+
+  /** Stops before row group {@code end}: nothing past it is opened. */
+  void endBefore(int end) {
+    endRowGroup = Math.min(end, rowGroupCount);
   }
 
   /** Makes this reader return only rows matching {@code filter}; before anything is read. */
@@ -94,7 +103,7 @@ public final class RowReader implements Closeable {
         closeColumns();
         assembler = null;
       }
-      if (nextRowGroup == rowGroupCount) {
+      if (nextRowGroup >= endRowGroup) {
         return false;
       }
       openRowGroup(nextRowGroup++);
@@ -212,7 +221,7 @@ public final class RowReader implements Closeable {
         assembler = null;
         candidates = null;
       }
-      if (nextRowGroup == rowGroupCount) {
+      if (nextRowGroup >= endRowGroup) {
         return false;
       }
       openCandidates(nextRowGroup++);

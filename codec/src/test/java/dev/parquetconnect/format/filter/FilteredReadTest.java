@@ -109,6 +109,30 @@ class FilteredReadTest {
   }
 
   @Test
+  void matchingRowsAreThePositionsTheFilteredReaderReturns() throws Exception {
+    Random random = new Random(SEED);
+    Path file =
+        write(2000, random, WriterOptions.builder().pageRowLimit(30).rowGroupRowLimit(600).build());
+    String where = "amount < 50 OR (amount > 990 AND key >= 'k5')";
+    List<Returned> returned = read(file, where, 0, 0);
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
+      BoundPredicate p = PredicateParser.parse(where).bind(reader.schema());
+      List<String> fromRanges = new ArrayList<>();
+      for (int g = 0; g < reader.rowGroups().size(); g++) {
+        RowRanges rows = reader.matchingRows(g, p);
+        for (int r = 0; r < rows.rangeCount(); r++) {
+          for (long row = rows.start(r); row < rows.end(r); row++) {
+            fromRanges.add(g + ":" + row);
+          }
+        }
+      }
+      assertEquals(
+          returned.stream().map(x -> x.rowGroup() + ":" + (x.rowInGroup() - 1)).toList(),
+          fromRanges);
+    }
+  }
+
+  @Test
   void bloomFiltersRuleOutRowGroupsTheirStatisticsCannot() throws Exception {
     Random random = new Random(SEED);
     Path file =
