@@ -133,6 +133,52 @@ class FilteredReadTest {
   }
 
   @Test
+  void corpusBloomFiltersHoldEveryValueAndRuleOutOthers() throws Exception {
+    String[] present = {
+      "Hello",
+      "How",
+      "This is",
+      "a",
+      "are you",
+      "brown fox",
+      "dog",
+      "doing ",
+      "jumps",
+      "over",
+      "test",
+      "the lazy",
+      "the quick",
+      "today"
+    };
+    String[] absent = {"Hellp", "cat", "fox", "mouse", "the", "quick"};
+    for (String name :
+        new String[] {"data_index_bloom_encoding_stats", "data_index_bloom_encoding_with_length"}) {
+      Path file =
+          Path.of(System.getProperty("shared.dir", "../shared"), "parquet-testing")
+              .resolve("data/" + name + ".parquet");
+      try (ParquetFileReader reader = ParquetFileReader.open(new LocalFileInput(file))) {
+        assertTrue(reader.bloomFilter(0, reader.schema().column(0)) != null, name);
+        for (String value : present) {
+          BoundPredicate p =
+              PredicateParser.parse("String = '" + value + "'").bind(reader.schema());
+          assertTrue(p.mightMatchBloom(reader.bloomFilters(0)), name + ": " + value);
+          assertEquals(1, reader.matchingRows(0, p).rowCount(), name + ": " + value);
+        }
+        int ruledOut = 0;
+        for (String value : absent) {
+          BoundPredicate p =
+              PredicateParser.parse("String = '" + value + "'").bind(reader.schema());
+          if (!p.mightMatchBloom(reader.bloomFilters(0))) {
+            ruledOut++;
+          }
+          assertEquals(0, reader.matchingRows(0, p).rowCount(), name + ": " + value);
+        }
+        assertTrue(ruledOut >= absent.length - 1, name + ": " + ruledOut + " ruled out");
+      }
+    }
+  }
+
+  @Test
   void bloomFiltersRuleOutRowGroupsTheirStatisticsCannot() throws Exception {
     Random random = new Random(SEED);
     Path file =

@@ -151,6 +151,42 @@ class PageSkippingParquetJavaTest {
   }
 
   @Test
+  void nullPagesOfTheCorpusKeepTheSamePages() throws Exception {
+    Path file = corpus().resolve("data/fixed_length_byte_array.parquet");
+    try (ParquetFileReader ours = ParquetFileReader.open(new LocalFileInput(file));
+        org.apache.parquet.hadoop.ParquetFileReader theirs =
+            org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+      Set<ColumnPath> paths = Set.of(ColumnPath.get("flba_field"));
+      for (boolean isNull : new boolean[] {true, false}) {
+        BoundPredicate bound =
+            PredicateParser.parse("flba_field IS " + (isNull ? "" : "NOT ") + "NULL")
+                .bind(ours.schema());
+        FilterPredicate pj =
+            isNull ? eq(binaryColumn("flba_field"), null) : notEq(binaryColumn("flba_field"), null);
+        for (int g = 0; g < ours.rowGroups().size(); g++) {
+          long rowCount = ours.rowGroups().get(g).numRows();
+          RowRanges ourRows =
+              bound.candidateRows(rowCount, ours.pageIndexes(g), ours.metadata().columnOrders());
+          RowRanges.Builder converted = new RowRanges.Builder();
+          for (var range :
+              ColumnIndexFilter.calculateRowRanges(
+                      FilterCompat.get(pj), theirs.getColumnIndexStore(g), paths, rowCount)
+                  .getRanges()) {
+            converted.add(range.from, range.to + 1);
+          }
+          assertEquals(converted.build(), ourRows, "row group " + g + ", IS NULL " + isNull);
+          LOG.info(
+              "fixed_length_byte_array row group {}: IS {}NULL keeps {} of {} rows",
+              g,
+              isNull ? "" : "NOT ",
+              ourRows.rowCount(),
+              rowCount);
+        }
+      }
+    }
+  }
+
+  @Test
   void aNarrowRangeFetchesAFractionOfTheFile() throws Exception {
     Path file = corpus().resolve("data/alltypes_tiny_pages.parquet");
     List<String> columns = List.of("id", "int_col", "bigint_col", "string_col");
