@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +24,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CatWhereTest {
   private static final Path FILE = Corpus.file("data/alltypes_tiny_pages.parquet");
+
+  /** One in-memory DuckDB for the class. */
+  private static Connection duck;
+
+  @BeforeAll
+  static void openDuckDb() throws Exception {
+    duck = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement s = duck.createStatement()) {
+      s.execute("SET threads = 1");
+    }
+  }
+
+  @AfterAll
+  static void closeDuckDb() throws Exception {
+    duck.close();
+  }
 
   @ParameterizedTest
   @ValueSource(
@@ -41,15 +59,12 @@ class CatWhereTest {
     PqRun run = PqRun.run("cat", FILE, "--where", where, "--columns", "id");
     assertEquals(Pq.OK, run.exit(), run.describe());
     List<String> expected = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement()) {
-      s.execute("SET threads = 1");
-      try (ResultSet rs =
-          s.executeQuery(
-              "SELECT id FROM read_parquet('" + FILE.toAbsolutePath() + "') WHERE " + where)) {
-        while (rs.next()) {
-          expected.add("{\"id\":" + rs.getInt(1) + "}");
-        }
+    try (Statement s = duck.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT id FROM read_parquet('" + FILE.toAbsolutePath() + "') WHERE " + where)) {
+      while (rs.next()) {
+        expected.add("{\"id\":" + rs.getInt(1) + "}");
       }
     }
     assertEquals(expected, run.outLines(), where);

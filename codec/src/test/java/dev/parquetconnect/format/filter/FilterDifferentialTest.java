@@ -47,7 +47,7 @@ class FilterDifferentialTest {
   private static final Logger LOG = LoggerFactory.getLogger(FilterDifferentialTest.class);
   private static final long SEED = Long.getLong("filter.seed", System.nanoTime());
   private static final int LAYOUTS = 2;
-  private static final int PREDICATES_PER_FILE = 20;
+  private static final int PREDICATES_PER_FILE = 14;
   private static final CompressionCodec[] CODECS = {
     CompressionCodec.UNCOMPRESSED, CompressionCodec.SNAPPY, CompressionCodec.ZSTD
   };
@@ -66,7 +66,7 @@ class FilterDifferentialTest {
         Statement sql = duck.createStatement()) {
       sql.execute("SET threads = 1");
       for (int layout = 0; layout < LAYOUTS; layout++) {
-        int count = 500 + random.nextInt(1000);
+        int count = 400 + random.nextInt(800);
         List<Row> rows = FilterTestData.rows(schema, random, count);
         List<Path> files = new ArrayList<>();
         files.add(writeOurs(dir.resolve("ours-" + layout + ".parquet"), schema, rows, random));

@@ -27,13 +27,13 @@ import org.slf4j.LoggerFactory;
  * Filtered reading of damaged files: bytes flipped anywhere, most often in the tail where the page
  * indexes, bloom filters and footer are, then read with a predicate. Only checked exceptions may
  * come out ({@link ParquetException}, {@link IOException}), never another exception or a hang.
- * Seeded; runs for {@code -Dfuzz.millis} (default 1500).
+ * Seeded; runs for {@code -Dfuzz.millis} (default 1000).
  */
 @Timeout(60)
 class FilteredReadFuzzTest {
   private static final Logger LOG = LoggerFactory.getLogger(FilteredReadFuzzTest.class);
   private static final long SEED = Long.getLong("filter.seed", System.nanoTime());
-  private static final long MILLIS = Long.getLong("fuzz.millis", 1500);
+  private static final long MILLIS = Long.getLong("fuzz.millis", 1000);
   private static final int MAX_ROWS = 100_000;
   private static final ReadOptions OPTIONS = ReadOptions.defaults().withVerifyChecksums(false);
 
@@ -70,7 +70,7 @@ class FilteredReadFuzzTest {
     long end = System.currentTimeMillis() + MILLIS;
     int iterations = 0;
     int failures = 0;
-    while (iterations < 100 || System.currentTimeMillis() < end) {
+    while (iterations < 50 || System.currentTimeMillis() < end) {
       boolean useOurs = random.nextBoolean();
       byte[] bytes = (useOurs ? ours : corpus).clone();
       int flips = 1 + random.nextInt(8);
