@@ -167,6 +167,12 @@ public final class ParquetFileReader implements Closeable {
    */
   public RowRanges candidateRows(int rowGroup, BoundPredicate filter)
       throws IOException, ParquetException {
+    return candidateRows(rowGroup, filter, pageIndexes(rowGroup));
+  }
+
+  /** {@link #candidateRows(int, BoundPredicate)} with page indexes already (partly) read. */
+  RowRanges candidateRows(int rowGroup, BoundPredicate filter, PageIndexes indexes)
+      throws IOException, ParquetException {
     RowGroup group = metadata.rowGroups().get(rowGroup);
     if (filter.isAlwaysFalse() || !filter.mightMatch(group, metadata.columnOrders())) {
       return RowRanges.empty();
@@ -174,7 +180,7 @@ public final class ParquetFileReader implements Closeable {
     if (!filter.mightMatchBloom(bloomFilters(rowGroup))) {
       return RowRanges.empty();
     }
-    return filter.candidateRows(group.numRows(), pageIndexes(rowGroup), metadata.columnOrders());
+    return filter.candidateRows(group.numRows(), indexes, metadata.columnOrders());
   }
 
   /**
@@ -371,11 +377,19 @@ public final class ParquetFileReader implements Closeable {
    */
   public ColumnReader columnReader(int rowGroup, ColumnDescriptor column, RowRanges rows)
       throws IOException, ParquetException {
+    return columnReader(rowGroup, column, rows, null);
+  }
+
+  /** As {@link #columnReader(int, ColumnDescriptor, RowRanges)}, the offset index from indexes. */
+  ColumnReader columnReader(
+      int rowGroup, ColumnDescriptor column, RowRanges rows, PageIndexes indexes)
+      throws IOException, ParquetException {
     long rowCount = metadata.rowGroups().get(rowGroup).numRows();
     if (rows.rowCount() == rowCount) {
       return columnReader(rowGroup, column);
     }
-    OffsetIndex offsets = offsetIndex(rowGroup, column);
+    OffsetIndex offsets =
+        indexes == null ? offsetIndex(rowGroup, column) : indexes.offsetIndex(columnIndex(column));
     if (offsets == null || !PageRows.consistent(offsets.pageLocations(), rowCount)) {
       return columnReader(rowGroup, column);
     }

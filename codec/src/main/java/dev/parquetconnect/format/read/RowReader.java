@@ -3,6 +3,7 @@ package dev.parquetconnect.format.read;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.filter.BoundPredicate;
+import dev.parquetconnect.format.filter.PageIndexes;
 import dev.parquetconnect.format.filter.RowRanges;
 import dev.parquetconnect.format.filter.RowValues;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
@@ -250,9 +251,11 @@ public final class RowReader implements Closeable {
     startRow = 0;
     rowInGroup = from;
     RowRanges wanted = RowRanges.of(Math.min(from, rows), rows);
+    // Each page index is read once, for pruning and for planning the pages of every column.
+    PageIndexes indexes = file.pageIndexes(index);
     if (filter != null) {
       counters.rowGroups++;
-      RowRanges kept = file.candidateRows(index, filter);
+      RowRanges kept = file.candidateRows(index, filter, indexes);
       if (kept.isEmpty()) {
         counters.rowGroupsSkipped++;
       }
@@ -271,7 +274,7 @@ public final class RowReader implements Closeable {
     java.util.ArrayList<LevelCursor> all = new java.util.ArrayList<>();
     for (int i = 0; i < projected.size(); i++) {
       ColumnDescriptor c = projected.get(i);
-      ColumnReader reader = file.columnReader(index, c, wanted);
+      ColumnReader reader = file.columnReader(index, c, wanted, indexes);
       open.add(reader);
       projectedCursors[i] = new LevelCursor(reader, batchSize, stringsAsText);
       byColumn[c.index()] = projectedCursors[i];
@@ -280,7 +283,7 @@ public final class RowReader implements Closeable {
     if (filter != null) {
       for (ColumnDescriptor c : filter.columns()) {
         if (byColumn[c.index()] == null) {
-          ColumnReader reader = file.columnReader(index, c, wanted);
+          ColumnReader reader = file.columnReader(index, c, wanted, indexes);
           open.add(reader);
           byColumn[c.index()] = new LevelCursor(reader, batchSize, false);
           all.add(byColumn[c.index()]);
