@@ -24,6 +24,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.SchemaConverter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -194,7 +195,7 @@ public final class ParquetFileReader implements Closeable {
     if (filter.schema() != schema && !filter.schema().equals(schema)) {
       throw new IllegalArgumentException("the predicate was bound to another schema");
     }
-    List<String> paths = new java.util.ArrayList<>();
+    List<String> paths = new ArrayList<>();
     for (ColumnDescriptor c : filter.columns()) {
       paths.add(c.dottedPath());
     }

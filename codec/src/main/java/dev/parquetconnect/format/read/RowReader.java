@@ -11,6 +11,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -270,8 +271,8 @@ public final class RowReader implements Closeable {
     byColumn = new LevelCursor[total];
     LevelCursor[] projectedCursors = new LevelCursor[projected.size()];
     int batchSize = file.options().batchSize();
-    java.util.ArrayList<ColumnReader> open = new java.util.ArrayList<>();
-    java.util.ArrayList<LevelCursor> all = new java.util.ArrayList<>();
+    ArrayList<ColumnReader> open = new ArrayList<>();
+    ArrayList<LevelCursor> all = new ArrayList<>();
     for (int i = 0; i < projected.size(); i++) {
       ColumnDescriptor c = projected.get(i);
       ColumnReader reader = file.columnReader(index, c, wanted, indexes);

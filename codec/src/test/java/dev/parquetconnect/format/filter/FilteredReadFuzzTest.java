@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.read.MemoryInput;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.Projection;
 import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.read.RowReader;
 import dev.parquetconnect.format.schema.MessageType;
@@ -86,9 +87,7 @@ class FilteredReadFuzzTest {
       try (ParquetFileReader reader =
           ParquetFileReader.open(new MemoryInput(bytes, "fuzzed.parquet"), OPTIONS)) {
         BoundPredicate bound = PredicateParser.parse(where).bind(reader.schema());
-        try (RowReader filtered =
-            reader.rowReader(
-                dev.parquetconnect.format.read.Projection.all(reader.schema()), bound)) {
+        try (RowReader filtered = reader.rowReader(Projection.all(reader.schema()), bound)) {
           for (int n = 0; n < MAX_ROWS && filtered.hasNext(); n++) {
             filtered.next();
           }
