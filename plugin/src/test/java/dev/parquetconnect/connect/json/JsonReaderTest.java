@@ -122,6 +122,26 @@ final class JsonReaderTest {
   }
 
   @Test
+  void keysAreReadOnlyWhenAsked() {
+    org.apache.kafka.connect.sink.SinkRecord raw =
+        new org.apache.kafka.connect.sink.SinkRecord(
+            "t",
+            0,
+            org.apache.kafka.connect.data.Schema.OPTIONAL_BYTES_SCHEMA,
+            utf8("{\"k\":1}"),
+            org.apache.kafka.connect.data.Schema.OPTIONAL_BYTES_SCHEMA,
+            utf8("[1]"),
+            5);
+    org.apache.kafka.connect.sink.SinkRecord both = new JsonRecordDecoder(false, true).decode(raw);
+    assertEquals(Map.of("k", 1L), both.key());
+    assertNull(both.keySchema());
+    assertEquals(List.of(1L), both.value());
+    assertEquals(5L, both.originalKafkaOffset());
+    org.apache.kafka.connect.sink.SinkRecord valueOnly = schemaless.decode(raw);
+    assertTrue(valueOnly.key() instanceof byte[]);
+  }
+
+  @Test
   void rawValuesOnly() {
     String message =
         assertThrows(DataException.class, () -> schemaless.decode(Map.of(), "value")).getMessage();
