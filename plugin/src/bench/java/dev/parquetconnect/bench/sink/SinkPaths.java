@@ -78,6 +78,11 @@ final class SinkPaths {
     private final ParquetSinkTask task = new ParquetSinkTask();
 
     OursRun(Path root, String codec, boolean kafkaMetadata, int total) {
+      this(root, codec, kafkaMetadata, total, Map.of());
+    }
+
+    /** As above, with more task keys ({@code extra} wins). */
+    OursRun(Path root, String codec, boolean kafkaMetadata, int total, Map<String, String> extra) {
       this.root = root;
       this.total = total;
       Map<String, String> props = new HashMap<>();
@@ -93,6 +98,7 @@ final class SinkPaths {
       // write.
       props.put("buffer.max.bytes", Long.toString(2 * ROW_GROUP_BYTES));
       props.put("store.kafka.metadata", Boolean.toString(kafkaMetadata));
+      props.putAll(extra);
       task.initialize(new BenchContext(props, partition));
       task.start(props);
       task.open(List.of(partition));
