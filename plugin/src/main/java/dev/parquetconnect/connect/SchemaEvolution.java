@@ -65,6 +65,12 @@ public final class SchemaEvolution {
   private final SchemaCompatibility compatibility;
   private final SchemaInference inference;
 
+  /** The last {@link #decide(Schema, Schema)}: a task's records arrive on one thread. */
+  private Schema lastFileSchema;
+
+  private Schema lastRecordSchema;
+  private Action lastAction;
+
   public SchemaEvolution(SchemaCompatibility compatibility, SchemaInference inference) {
     this.compatibility = Objects.requireNonNull(compatibility, "compatibility");
     this.inference = Objects.requireNonNull(inference, "inference");
@@ -221,7 +227,23 @@ public final class SchemaEvolution {
 
   /** What to do with a value of {@code recordSchema} in a file of {@code fileSchema}. */
   public Action decide(Schema fileSchema, Schema recordSchema) {
-    if (fileSchema == recordSchema || fileSchema.equals(recordSchema)) {
+    if (fileSchema == recordSchema) {
+      return Action.WRITE;
+    }
+    // Converters hand out one Schema instance per version: a run of older records into a newer
+    // file asks the same question each time, and the answer walks both trees.
+    if (fileSchema == lastFileSchema && recordSchema == lastRecordSchema) {
+      return lastAction;
+    }
+    Action action = decideUncached(fileSchema, recordSchema);
+    lastFileSchema = fileSchema;
+    lastRecordSchema = recordSchema;
+    lastAction = action;
+    return action;
+  }
+
+  private Action decideUncached(Schema fileSchema, Schema recordSchema) {
+    if (fileSchema.equals(recordSchema)) {
       return Action.WRITE;
     }
     if (compatibility == SchemaCompatibility.NONE) {

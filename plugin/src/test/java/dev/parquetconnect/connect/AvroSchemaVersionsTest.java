@@ -33,6 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,7 +114,29 @@ class AvroSchemaVersionsTest {
   @MethodSource("cases")
   void versionsShareFilesWhereTheirDataAllows(Edit edit, String mode, String fileVersions)
       throws Exception {
-    AvroShapedSchemas avro = AvroShapedSchemas.defaults();
+    assertFiles(AvroShapedSchemas.defaults(), edit, mode, fileVersions);
+  }
+
+  /**
+   * With {@code generalized.sum.type.support} and {@code discard.type.doc.default} the docs are the
+   * schemas' own and {@code connect.record.doc}/{@code connect.enum.doc} parameters, the symbols
+   * {@code org.apache.kafka.connect.data.Enum.SYMBOL} = index: the same rules.
+   */
+  @ParameterizedTest(name = "generalized: {0} under {1}: files of versions {2}")
+  @CsvSource({
+    "DOCS, BACKWARD, 34",
+    "DOCS, FORWARD, 3",
+    "DOCS, NONE, 3434",
+    "ADDED_SYMBOL, FULL, 34",
+    "ADDED_SYMBOL, FORWARD, 3434"
+  })
+  void generalizedSumTypesFollowTheSameRules(Edit edit, String mode, String fileVersions)
+      throws Exception {
+    assertFiles(AvroShapedSchemas.generalizedSumTypes(), edit, mode, fileVersions);
+  }
+
+  private void assertFiles(AvroShapedSchemas avro, Edit edit, String mode, String fileVersions)
+      throws Exception {
     Schema v3 = avro.order;
     Schema v4 = nextVersion(avro, edit);
     List<SinkRecord> records = new ArrayList<>();
@@ -230,9 +253,15 @@ class AvroSchemaVersionsTest {
     Schema order = avro.order;
     SchemaBuilder next = SchemaBuilder.struct().name(order.name()).version(4);
     Map<String, String> parameters = new LinkedHashMap<>(order.parameters());
-    if (edit == Edit.DOCS) {
+    if (edit == Edit.DOCS && parameters.containsKey("connect.record.doc")) {
+      next.doc("An order placed in the shop");
+      parameters.put("connect.record.doc", "An order placed in the shop");
+    } else if (edit == Edit.DOCS) {
       parameters.put(AvroShapedSchemas.NAMESPACE + ".record.doc", "An order placed in the shop");
       parameters.put(AvroShapedSchemas.NAMESPACE + ".field.doc.status", "Its state now");
+    }
+    if (next.doc() == null) {
+      next.doc(order.doc());
     }
     next.parameters(parameters);
     for (Field f : order.fields()) {
@@ -259,10 +288,21 @@ class AvroSchemaVersionsTest {
 
   private static Schema editedStatus(Schema status, Edit edit) {
     Map<String, String> parameters = new LinkedHashMap<>(status.parameters());
+    boolean generalized = parameters.containsKey(AvroShapedSchemas.GENERALIZED_ENUM);
+    String marker = generalized ? AvroShapedSchemas.GENERALIZED_ENUM : AvroShapedSchemas.ENUM;
+    String doc = status.doc();
     switch (edit) {
-      case DOCS -> parameters.put(AvroShapedSchemas.NAMESPACE + ".enum.doc.Status", "States");
-      case ADDED_SYMBOL -> parameters.put(AvroShapedSchemas.ENUM + ".CANCELLED", "CANCELLED");
-      case REMOVED_SYMBOL -> parameters.remove(AvroShapedSchemas.ENUM + ".SHIPPED");
+      case DOCS -> {
+        if (generalized) {
+          doc = "Its state now";
+          parameters.put("connect.enum.doc", "States");
+          parameters.put("connect.record.doc", "States");
+        } else {
+          parameters.put(AvroShapedSchemas.NAMESPACE + ".enum.doc.Status", "States");
+        }
+      }
+      case ADDED_SYMBOL -> parameters.put(marker + ".CANCELLED", generalized ? "3" : "CANCELLED");
+      case REMOVED_SYMBOL -> parameters.remove(marker + ".SHIPPED");
       default -> {
         return status;
       }
@@ -270,6 +310,7 @@ class AvroSchemaVersionsTest {
     // AvroData keeps the symbols in their Avro order: parameters are a LinkedHashMap.
     return SchemaBuilder.string()
         .name(status.name())
+        .doc(doc)
         .parameters(parameters)
         .defaultValue(status.defaultValue())
         .build();
