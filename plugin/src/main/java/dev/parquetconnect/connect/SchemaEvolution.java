@@ -5,7 +5,6 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaProjector;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.errors.SchemaProjectorException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -21,16 +20,25 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>BACKWARD and FULL: the file keeps the newest schema. With versions on both schemas (Avro,
  *       Protobuf and JSON Schema converters set them), a newer record opens a new file and an older
  *       one is {@link Action#PROJECT projected} to the file's schema when Connect's {@code
- *       SchemaProjector} can (same names and parameters, numeric promotion, fields it lacks
- *       optional or defaulted). Without versions, a record is projected only when the file's schema
- *       is a superset (the projection drops nothing, and widens no number to a type that would
- *       round it: int32 or int64 to float32, int64 to float64); otherwise it opens a new file;
+ *       SchemaProjector}'s rules allow it (same names, numeric promotion, fields it lacks optional
+ *       or defaulted), with parameters compared only where they are data ({@link SchemaParameters}:
+ *       docs and other converter metadata are not; a decimal's scale and precision must be equal;
+ *       an enum's symbols must be among the file's, so a version that adds symbols takes older
+ *       records and one that removes symbols does not). Without versions, a record is projected
+ *       only when the file's schema is a superset (the projection drops nothing, and widens no
+ *       number to a type that would round it: int32 or int64 to float32, int64 to float64);
+ *       otherwise it opens a new file;
  *   <li>FORWARD: the file keeps the oldest schema: with versions, an older record opens a new file
- *       and a newer one is projected (dropping fields the file lacks); without versions, any record
- *       the projector can project is projected.
+ *       and a newer one is projected (dropping fields the file lacks; a newer version that removed
+ *       enum symbols is projected, one that added symbols is not); without versions, any record the
+ *       projector can project is projected.
  * </ul>
  *
- * So two schema versions interleaved cost one extra file, not a file per record: once the file
+ * NONE compares whole schemas, docs and versions included: a file holds records of one schema only,
+ * which replay restores exactly. A projected record is restored with the file's schema (its docs,
+ * version and symbols), as every projected record is.
+ *
+ * <p>So two schema versions interleaved cost one extra file, not a file per record: once the file
  * holds the newer (BACKWARD/FULL) or older (FORWARD) one, the other is projected to it.
  *
  * <p>Schemaless records (null schema, a map, list or primitive value): the record is written when
@@ -56,6 +64,12 @@ public final class SchemaEvolution {
 
   private final SchemaCompatibility compatibility;
   private final SchemaInference inference;
+
+  /** The last {@link #decide(Schema, Schema)}: a task's records arrive on one thread. */
+  private Schema lastFileSchema;
+
+  private Schema lastRecordSchema;
+  private Action lastAction;
 
   public SchemaEvolution(SchemaCompatibility compatibility, SchemaInference inference) {
     this.compatibility = Objects.requireNonNull(compatibility, "compatibility");
@@ -213,7 +227,23 @@ public final class SchemaEvolution {
 
   /** What to do with a value of {@code recordSchema} in a file of {@code fileSchema}. */
   public Action decide(Schema fileSchema, Schema recordSchema) {
-    if (fileSchema == recordSchema || fileSchema.equals(recordSchema)) {
+    if (fileSchema == recordSchema) {
+      return Action.WRITE;
+    }
+    // Converters hand out one Schema instance per version: a run of older records into a newer
+    // file asks the same question each time, and the answer walks both trees.
+    if (fileSchema == lastFileSchema && recordSchema == lastRecordSchema) {
+      return lastAction;
+    }
+    Action action = decideUncached(fileSchema, recordSchema);
+    lastFileSchema = fileSchema;
+    lastRecordSchema = recordSchema;
+    lastAction = action;
+    return action;
+  }
+
+  private Action decideUncached(Schema fileSchema, Schema recordSchema) {
+    if (fileSchema.equals(recordSchema)) {
       return Action.WRITE;
     }
     if (compatibility == SchemaCompatibility.NONE) {
@@ -251,8 +281,10 @@ public final class SchemaEvolution {
     if (!allowDrop && source.type() != target.type() && !isExact(source.type(), target.type())) {
       return false;
     }
+    // Names are compared (a logical type's, a record's or enum's, which Avro resolves by name);
+    // of the parameters only those that are data (SchemaParameters): docs are not.
     if (!Objects.equals(source.name(), target.name())
-        || !Objects.equals(source.parameters(), target.parameters())) {
+        || !SchemaParameters.allowProjection(source, target)) {
       return false;
     }
     if (source.isOptional() && !target.isOptional() && target.defaultValue() == null) {
@@ -315,13 +347,41 @@ public final class SchemaEvolution {
     };
   }
 
+  /** Whether every schema in the two trees has the same parameters as its counterpart. */
+  private static boolean sameParameters(Schema source, Schema target) {
+    if (!Objects.equals(source.parameters(), target.parameters())) {
+      return false;
+    }
+    switch (target.type()) {
+      case STRUCT:
+        for (Field t : target.fields()) {
+          Field s = source.type() == Schema.Type.STRUCT ? source.field(t.name()) : null;
+          if (s != null && !sameParameters(s.schema(), t.schema())) {
+            return false;
+          }
+        }
+        return true;
+      case ARRAY:
+        return sameParameters(source.valueSchema(), target.valueSchema());
+      case MAP:
+        return sameParameters(source.keySchema(), target.keySchema())
+            && sameParameters(source.valueSchema(), target.valueSchema());
+      default:
+        return true;
+    }
+  }
+
   private static Object projectValue(Schema source, Object value, Schema target, String what) {
     if (source == target || source.equals(target)) {
       return value;
     }
     try {
+      if (!sameParameters(source, target)) {
+        // Connect's projector refuses any difference in parameters; decide() allowed these.
+        return ValueProjection.project(source, value, target, "the record's " + what);
+      }
       return SchemaProjector.project(source, value, target);
-    } catch (SchemaProjectorException e) {
+    } catch (DataException e) {
       throw new DataException(
           "the record's "
               + what

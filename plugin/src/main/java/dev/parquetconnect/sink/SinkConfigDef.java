@@ -554,7 +554,11 @@ final class SinkConfigDef {
             + "of the Kafka partition); BACKWARD and FULL keep the newest schema in a file, FORWARD "
             + "the oldest, and project records of other versions to it where they can, so "
             + "interleaved schema versions share a file; new files start from the schema the task "
-            + "learned for the topic (the newest, or oldest, version seen), in every directory.",
+            + "learned for the topic (the newest, or oldest, version seen), in every directory. "
+            + "Docs and other converter metadata in schema parameters do not stop a projection; a "
+            + "decimal's scale and precision must match, and an enum's symbols must be among the "
+            + "file's (BACKWARD and FULL take versions that add symbols, FORWARD ones that remove "
+            + "them). NONE compares whole schemas, docs and versions included.",
         GROUP_CONTENT,
         ++order,
         Width.SHORT,

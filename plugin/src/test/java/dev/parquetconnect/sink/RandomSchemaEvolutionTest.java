@@ -69,14 +69,14 @@ import org.slf4j.LoggerFactory;
  * the schema of the record that opened it; a record of the same schema is written; under NONE any
  * other schema commits the file; under BACKWARD and FULL (file keeps the newest) a versioned record
  * newer than the file commits it, an older one is projected when Connect's projection can (same
- * names and parameters, numeric promotion, every target field it lacks optional or defaulted, an
- * optional source only into an optional or defaulted target), otherwise it commits the file; under
- * FORWARD (file keeps the oldest) the same with older and newer swapped; without versions BACKWARD
- * and FULL project only when nothing is dropped and FORWARD whatever can be projected. Projection
- * is Avro's schema resolution restricted to those rules: fields the target lacks dropped, fields
- * the record lacks take their default (null for optional ones), numbers widened. No record is a bad
- * record. A file ends at {@code flush.size} offsets or at a schema change; the rest is committed by
- * the schedule at the end.
+ * names, numeric promotion; these schemas carry no parameters, which AvroSchemaVersionsTest covers,
+ * every target field it lacks optional or defaulted, an optional source only into an optional or
+ * defaulted target), otherwise it commits the file; under FORWARD (file keeps the oldest) the same
+ * with older and newer swapped; without versions BACKWARD and FULL project only when nothing is
+ * dropped and FORWARD whatever can be projected. Projection is Avro's schema resolution restricted
+ * to those rules: fields the target lacks dropped, fields the record lacks take their default (null
+ * for optional ones), numbers widened. No record is a bad record. A file ends at {@code flush.size}
+ * offsets or at a schema change; the rest is committed by the schedule at the end.
  *
  * <p>Each committed file is checked against the model: its name (partition, first and last offset),
  * its Connect schema as stored in the footer, its Parquet schema as parquet-java reads it, and
