@@ -7,6 +7,7 @@ import dev.parquetconnect.connect.SchemaCompatibility;
 import dev.parquetconnect.connect.SchemaEvolution;
 import dev.parquetconnect.connect.SchemaInference;
 import dev.parquetconnect.format.meta.TimeUnit;
+import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.EncodingPolicy;
 import dev.parquetconnect.format.write.PageVersion;
 import dev.parquetconnect.format.write.WriterOptions;
@@ -237,6 +238,11 @@ final class ParquetFiles implements RecordWriterFactory {
     @Override
     public long recordCount() {
       return writer.recordCount();
+    }
+
+    @Override
+    public MessageType parquetSchema() {
+      return layout.parquetSchema();
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.config.StoreConfigDef;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
+import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreSettings;
 import java.time.ZoneId;
@@ -207,6 +209,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
   /** Milliseconds of wall-clock time between scheduled commits, or -1. */
   public long rotateScheduleIntervalMs() {
     return getLong(ROTATE_SCHEDULE_INTERVAL_MS_CONFIG);
+  }
+
+  /** Whether the files are committed into Iceberg tables ({@code table.format=iceberg}). */
+  public boolean icebergTables() {
+    return IcebergConfig.isIceberg(this);
+  }
+
+  /** The table keys, typed (meaningful when {@link #icebergTables}). */
+  public IcebergSettings iceberg() {
+    return IcebergConfig.settings(this);
   }
 
   public CompressionCodec codec() {

@@ -51,6 +51,7 @@ import dev.parquetconnect.config.StoreUrlValidator;
 import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.config.ZoneIdValidator;
 import dev.parquetconnect.format.compress.Codecs;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.storage.StoreKeys;
 import java.util.List;
 import org.apache.kafka.common.config.ConfigDef;
@@ -87,6 +88,7 @@ final class SinkConfigDef {
     defineContent(def);
     defineDelivery(def);
     StoreConfigDef.define(def);
+    IcebergConfig.define(def);
     return def;
   }
 

@@ -21,6 +21,7 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.nonBlank;
 
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.StoreConfigDef;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.sink.partition.RecordFields;
 import dev.parquetconnect.sink.partition.TimePartitioner;
@@ -126,6 +127,7 @@ final class SinkConfigRules {
       }
     }
     errors.addAll(StoreConfigDef.problems(parsed));
+    errors.addAll(IcebergConfig.problems(parsed));
     return errors;
   }
 
