@@ -3,9 +3,12 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.PrimitiveNode;
+import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.write.ColumnChunkWriter;
 import dev.parquetconnect.format.write.ParquetFileWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +61,7 @@ public final class ConnectRecordShredder {
   private final ColumnChunkWriter partition;
   private final ColumnChunkWriter offset;
   private final ColumnChunkWriter timestamp;
+  private final boolean kafkaTimestampMicros;
   private final FieldShredder key;
   private final ColumnChunkWriter headerKey;
   private final ColumnChunkWriter headerSchema;
@@ -75,7 +79,7 @@ public final class ConnectRecordShredder {
     this.layout = layout;
     this.fileWriter = writer;
     MessageType schema = layout.parquetSchema();
-    if (!schema.equals(writer.schema())) {
+    if (!schema.equals(withoutFieldIds(writer.schema()))) {
       throw new IllegalArgumentException("the writer's schema is not the layout's");
     }
     ShredderCompiler compiler =
@@ -114,6 +118,7 @@ public final class ConnectRecordShredder {
     }
     this.valueColumns = compiler.columnsFrom(0); // the value's columns lead
     MappingOptions options = layout.options();
+    this.kafkaTimestampMicros = options.kafkaTimestampMicros();
     if (options.kafkaMetadata()) {
       next += 4;
       this.topic = compiler.leaf();
@@ -343,7 +348,7 @@ public final class ConnectRecordShredder {
       if (ts == null) {
         timestamp.writeNull(0, 0);
       } else {
-        timestamp.writeLong(ts, 0, 1);
+        timestamp.writeLong(kafkaTimestampMicros ? kafkaMicros(ts) : ts, 0, 1);
       }
     }
     if (key != null) {
@@ -359,5 +364,38 @@ public final class ConnectRecordShredder {
     if (tombstone != null) {
       tombstone.writeBoolean(value == null, 0, 0);
     }
+  }
+
+  private static long kafkaMicros(long millis) {
+    if (millis > Long.MAX_VALUE / 1000 || millis < Long.MIN_VALUE / 1000) {
+      throw new DataException(
+          "the record timestamp " + millis + " ms does not fit __kafka_timestamp in microseconds");
+    }
+    return millis * 1000;
+  }
+
+  /**
+   * {@code schema} without field ids: a table's files carry the ids of its columns, on the schema
+   * the layout gives, and a layout's schema has none.
+   */
+  static MessageType withoutFieldIds(MessageType schema) {
+    List<SchemaNode> fields = new ArrayList<>(schema.fields().size());
+    for (SchemaNode field : schema.fields()) {
+      fields.add(withoutFieldIds(field));
+    }
+    return new MessageType(schema.name(), fields);
+  }
+
+  private static SchemaNode withoutFieldIds(SchemaNode node) {
+    if (node instanceof PrimitiveNode leaf) {
+      return leaf.fieldId() == null ? leaf : leaf.withFieldId(null);
+    }
+    GroupNode group = (GroupNode) node;
+    List<SchemaNode> fields = new ArrayList<>(group.fieldCount());
+    for (SchemaNode field : group.fields()) {
+      fields.add(withoutFieldIds(field));
+    }
+    return new GroupNode(
+        group.name(), group.repetition(), fields, group.logicalType(), group.convertedType(), null);
   }
 }

@@ -148,7 +148,9 @@ public final class FileLayout {
           PrimitiveNode.of(OFFSET_COLUMN, FieldRepetitionType.REQUIRED, PhysicalType.INT64));
       metadata.add(
           PrimitiveNode.of(TIMESTAMP_COLUMN, FieldRepetitionType.OPTIONAL, PhysicalType.INT64)
-              .withLogicalType(new LogicalType.TimestampType(true, TimeUnit.MILLIS)));
+              .withLogicalType(
+                  new LogicalType.TimestampType(
+                      true, options.kafkaTimestampMicros() ? TimeUnit.MICROS : TimeUnit.MILLIS)));
     }
     if (keySchema != null) {
       metadata.add(ConnectToParquet.node(KEY_COLUMN, keySchema, true, options));

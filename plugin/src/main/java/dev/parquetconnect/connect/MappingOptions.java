@@ -19,6 +19,10 @@ import java.util.Objects;
  *     default they are plain INT32 milliseconds of the day, because Spark (3.x and 4.0) refuses a
  *     file with a TIME column altogether. Either way the footer's Connect schema makes the source
  *     replay them as Connect Time.
+ * @param kafkaTimestampMicros whether {@code __kafka_timestamp} is TIMESTAMP(MICROS, UTC) rather
+ *     than MILLIS: Iceberg's timestamps are microseconds, and its readers and data file metrics
+ *     take a file's INT64 timestamp as microseconds whatever its annotation says ({@link
+ *     #forIcebergTables()})
  */
 public record MappingOptions(
     boolean kafkaMetadata,
@@ -26,7 +30,8 @@ public record MappingOptions(
     boolean kafkaHeaders,
     TimeUnit timestampUnit,
     boolean tombstones,
-    boolean timeLogicalType) {
+    boolean timeLogicalType,
+    boolean kafkaTimestampMicros) {
 
   public MappingOptions {
     Objects.requireNonNull(timestampUnit, "timestampUnit");
@@ -36,6 +41,17 @@ public record MappingOptions(
     }
   }
 
+  /** As the canonical constructor, with {@code __kafka_timestamp} in MILLIS (the default). */
+  public MappingOptions(
+      boolean kafkaMetadata,
+      boolean kafkaKey,
+      boolean kafkaHeaders,
+      TimeUnit timestampUnit,
+      boolean tombstones,
+      boolean timeLogicalType) {
+    this(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, timeLogicalType, false);
+  }
+
   /** As the canonical constructor, with Time columns as plain INT32 (the default). */
   public MappingOptions(
       boolean kafkaMetadata,
@@ -43,7 +59,7 @@ public record MappingOptions(
       boolean kafkaHeaders,
       TimeUnit timestampUnit,
       boolean tombstones) {
-    this(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, false);
+    this(kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, false, false);
   }
 
   /** The sink's defaults: topic, partition, offset and timestamp; millisecond timestamps. */
@@ -58,31 +74,77 @@ public record MappingOptions(
 
   public MappingOptions withKafkaMetadata(boolean enabled) {
     return new MappingOptions(
-        enabled, kafkaKey, kafkaHeaders, timestampUnit, tombstones, timeLogicalType);
+        enabled,
+        kafkaKey,
+        kafkaHeaders,
+        timestampUnit,
+        tombstones,
+        timeLogicalType,
+        kafkaTimestampMicros);
   }
 
   public MappingOptions withKafkaKey(boolean enabled) {
     return new MappingOptions(
-        kafkaMetadata, enabled, kafkaHeaders, timestampUnit, tombstones, timeLogicalType);
+        kafkaMetadata,
+        enabled,
+        kafkaHeaders,
+        timestampUnit,
+        tombstones,
+        timeLogicalType,
+        kafkaTimestampMicros);
   }
 
   public MappingOptions withKafkaHeaders(boolean enabled) {
     return new MappingOptions(
-        kafkaMetadata, kafkaKey, enabled, timestampUnit, tombstones, timeLogicalType);
+        kafkaMetadata,
+        kafkaKey,
+        enabled,
+        timestampUnit,
+        tombstones,
+        timeLogicalType,
+        kafkaTimestampMicros);
   }
 
   public MappingOptions withTimestampUnit(TimeUnit unit) {
     return new MappingOptions(
-        kafkaMetadata, kafkaKey, kafkaHeaders, unit, tombstones, timeLogicalType);
+        kafkaMetadata,
+        kafkaKey,
+        kafkaHeaders,
+        unit,
+        tombstones,
+        timeLogicalType,
+        kafkaTimestampMicros);
   }
 
   public MappingOptions withTimeLogicalType(boolean enabled) {
     return new MappingOptions(
-        kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, tombstones, enabled);
+        kafkaMetadata,
+        kafkaKey,
+        kafkaHeaders,
+        timestampUnit,
+        tombstones,
+        enabled,
+        kafkaTimestampMicros);
   }
 
   public MappingOptions withTombstones(boolean enabled) {
     return new MappingOptions(
-        kafkaMetadata, kafkaKey, kafkaHeaders, timestampUnit, enabled, timeLogicalType);
+        kafkaMetadata,
+        kafkaKey,
+        kafkaHeaders,
+        timestampUnit,
+        enabled,
+        timeLogicalType,
+        kafkaTimestampMicros);
+  }
+
+  /**
+   * The files of an Iceberg table: every timestamp, {@code __kafka_timestamp} included, in
+   * microseconds, the only unit of Iceberg's {@code timestamp} and {@code timestamptz} (its readers
+   * and its data file metrics take an INT64 timestamp column as microseconds).
+   */
+  public MappingOptions forIcebergTables() {
+    return new MappingOptions(
+        kafkaMetadata, kafkaKey, kafkaHeaders, TimeUnit.MICROS, tombstones, timeLogicalType, true);
   }
 }

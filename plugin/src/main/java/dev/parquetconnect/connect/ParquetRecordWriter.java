@@ -1,7 +1,9 @@
 package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.UnsupportedFeatureException;
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
+import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.ValueText;
 import dev.parquetconnect.format.write.WriterOptions;
@@ -10,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -34,6 +37,7 @@ public final class ParquetRecordWriter implements Closeable {
   private FileLayout layout;
   private final SchemaInference inference;
   private final WriterOptions options;
+  private final UnaryOperator<MessageType> fileSchema;
   private final ParquetFileWriter writer;
   private ConnectRecordShredder shredder;
   private final boolean storesKeys;
@@ -51,11 +55,29 @@ public final class ParquetRecordWriter implements Closeable {
   public ParquetRecordWriter(
       OutputStream out, FileLayout layout, WriterOptions options, SchemaInference inference)
       throws IOException {
+    this(out, layout, options, inference, UnaryOperator.identity());
+  }
+
+  /**
+   * As above, the file's schema being {@code fileSchema} of the layout's (and of every wider layout
+   * {@link #reshape} takes): the same tree with field ids, so an Iceberg table's files carry the
+   * ids of its columns.
+   */
+  public ParquetRecordWriter(
+      OutputStream out,
+      FileLayout layout,
+      WriterOptions options,
+      SchemaInference inference,
+      UnaryOperator<MessageType> fileSchema)
+      throws IOException {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.inference = Objects.requireNonNull(inference, "inference");
     this.options = Objects.requireNonNull(options, "options");
+    this.fileSchema = Objects.requireNonNull(fileSchema, "fileSchema");
     try {
-      this.writer = new ParquetFileWriter(out, layout.parquetSchema(), withMetadata(layout));
+      this.writer =
+          new ParquetFileWriter(
+              out, fileSchema.apply(layout.parquetSchema()), withMetadata(layout));
     } catch (UnsupportedFeatureException | IllegalArgumentException e) {
       throw new ConnectException("cannot write Parquet with these options: " + e.getMessage(), e);
     }
@@ -101,7 +123,8 @@ public final class ParquetRecordWriter implements Closeable {
       return false;
     }
     try {
-      if (!writer.reshape(wider.parquetSchema(), withMetadata(wider), JSON_TEXT)) {
+      if (!writer.reshape(
+          fileSchema.apply(wider.parquetSchema()), withMetadata(wider), JSON_TEXT)) {
         return false;
       }
     } catch (UnsupportedFeatureException | IllegalArgumentException e) {
@@ -274,6 +297,16 @@ public final class ParquetRecordWriter implements Closeable {
   /** Bytes written to the stream so far. */
   public long bytesWritten() {
     return writer.bytesWritten();
+  }
+
+  /**
+   * The footer {@link #close()} wrote (row groups, column statistics), for a table's data file
+   * metrics.
+   *
+   * @throws IllegalStateException before the file is closed
+   */
+  public FileMetaData footer() {
+    return writer.footer();
   }
 
   /** Writes the open row group now. */

@@ -44,7 +44,7 @@ final class FileTail {
     groups.add(new Group(chunks, rows, fileOffset));
   }
 
-  void write(FileSink sink, MessageType schema, WriterOptions options, long totalRows)
+  FileMetaData write(FileSink sink, MessageType schema, WriterOptions options, long totalRows)
       throws IOException {
     int columns = schema.columns().size();
     GrowableBuffer buffer = new GrowableBuffer(1 << 12);
@@ -139,5 +139,6 @@ final class FileTail {
     buffer.advance(4);
     buffer.write(MAGIC);
     sink.write(buffer);
+    return footer;
   }
 }

@@ -6,6 +6,7 @@ import dev.parquetconnect.format.compress.Compressor;
 import dev.parquetconnect.format.io.GrowableBuffer;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
@@ -62,6 +63,9 @@ public final class ParquetFileWriter implements Closeable {
   private int rowGroupsWritten;
 
   private final FileTail tail = new FileTail();
+
+  /** The footer written by {@link #close()}, null until then. */
+  private FileMetaData footer;
 
   private long rowGroupRecords;
 
@@ -375,6 +379,19 @@ public final class ParquetFileWriter implements Closeable {
     }
   }
 
+  /**
+   * The footer this writer wrote, with every row group's column statistics, for callers that
+   * describe the file elsewhere (a table's data file metrics) without reading it back.
+   *
+   * @throws IllegalStateException before {@link #close()} completed the file
+   */
+  public FileMetaData footer() {
+    if (footer == null) {
+      throw new IllegalStateException("the file is not complete: close() did not write its footer");
+    }
+    return footer;
+  }
+
   /** Records written so far, all row groups. */
   public long recordCount() {
     return totalRecords;
@@ -461,7 +478,7 @@ public final class ParquetFileWriter implements Closeable {
     try {
       if (!failed) {
         flushRowGroup();
-        tail.write(sink, schema, options, totalRecords);
+        footer = tail.write(sink, schema, options, totalRecords);
         sink.flush();
       }
     } catch (IOException | RuntimeException e) {
