@@ -59,7 +59,7 @@ final class ParquetFiles implements RecordWriterFactory {
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
-    this.mapping =
+    MappingOptions mapping =
         MappingOptions.defaults()
             .withKafkaMetadata(config.storeKafkaMetadata())
             .withKafkaKey(config.storeKafkaKey())
@@ -69,6 +69,8 @@ final class ParquetFiles implements RecordWriterFactory {
             .withTimeLogicalType(config.timeLogicalType())
             .withTombstones(
                 config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
+    // Iceberg's timestamps are microseconds: its readers take any INT64 timestamp column as such.
+    this.mapping = config.icebergTables() ? mapping.forIcebergTables() : mapping;
     this.inference =
         new SchemaInference(
             config.schemalessConflictsAsText()

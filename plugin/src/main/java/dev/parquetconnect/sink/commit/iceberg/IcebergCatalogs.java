@@ -19,10 +19,9 @@ public final class IcebergCatalogs {
   /**
    * A catalog of the configured type.
    *
-   * @param name the catalog's name in Iceberg's logs and metrics (the connector's)
    * @throws IOException when the catalog cannot be reached or refuses its configuration
    */
-  public static Catalog open(IcebergSettings settings, String name) throws IOException {
+  public static Catalog open(IcebergSettings settings) throws IOException {
     Map<String, String> properties = new HashMap<>(settings.catalogProperties());
     // The Hadoop catalog keeps its metadata through a Hadoop file system; the others take the
     // configuration for their default FileIO (HadoopFileIO for file: and hdfs: locations).
@@ -32,7 +31,7 @@ public final class IcebergCatalogs {
     // Connect worker that must be the plugin's own (where iceberg-core and the drivers are).
     Thread.currentThread().setContextClassLoader(IcebergCatalogs.class.getClassLoader());
     try {
-      return CatalogUtil.buildIcebergCatalog(name, properties, conf);
+      return CatalogUtil.buildIcebergCatalog(settings.catalogName(), properties, conf);
     } catch (RuntimeException e) {
       throw asIOException("opening the " + settings.catalogType() + " catalog", e);
     } finally {

@@ -31,6 +31,7 @@ public final class IcebergConfig {
 
   public static final String CATALOG_PREFIX = "iceberg.catalog.";
   public static final String CATALOG_TYPE_CONFIG = "iceberg.catalog.type";
+  public static final String CATALOG_NAME_CONFIG = "iceberg.catalog.name";
   public static final String CATALOG_URI_CONFIG = "iceberg.catalog.uri";
   public static final String CATALOG_WAREHOUSE_CONFIG = "iceberg.catalog.warehouse";
   public static final String CATALOG_CREDENTIAL_CONFIG = "iceberg.catalog.credential";
@@ -88,6 +89,18 @@ public final class IcebergConfig {
         ++order,
         Width.SHORT,
         "Catalog type",
+        iceberg);
+    def.define(
+        CATALOG_NAME_CONFIG,
+        Type.STRING,
+        "iceberg",
+        Importance.LOW,
+        "The catalog's name. A jdbc catalog keeps it with every table (other engines see the "
+            + "tables under the same name only); the others use it in logs and metrics.",
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Catalog name",
         iceberg);
     def.define(
         CATALOG_URI_CONFIG,
@@ -292,7 +305,9 @@ public final class IcebergConfig {
         tableProperties.put(e.getKey(), e.getValue().toString());
       }
     }
+    catalog.remove("name");
     return new IcebergSettings(
+        config.getString(CATALOG_NAME_CONFIG).trim(),
         catalog,
         config.getString(TABLE_CONFIG).trim(),
         config.getBoolean(TABLE_AUTO_CREATE_CONFIG),

@@ -5,6 +5,7 @@ import java.util.Map;
 /**
  * The table settings of a sink, typed ({@link IcebergConfig#settings}).
  *
+ * @param catalogName the catalog's name ({@code iceberg.catalog.name})
  * @param catalogProperties what goes to Iceberg's {@code CatalogUtil}: {@code type}, {@code uri},
  *     {@code warehouse}, the secrets and every other {@code iceberg.catalog.*} key without its
  *     prefix. Holds secrets: never log it ({@link #toString} leaves it out).
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param commitIntervalMs how often the open files are committed (unless the rotation says sooner)
  */
 public record IcebergSettings(
+    String catalogName,
     Map<String, String> catalogProperties,
     String tableTemplate,
     boolean autoCreate,
