@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.commit.CommitProtocol.DataFile;
@@ -189,6 +190,11 @@ final class FileOpener {
     @Override
     public String partitionPath() {
       return file.partitionPath();
+    }
+
+    @Override
+    public FileMetaData footer() {
+      return file.writer().footer();
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.connect.SchemaCompatibility;
 import dev.parquetconnect.connect.SchemaEvolution;
 import dev.parquetconnect.connect.SchemaInference;
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.EncodingPolicy;
@@ -16,6 +17,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -56,6 +59,9 @@ final class ParquetFiles implements RecordWriterFactory {
    * NONE it is the newest file's, which only a record of the same schema fits.
    */
   private final Map<String, FileLayout> learned = new HashMap<>();
+
+  private Function<SinkRecord, UnaryOperator<MessageType>> fileSchemas =
+      record -> UnaryOperator.identity();
 
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
@@ -114,7 +120,22 @@ final class ParquetFiles implements RecordWriterFactory {
             : startingLayout(first, null);
     learn(first.topic(), layout);
     return new ParquetFile(
-        first.topic(), new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
+        first.topic(),
+        new ParquetRecordWriter(
+            new KeepOpen(out), layout, options, inference, fileSchemas.apply(first)));
+  }
+
+  /** The Parquet schema a new file opened for {@code record} would have now. */
+  MessageType schemaFor(SinkRecord record) {
+    return startingLayout(record, null).parquetSchema();
+  }
+
+  /**
+   * Gives each new file's Parquet schema what a table wants of it (the table's field ids), per
+   * record: {@code table.format=iceberg}. Without it files are written with the layout's schema.
+   */
+  void fileSchemas(Function<SinkRecord, UnaryOperator<MessageType>> schemas) {
+    this.fileSchemas = schemas;
   }
 
   /**
@@ -245,6 +266,11 @@ final class ParquetFiles implements RecordWriterFactory {
     @Override
     public MessageType parquetSchema() {
       return layout.parquetSchema();
+    }
+
+    @Override
+    public FileMetaData footer() {
+      return finished ? writer.footer() : null;
     }
 
     @Override

@@ -13,6 +13,8 @@ import dev.parquetconnect.sink.commit.iceberg.IcebergCommitProtocol;
 import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.commit.iceberg.IcebergTables;
 import dev.parquetconnect.sink.commit.iceberg.TableBindings;
+import dev.parquetconnect.sink.commit.iceberg.TableRouting;
+import dev.parquetconnect.sink.partition.Partitioner;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
@@ -29,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
@@ -61,7 +62,7 @@ public final class ParquetSinkTask extends SinkTask {
   /** Topics whose directory {@link #put} has cleaned (saves encoding the name per batch). */
   private final Set<String> cleanedTopics = new HashSet<>();
 
-  private final Supplier<TableBindings> bindings;
+  private final Function<ParquetSinkConfig, TableBindings> bindings;
   private ParquetSinkConfig config;
   private Store store;
   private IcebergTables tables;
@@ -93,7 +94,7 @@ public final class ParquetSinkTask extends SinkTask {
       StoreOpener stores,
       SinkClock clock,
       CrashPoints crashPoints,
-      Supplier<TableBindings> bindings) {
+      Function<ParquetSinkConfig, TableBindings> bindings) {
     this.bindings = bindings;
     this.formats = formats;
     this.stores = stores;
@@ -153,13 +154,20 @@ public final class ParquetSinkTask extends SinkTask {
           FileCommitProtocol.factory(
               store, markerKeys, clock, config.commitTimeoutMs(), writerId, taskName, crashPoints);
     }
+    RecordWriterFactory format = formats.apply(config);
+    Partitioner partitioner = Partitioners.create(config, clock::wallMillis);
+    if (tables != null && format instanceof ParquetFiles files) {
+      IcebergTables withIds = tables;
+      files.fileSchemas(record -> withIds.fileSchema(record.originalTopic()));
+      partitioner = new TableRouting(tables, files::schemaFor);
+    }
     runtime =
         new SinkRuntime(
             store,
             keys,
             commits,
-            formats.apply(config),
-            Partitioners.create(config, clock::wallMillis),
+            format,
+            partitioner,
             Partitioners.recordTime(config, clock::wallMillis),
             rotation,
             config.nullValueBehavior(),
@@ -184,7 +192,7 @@ public final class ParquetSinkTask extends SinkTask {
   private IcebergTables openTables(ParquetSinkConfig config) {
     IcebergSettings settings = config.iceberg();
     try {
-      return new IcebergTables(IcebergCatalogs.open(settings), settings, bindings.get());
+      return new IcebergTables(IcebergCatalogs.open(settings), settings, bindings.apply(config));
     } catch (IOException e) {
       closeStoreQuietly();
       throw new ConnectException(

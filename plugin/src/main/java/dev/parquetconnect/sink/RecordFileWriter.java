@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.MessageType;
 import java.io.IOException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -49,6 +50,11 @@ interface RecordFileWriter {
 
   /** The Parquet schema the file is written with now; null for a format without one. */
   default MessageType parquetSchema() {
+    return null;
+  }
+
+  /** The footer {@link #finish} wrote (statistics for a table's metrics); null before or none. */
+  default FileMetaData footer() {
     return null;
   }
 

@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink.commit;
 
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.MessageType;
 import java.io.IOException;
 import java.util.List;
@@ -158,6 +159,11 @@ public interface CommitProtocol {
 
     /** The Parquet schema the file was written with; null when not known. */
     default MessageType schema() {
+      return null;
+    }
+
+    /** The file's footer as written (row groups, statistics); null when not known. */
+    default FileMetaData footer() {
       return null;
     }
 

@@ -2,7 +2,9 @@ package dev.parquetconnect.sink.commit.iceberg;
 
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.iceberg.IcebergSchemas;
+import dev.parquetconnect.iceberg.PartitionSpecs;
 import dev.parquetconnect.iceberg.SchemaUpdates;
+import dev.parquetconnect.sink.ParquetSinkConfig;
 import java.util.Optional;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -10,6 +12,12 @@ import org.apache.iceberg.UpdateSchema;
 
 /** {@link TableBindings} over package {@code dev.parquetconnect.iceberg}. */
 public final class IcebergBindings implements TableBindings {
+  private final ParquetSinkConfig config;
+
+  /** The bindings of a sink: a new table without a configured spec gets the partitioner's. */
+  public IcebergBindings(ParquetSinkConfig config) {
+    this.config = config;
+  }
 
   @Override
   public Schema newTableSchema(MessageType written) {
@@ -23,10 +31,8 @@ public final class IcebergBindings implements TableBindings {
 
   @Override
   public PartitionSpec newTableSpec(String spec, Schema schema) {
-    if (!spec.isBlank()) {
-      throw new IllegalArgumentException(
-          IcebergConfig.PARTITION_SPEC_CONFIG + " '" + spec + "' cannot be applied yet");
-    }
-    return PartitionSpec.unpartitioned();
+    return spec.isBlank()
+        ? PartitionSpecs.derive(schema, config)
+        : PartitionSpecs.parse(spec, schema);
   }
 }

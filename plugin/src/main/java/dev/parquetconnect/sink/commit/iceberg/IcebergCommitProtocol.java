@@ -1,6 +1,7 @@
 package dev.parquetconnect.sink.commit.iceberg;
 
 import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.iceberg.DataFileMetrics;
 import dev.parquetconnect.sink.SinkClock;
 import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CrashPoints;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -284,6 +286,10 @@ public final class IcebergCommitProtocol implements CommitProtocol {
             .withRecordCount(file.recordCount());
     if (table.spec().isPartitioned()) {
       builder.withPartitionPath(file.partitionPath());
+    }
+    if (file.footer() != null) {
+      builder.withMetrics(
+          DataFileMetrics.of(file.footer(), table.schema(), MetricsConfig.forTable(table)));
     }
     return builder.build();
   }

@@ -3,6 +3,7 @@ package dev.parquetconnect.sink.commit.iceberg;
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.OfferedValues;
 import dev.parquetconnect.config.VisibleWhen;
+import dev.parquetconnect.iceberg.PartitionSpecs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -207,7 +208,10 @@ public final class IcebergConfig {
         "",
         Importance.MEDIUM,
         "The partition spec of a table the sink creates, e.g. 'day(ts), identity(country), "
-            + "bucket(16, id)'. Empty: unpartitioned.",
+            + "bucket(16, id)' (identity, year, month, day, hour, bucket, truncate; nested "
+            + "fields by dotted path). Empty: derived from partitioner.class (field: identity of "
+            + "each field; time: the path.format's finest unit of the timestamp column), else "
+            + "unpartitioned. Records are routed to their table's partitions whatever the spec.",
         GROUP,
         ++order,
         Width.LONG,
@@ -267,6 +271,11 @@ public final class IcebergConfig {
                 ConfigProblem.on(CATALOG_WAREHOUSE_CONFIG, "a hadoop catalog needs a warehouse"));
           }
       }
+    }
+    String spec = text(parsed, PARTITION_SPEC_CONFIG);
+    if (spec != null && !spec.isEmpty()) {
+      PartitionSpecs.validateSyntax(spec)
+          .ifPresent(problem -> errors.add(ConfigProblem.on(PARTITION_SPEC_CONFIG, problem)));
     }
     String table = text(parsed, TABLE_CONFIG);
     if (table != null) {

@@ -1,10 +1,14 @@
 package dev.parquetconnect.sink.commit.iceberg;
 
 import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.iceberg.IcebergSchemas;
+import dev.parquetconnect.iceberg.SchemaUpdates;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -18,6 +22,7 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.kafka.connect.errors.DataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,6 +124,42 @@ public final class IcebergTables implements Closeable {
     tables.put(topic, table);
     updateNameMapping(table);
     return table;
+  }
+
+  /**
+   * What a new data file of a topic's table is written with: its Parquet schema given the table's
+   * field ids, the table created or widened first when it cannot hold the file (so every column of
+   * every file has its id before a row is written).
+   *
+   * @return a hook that throws {@link UncheckedIOException} when the catalog fails (the writer then
+   *     backs off and retries) and {@link DataException} when the table cannot hold the record's
+   *     schema (a bad record: the dead letter queue or a failed task, as configured)
+   */
+  public UnaryOperator<MessageType> fileSchema(String topic) {
+    return written -> {
+      try {
+        Table table = tables.get(topic);
+        if (table == null) {
+          table = loadOrCreate(topic, written);
+        } else if (!SchemaUpdates.fits(table.schema(), written)) {
+          table.refresh();
+        }
+        if (!SchemaUpdates.fits(table.schema(), written)) {
+          evolve(table, written);
+        }
+        return IcebergSchemas.withFieldIds(written, table.schema());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (SchemaRefused e) {
+        throw new DataException(e.getMessage(), e);
+      } catch (RuntimeException e) {
+        if (e instanceof DataException) {
+          throw e;
+        }
+        throw new UncheckedIOException(
+            IcebergCatalogs.asIOException("widening table " + identifier(topic), e));
+      }
+    };
   }
 
   private void createNamespace(Namespace namespace) {

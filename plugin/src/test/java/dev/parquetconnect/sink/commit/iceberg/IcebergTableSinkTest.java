@@ -1,6 +1,7 @@
 package dev.parquetconnect.sink.commit.iceberg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
@@ -8,6 +9,10 @@ import dev.parquetconnect.sink.SinkTaskHarness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +31,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
@@ -156,6 +162,63 @@ final class IcebergTableSinkTest {
       }
       assertEquals(expected, offsets);
       assertEquals(List.of(), unreferencedFiles(table), "the zombie's files are deleted");
+    }
+  }
+
+  /**
+   * A spec'd table: records routed to Iceberg's partitions, the spec and schema as configured,
+   * DuckDB reading the current snapshot's data files equal, and a scan with a filter on the
+   * partition source planning only the matching files, its bounds (our writer's statistics) pruning
+   * the others.
+   */
+  @Test
+  void partitionedTableScansPruneAndDuckDbReadsTheSameRows() throws Exception {
+    Map<String, String> props = props("jdbc", "spec");
+    props.put(IcebergConfig.PARTITION_SPEC_CONFIG, "bucket(4, id), truncate(2, name)");
+    try (SinkTaskHarness task = new SinkTaskHarness(props, partitions())) {
+      task.put(records(0, 50));
+      task.commitOpenFiles(SCHEDULE_MS);
+    }
+    Table table = loadTable(props);
+    assertEquals(expectedRows(50), rows(table));
+    assertEquals(
+        "[1000: id_bucket: bucket[4](1), 1001: name_trunc: truncate[2](2)]",
+        table.spec().fields().toString());
+    assertEquals(
+        List.of("id", "name", "amount"),
+        table.schema().columns().stream().limit(3).map(f -> f.name()).toList());
+    List<String> all = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(t -> all.add(t.file().location()));
+    }
+    // id 5: bucket and truncate(name-5 -> "na") prune by partition; the bounds by id.
+    List<String> planned = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().filter(Expressions.equal("id", 5L)).planFiles()) {
+      tasks.forEach(t -> planned.add(t.file().location()));
+    }
+    LOG.info("filter id = 5 plans {} of {} data files", planned.size(), all.size());
+    assertTrue(all.size() >= 4 * PARTITIONS, "files per bucket and Kafka partition: " + all);
+    assertTrue(planned.size() <= PARTITIONS && !planned.isEmpty(), "planned: " + planned);
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement()) {
+      String files =
+          all.stream()
+              .map(f -> "'" + Path.of(java.net.URI.create(f)) + "'")
+              .collect(java.util.stream.Collectors.joining(", "));
+      ResultSet r =
+          sql.executeQuery(
+              "SELECT count(*), count(DISTINCT (__kafka_partition, __kafka_offset)), sum(id),"
+                  + " count(name), sum(amount) FROM read_parquet(["
+                  + files
+                  + "])");
+      r.next();
+      long n = 50L * PARTITIONS;
+      assertEquals(n, r.getLong(1));
+      assertEquals(n, r.getLong(2));
+      assertEquals(n * (n - 1) / 2, r.getLong(3));
+      assertEquals(n - (n + 6) / 7, r.getLong(4));
+      assertEquals(n * (n - 1) / 2 / 4.0, r.getDouble(5), 1e-9);
     }
   }
 
