@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.ParquetSinkConnector;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -220,6 +221,36 @@ final class IcebergTableSinkTest {
       assertEquals(n - (n + 6) / 7, r.getLong(4));
       assertEquals(n * (n - 1) / 2 / 4.0, r.getDouble(5), 1e-9);
     }
+  }
+
+  /** validate() reports a catalog it cannot reach, and a table it may not create. */
+  @Test
+  void validateReportsAnUnreachableCatalogAndAMissingTable() throws Exception {
+    Map<String, String> unreachable = props("rest", "unreachable");
+    unreachable.put(IcebergConfig.CATALOG_URI_CONFIG, "http://127.0.0.1:1/");
+    unreachable.put("iceberg.catalog.rest.client.max-retries", "0");
+    assertTrue(
+        errors(unreachable, IcebergConfig.CATALOG_URI_CONFIG).contains("cannot reach the catalog"),
+        errors(unreachable, IcebergConfig.CATALOG_URI_CONFIG));
+    Map<String, String> missing = props("hadoop", "missing");
+    missing.put(IcebergConfig.TABLE_AUTO_CREATE_CONFIG, "false");
+    missing.put("topics", "absent");
+    assertTrue(
+        errors(missing, IcebergConfig.TABLE_CONFIG)
+            .contains("table lake.absent of topic absent does not exist"),
+        errors(missing, IcebergConfig.TABLE_CONFIG));
+    missing.put(IcebergConfig.TABLE_AUTO_CREATE_CONFIG, "true");
+    assertEquals("[]", errors(missing, IcebergConfig.TABLE_CONFIG));
+  }
+
+  private static String errors(Map<String, String> props, String key) {
+    return new ParquetSinkConnector()
+        .validate(props).configValues().stream()
+            .filter(v -> v.name().equals(key))
+            .findFirst()
+            .orElseThrow()
+            .errorMessages()
+            .toString();
   }
 
   private static Map<String, String> props(String catalogType, String connector)
