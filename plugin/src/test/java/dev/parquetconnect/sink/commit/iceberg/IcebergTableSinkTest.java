@@ -223,6 +223,57 @@ final class IcebergTableSinkTest {
     }
   }
 
+  /**
+   * Interleaved schema versions widen the table (a new optional column, int to long): every row
+   * reads back in the widest schema, rows written before a column existed with null there.
+   */
+  @Test
+  void interleavedSchemaVersionsWidenTheTable() throws Exception {
+    Map<String, String> props = props("hadoop", "evolve");
+    Schema v1 = SchemaBuilder.struct().name("V").field("id", Schema.INT32_SCHEMA).build();
+    Schema v2 =
+        SchemaBuilder.struct()
+            .name("V")
+            .field("id", Schema.INT64_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    List<TopicPartition> one = List.of(new TopicPartition(TOPIC, 0));
+    try (SinkTaskHarness task = new SinkTaskHarness(props, one)) {
+      List<SinkRecord> records = new ArrayList<>();
+      for (long o = 0; o < 30; o++) {
+        boolean newer = o >= 10 && o % 2 == 0;
+        Struct value =
+            newer
+                ? new Struct(v2).put("id", o).put("note", "note-" + o)
+                : new Struct(v1).put("id", (int) o);
+        records.add(
+            new SinkRecord(
+                TOPIC, 0, null, null, newer ? v2 : v1, value, o, 0L, TimestampType.CREATE_TIME));
+        if (o == 9) {
+          task.put(records);
+          task.commitOpenFiles(SCHEDULE_MS);
+          records = new ArrayList<>();
+        }
+      }
+      task.put(records);
+      task.commitOpenFiles(SCHEDULE_MS);
+    }
+    Table table = loadTable(props);
+    assertEquals("long", table.schema().findField("id").type().toString(), "int widened to long");
+    assertTrue(table.schema().findField("note").isOptional());
+    Map<Long, Object> notes = new TreeMap<>();
+    try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
+      for (Record r : read) {
+        notes.put((Long) r.getField("__kafka_offset"), r.getField("note"));
+        assertEquals(r.getField("__kafka_offset"), r.getField("id"));
+      }
+    }
+    assertEquals(30, notes.size());
+    for (long o = 0; o < 30; o++) {
+      assertEquals(o >= 10 && o % 2 == 0 ? "note-" + o : null, notes.get(o), "offset " + o);
+    }
+  }
+
   /** validate() reports a catalog it cannot reach, and a table it may not create. */
   @Test
   void validateReportsAnUnreachableCatalogAndAMissingTable() throws Exception {
