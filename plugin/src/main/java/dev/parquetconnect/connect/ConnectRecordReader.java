@@ -2,7 +2,9 @@ package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.NestedTypes;
@@ -60,6 +62,7 @@ public final class ConnectRecordReader implements Closeable {
   private final FieldReader partitionReader;
   private final Leaf offsetReader;
   private final FieldReader timestampReader;
+  private final boolean timestampMicros;
   private final FieldReader tombstoneReader;
   private final FieldReader keyReader;
   private final HeadersReader headersReader;
@@ -121,6 +124,12 @@ public final class ConnectRecordReader implements Closeable {
         compiler.metadataLeaf(mapping.offsetIndex(), PhysicalType.INT64, Leaf.INT64);
     this.timestampReader =
         compiler.metadataLeaf(mapping.timestampIndex(), PhysicalType.INT64, Leaf.INT64);
+    // an Iceberg table's files hold __kafka_timestamp in microseconds
+    this.timestampMicros =
+        mapping.timestampIndex() >= 0
+            && file.schema().root().field(mapping.timestampIndex()).logicalType()
+                instanceof LogicalType.TimestampType ts
+            && ts.unit() == TimeUnit.MICROS;
     this.tombstoneReader =
         compiler.metadataLeaf(mapping.tombstoneIndex(), PhysicalType.BOOLEAN, Leaf.BOOLEAN);
     this.headersReader = compiler.headers();
@@ -198,6 +207,9 @@ public final class ConnectRecordReader implements Closeable {
       offsetReader.consume();
     }
     timestamp = timestampReader == null ? null : (Long) timestampReader.read();
+    if (timestamp != null && timestampMicros) {
+      timestamp = Math.floorDiv(timestamp.longValue(), 1000L);
+    }
     Object k = keyReader == null ? null : keyReader.read();
     key = mapping.keySchemaless() ? ParquetToConnect.toSchemaless(k) : k;
     headers = headersReader == null ? new ConnectHeaders() : headersReader.readHeaders();

@@ -98,7 +98,23 @@ public final class IcebergSchemas {
     for (SchemaNode node : written.fields()) {
       fields.add(withIds(node, table.asStruct(), fileTypes, ""));
     }
+    requireRequired(table.asStruct(), fileTypes, "");
     return new MessageType(written.name(), fields);
+  }
+
+  /** A required column of the table must be in the file: Iceberg's readers refuse it missing. */
+  private static void requireRequired(
+      Types.StructType table, Types.StructType file, String parent) {
+    for (Types.NestedField column : table.fields()) {
+      if (column.isRequired() && file.field(column.name()) == null) {
+        throw new DataException(
+            "column '"
+                + parent
+                + column.name()
+                + "' is required in the table and missing from the file (make it optional"
+                + " first)");
+      }
+    }
   }
 
   private static SchemaNode withIds(
@@ -174,6 +190,7 @@ public final class IcebergSchemas {
     for (SchemaNode child : group.fields()) {
       fields.add(withIds(child, table.asStructType(), fileType.asStructType(), path + "."));
     }
+    requireRequired(table.asStructType(), fileType.asStructType(), path + ".");
     return group(group, fields, id);
   }
 

@@ -6,10 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.connect.FileLayout;
 import dev.parquetconnect.connect.MappingOptions;
+import dev.parquetconnect.format.meta.FieldRepetitionType;
+import dev.parquetconnect.format.meta.LogicalType;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.TimeUnit;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.PrimitiveNode;
+import dev.parquetconnect.format.schema.Row;
+import dev.parquetconnect.format.write.ParquetFileWriter;
 import dev.parquetconnect.format.write.WriterOptions;
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
@@ -82,6 +92,7 @@ class DataFileMetricsTest {
                   .build())
           .build();
 
+  private static final int ROUNDS = 10;
   private static final MappingOptions OPTIONS = MappingOptions.defaults().forIcebergTables();
   private static final List<String> MODES =
       List.of("truncate(16)", "counts", "none", "full", "truncate(3)");
@@ -102,7 +113,7 @@ class DataFileMetricsTest {
     Schema table = IcebergSchemas.forNewTable(layout.parquetSchema());
     int lostBounds = 0;
     int comparedBounds = 0;
-    for (int round = 0; round < 12; round++) {
+    for (int round = 0; round < ROUNDS; round++) {
       String at = "seed " + seed + " round " + round;
       int rows = 1 + random.nextInt(300);
       List<SinkRecord> records = new ArrayList<>(rows);
@@ -177,11 +188,86 @@ class DataFileMetricsTest {
       assertEquals(iceberg.lowerBounds().keySet().size() >= ours.lowerBounds().size(), true, at);
     }
     LOG.info(
-        "DataFileMetricsTest: 12 files, {} bounds compared, {} columns kept no bounds for a NaN row"
+        "DataFileMetricsTest: {} files, {} bounds compared, {} columns kept no bounds for a NaN row"
             + " group",
+        ROUNDS,
         comparedBounds,
         lostBounds);
     assertTrue(comparedBounds > 0, "some mode kept bounds");
+  }
+
+  /** Types the Connect mapping does not write but a table's files may hold: the codec's rows. */
+  @Test
+  void uuidFixedTimeAndLocalTimestampColumnsGetIcebergsMetricsToo() throws Exception {
+    long seed = System.nanoTime();
+    LOG.info("DataFileMetricsTest codec-level seed {}", seed);
+    Random random = new Random(seed);
+    MessageType written =
+        new MessageType(
+            "m",
+            List.of(
+                PrimitiveNode.fixed("uuid", FieldRepetitionType.OPTIONAL, 16)
+                    .withLogicalType(LogicalType.UUID),
+                PrimitiveNode.fixed("fixed", FieldRepetitionType.OPTIONAL, 5),
+                PrimitiveNode.of("time", FieldRepetitionType.OPTIONAL, PhysicalType.INT64)
+                    .withLogicalType(new LogicalType.TimeType(false, TimeUnit.MICROS)),
+                PrimitiveNode.of("local", FieldRepetitionType.OPTIONAL, PhysicalType.INT64)
+                    .withLogicalType(new LogicalType.TimestampType(false, TimeUnit.MICROS)),
+                PrimitiveNode.of("json", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
+                    .withLogicalType(LogicalType.JSON),
+                PrimitiveNode.of("dec", FieldRepetitionType.OPTIONAL, PhysicalType.BYTE_ARRAY)
+                    .withLogicalType(new LogicalType.DecimalType(3, 20))));
+    Schema table = IcebergSchemas.forNewTable(written);
+    MessageType withIds = IcebergSchemas.withFieldIds(written, table);
+    for (String mode : MODES) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ParquetFileWriter writer =
+          new ParquetFileWriter(
+              out,
+              withIds,
+              WriterOptions.builder().rowGroupRowLimit(1 + random.nextInt(80)).build());
+      try (writer) {
+        for (int r = 0; r < 200; r++) {
+          boolean some = random.nextInt(6) > 0;
+          byte[] uuid = new byte[16];
+          random.nextBytes(uuid);
+          byte[] fixed = new byte[5];
+          random.nextBytes(fixed);
+          writer.write(
+              Row.of(
+                  withIds.root(),
+                  some ? uuid : null,
+                  some ? fixed : null,
+                  some ? (long) random.nextInt(86_400) * 1_000_000L : null,
+                  some ? random.nextLong() % 4_000_000_000_000_000L : null,
+                  some
+                      ? ("{\"k\":" + random.nextInt() + "}").getBytes(StandardCharsets.UTF_8)
+                      : null,
+                  some
+                      ? BigInteger.valueOf(random.nextLong())
+                          .multiply(BigInteger.valueOf(977))
+                          .toByteArray()
+                      : null));
+        }
+      }
+      MetricsConfig config =
+          MetricsConfig.from(
+              Map.of(TableProperties.DEFAULT_WRITE_METRICS_MODE, mode),
+              table,
+              SortOrder.unsorted());
+      Metrics ours = DataFileMetrics.of(writer.footer(), table, config);
+      Metrics iceberg = ParquetUtil.fileMetrics(new InMemoryInputFile(out.toByteArray()), config);
+      String at = "seed " + seed + " mode " + mode;
+      assertEquals(iceberg.recordCount(), ours.recordCount(), at);
+      assertEquals(iceberg.columnSizes(), ours.columnSizes(), at);
+      assertEquals(iceberg.valueCounts(), ours.valueCounts(), at);
+      assertEquals(iceberg.nullValueCounts(), ours.nullValueCounts(), at);
+      assertEquals(iceberg.lowerBounds(), ours.lowerBounds(), at);
+      assertEquals(iceberg.upperBounds(), ours.upperBounds(), at);
+      if (mode.equals("full")) {
+        assertEquals(table.columns().size(), ours.lowerBounds().size(), at + ": every column");
+      }
+    }
   }
 
   @Test

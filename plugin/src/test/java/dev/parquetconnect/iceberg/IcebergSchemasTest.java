@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.connect.ConnectRecordReader;
 import dev.parquetconnect.connect.FileLayout;
 import dev.parquetconnect.connect.MappingOptions;
+import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.TimeUnit;
+import dev.parquetconnect.format.read.MemoryInput;
+import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.GroupNode;
 import dev.parquetconnect.format.schema.MessageType;
@@ -242,6 +247,39 @@ class IcebergSchemasTest {
   }
 
   @Test
+  void theSourceReadsTheMicrosecondKafkaTimestampOfATablesFileAsMilliseconds() throws Exception {
+    long at = 1_709_633_472_345L;
+    SinkRecord record =
+        new SinkRecord(
+            "orders",
+            0,
+            null,
+            null,
+            VALUE,
+            new Struct(VALUE).put("id", 1L),
+            4L,
+            at,
+            TimestampType.CREATE_TIME);
+    FileLayout layout = FileLayout.of(null, VALUE, TABLE_OPTIONS);
+    Schema table = IcebergSchemas.forNewTable(layout.parquetSchema());
+    TableFiles.Written file =
+        TableFiles.write(layout, table, List.of(record), WriterOptions.defaults());
+    try (ParquetFileReader reader =
+            ParquetFileReader.open(
+                new MemoryInput(file.bytes(), "t.parquet"), ReadOptions.defaults());
+        ConnectRecordReader records =
+            new ConnectRecordReader(
+                reader,
+                ParquetToConnect.of(
+                    reader.schema(),
+                    ParquetToConnect.keyValueMap(reader.metadata().keyValueMetadata())))) {
+      records.next();
+      assertEquals(Long.valueOf(at), records.timestamp());
+      assertEquals(Long.valueOf(4L), records.offset());
+    }
+  }
+
+  @Test
   void typesWithoutAnIcebergEquivalentAreRefusedNamingTheColumn() {
     assertRefused(
         leaf("ts", PhysicalType.INT64, new LogicalType.TimestampType(true, TimeUnit.MILLIS)),
@@ -292,6 +330,16 @@ class IcebergSchemasTest {
     DataException missing =
         assertThrows(DataException.class, () -> IcebergSchemas.withFieldIds(written, narrower));
     assertTrue(missing.getMessage().contains("is not in the table's schema"), missing.getMessage());
+
+    DataException requiredMissing =
+        assertThrows(
+            DataException.class,
+            () ->
+                IcebergSchemas.withFieldIds(
+                    new MessageType("m", List.of(written.fields().get(1))), table));
+    assertTrue(
+        requiredMissing.getMessage().contains("column 'id' is required in the table and missing"),
+        requiredMissing.getMessage());
 
     MessageType longId =
         new MessageType(

@@ -250,6 +250,45 @@ class SchemaUpdatesTest {
         "int, float and a smaller decimal read as the table's long, double and wider decimal");
   }
 
+  @Test
+  void newFieldsInsideListElementsAndMapValuesAreAddedWhereTheyBelong() {
+    org.apache.kafka.connect.data.Schema item2 =
+        SchemaBuilder.struct()
+            .field("sku", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+            .field("qty", org.apache.kafka.connect.data.Schema.OPTIONAL_INT32_SCHEMA)
+            .build();
+    org.apache.kafka.connect.data.Schema before =
+        SchemaBuilder.struct()
+            .field("items", SchemaBuilder.array(ITEM).optional().build())
+            .field(
+                "byName",
+                SchemaBuilder.map(org.apache.kafka.connect.data.Schema.STRING_SCHEMA, ITEM)
+                    .optional()
+                    .build())
+            .build();
+    org.apache.kafka.connect.data.Schema after =
+        SchemaBuilder.struct()
+            .field("items", SchemaBuilder.array(item2).optional().build())
+            .field(
+                "byName",
+                SchemaBuilder.map(org.apache.kafka.connect.data.Schema.STRING_SCHEMA, item2)
+                    .optional()
+                    .build())
+            .build();
+    Table table =
+        TableFiles.create(
+            TableFiles.catalog(),
+            IcebergSchemas.forNewTable(written(before)),
+            PartitionSpec.unpartitioned());
+    UpdateSchema update = table.updateSchema();
+    assertEquals(Optional.empty(), SchemaUpdates.apply(update, table.schema(), written(after)));
+    Schema evolved = update.apply();
+    assertEquals(Types.IntegerType.get(), evolved.findType("items.element.qty"));
+    assertEquals(Types.IntegerType.get(), evolved.findType("byName.value.qty"));
+    assertTrue(evolved.findField("items.element.qty").isOptional());
+    assertTrue(SchemaUpdates.fits(evolved, written(after)));
+  }
+
   private static void assertIncompatible(
       Table table, org.apache.kafka.connect.data.Schema value, String fragment) {
     UpdateSchema update = table.updateSchema();
