@@ -154,9 +154,39 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     }
     Snapshot withOffsets = OffsetSummary.newestWithOffsets(table);
     committedEnd = OffsetSummary.offset(OffsetSummary.offsets(withOffsets), offsetKey);
-    lastCommitFiles = List.of();
+    lastCommitFiles = committedEnd < 0 ? List.of() : filesOfLastCommit(table);
     orphans.clean(table, committedEnd, olderThan());
     return true;
+  }
+
+  /**
+   * The store keys of the data files this partition's newest commit added (the writer learns their
+   * schemas); empty when that snapshot is not in the current ancestry any more. Best effort.
+   */
+  private List<String> filesOfLastCommit(Table table) {
+    String ours = connector + "/" + source.topic() + "/" + source.partition() + "/";
+    try {
+      for (Snapshot s = table.currentSnapshot(); s != null; ) {
+        String id = s.summary().get(OffsetSummary.COMMIT_PROPERTY);
+        String[] range =
+            id != null && id.startsWith(ours) ? id.substring(ours.length()).split("/") : null;
+        if (range != null && range.length == 3 && range[1].equals(Long.toString(committedEnd))) {
+          List<String> keys = new ArrayList<>();
+          String root = StoreLocations.uri(store, "");
+          for (org.apache.iceberg.DataFile file : s.addedDataFiles(table.io())) {
+            if (file.location().startsWith(root)) {
+              keys.add(file.location().substring(root.length()));
+            }
+          }
+          return keys;
+        }
+        Long parent = s.parentId();
+        s = parent == null ? null : table.snapshot(parent);
+      }
+    } catch (RuntimeException e) {
+      LOG.info("{} cannot list the files of the last commit: {}", log, e.toString());
+    }
+    return List.of();
   }
 
   private long olderThan() {

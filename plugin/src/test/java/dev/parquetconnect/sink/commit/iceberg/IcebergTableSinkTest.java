@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
+import dev.parquetconnect.sink.SinkClock;
 import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.commit.CommitProtocol;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.Stores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -271,6 +276,49 @@ final class IcebergTableSinkTest {
     assertEquals(30, notes.size());
     for (long o = 0; o < 30; o++) {
       assertEquals(o >= 10 && o % 2 == 0 ? "note-" + o : null, notes.get(o), "offset " + o);
+    }
+  }
+
+  /** Recovery names the data files of the partition's last commit (the writer learns from them). */
+  @Test
+  void recoveryFindsTheLastCommitsFiles() throws Exception {
+    Map<String, String> props = props("hadoop", "learn");
+    TopicPartition p0 = new TopicPartition(TOPIC, 0);
+    try (SinkTaskHarness task = new SinkTaskHarness(props, List.of(p0))) {
+      task.put(records(0, 5, 0));
+      task.commitOpenFiles(SCHEDULE_MS);
+      task.put(records(5, 9, 0));
+      task.commitOpenFiles(SCHEDULE_MS);
+    }
+    ParquetSinkConfig config = new ParquetSinkConfig(props);
+    try (Store store = Stores.open(config.storeUrl(), config.storeSettings());
+        IcebergTables tables =
+            new IcebergTables(
+                IcebergCatalogs.open(config.iceberg()),
+                config.iceberg(),
+                new IcebergBindings(config))) {
+      CommitProtocol protocol =
+          IcebergCommitProtocol.factory(
+                  tables,
+                  store,
+                  "learn",
+                  topic -> "topics/" + topic,
+                  SinkClock.SYSTEM,
+                  60_000,
+                  CrashPoints.NONE)
+              .open(p0, "[test]");
+      assertTrue(protocol.recover());
+      assertEquals(8, protocol.lastCommitted());
+      List<String> files = protocol.lastCommitFiles();
+      assertEquals(1, files.size(), files.toString());
+      assertTrue(
+          files
+              .get(0)
+              .endsWith(
+                  "+00000000000000000005+00000000000000000008-"
+                      + files.get(0).replaceAll(".*-", "")),
+          files.toString());
+      assertTrue(store.exists(files.get(0)), files.toString());
     }
   }
 
