@@ -1,5 +1,7 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.meta.FileMetaData;
+import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.sink.Epoch.Place;
 import dev.parquetconnect.sink.commit.CommitProtocol.DataFile;
 import dev.parquetconnect.sink.commit.CommitProtocol.PendingCommit;
@@ -83,8 +85,10 @@ final class FileOpener {
       throws IOException {
     String dir;
     String key;
+    String partitionPath;
     try {
-      dir = rt.keys().dataDir(place.topic(), HivePaths.path(place.columns()));
+      partitionPath = HivePaths.path(place.columns());
+      dir = rt.keys().dataDir(place.topic(), partitionPath);
       key =
           rt.keys()
               .check(
@@ -105,7 +109,7 @@ final class FileOpener {
       throw new UnstorableDirectory(e);
     }
     StoreOutput output = new DeferredOutput(rt.store(), key);
-    OpenFile file = new OpenFile(key, dir, output);
+    OpenFile file = new OpenFile(key, dir, partitionPath, output);
     try {
       file.writer(rt.writers().create(output, first, predecessor));
     } catch (IOException | RuntimeException e) {
@@ -166,6 +170,31 @@ final class FileOpener {
     public void publish() throws IOException {
       file.output().commitAs(file.finalKey());
       rt.budget().release(file);
+    }
+
+    @Override
+    public long sizeBytes() {
+      return file.writer().bytesWritten();
+    }
+
+    @Override
+    public long recordCount() {
+      return file.writer().recordCount();
+    }
+
+    @Override
+    public MessageType schema() {
+      return file.writer().parquetSchema();
+    }
+
+    @Override
+    public String partitionPath() {
+      return file.partitionPath();
+    }
+
+    @Override
+    public FileMetaData footer() {
+      return file.writer().footer();
     }
   }
 }

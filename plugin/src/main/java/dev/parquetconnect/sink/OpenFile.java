@@ -10,6 +10,7 @@ import java.io.IOException;
 final class OpenFile {
   private final String key;
   private final String directory;
+  private final String partitionPath;
   private final StoreOutput output;
   private RecordFileWriter writer;
   private long accountedBytes;
@@ -20,8 +21,17 @@ final class OpenFile {
    * @param directory the directory the file is committed in, under a name given at the commit
    */
   OpenFile(String key, String directory, StoreOutput output) {
+    this(key, directory, "", output);
+  }
+
+  /**
+   * @param partitionPath the partitioner's encoded partition the directory ends with ({@code ""}
+   *     for none), which a table commit turns into the file's partition tuple
+   */
+  OpenFile(String key, String directory, String partitionPath, StoreOutput output) {
     this.key = key;
     this.directory = directory;
+    this.partitionPath = partitionPath;
     this.output = output;
   }
 
@@ -32,6 +42,10 @@ final class OpenFile {
 
   String directory() {
     return directory;
+  }
+
+  String partitionPath() {
+    return partitionPath;
   }
 
   /** The key the file is committed under; null until the commit names it. */

@@ -6,7 +6,9 @@ import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.connect.SchemaCompatibility;
 import dev.parquetconnect.connect.SchemaEvolution;
 import dev.parquetconnect.connect.SchemaInference;
+import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.meta.TimeUnit;
+import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.EncodingPolicy;
 import dev.parquetconnect.format.write.PageVersion;
 import dev.parquetconnect.format.write.WriterOptions;
@@ -15,6 +17,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -57,10 +61,13 @@ final class ParquetFiles implements RecordWriterFactory {
    */
   private final Map<String, FileLayout> learned = new HashMap<>();
 
+  private Function<SinkRecord, UnaryOperator<MessageType>> fileSchemas =
+      record -> UnaryOperator.identity();
+
   private ParquetFiles(ParquetSinkConfig config) {
     this.options = writerOptions(config);
     this.columnTuning = config.columnTuning();
-    this.mapping =
+    MappingOptions mapping =
         MappingOptions.defaults()
             .withKafkaMetadata(config.storeKafkaMetadata())
             .withKafkaKey(config.storeKafkaKey())
@@ -70,6 +77,8 @@ final class ParquetFiles implements RecordWriterFactory {
             .withTimeLogicalType(config.timeLogicalType())
             .withTombstones(
                 config.nullValueBehavior() == ParquetSinkConfig.NullValueBehavior.WRITE);
+    // Iceberg's timestamps are microseconds: its readers take any INT64 timestamp column as such.
+    this.mapping = config.icebergTables() ? mapping.forIcebergTables() : mapping;
     this.inference =
         new SchemaInference(
             config.schemalessConflictsAsText()
@@ -115,7 +124,22 @@ final class ParquetFiles implements RecordWriterFactory {
     learn(first.topic(), layout);
     columnTuning.check(layout.parquetSchema(), first.topic());
     return new ParquetFile(
-        first.topic(), new ParquetRecordWriter(new KeepOpen(out), layout, options, inference));
+        first.topic(),
+        new ParquetRecordWriter(
+            new KeepOpen(out), layout, options, inference, fileSchemas.apply(first)));
+  }
+
+  /** The Parquet schema a new file opened for {@code record} would have now. */
+  MessageType schemaFor(SinkRecord record) {
+    return startingLayout(record, null).parquetSchema();
+  }
+
+  /**
+   * Gives each new file's Parquet schema what a table wants of it (the table's field ids), per
+   * record: {@code table.format=iceberg}. Without it files are written with the layout's schema.
+   */
+  void fileSchemas(Function<SinkRecord, UnaryOperator<MessageType>> schemas) {
+    this.fileSchemas = schemas;
   }
 
   /**
@@ -245,6 +269,16 @@ final class ParquetFiles implements RecordWriterFactory {
     @Override
     public long recordCount() {
       return writer.recordCount();
+    }
+
+    @Override
+    public MessageType parquetSchema() {
+      return layout.parquetSchema();
+    }
+
+    @Override
+    public FileMetaData footer() {
+      return finished ? writer.footer() : null;
     }
 
     @Override

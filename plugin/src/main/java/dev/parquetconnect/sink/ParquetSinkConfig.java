@@ -7,6 +7,8 @@ import dev.parquetconnect.connect.json.JsonInputConfig;
 import dev.parquetconnect.connect.json.JsonRecordDecoder;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
+import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreSettings;
@@ -223,6 +225,16 @@ public final class ParquetSinkConfig extends AbstractConfig {
   /** Milliseconds of wall-clock time between scheduled commits, or -1. */
   public long rotateScheduleIntervalMs() {
     return getLong(ROTATE_SCHEDULE_INTERVAL_MS_CONFIG);
+  }
+
+  /** Whether the files are committed into Iceberg tables ({@code table.format=iceberg}). */
+  public boolean icebergTables() {
+    return IcebergConfig.isIceberg(this);
+  }
+
+  /** The table keys, typed (meaningful when {@link #icebergTables}). */
+  public IcebergSettings iceberg() {
+    return IcebergConfig.settings(this);
   }
 
   public CompressionCodec codec() {

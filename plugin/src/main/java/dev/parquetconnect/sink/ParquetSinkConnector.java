@@ -2,6 +2,7 @@ package dev.parquetconnect.sink;
 
 import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.format.write.ProjectVersion;
+import dev.parquetconnect.sink.commit.iceberg.CatalogCheck;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,7 +82,10 @@ public final class ParquetSinkConnector extends SinkConnector {
    */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    return ConnectorValidation.validate(
-        config(), connectorConfigs, validated -> SinkConfigRules.problems(validated::parsed));
+    Config result =
+        ConnectorValidation.validate(
+            config(), connectorConfigs, validated -> SinkConfigRules.problems(validated::parsed));
+    CatalogCheck.check(result, connectorConfigs);
+    return result;
   }
 }

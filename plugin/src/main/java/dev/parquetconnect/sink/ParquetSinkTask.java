@@ -2,10 +2,19 @@ package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
 import dev.parquetconnect.sink.SinkRuntime.Rotation;
+import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.sink.commit.FileCommitProtocol;
 import dev.parquetconnect.sink.commit.MarkerKeys;
+import dev.parquetconnect.sink.commit.iceberg.IcebergBindings;
+import dev.parquetconnect.sink.commit.iceberg.IcebergCatalogs;
+import dev.parquetconnect.sink.commit.iceberg.IcebergCommitProtocol;
+import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
+import dev.parquetconnect.sink.commit.iceberg.IcebergTables;
+import dev.parquetconnect.sink.commit.iceberg.TableBindings;
+import dev.parquetconnect.sink.commit.iceberg.TableRouting;
+import dev.parquetconnect.sink.partition.Partitioner;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
@@ -53,8 +62,10 @@ public final class ParquetSinkTask extends SinkTask {
   /** Topics whose directory {@link #put} has cleaned (saves encoding the name per batch). */
   private final Set<String> cleanedTopics = new HashSet<>();
 
+  private final Function<ParquetSinkConfig, TableBindings> bindings;
   private ParquetSinkConfig config;
   private Store store;
+  private IcebergTables tables;
   private SinkRuntime runtime;
   private MarkerKeys markerKeys;
   private String taskName = "parquet-sink";
@@ -74,6 +85,17 @@ public final class ParquetSinkTask extends SinkTask {
       StoreOpener stores,
       SinkClock clock,
       CrashPoints crashPoints) {
+    this(formats, stores, clock, crashPoints, IcebergBindings::new);
+  }
+
+  /** As above, with another mapping of files to tables (tests). */
+  ParquetSinkTask(
+      Function<ParquetSinkConfig, RecordWriterFactory> formats,
+      StoreOpener stores,
+      SinkClock clock,
+      CrashPoints crashPoints,
+      Function<ParquetSinkConfig, TableBindings> bindings) {
+    this.bindings = bindings;
     this.formats = formats;
     this.stores = stores;
     this.clock = clock;
@@ -106,27 +128,46 @@ public final class ParquetSinkTask extends SinkTask {
           taskName + " cannot open the store " + config.storeUrl() + ": " + e.getMessage(), e);
     }
     String writerId = UUID.randomUUID().toString();
+    long scheduleMs = config.rotateScheduleIntervalMs();
+    if (config.icebergTables() && scheduleMs <= 0) {
+      scheduleMs = config.iceberg().commitIntervalMs();
+    }
     Rotation rotation =
         new Rotation(
-            config.flushSize(),
-            config.fileMaxBytes(),
-            config.rotateIntervalMs(),
-            config.rotateScheduleIntervalMs());
+            config.flushSize(), config.fileMaxBytes(), config.rotateIntervalMs(), scheduleMs);
     markerKeys = new MarkerKeys(config.topicsDir(), config.connectorName());
+    SinkKeys keys = new SinkKeys(config.topicsDir(), SinkKeys.rootPrefixBytes(config.storeUrl()));
+    CommitProtocol.Factory commits;
+    if (config.icebergTables()) {
+      tables = openTables(config);
+      commits =
+          IcebergCommitProtocol.factory(
+              tables,
+              store,
+              config.connectorName(),
+              keys::topicDir,
+              clock,
+              config.commitTimeoutMs(),
+              crashPoints);
+    } else {
+      commits =
+          FileCommitProtocol.factory(
+              store, markerKeys, clock, config.commitTimeoutMs(), writerId, taskName, crashPoints);
+    }
+    RecordWriterFactory format = formats.apply(config);
+    Partitioner partitioner = Partitioners.create(config, clock::wallMillis);
+    if (tables != null && format instanceof ParquetFiles files) {
+      IcebergTables withIds = tables;
+      files.fileSchemas(record -> withIds.fileSchema(record.originalTopic()));
+      partitioner = new TableRouting(tables, files::schemaFor);
+    }
     runtime =
         new SinkRuntime(
             store,
-            new SinkKeys(config.topicsDir(), SinkKeys.rootPrefixBytes(config.storeUrl())),
-            FileCommitProtocol.factory(
-                store,
-                markerKeys,
-                clock,
-                config.commitTimeoutMs(),
-                writerId,
-                taskName,
-                crashPoints),
-            formats.apply(config),
-            Partitioners.create(config, clock::wallMillis),
+            keys,
+            commits,
+            format,
+            partitioner,
             Partitioners.recordTime(config, clock::wallMillis),
             rotation,
             config.nullValueBehavior(),
@@ -146,6 +187,26 @@ public final class ParquetSinkTask extends SinkTask {
         writerId,
         store.url(),
         config.topicsDir());
+  }
+
+  /** The catalog and tables of {@code table.format=iceberg}. */
+  private IcebergTables openTables(ParquetSinkConfig config) {
+    IcebergSettings settings = config.iceberg();
+    try {
+      return new IcebergTables(IcebergCatalogs.open(settings), settings, bindings.apply(config));
+    } catch (IOException e) {
+      closeStoreQuietly();
+      throw new ConnectException(
+          taskName + " cannot open the Iceberg catalog: " + e.getMessage(), e);
+    }
+  }
+
+  private void closeStoreQuietly() {
+    try {
+      store.close();
+    } catch (IOException e) {
+      LOG.warn("[{}] closing the store failed: {}", taskName, e.toString());
+    }
   }
 
   @Override
@@ -250,6 +311,14 @@ public final class ParquetSinkTask extends SinkTask {
         LOG.warn("[{}] closing the store failed: {}", taskName, e.toString());
       }
       store = null;
+    }
+    if (tables != null) {
+      try {
+        tables.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("[{}] closing the Iceberg catalog failed: {}", taskName, e.toString());
+      }
+      tables = null;
     }
     if (runtime != null) {
       runtime.metrics().close();

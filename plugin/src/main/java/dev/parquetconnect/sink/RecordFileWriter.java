@@ -1,5 +1,7 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.format.meta.FileMetaData;
+import dev.parquetconnect.format.schema.MessageType;
 import java.io.IOException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -45,6 +47,16 @@ interface RecordFileWriter {
 
   /** Records written. */
   long recordCount();
+
+  /** The Parquet schema the file is written with now; null for a format without one. */
+  default MessageType parquetSchema() {
+    return null;
+  }
+
+  /** The footer {@link #finish} wrote (statistics for a table's metrics); null before or none. */
+  default FileMetaData footer() {
+    return null;
+  }
 
   /** Heap bytes held for rows not yet written out (the open row group and its pages). */
   long bufferedBytes();

@@ -53,6 +53,7 @@ import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.config.ZoneIdValidator;
 import dev.parquetconnect.connect.json.JsonInputConfig;
 import dev.parquetconnect.format.compress.Codecs;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.RecordTime;
 import dev.parquetconnect.storage.StoreKeys;
@@ -92,6 +93,7 @@ final class SinkConfigDef {
     defineDelivery(def);
     JsonInputConfig.define(def);
     StoreConfigDef.define(def);
+    IcebergConfig.define(def);
     return def;
   }
 

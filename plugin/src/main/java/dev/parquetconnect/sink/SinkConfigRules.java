@@ -23,6 +23,7 @@ import static dev.parquetconnect.sink.ParquetSinkConfig.nonBlank;
 
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.StoreConfigDef;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.Partitioners;
 import dev.parquetconnect.sink.partition.RecordFields;
@@ -148,6 +149,7 @@ final class SinkConfigRules {
     }
     errors.addAll(ColumnTuning.problems(parsed));
     errors.addAll(StoreConfigDef.problems(parsed));
+    errors.addAll(IcebergConfig.problems(parsed));
     return errors;
   }
 

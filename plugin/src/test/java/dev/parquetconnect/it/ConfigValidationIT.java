@@ -48,7 +48,8 @@ final class ConfigValidationIT {
           "sink-s3.json",
           "sink-hdfs.json",
           "source-replay.json",
-          "source-generic.json");
+          "source-generic.json",
+          "sink-iceberg.json");
 
   private static final String LAKE_PLACEHOLDER = "${env:PARQUET_LAKE_URL}";
 
@@ -58,6 +59,9 @@ final class ConfigValidationIT {
   private static final String MINIO_ENDPOINT = "http://127.0.0.1:9000";
 
   private static final String NAMENODE = "hdfs://127.0.0.1:8020";
+
+  /** The REST catalog of docker/compose.yaml. */
+  private static final String ICEBERG_REST = "http://127.0.0.1:8181";
 
   private final Path root =
       Paths.get(System.getProperty("repo.root", "..")).toAbsolutePath().normalize();
@@ -76,6 +80,11 @@ final class ConfigValidationIT {
     KafkaRuntime runtime = KafkaRuntime.defaultVersion();
     try (ItStores.Running s3 = ItStores.s3(0, 0);
         ItStores.Hdfs hdfs = ItStores.hdfs(workDir.resolve("hdfs"));
+        IcebergRestServer iceberg =
+            IcebergRestServer.start(
+                Files.createDirectories(workDir.resolve("iceberg")),
+                workDir.resolve("lake/warehouse").toString(),
+                Map.of());
         KafkaBroker broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
         ConnectWorker worker =
             ConnectWorker.builder(runtime, broker.bootstrapServers())
@@ -85,7 +94,8 @@ final class ConfigValidationIT {
           new TestStores(
               workDir.resolve("lake").toUri().toString(),
               s3.settings(),
-              hdfs.url("").replaceAll("/$", ""));
+              hdfs.url("").replaceAll("/$", ""),
+              iceberg.uri());
       List<String> failures = new ArrayList<>();
       for (Path file : files) {
         Map<String, String> config = forTestStores(file, readFlatMap(file), stores);
@@ -122,7 +132,10 @@ final class ConfigValidationIT {
 
   /** The addresses and keys of the test's stores. */
   private record TestStores(
-      String localLakeUrl, Map<String, String> s3Settings, String namenodeUrl) {}
+      String localLakeUrl,
+      Map<String, String> s3Settings,
+      String namenodeUrl,
+      String icebergRestUri) {}
 
   /**
    * The substitutions, explicitly: each replaces a value the file must hold (so a config that
@@ -131,6 +144,13 @@ final class ConfigValidationIT {
   private static Map<String, String> forTestStores(
       Path file, Map<String, String> config, TestStores stores) {
     Map<String, String> result = new LinkedHashMap<>(config);
+    if (config.containsKey("iceberg.catalog.uri")) {
+      assertEquals(
+          ICEBERG_REST,
+          config.get("iceberg.catalog.uri"),
+          file + ": the REST catalog of docker/compose.yaml");
+      result.put("iceberg.catalog.uri", stores.icebergRestUri());
+    }
     String storeUrl = config.get("store.url");
     assertNotNull(storeUrl, file + " sets store.url");
     if (storeUrl.equals(LAKE_PLACEHOLDER)) {

@@ -1,5 +1,7 @@
 package dev.parquetconnect.sink.commit;
 
+import dev.parquetconnect.format.meta.FileMetaData;
+import dev.parquetconnect.format.schema.MessageType;
 import java.io.IOException;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
@@ -144,6 +146,34 @@ public interface CommitProtocol {
 
     /** Makes the file durable under {@link #key} (visible, for a plain store). */
     void publish() throws IOException;
+
+    /** The file's length in bytes once finished; -1 when not known. */
+    default long sizeBytes() {
+      return -1;
+    }
+
+    /** The records (rows) the file holds; -1 when not known. */
+    default long recordCount() {
+      return -1;
+    }
+
+    /** The Parquet schema the file was written with; null when not known. */
+    default MessageType schema() {
+      return null;
+    }
+
+    /** The file's footer as written (row groups, statistics); null when not known. */
+    default FileMetaData footer() {
+      return null;
+    }
+
+    /**
+     * The partitioner's encoded partition of the file ({@code name=value/...} as in its key),
+     * {@code ""} for none.
+     */
+    default String partitionPath() {
+      return "";
+    }
   }
 
   /** Another writer owns the partition, or has committed past the range. */
