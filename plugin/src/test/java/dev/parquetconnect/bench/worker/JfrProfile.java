@@ -1,0 +1,164 @@
+package dev.parquetconnect.bench.worker;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * A JDK Flight Recorder recording of the worker JVM during one leg ({@code jcmd <pid> JFR.start}
+ * with the {@code profile} settings: a stack sample of each running Java thread every 10 ms), and
+ * its summary: the share of samples by who does the work, and the hottest methods.
+ *
+ * <p>A sample counts for the first frame, from the top of the stack down, that belongs to one of
+ * the owners below; JDK frames ({@code java.}, {@code jdk.}, {@code sun.}) and Connect's data
+ * classes ({@code Struct}, {@code Schema}, {@code SinkRecord}) count for whoever called them, so
+ * the Structs JsonConverter builds are the converter's cost and the HashMap lookups of our task are
+ * our task's. Samples of every other thread (the herder, the consumer's heartbeat, the producers of
+ * the worker's internal topics) count as "other worker threads".
+ */
+final class JfrProfile {
+
+  private static final String RECORDING = "workerbench";
+
+  /** Frame owners by class name prefix, checked in this order. */
+  private static final Map<String, String> OWNERS = new LinkedHashMap<>();
+
+  static {
+    OWNERS.put("dev.parquetconnect.codec.", "our task: Parquet codec (encoding, compression)");
+    OWNERS.put("com.github.luben.zstd.", "our task: Parquet codec (encoding, compression)");
+    OWNERS.put("dev.parquetconnect.", "our task: records to columns, files, commits");
+    OWNERS.put("org.apache.kafka.connect.json.", "converter (JsonConverter, Jackson)");
+    OWNERS.put("com.fasterxml.jackson.", "converter (JsonConverter, Jackson)");
+    OWNERS.put("org.apache.kafka.connect.converters.", "converter (ByteArrayConverter)");
+    OWNERS.put("org.apache.kafka.connect.runtime.", "framework: Connect runtime (WorkerSinkTask)");
+    OWNERS.put("org.apache.kafka.clients.", "framework: Kafka consumer (fetch, decode)");
+    OWNERS.put("org.apache.kafka.common.", "framework: Kafka consumer (fetch, decode)");
+    OWNERS.put("org.apache.iceberg.", "Iceberg sink");
+    OWNERS.put("org.apache.parquet.", "Iceberg sink");
+  }
+
+  private static final List<String> NEUTRAL =
+      List.of(
+          "java.",
+          "jdk.",
+          "sun.",
+          "org.apache.kafka.connect.data.",
+          "org.apache.kafka.connect.sink.");
+
+  private final long pid;
+  private final Path file;
+
+  private JfrProfile(long pid, Path file) {
+    this.pid = pid;
+    this.file = file;
+  }
+
+  static JfrProfile start(long pid, Path file) throws IOException {
+    jcmd(pid, "JFR.start", "name=" + RECORDING, "settings=profile", "filename=" + file);
+    return new JfrProfile(pid, file);
+  }
+
+  /** Stops the recording (which writes its file) and summarises it. */
+  String stopAndSummarise(String taskThreadPrefix) throws IOException {
+    jcmd(pid, "JFR.stop", "name=" + RECORDING);
+    Map<String, Integer> owners = new HashMap<>();
+    Map<String, Integer> topFrames = new HashMap<>();
+    int samples = 0;
+    for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
+      if (!event.getEventType().getName().equals("jdk.ExecutionSample")) {
+        continue;
+      }
+      samples++;
+      String thread =
+          event.getThread("sampledThread") == null
+              ? ""
+              : String.valueOf(event.getThread("sampledThread").getJavaName());
+      RecordedStackTrace stack = event.getStackTrace();
+      List<RecordedFrame> frames = stack == null ? List.of() : stack.getFrames();
+      String owner = thread.startsWith(taskThreadPrefix) ? owner(frames) : "other worker threads";
+      owners.merge(owner, 1, Integer::sum);
+      if (!frames.isEmpty()) {
+        topFrames.merge(method(frames.get(0)), 1, Integer::sum);
+      }
+    }
+    StringBuilder summary = new StringBuilder();
+    summary.append(
+        String.format(
+            Locale.ROOT, "JFR %s: %d execution samples of Java threads%n", file, samples));
+    for (Map.Entry<String, Integer> entry : sorted(owners)) {
+      summary.append(
+          String.format(
+              Locale.ROOT,
+              "  %5.1f%%  %s%n",
+              100.0 * entry.getValue() / Math.max(1, samples),
+              entry.getKey()));
+    }
+    summary.append("  hottest methods (top of stack):\n");
+    for (Map.Entry<String, Integer> entry :
+        sorted(topFrames).subList(0, Math.min(15, topFrames.size()))) {
+      summary.append(
+          String.format(
+              Locale.ROOT,
+              "  %5.1f%%  %s%n",
+              100.0 * entry.getValue() / Math.max(1, samples),
+              entry.getKey()));
+    }
+    return summary.toString();
+  }
+
+  static String owner(List<RecordedFrame> frames) {
+    for (RecordedFrame frame : frames) {
+      String type = frame.getMethod().getType().getName();
+      if (NEUTRAL.stream().anyMatch(type::startsWith)) {
+        continue;
+      }
+      for (Map.Entry<String, String> owner : OWNERS.entrySet()) {
+        if (type.startsWith(owner.getKey())) {
+          return owner.getValue();
+        }
+      }
+      return "other (" + type + ")";
+    }
+    return "JDK only (thread start-up, I/O)";
+  }
+
+  private static String method(RecordedFrame frame) {
+    return frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+  }
+
+  private static List<Map.Entry<String, Integer>> sorted(Map<String, Integer> counts) {
+    List<Map.Entry<String, Integer>> entries = new ArrayList<>(counts.entrySet());
+    entries.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
+    return entries;
+  }
+
+  private static void jcmd(long pid, String... command) throws IOException {
+    List<String> line = new ArrayList<>(List.of(jcmdPath(), Long.toString(pid)));
+    line.addAll(List.of(command));
+    Process jcmd = new ProcessBuilder(line).redirectErrorStream(true).start();
+    try {
+      String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
+        throw new IOException(String.join(" ", line) + " failed: " + out);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted during " + String.join(" ", line), e);
+    }
+  }
+
+  private static String jcmdPath() {
+    return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+  }
+}
