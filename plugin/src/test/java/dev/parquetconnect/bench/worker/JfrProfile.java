@@ -30,6 +30,7 @@ import jdk.jfr.consumer.RecordingFile;
 final class JfrProfile {
 
   private static final String RECORDING = "workerbench";
+  private static final String WORKER_TASK = "org.apache.kafka.connect.runtime.WorkerTask";
 
   /** Frame owners by class name prefix, checked in this order. */
   private static final Map<String, String> OWNERS = new LinkedHashMap<>();
@@ -70,7 +71,7 @@ final class JfrProfile {
   }
 
   /** Stops the recording (which writes its file) and summarises it. */
-  String stopAndSummarise(String taskThreadPrefix) throws IOException {
+  String stopAndSummarise() throws IOException {
     jcmd(pid, "JFR.stop", "name=" + RECORDING);
     Map<String, Integer> owners = new HashMap<>();
     Map<String, Integer> topFrames = new HashMap<>();
@@ -80,13 +81,9 @@ final class JfrProfile {
         continue;
       }
       samples++;
-      String thread =
-          event.getThread("sampledThread") == null
-              ? ""
-              : String.valueOf(event.getThread("sampledThread").getJavaName());
       RecordedStackTrace stack = event.getStackTrace();
       List<RecordedFrame> frames = stack == null ? List.of() : stack.getFrames();
-      String owner = thread.startsWith(taskThreadPrefix) ? owner(frames) : "other worker threads";
+      String owner = isTaskThread(frames) ? owner(frames) : "other worker threads";
       owners.merge(owner, 1, Integer::sum);
       if (!frames.isEmpty()) {
         topFrames.merge(method(frames.get(0)), 1, Integer::sum);
@@ -115,6 +112,20 @@ final class JfrProfile {
               entry.getKey()));
     }
     return summary.toString();
+  }
+
+  /**
+   * Whether a sample is of a connector's task thread: JFR keeps the name a thread started with
+   * (Connect renames its pool threads to task-thread-NAME once they run a task), so the thread is
+   * recognised by the task's run loop at the bottom of its stack.
+   */
+  private static boolean isTaskThread(List<RecordedFrame> frames) {
+    for (int i = frames.size() - 1; i >= 0; i--) {
+      if (frames.get(i).getMethod().getType().getName().equals(WORKER_TASK)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String owner(List<RecordedFrame> frames) {
