@@ -32,7 +32,7 @@ final class IcebergSinkLeg implements Leg {
   }
 
   @Override
-  public Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset) {
+  public Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset, Path outputDir) {
     for (JsonNode plugin : worker.connectorPlugins()) {
       if (CONNECTOR_CLASS.equals(plugin.path("class").asText())) {
         return Optional.empty();

@@ -16,8 +16,12 @@ interface Leg {
 
   LegKind kind();
 
-  /** Why this leg cannot run on {@code worker} for {@code dataset}; empty when it can. */
-  Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset);
+  /**
+   * Why this leg cannot run on {@code worker} for {@code dataset}; empty when it can.
+   *
+   * @param outputDir where the leg would write, for a configuration the worker validates
+   */
+  Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset, Path outputDir);
 
   /** Creates what the connector needs before it starts (Iceberg's sink: its control topic). */
   default void prepare(KafkaBroker broker, String connectorName) {}

@@ -52,13 +52,11 @@ final class OurSinkLeg implements Leg {
    * exactly when the installed plugin knows the key and accepts {@code json}.
    */
   @Override
-  public Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset) {
+  public Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset, Path outputDir) {
     if (!inputJson) {
       return Optional.empty();
     }
-    Map<String, String> config =
-        connectorConfig("validate", dataset, Path.of("/tmp/unused"), 1, 10_000);
-    config.put("connector.class", CONNECTOR_CLASS);
+    Map<String, String> config = connectorConfig("validate", dataset, outputDir, 1, 10_000);
     JsonNode verdict = worker.validateConnectorConfig(CONNECTOR_CLASS, config);
     boolean known = false;
     List<String> errors = new ArrayList<>();

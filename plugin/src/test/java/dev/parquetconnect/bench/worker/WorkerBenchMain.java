@@ -215,13 +215,13 @@ public final class WorkerBenchMain {
       Map<Integer, Long> endOffsets)
       throws Exception {
     String name = connectorName(leg.kind(), dataset, round);
-    Optional<String> skip = leg.skipReason(worker, dataset);
+    Path output = workDir.resolve("out").resolve(name);
+    Files.createDirectories(output);
+    Optional<String> skip = leg.skipReason(worker, dataset, output);
     if (skip.isPresent()) {
       print("SKIP " + leg.kind().cliName() + " dataset=" + dataset.cliName() + ": " + skip.get());
       return;
     }
-    Path output = workDir.resolve("out").resolve(name);
-    Files.createDirectories(output);
     leg.prepare(broker, name);
     Map<String, String> config =
         leg.connectorConfig(name, dataset, output, options.records(), options.commitIntervalMs());
