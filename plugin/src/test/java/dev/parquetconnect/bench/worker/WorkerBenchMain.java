@@ -232,7 +232,16 @@ public final class WorkerBenchMain {
     double cpuBefore = ProcessCpu.processSeconds(pid);
     long createdMillis = System.currentTimeMillis();
     worker.putConnectorConfig(name, config);
-    Leg.Commit commit = awaitLastCommit(worker, dataset, leg, name, output, endOffsets);
+    Leg.Commit commit;
+    try {
+      commit = awaitLastCommit(worker, dataset, leg, name, output, endOffsets);
+    } catch (IllegalStateException e) {
+      if (recording != null) {
+        // The next leg starts a recording of the same name: this one must end first.
+        recording.stopAndSummarise();
+      }
+      throw e;
+    }
     double cpu = ProcessCpu.processSeconds(pid) - cpuBefore;
     Map<String, Double> threadCpu = ProcessCpu.byGroup(threadsBefore, ProcessCpu.threads(pid));
     long detectedMillis = System.currentTimeMillis();
