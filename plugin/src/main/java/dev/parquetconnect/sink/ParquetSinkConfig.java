@@ -3,6 +3,8 @@ package dev.parquetconnect.sink;
 import dev.parquetconnect.config.ConnectorStoreSettings;
 import dev.parquetconnect.config.ConnectorValidation;
 import dev.parquetconnect.config.StoreConfigDef;
+import dev.parquetconnect.connect.json.JsonInputConfig;
+import dev.parquetconnect.connect.json.JsonRecordDecoder;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.format.meta.CompressionCodec;
 import dev.parquetconnect.sink.partition.RecordTime;
@@ -310,6 +312,21 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public long orphanMinAgeMs() {
     return getLong(ORPHAN_MIN_AGE_MS_CONFIG);
+  }
+
+  /**
+   * The reader of raw JSON records under {@code input.format=json}; null under {@code connect}
+   * (records are taken as the converters made them).
+   */
+  public JsonRecordDecoder jsonInput() {
+    if (!getString(JsonInputConfig.INPUT_FORMAT_CONFIG)
+        .trim()
+        .equalsIgnoreCase(JsonInputConfig.FORMAT_JSON)) {
+      return null;
+    }
+    return new JsonRecordDecoder(
+        getBoolean(JsonInputConfig.INPUT_JSON_SCHEMAS_ENABLE_CONFIG),
+        storeKafkaKey() && getBoolean(JsonInputConfig.INPUT_JSON_KEY_CONFIG));
   }
 
   static String trimSlashes(String path) {

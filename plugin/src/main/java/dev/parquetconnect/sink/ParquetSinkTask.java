@@ -137,7 +137,8 @@ public final class ParquetSinkTask extends SinkTask {
             clock,
             context,
             taskName,
-            new SinkMetrics());
+            new SinkMetrics(),
+            config.jsonInput());
     runtime.metrics().register(context, config.connectorName(), taskNumber);
     LOG.info(
         "[{}] started: writer {}, store {}, topics dir {}",

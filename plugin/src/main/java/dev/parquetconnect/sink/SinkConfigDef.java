@@ -50,6 +50,7 @@ import dev.parquetconnect.config.StoreConfigDef;
 import dev.parquetconnect.config.StoreUrlValidator;
 import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.config.ZoneIdValidator;
+import dev.parquetconnect.connect.json.JsonInputConfig;
 import dev.parquetconnect.format.compress.Codecs;
 import dev.parquetconnect.storage.StoreKeys;
 import java.util.List;
@@ -86,6 +87,7 @@ final class SinkConfigDef {
     defineParquet(def);
     defineContent(def);
     defineDelivery(def);
+    JsonInputConfig.define(def);
     StoreConfigDef.define(def);
     return def;
   }

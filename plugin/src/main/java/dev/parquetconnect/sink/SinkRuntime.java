@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.connect.json.JsonRecordDecoder;
 import dev.parquetconnect.sink.ParquetSinkConfig.NullValueBehavior;
 import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CrashPoints;
@@ -16,6 +17,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * @param commits opens the commit protocol of each Kafka partition
  * @param taskName {@code <connector>-<task number>}, for markers and logs
  * @param metrics the task's metrics (docs/operations.md)
+ * @param jsonInput reads raw JSON records ({@code input.format=json}); null: taken as they come
  */
 record SinkRuntime(
     Store store,
@@ -33,7 +35,8 @@ record SinkRuntime(
     SinkClock clock,
     SinkTaskContext context,
     String taskName,
-    SinkMetrics metrics) {
+    SinkMetrics metrics,
+    JsonRecordDecoder jsonInput) {
 
   /** When a Kafka partition's open files are committed. */
   record Rotation(long flushSize, long fileMaxBytes, long intervalMs, long scheduleIntervalMs) {

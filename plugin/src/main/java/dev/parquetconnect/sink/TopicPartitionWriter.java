@@ -173,6 +173,14 @@ final class TopicPartitionWriter {
         || (epoch != null && offset <= epoch.end())) {
       return;
     }
+    if (rt.jsonInput() != null) {
+      try {
+        record = rt.jsonInput().decode(record);
+      } catch (DataException e) {
+        badRecord(record, e);
+        return;
+      }
+    }
     boolean skip = record.value() == null && rt.nullValues() == NullValueBehavior.IGNORE;
     Place place;
     long time;

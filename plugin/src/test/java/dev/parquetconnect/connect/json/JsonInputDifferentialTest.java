@@ -1,0 +1,403 @@
+package dev.parquetconnect.connect.json;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.SinkTaskHarness;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code input.format=json} against Kafka's JsonConverter + {@code input.format=connect}, over
+ * 100,000 seeded random documents (schemaless under both conflict policies, and envelopes of
+ * drifting schemas), a tenth of them mutated (truncated, a byte changed, inserted or dropped).
+ *
+ * <ol>
+ *   <li>Record by record: JsonConverter refuses a document exactly when our reader does, and
+ *       otherwise both give equal Connect schemas and values (doubles bit for bit, bytes by
+ *       content). Documents whose mutation left invalid UTF-8 are left out of this comparison:
+ *       Jackson decodes some invalid UTF-8 into garbage text where our reader refuses it
+ *       (docs/json-input.md); {@link JsonReaderTest} pins that case.
+ *   <li>File by file: the real sink task writes each stream twice, once from JsonConverter's values
+ *       (the documents it refuses never reach the task, as on a worker whose converter failed) and
+ *       once from the raw bytes, committed every 3,000 offsets; the committed files are equal byte
+ *       for byte, file by file in offset order (a file's name, its commit's offset range, may also
+ *       cover records JsonConverter refused at its edges), and the raw path's bad records are the
+ *       connect path's plus the documents JsonConverter refused, with the connect path's errors.
+ * </ol>
+ */
+final class JsonInputDifferentialTest {
+  private static final Logger LOG = LoggerFactory.getLogger(JsonInputDifferentialTest.class);
+  private static final String TOPIC = "diff";
+  private static final long SEED = 0x15_0000_1234L;
+
+  /** Offsets per commit (by the schedule, so that records refused early do not count). */
+  private static final int CHUNK = 3_000;
+
+  private static final String MUTATIONS = " {}[],:\"\\-0123456789.eEtrufalsn\u0001x";
+
+  @TempDir Path dir;
+
+  @Test
+  void bothPathsWriteTheSameFilesAndRefuseTheSameRecords() throws Exception {
+    LOG.info("seed {}", SEED);
+    Random random = new Random(SEED);
+    long started = System.nanoTime();
+    int total = 0;
+    total += stream("schemaless-string", false, "string", 40_000, random);
+    total += stream("schemaless-fail", false, "fail", 15_000, random);
+    total += stream("envelopes", true, "string", 45_000, random);
+    LOG.info("{} documents compared in {} ms", total, (System.nanoTime() - started) / 1_000_000);
+    assertTrue(total >= 100_000);
+  }
+
+  private int stream(String name, boolean envelopes, String policy, int count, Random random)
+      throws Exception {
+    long started = System.nanoTime();
+    RandomJson gen = new RandomJson(random);
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of("schemas.enable", Boolean.toString(envelopes)), false);
+    JsonConverter base64 = new JsonConverter();
+    base64.configure(Map.of("schemas.enable", "true"), false);
+    JsonConverter numeric = new JsonConverter();
+    numeric.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
+    List<Schema> schemas = new ArrayList<>();
+    JsonRecordDecoder decoder = new JsonRecordDecoder(envelopes, false);
+
+    List<SinkRecord> connectRecords = new ArrayList<>();
+    List<SinkRecord> rawRecords = new ArrayList<>();
+    List<Long> refused = new ArrayList<>();
+    int compared = 0;
+    int mutated = 0;
+    for (int offset = 0; offset < count; offset++) {
+      byte[] doc;
+      if (envelopes) {
+        // A topic's schema changes now and then, sometimes back to an older version.
+        if (schemas.isEmpty() || random.nextInt(1000) == 0) {
+          schemas.add(0, gen.schema(0));
+        } else if (schemas.size() > 1 && random.nextInt(2000) == 0) {
+          schemas.add(0, schemas.remove(1));
+        }
+        doc = gen.envelope(schemas.get(0), base64, numeric);
+      } else {
+        doc = gen.document().getBytes(StandardCharsets.UTF_8);
+      }
+      // A commit's first and last offsets are ones JsonConverter accepts, so both paths name
+      // their files alike (a refused record never reaches the connect path's task).
+      boolean edge = offset % CHUNK == 0 || (offset + 1) % CHUNK == 0 || offset == count - 1;
+      if (!edge && random.nextInt(10) == 0) {
+        doc = mutate(doc, random);
+        mutated++;
+      }
+      SchemaAndValue expected = null;
+      RuntimeException converterError = null;
+      try {
+        expected = converter.toConnectData(TOPIC, doc);
+      } catch (RuntimeException e) {
+        if (edge) {
+          offset--;
+          continue; // another document for the edge
+        }
+        converterError = e;
+      }
+      SchemaAndValue actual = null;
+      DataException ourError = null;
+      try {
+        actual = decoder.decode(doc, "value");
+      } catch (DataException e) {
+        ourError = e;
+      }
+      String what = name + " offset " + offset + ": " + printable(doc);
+      if (!validUtf8(doc)) {
+        // Jackson lets some invalid UTF-8 through; ours refuses it (see the class comment).
+        if (converterError == null && ourError == null) {
+          assertSame(expected, actual, what);
+        }
+      } else if (converterError != null) {
+        if (ourError == null) {
+          fail("JsonConverter refuses but ours accepts " + what + ": " + converterError);
+        }
+      } else {
+        if (ourError != null) {
+          fail("ours refuses but JsonConverter accepts " + what + ": " + ourError.getMessage());
+        }
+        assertSame(expected, actual, what);
+        compared++;
+      }
+      if (converterError == null) {
+        connectRecords.add(record(offset, expected.schema(), expected.value()));
+      } else {
+        refused.add((long) offset);
+      }
+      rawRecords.add(record(offset, Schema.OPTIONAL_BYTES_SCHEMA, doc));
+    }
+    LOG.info(
+        "{}: {} documents, {} mutated, {} refused by JsonConverter, {} values compared",
+        name,
+        count,
+        mutated,
+        refused.size(),
+        compared);
+
+    Path connectDir = dir.resolve(name + "-connect");
+    Path jsonDir = dir.resolve(name + "-json");
+    Run connect = run(connectDir, policy, "connect", envelopes, connectRecords, count, random);
+    Run json = run(jsonDir, policy, "json", envelopes, rawRecords, count, random);
+    List<Map.Entry<long[], byte[]>> connectFiles = files(connectDir);
+    List<Map.Entry<long[], byte[]>> jsonFiles = files(jsonDir);
+    assertEquals(connectFiles.size(), jsonFiles.size(), name + ": the same number of files");
+    for (int f = 0; f < connectFiles.size(); f++) {
+      long[] c = connectFiles.get(f).getKey();
+      long[] j = jsonFiles.get(f).getKey();
+      String which = name + " file " + Arrays.toString(c) + " / " + Arrays.toString(j);
+      assertArrayEquals(connectFiles.get(f).getValue(), jsonFiles.get(f).getValue(), which);
+      // A file's name is its commit's offset range, which on the raw path also covers the
+      // records JsonConverter refused at its edges (the connect path's task never saw them).
+      for (long o = j[0]; o <= j[1]; o++) {
+        if (o < c[0] || o > c[1]) {
+          assertTrue(refused.contains(o), which + ": offset " + o + " only on the raw path");
+        }
+      }
+      assertTrue(j[0] <= c[0] && c[1] <= j[1], which);
+    }
+    List<Long> expectedBad = new ArrayList<>(connect.deadLettered);
+    expectedBad.addAll(refused);
+    expectedBad.sort(null);
+    assertEquals(expectedBad, json.deadLettered, name + ": bad records");
+    Map<Long, String> connectErrors = connect.errors;
+    for (Map.Entry<Long, String> e : connectErrors.entrySet()) {
+      assertTrue(
+          json.errors.get(e.getKey()).endsWith(e.getValue()),
+          name
+              + " offset "
+              + e.getKey()
+              + ": "
+              + json.errors.get(e.getKey())
+              + " vs "
+              + e.getValue());
+    }
+    for (long offset : refused) {
+      assertTrue(json.errors.get(offset).contains("the value"), json.errors.get(offset));
+    }
+    LOG.info(
+        "{}: {} files equal byte for byte, {} bad records in both paths ({} ms in all)",
+        name,
+        connectFiles.size(),
+        connect.deadLettered.size(),
+        (System.nanoTime() - started) / 1_000_000);
+    return count;
+  }
+
+  private record Run(List<Long> deadLettered, Map<Long, String> errors) {}
+
+  private static Run run(
+      Path store,
+      String policy,
+      String format,
+      boolean envelopes,
+      List<SinkRecord> records,
+      int count,
+      Random random) {
+    TopicPartition tp = new TopicPartition(TOPIC, 0);
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "diff-sink");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.toUri().toString());
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, Integer.toString(count * 2));
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000");
+    props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
+    props.put(ParquetSinkConfig.SCHEMALESS_TYPE_CONFLICT_CONFIG, policy);
+    props.put(ParquetSinkConfig.SCHEMA_COMPATIBILITY_CONFIG, "BACKWARD");
+    props.put(JsonInputConfig.INPUT_FORMAT_CONFIG, format);
+    props.put(JsonInputConfig.INPUT_JSON_SCHEMAS_ENABLE_CONFIG, Boolean.toString(envelopes));
+    try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
+      // Commits by the schedule after every CHUNK offsets, at the same offsets in both paths.
+      Random batches = new Random(7);
+      int from = 0;
+      while (from < records.size()) {
+        long chunk = records.get(from).kafkaOffset() / CHUNK;
+        int to = from;
+        while (to < records.size() && records.get(to).kafkaOffset() / CHUNK == chunk) {
+          to++;
+        }
+        sink.putInRandomBatches(records.subList(from, to), batches, 500);
+        sink.commitOpenFiles(120_000);
+        from = to;
+      }
+      assertEquals((long) count, sink.committed().get(tp), "every offset committed");
+      List<Long> bad = new ArrayList<>();
+      Map<Long, String> errors = new HashMap<>();
+      List<SinkRecord> dead = sink.deadLettered();
+      List<Throwable> why = sink.deadLetterErrors();
+      for (int i = 0; i < dead.size(); i++) {
+        bad.add(dead.get(i).kafkaOffset());
+        errors.put(dead.get(i).kafkaOffset(), why.get(i).getMessage());
+      }
+      bad.sort(null);
+      return new Run(bad, errors);
+    }
+  }
+
+  private static SinkRecord record(long offset, Schema schema, Object value) {
+    return new SinkRecord(
+        TOPIC,
+        0,
+        null,
+        null,
+        schema,
+        value,
+        offset,
+        1_700_000_000_000L + offset,
+        TimestampType.CREATE_TIME);
+  }
+
+  /** The committed files by first offset: {first, last} offset of the commit, and the bytes. */
+  private static List<Map.Entry<long[], byte[]>> files(Path root) throws Exception {
+    TreeMap<Long, Map.Entry<long[], byte[]>> out = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        String file = p.getFileName().toString();
+        if (file.endsWith(".parquet")) {
+          String[] parts = file.substring(0, file.length() - ".parquet".length()).split("\\+");
+          long[] range = {Long.parseLong(parts[2]), Long.parseLong(parts[3])};
+          out.put(range[0], Map.entry(range, Files.readAllBytes(p)));
+        }
+      }
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  static byte[] mutate(byte[] doc, Random random) {
+    if (doc.length == 0) {
+      return new byte[] {(byte) random.nextInt(256)};
+    }
+    int at = random.nextInt(doc.length);
+    return switch (random.nextInt(4)) {
+      case 0 -> Arrays.copyOf(doc, at);
+      case 1 -> {
+        byte[] out = doc.clone();
+        out[at] = (byte) MUTATIONS.charAt(random.nextInt(MUTATIONS.length()));
+        yield out;
+      }
+      case 2 -> {
+        byte[] out = new byte[doc.length + 1];
+        System.arraycopy(doc, 0, out, 0, at);
+        out[at] = (byte) random.nextInt(256);
+        System.arraycopy(doc, at, out, at + 1, doc.length - at);
+        yield out;
+      }
+      default -> {
+        byte[] out = new byte[doc.length - 1];
+        System.arraycopy(doc, 0, out, 0, at);
+        System.arraycopy(doc, at + 1, out, at, doc.length - at - 1);
+        yield out;
+      }
+    };
+  }
+
+  private static boolean validUtf8(byte[] doc) {
+    try {
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(doc));
+      return true;
+    } catch (CharacterCodingException e) {
+      return false;
+    }
+  }
+
+  private static String printable(byte[] doc) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : doc) {
+      int c = b & 0xFF;
+      if (c >= 0x20 && c < 0x7F) {
+        out.append((char) c);
+      } else {
+        out.append(String.format("\\x%02x", c));
+      }
+    }
+    return out.toString();
+  }
+
+  static void assertSame(SchemaAndValue expected, SchemaAndValue actual, String what) {
+    assertEquals(expected.schema(), actual.schema(), "schema of " + what);
+    if (!deepEquals(expected.value(), actual.value())) {
+      fail("value of " + what + ": " + expected.value() + " vs " + actual.value());
+    }
+  }
+
+  static boolean deepEquals(Object a, Object b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a instanceof byte[] x && b instanceof byte[] y) {
+      return Arrays.equals(x, y);
+    }
+    if (a instanceof ByteBuffer x && b instanceof byte[] y) {
+      return x.equals(ByteBuffer.wrap(y));
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      if (x.size() != y.size()) {
+        return false;
+      }
+      for (int i = 0; i < x.size(); i++) {
+        if (!deepEquals(x.get(i), y.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+      if (!x.keySet().equals(y.keySet()) || !x.getClass().equals(y.getClass())) {
+        return false;
+      }
+      for (Object k : x.keySet()) {
+        if (!deepEquals(x.get(k), y.get(k))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Struct x && b instanceof Struct y) {
+      if (!x.schema().equals(y.schema())) {
+        return false;
+      }
+      for (Field f : x.schema().fields()) {
+        if (!deepEquals(x.get(f), y.get(f))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return a.getClass().equals(b.getClass()) && a.equals(b);
+  }
+}
