@@ -94,23 +94,6 @@ final class IcebergSinkLeg implements Leg {
       String connectorName, BenchDataset dataset, Path outputDir, Map<Integer, Long> endOffsets)
       throws IOException {
     long produced = endOffsets.values().stream().mapToLong(Long::longValue).sum();
-    Optional<IcebergTableState> state = IcebergTableState.read(tableDir(outputDir, connectorName));
-    if (state.isEmpty() || state.get().totalRecords() < produced) {
-      return Optional.empty();
-    }
-    IcebergTableState table = state.get();
-    return Optional.of(
-        new Commit(
-            table.timestampMillis(),
-            table.dataFiles(),
-            "snapshot "
-                + table.snapshotId()
-                + " total-records="
-                + table.totalRecords()
-                + " total-data-files="
-                + table.totalDataFiles()
-                + (table.dataFilesMatch()
-                    ? ""
-                    : " BUT " + table.dataFiles().size() + " files in data/")));
+    return IcebergTableState.lastCommit(tableDir(outputDir, connectorName), produced);
   }
 }

@@ -70,6 +70,33 @@ record IcebergTableState(
         "The metadata of " + tableDir + " names current snapshot " + current + " but lists none");
   }
 
+  /**
+   * The commit that put the last of {@code produced} records into the table at {@code tableDir}:
+   * its current snapshot once that counts them all. Any leg that ends in an Iceberg table of a
+   * Hadoop catalog on local disk (Iceberg's sink, our sink's table mode) recognises its last commit
+   * with it.
+   */
+  static Optional<Leg.Commit> lastCommit(Path tableDir, long produced) throws IOException {
+    Optional<IcebergTableState> state = read(tableDir);
+    if (state.isEmpty() || state.get().totalRecords() < produced) {
+      return Optional.empty();
+    }
+    IcebergTableState table = state.get();
+    return Optional.of(
+        new Leg.Commit(
+            table.timestampMillis(),
+            table.dataFiles(),
+            "snapshot "
+                + table.snapshotId()
+                + " total-records="
+                + table.totalRecords()
+                + " total-data-files="
+                + table.totalDataFiles()
+                + (table.dataFilesMatch()
+                    ? ""
+                    : " BUT " + table.dataFiles().size() + " files in data/")));
+  }
+
   boolean dataFilesMatch() {
     return dataFiles.size() == totalDataFiles;
   }

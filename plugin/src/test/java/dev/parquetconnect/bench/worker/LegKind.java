@@ -5,9 +5,10 @@ package dev.parquetconnect.bench.worker;
  * the same records.
  *
  * <p>Our sink's Iceberg table mode becomes a further constant here once the sink has it, with its
- * {@link Leg} built in {@link #leg}: a table leg measures like {@link #ICEBERG_JSON_CONVERTER}
- * (connector creation to the table's snapshot holding every record, read back through the table's
- * data files), so {@link IcebergTableState} serves it as it is.
+ * {@link Leg} built in {@link #leg}: our sink's connector configuration with the table mode's keys
+ * (as {@link OurSinkLeg} builds it, plus a Hadoop catalog under the leg's output directory), and
+ * its last commit recognised by {@link IcebergTableState#lastCommit}, as {@link IcebergSinkLeg}'s
+ * is, so that both tables are measured and read back alike.
  */
 public enum LegKind implements WorkerBenchOptions.Named {
   /** Our sink behind Kafka's JsonConverter: what a worker runs today. */
