@@ -267,8 +267,18 @@ public final class ParquetSinkTask extends SinkTask {
         relieveMemory();
       }
     }
+    long now = runtime.clock().wallMillis();
+    long untilSchedule = Long.MAX_VALUE;
     for (TopicPartitionWriter writer : writers.values()) {
       writer.commitIfScheduled();
+      untilSchedule = Math.min(untilSchedule, writer.untilScheduledCommit(now));
+    }
+    if (untilSchedule != Long.MAX_VALUE) {
+      // Connect calls put next when records arrive or when its offset flush is due (every
+      // offset.flush.interval.ms, a minute by default): a quiet partition's open files would wait
+      // that long past the schedule. Asking for the consumer's poll to end at the schedule's
+      // boundary brings the next put, with or without records, in time.
+      context.timeout(untilSchedule);
     }
     runtime.metrics().bufferedBytes(runtime.budget().total());
   }

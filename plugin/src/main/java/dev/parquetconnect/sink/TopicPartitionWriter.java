@@ -292,6 +292,17 @@ final class TopicPartitionWriter {
     }
   }
 
+  /**
+   * Milliseconds from {@code now} until the schedule commits the open files, or {@link
+   * Long#MAX_VALUE} when nothing is open (or the schedule is off).
+   */
+  long untilScheduledCommit(long now) {
+    if (epoch == null || recovering || epoch.scheduleDeadline() == Long.MAX_VALUE) {
+      return Long.MAX_VALUE;
+    }
+    return Math.max(1, epoch.scheduleDeadline() - now);
+  }
+
   /** Writes the buffered rows of {@code file} out as a row group (memory pressure). */
   void flushRowGroup(OpenFile file) {
     try {

@@ -325,6 +325,33 @@ final class SinkTaskTest {
     assertEquals(3L, connect.committed().get(new TopicPartition(TOPIC, 0)));
   }
 
+  /**
+   * Connect's next put comes when records arrive or its offset flush is due (a minute by default):
+   * with files open, the task asks for the poll to end at the schedule's boundary instead, so a
+   * quiet partition's records are committed in time.
+   */
+  @Test
+  void openFilesAskConnectToCallBackAtTheScheduleBoundary() throws IOException {
+    fill(1, 3);
+    connect.start(
+        () -> newTask(CrashPoints.NONE),
+        props(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "60000"),
+        false);
+    clock.advance(Math.floorMod(1000 - clock.wallMillis(), 60_000L));
+    connect.context().timeout = -1;
+    drain(10);
+    assertEquals(59_000, connect.context().timeout, "ms until the boundary after the first record");
+    clock.advance(20_000);
+    connect.context().timeout = -1;
+    connect.step(1);
+    assertEquals(39_000, connect.context().timeout);
+    clock.advance(39_000);
+    connect.context().timeout = -1;
+    connect.step(1);
+    assertEquals(1, SimulatedConnect.committedFiles(store, "topics").size());
+    assertEquals(-1, connect.context().timeout, "nothing open, nothing to wait for");
+  }
+
   @Test
   void aScheduleBoundaryCommitsBeforeTheNextBatchIsWritten() throws IOException {
     fill(1, 2);

@@ -49,8 +49,13 @@ final class TestContext implements SinkTaskContext {
     seeks.put(tp, offset);
   }
 
+  /** The last poll timeout the task asked for, -1 for none. */
+  long timeout = -1;
+
   @Override
-  public void timeout(long timeoutMs) {}
+  public void timeout(long timeoutMs) {
+    timeout = timeoutMs;
+  }
 
   @Override
   public Set<TopicPartition> assignment() {
