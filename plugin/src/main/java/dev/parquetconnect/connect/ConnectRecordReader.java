@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.IntPredicate;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -72,6 +73,10 @@ public final class ConnectRecordReader implements Closeable {
   private final SkipReader unusedSkipper;
 
   private int nextRowGroup;
+
+  /** The row groups read; the others are passed over unread (statistics ruled them out). */
+  private IntPredicate rowGroupsRead = g -> true;
+
   private boolean groupOpen;
   private long rowsInGroup;
   private long rowInGroup;
@@ -147,6 +152,15 @@ public final class ConnectRecordReader implements Closeable {
     nextRowGroup = index;
   }
 
+  /**
+   * Reads only the row groups {@code read} accepts (by index); the others are never opened, so none
+   * of their pages is fetched. Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of
+   * the file.
+   */
+  public void selectRowGroups(IntPredicate read) {
+    this.rowGroupsRead = read;
+  }
+
   public boolean hasNext() throws IOException, ParquetException {
     if (closed) {
       return false;
@@ -154,6 +168,9 @@ public final class ConnectRecordReader implements Closeable {
     while (!groupOpen || rowInGroup == rowsInGroup) {
       if (groupOpen) {
         finishRowGroup();
+      }
+      while (nextRowGroup < rowGroupCount && !rowGroupsRead.test(nextRowGroup)) {
+        nextRowGroup++;
       }
       if (nextRowGroup == rowGroupCount) {
         return false;

@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * One file being replayed: its footer, and its rows read one at a time through ranged reads of the
@@ -86,6 +87,15 @@ final class FileCursor implements Closeable {
       throw new IllegalStateException("the mapping of " + key() + " is already chosen");
     }
     rows = new ConnectRecordReader(reader, mapping);
+  }
+
+  /** Reads only the row groups {@code read} accepts (by index); the others are never fetched. */
+  void selectRowGroups(IntPredicate read) {
+    rows.selectRowGroups(read);
+  }
+
+  List<RowGroup> rowGroups() {
+    return reader.rowGroups();
   }
 
   int rowGroupCount() {

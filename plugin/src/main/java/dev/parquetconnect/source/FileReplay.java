@@ -74,14 +74,19 @@ final class FileReplay implements ReplayUnit {
                 cursor.record(),
                 sourcePartition,
                 SourcePositions.fileOffset(rowGroup, rowAfter, !more));
-        out.add(record);
-        rt.sent(file.key());
+        // A record outside the time range is not sent; the next one sent carries the position
+        // past it, and a restart before that reads it again and leaves it out again.
+        boolean selected = rt.selection.timeSelected(record.timestamp());
+        if (selected) {
+          out.add(record);
+          rt.sent(file.key());
+        }
         if (peekFailure != null) {
           fail(peekFailure, out);
           return;
         }
         if (!more) {
-          finish(record);
+          finish(selected ? record : null);
           return;
         }
       }

@@ -88,7 +88,12 @@ final class PartitionReplay implements ReplayUnit {
     this.partition = partition;
     this.sourcePartition = SourcePositions.replayPartition(topic, partition);
     Map<String, Object> committed = rt.committedOffset(sourcePartition);
-    this.lastOffset = SourcePositions.longOf(committed, SourcePositions.OFFSET, -1);
+    // Offsets below replay.from.offset count as sent: the files and row groups that hold only
+    // those are then passed over by the same rules as after a restart.
+    this.lastOffset =
+        Math.max(
+            SourcePositions.longOf(committed, SourcePositions.OFFSET, -1),
+            rt.selection.fromOffset(topic, partition) - 1);
     this.resumeFile = SourcePositions.stringOf(committed, SourcePositions.FILE);
     this.resumeRowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
     this.resumeRow = SourcePositions.longOf(committed, SourcePositions.ROW, 0);
@@ -158,6 +163,13 @@ final class PartitionReplay implements ReplayUnit {
           groupFirstOffset,
           lastOffset);
     }
+    if (!rt.selection.fileMayMatch(topic, partition, first, SinkFileName.lastOffset(file.name()))) {
+      LOG.debug(
+          "{} passing over {}: its offsets lie outside replay.from.offset/replay.until.offset",
+          rt.logPrefix,
+          file.key());
+      return;
+    }
     pending.add(new Pending(name, file));
   }
 
@@ -187,7 +199,9 @@ final class PartitionReplay implements ReplayUnit {
         endGroup();
         continue;
       }
-      if (next.headOffset > lastOffset) {
+      if (next.headOffset > lastOffset
+          && rt.selection.selected(
+              topic, partition, next.headOffset, next.cursor.record().timestamp())) {
         SourceRecord record;
         try {
           record =
@@ -200,6 +214,7 @@ final class PartitionReplay implements ReplayUnit {
           fail(next, e, out); // a value the file's own schema does not describe
           continue;
         }
+        rt.selection.addOriginalHeaders(record, topic, partition, next.headOffset);
         out.add(record);
         rt.sent(next.cursor.key());
         lastOffset = next.headOffset;
@@ -251,6 +266,8 @@ final class PartitionReplay implements ReplayUnit {
           ReplayRowMapper.of(
               cursor.schema(), cursor.keyValueMetadata(), p.name().topic(), rt.partitions);
       cursor.readWith(mapper.mapping());
+      cursor.selectRowGroups(
+          rt.selection.rowGroups(cursor.schema(), cursor.rowGroups(), topic, partition));
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
       } else if (lastOffset >= 0) {
