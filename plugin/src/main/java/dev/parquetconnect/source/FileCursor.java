@@ -10,6 +10,7 @@ import dev.parquetconnect.format.meta.KeyValue;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.storage.Store;
@@ -42,11 +43,22 @@ final class FileCursor implements Closeable {
     this.reader = reader;
   }
 
+  /**
+   * How much of a file's tail is read at once for its footer. A sink file's footer is a few KiB; a
+   * larger one costs a second read. Smaller than the codec's default because a selective replay
+   * reads the footers of files it then skips entirely: on an object store, the tails of all files
+   * are then most of the bytes fetched.
+   */
+  static final int FOOTER_READ_SIZE = 16 << 10;
+
   /** Opens the file and reads its footer (one ranged read of the file's tail in most cases). */
   static FileCursor open(Store store, StoreFile file) throws IOException, ParquetException {
     StoreInput input = store.open(file.key());
     try {
-      return new FileCursor(file, ParquetFileReader.open(input));
+      return new FileCursor(
+          file,
+          ParquetFileReader.open(
+              input, ReadOptions.defaults().withFooterReadSize(FOOTER_READ_SIZE)));
     } catch (IOException | ParquetException | RuntimeException e) {
       input.close();
       throw e;

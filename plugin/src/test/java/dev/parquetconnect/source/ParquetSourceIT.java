@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * The source end to end, through a real KRaft broker and Connect worker (child JVMs, the plugin
  * from {@code target/plugin}): an archive in the sink's layout is replayed into new topics.
  *
- * <p>Until the sink lands, the archive is written by our Parquet writer in the sink's layout
- * ({@link SinkArchive}) from the same records that are produced to the original topic, so the
- * original records and the replayed ones can be compared as Kafka stores them.
+ * <p>The archive is written by our Parquet writer in the sink's layout ({@link SinkArchive}) from
+ * the same records that are produced to the original topic, so the original records and the
+ * replayed ones can be compared as Kafka stores them.
  */
 final class ParquetSourceIT {
   private static final Logger LOG = LoggerFactory.getLogger(ParquetSourceIT.class);
@@ -264,6 +264,96 @@ final class ParquetSourceIT {
           assertEquals(0, duplicates, "exactly once: no duplicate");
           assertEquals(originals.size(), restored.size());
         }
+      }
+    }
+  }
+
+  /**
+   * A selective replay (a time range across partitions, with the original coordinates as headers)
+   * on a worker with exactly-once source support, the worker killed part-way: a read_committed
+   * consumer then sees exactly the selected records, each once, in offset order per partition.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aSelectiveReplayKilledPartWayIsExactlyOnce() throws Exception {
+    Path store = workDir.resolve("store-selective");
+    List<Original> originals = archive("picks", 12_000, 250, store);
+    ARCHIVES.remove(store.resolve("topics/picks")); // the other tests' archives are Spark's
+    long from = 1_700_000_000_000L + 300; // partition 0, offset 300
+    long until = 1_700_000_000_000L + 2_000_000L + 700; // partition 2, offset 700
+    List<Original> selected =
+        originals.stream().filter(o -> o.timestamp() >= from && o.timestamp() < until).toList();
+    assertEquals(1_700 + 2_000 + 700, selected.size());
+    String target = "picks-eos";
+    broker.createTopic(target, PARTITIONS);
+    try (ConnectWorker worker =
+        ConnectWorker.builder(KafkaRuntime.defaultVersion(), broker.bootstrapServers())
+            .workDir(workDir.resolve("worker-selective"))
+            .groupId("source-selective")
+            .workerProperty("exactly.once.source.support", "enabled")
+            .start()) {
+      long started = System.nanoTime();
+      worker.putConnectorConfig(
+          "selective",
+          connectorConfig(
+              store,
+              "picks",
+              target,
+              "batch.size",
+              "100",
+              "transaction.boundary",
+              "connector",
+              "transaction.unit",
+              "batch",
+              "replay.from.timestamp",
+              java.time.Instant.ofEpochMilli(from).toString(),
+              "replay.until.timestamp",
+              Long.toString(until),
+              "replay.headers.original",
+              "true"));
+      long threshold = selected.size() / 3;
+      Await.until(
+          threshold + " records in " + target, IO_TIMEOUT, () -> endOffsetSum(target) >= threshold);
+      long at = endOffsetSum(target);
+      worker.kill();
+      LOG.info("killed the worker at {} of {} selected records", at, selected.size());
+      assertTrue(at < selected.size(), "the kill landed before the replay finished");
+      worker.restart();
+      List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
+      Await.until(
+          "every selected record in " + target,
+          IO_TIMEOUT,
+          () -> {
+            last.clear();
+            last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
+            return last.get(0).size() >= selected.size();
+          });
+      List<ConsumerRecord<String, String>> restored = last.get(0);
+      LOG.info(
+          "selective replay: {} records in {} ms, one kill",
+          restored.size(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      assertEquals(selected.size(), restored.size(), "each selected record once");
+      Map<Integer, List<Original>> byPartition = new HashMap<>();
+      for (Original o : selected) {
+        byPartition.computeIfAbsent(o.partition(), k -> new ArrayList<>()).add(o);
+      }
+      Map<Integer, Integer> next = new HashMap<>();
+      for (ConsumerRecord<String, String> r : restored) {
+        int i = next.merge(r.partition(), 1, Integer::sum) - 1;
+        Original o = byPartition.get(r.partition()).get(i);
+        String what = "partition " + r.partition() + " record " + i;
+        assertEquals(o.id(), Json.read(r.value()).path("id").asLong(), what + ", in order");
+        assertEquals(o.timestamp(), r.timestamp(), what);
+        List<String> h = headers(r);
+        assertEquals(
+            List.of(
+                "__original.topic=picks",
+                "__original.partition=" + o.partition(),
+                "__original.offset=" + o.offset(),
+                "__original.timestamp=" + o.timestamp()),
+            h.subList(h.size() - 4, h.size()),
+            what);
       }
     }
   }

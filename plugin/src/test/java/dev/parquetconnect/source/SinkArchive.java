@@ -28,8 +28,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * partition, offset, timestamp, key, headers, tombstones; the Connect schemas in the footer), under
  * the sink's names {@code <topic>+<partition>+<first offset>+<last offset>.parquet} (or the
  * first-offset-only names of earlier sink versions; offsets of 20 digits) in Hive-style
- * directories. The sink's commit protocol is not involved: until the sink lands in main, this is
- * what its committed files hold.
+ * directories. The sink's commit protocol is not involved: this is what the committed files of the
+ * sink hold, written from records the test knows, so that originals and replayed records compare
+ * part by part.
  *
  * <p>The value of record {@code i}: a struct {@code com.example.Order} of {@code id INT64, name
  * STRING, address {street STRING, zip INT32} (optional), tags ARRAY<STRING>, amount Decimal(2)

@@ -1,8 +1,11 @@
 package dev.parquetconnect.cli;
 
 import dev.parquetconnect.format.io.LocalFileInput;
+import dev.parquetconnect.format.io.RemoteDirectories;
 import dev.parquetconnect.format.io.SeekableInput;
+import java.io.Closeable;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -11,12 +14,14 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * The files of an archive {@code pq audit} checks: their keys below the archive's root ({@code /}
  * separated), sizes and contents. Local directories here; other stores plug in their own.
  */
-interface Archive {
+interface Archive extends Closeable {
   /** One file: its key below the root and its size in bytes. */
   record Entry(String key, long size) {
     String name() {
@@ -32,6 +37,64 @@ interface Archive {
 
   /** The archive as the user named it. */
   String name();
+
+  @Override
+  default void close() throws IOException {}
+
+  /**
+   * The archive at {@code location}: a local path or {@code file://} URL, or a URL of a store a
+   * {@link RemoteDirectories} provider on the class path opens (the Connect plugin's, for {@code
+   * hdfs://} and {@code s3://}) with {@code settings}.
+   */
+  static Archive open(String location, Map<String, String> settings)
+      throws IOException, InputException {
+    if (!location.matches("[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+      return local(location);
+    }
+    if (location.regionMatches(true, 0, "file://", 0, 7)) {
+      return local(Path.of(URI.create(location)).toString());
+    }
+    for (RemoteDirectories provider : ServiceLoader.load(RemoteDirectories.class)) {
+      if (provider.opens(location)) {
+        RemoteDirectories.Directory directory;
+        try {
+          directory = provider.open(location, settings);
+        } catch (IllegalArgumentException e) {
+          throw new InputException(location + ": " + e.getMessage());
+        }
+        return new Archive() {
+          @Override
+          public List<Entry> list() throws IOException {
+            List<Entry> entries = new ArrayList<>();
+            for (RemoteDirectories.Directory.Entry e : directory.list()) {
+              entries.add(new Entry(e.key(), e.size()));
+            }
+            return entries;
+          }
+
+          @Override
+          public SeekableInput open(String key) throws IOException {
+            return directory.open(key);
+          }
+
+          @Override
+          public String name() {
+            return location;
+          }
+
+          @Override
+          public void close() throws IOException {
+            directory.close();
+          }
+        };
+      }
+    }
+    throw new InputException(
+        "no store for "
+            + location.substring(0, location.indexOf("://") + 3)
+            + " URLs on the class path: run pq with the Connect plugin's jars (bin/pq adds"
+            + " plugin/target/plugin/lib when it exists), or audit a local copy or mount");
+  }
 
   /** The directory {@code root} on local disk. */
   static Archive local(String root) throws IOException {

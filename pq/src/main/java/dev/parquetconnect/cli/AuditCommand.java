@@ -7,11 +7,17 @@ import dev.parquetconnect.cli.ArchiveAudit.Report;
 import dev.parquetconnect.cli.ArchiveAudit.TopicPartition;
 import dev.parquetconnect.format.ParquetException;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -32,7 +38,8 @@ final class AuditCommand implements Command {
   @Override
   public String help() {
     return """
-        usage: pq audit PATH [--topic TOPIC] [--from TOPIC:PARTITION:OFFSET,...] [--json]
+        usage: pq audit PATH_OR_URL [--topic TOPIC] [--from TOPIC:PARTITION:OFFSET,...] [--json]
+                        [--store-config FILE]
 
         Checks an archive the sink wrote (its topics.dir, or any directory above the files),
         per original topic and partition: the offsets its files cover, gaps, duplicates,
@@ -52,6 +59,12 @@ final class AuditCommand implements Command {
         A duplicate is an offset held by two rows. A file that cannot be read is a gap over
         its named offsets.
 
+        PATH_OR_URL: a local directory or file:// URL; hdfs://namenode:port/path or
+        s3://bucket/prefix when the Connect plugin's jars are on the class path (bin/pq adds
+        plugin/target/plugin/lib when it exists), with the store settings of
+        docs/storage.md (s3.region, s3.endpoint, aws.access.key.id, hadoop.*...) in the
+        properties file --store-config.
+
         Exit 0: every partition complete and exact. Exit 1: each gap, duplicate and
         unreadable file named (file and offsets). For a scheduled check, run it after the
         sink's commits settle and alert on a non-zero exit; --json gives the same report
@@ -61,7 +74,7 @@ final class AuditCommand implements Command {
 
   @Override
   public Set<String> valuedOptions() {
-    return Set.of("topic", "from");
+    return Set.of("topic", "from", "store-config");
   }
 
   @Override
@@ -74,7 +87,10 @@ final class AuditCommand implements Command {
       throws UsageException, InputException, IOException, ParquetException {
     String path = args.positionals(1, 1, "PATH").get(0);
     Map<TopicPartition, Long> starts = starts(args.option("from"));
-    Report report = ArchiveAudit.audit(Archive.local(path), args.option("topic"), starts);
+    Report report;
+    try (Archive archive = Archive.open(path, storeSettings(args.option("store-config")))) {
+      report = ArchiveAudit.audit(archive, args.option("topic"), starts);
+    }
     Writer out = output.out();
     if (args.flag("json")) {
       out.write(json(path, report));
@@ -82,6 +98,24 @@ final class AuditCommand implements Command {
       out.write(text(path, report));
     }
     return report.complete() ? Pq.OK : Pq.FAILED;
+  }
+
+  /** The store settings of a properties file (the connector's store keys), or none. */
+  static Map<String, String> storeSettings(String file) throws InputException, IOException {
+    Map<String, String> settings = new LinkedHashMap<>();
+    if (file == null) {
+      return settings;
+    }
+    Properties properties = new Properties();
+    try (Reader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+      properties.load(in);
+    } catch (NoSuchFileException e) {
+      throw new InputException("--store-config: no such file: " + file);
+    }
+    for (String key : properties.stringPropertyNames()) {
+      settings.put(key, properties.getProperty(key));
+    }
+    return settings;
   }
 
   /** {@code topic:partition:offset} entries, comma-separated. */
