@@ -58,6 +58,12 @@ public final class ColumnChunkReader implements AutoCloseable {
 
   private boolean sawDataPage;
 
+  /** The pages to read when some are skipped (by the offset index), else null: every page. */
+  private final PagePlan plan;
+
+  /** The next planned page to read. */
+  private int planned;
+
   ColumnChunkReader(
       SeekableInput in,
       String file,
@@ -65,7 +71,19 @@ public final class ColumnChunkReader implements AutoCloseable {
       ColumnMetaData meta,
       ChunkRange range,
       ReadOptions options) {
+    this(in, file, column, meta, range, options, null);
+  }
+
+  ColumnChunkReader(
+      SeekableInput in,
+      String file,
+      ColumnDescriptor column,
+      ColumnMetaData meta,
+      ChunkRange range,
+      ReadOptions options,
+      PagePlan plan) {
     this.file = file;
+    this.plan = plan;
     this.column = column;
     this.columnName = column.dottedPath();
     this.meta = meta;
@@ -94,6 +112,9 @@ public final class ColumnChunkReader implements AutoCloseable {
    * are reused by the next call.
    */
   public DataPage nextPage() throws IOException, ParquetException {
+    if (plan != null) {
+      return nextPlannedPage();
+    }
     long headerOffset = position;
     try {
       while (valuesSeen < meta.numValues()) {
@@ -140,9 +161,115 @@ public final class ColumnChunkReader implements AutoCloseable {
     }
   }
 
-  /** Decodes the header at {@link #position}, widening the read until the header fits. */
+  /**
+   * The next page of the plan: the pages before the first data page (a dictionary) are read as
+   * usual; then each planned page at the offset its offset index gives, fetched as exactly its
+   * bytes. A page whose header does not agree with the offset index is corrupt.
+   */
+  private DataPage nextPlannedPage() throws IOException, ParquetException {
+    long headerOffset = position;
+    try {
+      while (position < plan.firstPageOffset()) {
+        headerOffset = position;
+        Decoded<PageHeader> decoded = readHeader(plan.firstPageOffset() - position);
+        PageHeader header = decoded.value();
+        long bodyStart = position + decoded.length();
+        int compressed = header.compressedPageSize();
+        if (compressed > plan.firstPageOffset() - bodyStart) {
+          throw new CorruptDataException(
+              "a page of "
+                  + compressed
+                  + " bytes runs past the first data page the offset index gives, at "
+                  + plan.firstPageOffset());
+        }
+        position = bodyStart + compressed;
+        switch (header.type()) {
+          case DICTIONARY_PAGE -> readDictionary(header, bodyStart);
+          case INDEX_PAGE -> {
+            // Nothing in an index page is needed to read the data.
+          }
+          default ->
+              throw new CorruptDataException(
+                  "a data page before the first data page the offset index gives, at "
+                      + plan.firstPageOffset());
+        }
+      }
+      if (planned == plan.count()) {
+        return null;
+      }
+      int k = planned++;
+      long offset = plan.offset(k);
+      int size = plan.size(k);
+      headerOffset = offset;
+      if (offset < position || size <= 0 || size > window.chunkEnd() - offset) {
+        throw new CorruptDataException(
+            "the offset index places a page of "
+                + size
+                + " bytes at "
+                + offset
+                + ", outside the column chunk's remaining bytes ["
+                + position
+                + ", "
+                + window.chunkEnd()
+                + ")");
+      }
+      if (size > (long) options.maxPageSize() + options.maxPageHeaderSize()) {
+        throw new UnsupportedFeatureException(
+            "a page of "
+                + size
+                + " bytes exceeds the reader's limit of "
+                + options.maxPageSize()
+                + " bytes (ReadOptions.maxPageSize)");
+      }
+      position = offset;
+      window.fill(offset, size, 0);
+      Decoded<PageHeader> decoded = readHeader(size);
+      PageHeader header = decoded.value();
+      long bodyStart = position + decoded.length();
+      if (decoded.length() + (long) header.compressedPageSize() != size) {
+        throw new CorruptDataException(
+            "the page's header and body take "
+                + (decoded.length() + (long) header.compressedPageSize())
+                + " bytes but the offset index says "
+                + size);
+      }
+      position = bodyStart + header.compressedPageSize();
+      switch (header.type()) {
+        case DATA_PAGE -> readDataPageV1(header, bodyStart, headerOffset);
+        case DATA_PAGE_V2 -> readDataPageV2(header, bodyStart, headerOffset);
+        default ->
+            throw new CorruptDataException(
+                "the offset index points at a " + header.type() + ", not a data page");
+      }
+      return page;
+    } catch (ParquetException e) {
+      throw e.at(file, columnName, headerOffset);
+    }
+  }
+
+  /** The first row of the page {@link #nextPage()} returned last, when pages are planned. */
+  long plannedPageFirstRow() {
+    return plan.firstRow(planned - 1);
+  }
+
+  /** The row after the last of the page {@link #nextPage()} returned last, when planned. */
+  long plannedPageEndRow() {
+    return plan.endRow(planned - 1);
+  }
+
+  boolean isPlanned() {
+    return plan != null;
+  }
+
   private Decoded<PageHeader> readHeader() throws IOException, ParquetException {
-    long available = window.chunkEnd() - position;
+    return readHeader(window.chunkEnd() - position);
+  }
+
+  /**
+   * Decodes the header at {@link #position}, within {@code available} bytes, widening the read
+   * until the header fits.
+   */
+  private Decoded<PageHeader> readHeader(long available) throws IOException, ParquetException {
     int limit = (int) Math.min(available, options.maxPageHeaderSize());
     int want = Math.min(limit, HEADER_READ_AHEAD);
     while (true) {
@@ -182,7 +309,7 @@ public final class ColumnChunkReader implements AutoCloseable {
               + options.maxPageSize()
               + " bytes (ReadOptions.maxPageSize)");
     }
-    int at = window.fill(bodyStart, compressed, HEADER_READ_AHEAD);
+    int at = window.fill(bodyStart, compressed, plan == null ? HEADER_READ_AHEAD : 0);
     if (options.verifyChecksums() && header.crc() != null) {
       crc.reset();
       crc.update(window.array(), at, compressed);

@@ -49,6 +49,8 @@ public final class ColumnReader implements AutoCloseable {
   private long pageNonNull;
   private long pageRows;
   private long rows;
+  private long batchStartRow;
+  private long pageEndRow;
   private long entries;
   private boolean done;
 
@@ -168,6 +170,15 @@ public final class ColumnReader implements AutoCloseable {
     return rows;
   }
 
+  /**
+   * The rows begun before the first entry of the batch read last: the row index (in the row group)
+   * of that entry when it starts a row, else of the row it continues. With skipped pages the rows
+   * of a batch still follow each other: a batch never spans a gap.
+   */
+  public long batchStartRow() {
+    return batchStartRow;
+  }
+
   /** Fills {@code batch} with up to its capacity of entries; returns the count, 0 at the end. */
   public int readBatch(ColumnBatch batch) throws IOException, ParquetException {
     return readBatch(batch, batch.capacity());
@@ -189,6 +200,9 @@ public final class ColumnReader implements AutoCloseable {
     batch.clear();
     while (batch.size < max && !done) {
       if (pageLeft == 0) {
+        if (batch.size > 0 && chunk.isPlanned()) {
+          break; // the next planned page may not follow this one
+        }
         nextPage();
         continue;
       }
@@ -205,6 +219,9 @@ public final class ColumnReader implements AutoCloseable {
 
   private void decode(ColumnBatch batch, int n) throws ParquetException {
     int from = batch.size;
+    if (from == 0) {
+      batchStartRow = rows;
+    }
     int[] rep = batch.repetitionLevels();
     int[] def = batch.definitionLevels();
     repetition.read(rep, from, n);
@@ -283,12 +300,16 @@ public final class ColumnReader implements AutoCloseable {
     page = chunk.nextPage();
     if (page == null) {
       done = true;
-      if (rows != rowGroupRows) {
+      if (!chunk.isPlanned() && rows != rowGroupRows) {
         throw new CorruptDataException(
                 "the column chunk holds " + rows + " rows but its row group has " + rowGroupRows)
             .at(file, column.dottedPath(), -1);
       }
       return;
+    }
+    if (chunk.isPlanned()) {
+      rows = chunk.plannedPageFirstRow();
+      pageEndRow = chunk.plannedPageEndRow();
     }
     try {
       startPage();
@@ -324,6 +345,14 @@ public final class ColumnReader implements AutoCloseable {
 
   private void finishPage() throws ParquetException {
     DataPage p = page;
+    if (chunk.isPlanned() && rows != pageEndRow) {
+      throw new CorruptDataException(
+              "the page holds rows up to "
+                  + rows
+                  + " but the offset index says up to "
+                  + pageEndRow)
+          .at(file, column.dottedPath(), p.fileOffset);
+    }
     if (!p.v2) {
       return;
     }

@@ -28,6 +28,9 @@ final class LevelCursor {
   private int valueIndex;
   private boolean exhausted;
 
+  /** The row (index in the row group) of the current entry. */
+  private long row;
+
   LevelCursor(ColumnReader reader, int batchSize, boolean stringsAsText) {
     this.reader = reader;
     this.text = stringsAsText && isString(reader.column().primitive());
@@ -52,7 +55,64 @@ final class LevelCursor {
       exhausted = true;
       return false;
     }
+    long before = reader.batchStartRow();
+    row = batch.repetitionLevels()[0] == 0 ? before : before - 1;
     return true;
+  }
+
+  /** The row of the current entry, which {@link #hasEntry()} has confirmed. */
+  long row() {
+    return row;
+  }
+
+  /**
+   * Moves past every entry of the rows before {@code target}; false when the column ends first.
+   * Values are stepped over in the batch, never converted.
+   */
+  boolean skipToRow(long target) throws IOException, ParquetException {
+    while (hasEntry()) {
+      if (row >= target) {
+        return true;
+      }
+      advance();
+    }
+    return false;
+  }
+
+  boolean isNull() {
+    return batch.definitionLevels()[pos] != maxDefinition;
+  }
+
+  long longValue() {
+    return switch (batch.type()) {
+      case BOOLEAN -> batch.booleans()[valueIndex] ? 1 : 0;
+      case INT32 -> batch.ints()[valueIndex];
+      default -> batch.longs()[valueIndex];
+    };
+  }
+
+  double doubleValue() {
+    return batch.type() == PhysicalType.FLOAT
+        ? batch.floats()[valueIndex]
+        : batch.doubles()[valueIndex];
+  }
+
+  byte[] binaryArray() {
+    return batch.isDictionaryEncoded()
+        ? batch.dictionaryBinaries().data()
+        : batch.binaries().data();
+  }
+
+  int binaryOffset() {
+    return batch.isDictionaryEncoded()
+        ? batch.dictionaryBinaries().offset(valueIndex)
+        : batch.binaries().offset(valueIndex);
+  }
+
+  int binaryLength() {
+    return batch.isDictionaryEncoded()
+        ? batch.dictionaryBinaries().length(valueIndex)
+        : batch.binaries().length(valueIndex);
   }
 
   int repetition() throws IOException, ParquetException {
@@ -104,5 +164,8 @@ final class LevelCursor {
       valueIndex++;
     }
     pos++;
+    if (pos < batch.size() && batch.repetitionLevels()[pos] == 0) {
+      row++;
+    }
   }
 }

@@ -1,6 +1,10 @@
 package dev.parquetconnect.format.read;
 
+import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.filter.BoundPredicate;
+import dev.parquetconnect.format.filter.RowRanges;
+import dev.parquetconnect.format.filter.RowValues;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
@@ -15,6 +19,13 @@ import java.util.NoSuchElementException;
  * flight and one batch of levels and values. An iterator in spirit, but {@link #hasNext()} and
  * {@link #next()} throw the reader's checked exceptions, so it is not a {@code java.util.Iterator}.
  * {@link #close()} frees the open columns; the file stays open.
+ *
+ * <p>With a filter ({@link ParquetFileReader#rowReader(Projection, BoundPredicate)}) only matching
+ * rows are returned: a row group its statistics or bloom filters rule out is never opened; in the
+ * others only the pages that hold candidate rows (by the column and offset indexes) are fetched,
+ * for every column read, and the columns are kept aligned by row index; each candidate row is then
+ * tested exactly. {@link #rowGroup()} and {@link #rowInGroup()} give the position after the row
+ * returned last, so a reader started with {@link #startAt} there resumes exactly.
  */
 public final class RowReader implements Closeable {
   private final ParquetFileReader file;
@@ -28,10 +39,36 @@ public final class RowReader implements Closeable {
   private boolean closed;
   private boolean stringsAsText;
 
+  // ---- the ranged path: a filter, or a start inside a row group
+
+  private BoundPredicate filter;
+  private long startRow;
+
+  /** The rows of the open row group still to consider (candidates after pruning). */
+  private RowRanges candidates;
+
+  /** Every open cursor, and the filter's cursors by file column index. */
+  private LevelCursor[] cursors = new LevelCursor[0];
+
+  private LevelCursor[] byColumn;
+  private final CursorValues values = new CursorValues();
+
+  /** The row the cursors are to be moved to next; the matching row found by hasNext, or -1. */
+  private long nextCandidate;
+
+  private long pending = -1;
+  private final FilterCounters counters = new FilterCounters();
+
   RowReader(ParquetFileReader file, Projection projection) {
     this.file = file;
     this.projection = projection;
     this.rowGroupCount = file.rowGroups().size();
+  }
+
+  /** Makes this reader return only rows matching {@code filter}; before anything is read. */
+  void filter(BoundPredicate filter) {
+    requireNotStarted("filter");
+    this.filter = filter;
   }
 
   /** The schema of the rows returned. */
@@ -39,9 +76,17 @@ public final class RowReader implements Closeable {
     return projection.schema();
   }
 
+  /** What pruning did so far: row groups, pages and rows skipped or tested. */
+  public FilterCounters counters() {
+    return counters;
+  }
+
   public boolean hasNext() throws IOException, ParquetException {
     if (closed) {
       return false;
+    }
+    if (isRanged()) {
+      return hasNextRanged();
     }
     while (assembler == null || rowInGroup == rowsInGroup) {
       if (assembler != null) {
@@ -63,14 +108,33 @@ public final class RowReader implements Closeable {
    * equal to the row group count leaves nothing to read.
    */
   public void startAtRowGroup(int index) {
-    if (assembler != null || nextRowGroup != 0) {
-      throw new IllegalStateException("startAtRowGroup after rows were read from " + file.name());
-    }
-    if (index < 0 || index > rowGroupCount) {
+    startAt(index, 0);
+  }
+
+  /**
+   * Starts at row {@code row} of row group {@code rowGroup}, without reading the row groups before
+   * it and fetching only the pages from that row on where the file has offset indexes: the position
+   * {@link #rowGroup()} and {@link #rowInGroup()} gave an earlier reader. Only before the first row
+   * is read.
+   */
+  public void startAt(int rowGroup, long row) {
+    requireNotStarted("startAt");
+    if (rowGroup < 0 || rowGroup > rowGroupCount) {
       throw new IllegalArgumentException(
-          "row group " + index + " of " + rowGroupCount + " in " + file.name());
+          "row group " + rowGroup + " of " + rowGroupCount + " in " + file.name());
     }
-    nextRowGroup = index;
+    if (row < 0 || (rowGroup < rowGroupCount && row > file.rowGroups().get(rowGroup).numRows())) {
+      throw new IllegalArgumentException(
+          "row " + row + " of row group " + rowGroup + " in " + file.name());
+    }
+    nextRowGroup = rowGroup;
+    startRow = row;
+  }
+
+  private void requireNotStarted(String what) {
+    if (assembler != null || nextRowGroup != 0 || candidates != null || startRow != 0) {
+      throw new IllegalStateException(what + " after rows were read from " + file.name());
+    }
   }
 
   /**
@@ -98,7 +162,10 @@ public final class RowReader implements Closeable {
     return nextRowGroup - 1;
   }
 
-  /** Rows of {@link #rowGroup()} returned so far: the index in it of the next row. */
+  /**
+   * Where reading resumes in {@link #rowGroup()}: after {@link #next()}, the index in it of the row
+   * after the one returned (with a filter, the rows skipped before it included).
+   */
   public long rowInGroup() {
     return rowInGroup;
   }
@@ -107,22 +174,135 @@ public final class RowReader implements Closeable {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows in " + file.name());
     }
+    if (isRanged()) {
+      long row = pending;
+      pending = -1;
+      Row record = assembler.read(row);
+      rowInGroup = row + 1;
+      nextCandidate = row + 1;
+      counters.rowsReturned++;
+      return record;
+    }
+    counters.rowsReturned++;
     return assembler.read(rowInGroup++);
+  }
+
+  private boolean isRanged() {
+    return filter != null || startRow > 0;
+  }
+
+  private boolean hasNextRanged() throws IOException, ParquetException {
+    while (true) {
+      if (pending >= 0) {
+        return true;
+      }
+      if (candidates != null) {
+        long row = candidates.nextRow(nextCandidate);
+        if (row >= 0) {
+          moveTo(row);
+          counters.rowsTested++;
+          if (filter == null || filter.test(values)) {
+            pending = row;
+            return true;
+          }
+          nextCandidate = row + 1;
+          continue;
+        }
+        closeColumns();
+        assembler = null;
+        candidates = null;
+      }
+      if (nextRowGroup == rowGroupCount) {
+        return false;
+      }
+      openCandidates(nextRowGroup++);
+    }
+  }
+
+  /** Moves every open column to the first entry of {@code row}. */
+  private void moveTo(long row) throws IOException, ParquetException {
+    for (LevelCursor cursor : cursors) {
+      if (!cursor.skipToRow(row)) {
+        throw new CorruptDataException("the column ends before row " + row)
+            .at(file.name(), cursor.name, -1);
+      }
+      if (cursor.row() != row) {
+        throw new CorruptDataException(
+                "the column skips from before row " + row + " to row " + cursor.row())
+            .at(file.name(), cursor.name, -1);
+      }
+    }
+  }
+
+  /** Opens row group {@code index} on the ranged path, unless pruning rules it out. */
+  private void openCandidates(int index) throws IOException, ParquetException {
+    long rows = file.rowGroups().get(index).numRows();
+    long from = startRow;
+    startRow = 0;
+    rowInGroup = from;
+    RowRanges wanted = RowRanges.of(Math.min(from, rows), rows);
+    if (filter != null) {
+      counters.rowGroups++;
+      RowRanges kept = file.candidateRows(index, filter);
+      if (kept.isEmpty()) {
+        counters.rowGroupsSkipped++;
+      }
+      wanted = wanted.intersect(kept);
+    }
+    if (wanted.isEmpty()) {
+      counters.rowsSkipped += rows - Math.min(from, rows);
+      return;
+    }
+    List<ColumnDescriptor> projected = projection.fileColumns();
+    int total = file.schema().columns().size();
+    byColumn = new LevelCursor[total];
+    LevelCursor[] projectedCursors = new LevelCursor[projected.size()];
+    int batchSize = file.options().batchSize();
+    java.util.ArrayList<ColumnReader> open = new java.util.ArrayList<>();
+    java.util.ArrayList<LevelCursor> all = new java.util.ArrayList<>();
+    for (int i = 0; i < projected.size(); i++) {
+      ColumnDescriptor c = projected.get(i);
+      ColumnReader reader = file.columnReader(index, c, wanted);
+      open.add(reader);
+      projectedCursors[i] = new LevelCursor(reader, batchSize, stringsAsText);
+      byColumn[c.index()] = projectedCursors[i];
+      all.add(projectedCursors[i]);
+    }
+    if (filter != null) {
+      for (ColumnDescriptor c : filter.columns()) {
+        if (byColumn[c.index()] == null) {
+          ColumnReader reader = file.columnReader(index, c, wanted);
+          open.add(reader);
+          byColumn[c.index()] = new LevelCursor(reader, batchSize, false);
+          all.add(byColumn[c.index()]);
+        }
+      }
+    }
+    readers = open.toArray(new ColumnReader[0]);
+    cursors = all.toArray(new LevelCursor[0]);
+    counters.rowsSkipped += rows - Math.min(from, rows) - wanted.rowCount();
+    candidates = wanted;
+    nextCandidate = 0;
+    rowsInGroup = rows;
+    assembler =
+        new RecordAssembler(
+            projection, projectedCursors, file.name(), file.options().maxRecordValues());
   }
 
   private void openRowGroup(int index) throws ParquetException {
     List<ColumnDescriptor> columns = projection.fileColumns();
     readers = new ColumnReader[columns.size()];
-    LevelCursor[] cursors = new LevelCursor[columns.size()];
+    LevelCursor[] levelCursors = new LevelCursor[columns.size()];
     int batchSize = file.options().batchSize();
     for (int i = 0; i < readers.length; i++) {
       readers[i] = file.columnReader(index, columns.get(i));
-      cursors[i] = new LevelCursor(readers[i], batchSize, stringsAsText);
+      levelCursors[i] = new LevelCursor(readers[i], batchSize, stringsAsText);
     }
     rowsInGroup = file.rowGroups().get(index).numRows();
     rowInGroup = 0;
     assembler =
-        new RecordAssembler(projection, cursors, file.name(), file.options().maxRecordValues());
+        new RecordAssembler(
+            projection, levelCursors, file.name(), file.options().maxRecordValues());
   }
 
   private void closeColumns() {
@@ -130,12 +310,47 @@ public final class RowReader implements Closeable {
       reader.close();
     }
     readers = new ColumnReader[0];
+    cursors = new LevelCursor[0];
   }
 
   @Override
   public void close() {
     closeColumns();
     assembler = null;
+    candidates = null;
     closed = true;
+  }
+
+  /** The filter's view of the current row: the values under its cursors. */
+  private final class CursorValues implements RowValues {
+    @Override
+    public boolean isNull(int column) {
+      return byColumn[column].isNull();
+    }
+
+    @Override
+    public long longValue(int column) {
+      return byColumn[column].longValue();
+    }
+
+    @Override
+    public double doubleValue(int column) {
+      return byColumn[column].doubleValue();
+    }
+
+    @Override
+    public byte[] binaryArray(int column) {
+      return byColumn[column].binaryArray();
+    }
+
+    @Override
+    public int binaryOffset(int column) {
+      return byColumn[column].binaryOffset();
+    }
+
+    @Override
+    public int binaryLength(int column) {
+      return byColumn[column].binaryLength();
+    }
   }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
  * filters hash their values: over the PLAIN bytes of a value (a byte string without its length
  * prefix). The fixed-width entry points hash 4 or 8 little-endian bytes without touching memory.
  */
-final class XxHash64 {
+public final class XxHash64 {
   private static final long PRIME_1 = 0x9E3779B185EBCA87L;
   private static final long PRIME_2 = 0xC2B2AE3D27D4EB4FL;
   private static final long PRIME_3 = 0x165667B19E3779F9L;
