@@ -3,6 +3,8 @@ package dev.parquetconnect.source;
 import dev.parquetconnect.connect.ConnectRecordReader;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.filter.Predicate;
+import dev.parquetconnect.format.filter.PredicateBindException;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * One file being replayed: its footer, and its rows read one at a time through ranged reads of the
@@ -121,8 +124,22 @@ final class FileCursor implements Closeable {
    */
   void seek(int rowGroup, long row) throws IOException, ParquetException {
     startAt(Math.min(rowGroup, rowGroupCount()));
-    for (long i = 0; i < row && rows.hasNext(); i++) {
-      rows.next();
+    rows.skipRows(row);
+  }
+
+  /**
+   * Reads only the rows matching {@code predicate} ({@code replay.filter}), fitted to this file's
+   * schema; row groups and pages that cannot match are not fetched.
+   *
+   * @throws ConnectException naming the file when the predicate does not fit its schema (a column
+   *     it does not have, a type that does not fit): a configuration problem, not a damaged file
+   */
+  void filter(Predicate predicate) {
+    try {
+      rows.filter(predicate.bind(reader.schema()));
+    } catch (PredicateBindException e) {
+      throw new ConnectException(
+          "replay.filter '" + predicate + "' does not fit file " + key() + ": " + e.getMessage());
     }
   }
 

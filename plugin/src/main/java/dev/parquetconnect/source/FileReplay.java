@@ -110,6 +110,7 @@ final class FileReplay implements ReplayUnit {
             file.modified().toEpochMilli(),
             rt.partitions);
     cursor.readWith(mapper.mapping());
+    rt.selection.filter(cursor);
     if (committed != null) {
       int rowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
       long row = SourcePositions.longOf(committed, SourcePositions.ROW, 0);

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -266,6 +268,7 @@ final class PartitionReplay implements ReplayUnit {
           ReplayRowMapper.of(
               cursor.schema(), cursor.keyValueMetadata(), p.name().topic(), rt.partitions);
       cursor.readWith(mapper.mapping());
+      rt.selection.filter(cursor);
       cursor.selectRowGroups(
           rt.selection.rowGroups(cursor.schema(), cursor.rowGroups(), topic, partition));
       if (p.file().key().equals(resumeFile)) {
@@ -284,6 +287,12 @@ final class PartitionReplay implements ReplayUnit {
           p.file().size());
       advance(m, out);
     } catch (IOException | ParquetException | RuntimeException e) {
+      if (e instanceof ConnectException c && !(e instanceof DataException)) {
+        if (cursor != null) {
+          closeQuietly(cursor);
+        }
+        throw c; // replay.filter does not fit the file: the configuration, not the file
+      }
       // A RuntimeException too, as in advance: whatever opening a damaged file throws (a
       // footer or stored schema the checks did not foresee) is that file's failure, handled by
       // errors.on.corrupt.file, never an exception out of poll that stops the task. Nothing

@@ -1,6 +1,7 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.format.filter.Predicate;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
@@ -40,12 +41,17 @@ final class ReplaySelection {
   private final Map<TopicPartition, Long> untilOffsets;
   private final boolean originalHeaders;
 
+  /** {@code replay.filter}, parsed; null for none. */
+  private final Predicate filter;
+
   private ReplaySelection(
       Long fromTimestamp,
       Long untilTimestamp,
       Map<TopicPartition, Long> fromOffsets,
       Map<TopicPartition, Long> untilOffsets,
-      boolean originalHeaders) {
+      boolean originalHeaders,
+      Predicate filter) {
+    this.filter = filter;
     this.timeRange = fromTimestamp != null || untilTimestamp != null;
     this.fromTimestamp = fromTimestamp == null ? Long.MIN_VALUE : fromTimestamp;
     this.untilTimestamp = untilTimestamp == null ? Long.MAX_VALUE : untilTimestamp;
@@ -60,7 +66,20 @@ final class ReplaySelection {
         ReplaySelectionConfig.timestamp(c.getString(ReplaySelectionConfig.UNTIL_TIMESTAMP_CONFIG)),
         ReplaySelectionConfig.offsets(c.getList(ReplaySelectionConfig.FROM_OFFSET_CONFIG)),
         ReplaySelectionConfig.offsets(c.getList(ReplaySelectionConfig.UNTIL_OFFSET_CONFIG)),
-        c.getBoolean(ReplaySelectionConfig.HEADERS_ORIGINAL_CONFIG));
+        c.getBoolean(ReplaySelectionConfig.HEADERS_ORIGINAL_CONFIG),
+        ReplaySelectionConfig.filter(c.getString(ReplaySelectionConfig.FILTER_CONFIG)));
+  }
+
+  /** {@code replay.filter}, or null for none. */
+  Predicate filter() {
+    return filter;
+  }
+
+  /** Applies {@code replay.filter} to a file opened for replay (nothing without one). */
+  void filter(FileCursor cursor) {
+    if (filter != null) {
+      cursor.filter(filter);
+    }
   }
 
   boolean originalHeaders() {

@@ -1,6 +1,9 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.config.ConfigProblem;
+import dev.parquetconnect.format.filter.Predicate;
+import dev.parquetconnect.format.filter.PredicateParser;
+import dev.parquetconnect.format.filter.PredicateSyntaxException;
 import dev.parquetconnect.source.ParquetSourceConfig.AfterReplay;
 import dev.parquetconnect.source.ParquetSourceConfig.Mode;
 import java.time.DateTimeException;
@@ -31,6 +34,7 @@ final class ReplaySelectionConfig {
   static final String FROM_OFFSET_CONFIG = "replay.from.offset";
   static final String UNTIL_OFFSET_CONFIG = "replay.until.offset";
   static final String HEADERS_ORIGINAL_CONFIG = "replay.headers.original";
+  static final String FILTER_CONFIG = "replay.filter";
 
   private static final String GROUP = "Selection";
 
@@ -93,6 +97,24 @@ final class ReplaySelectionConfig {
         ++order,
         Width.LONG,
         "Replay until offsets");
+    def.define(
+        FILTER_CONFIG,
+        Type.STRING,
+        "",
+        new FilterValidator(),
+        Importance.MEDIUM,
+        "Replay only the rows matching this predicate over the file's columns, e.g."
+            + " customer = 'customer-42' AND amount >= 100 (the grammar of docs/source.md:"
+            + " = <> < <= > >= IN, IS [NOT] NULL, AND, OR, NOT, parentheses; nested columns by"
+            + " dotted path; string, number, boolean and TIMESTAMP '...' literals). Checked here"
+            + " against the grammar only; each file is checked against it when opened (a column"
+            + " it lacks or a type that does not fit fails the task naming the file). Row groups"
+            + " and pages that cannot match are not fetched; bloom filters rule out row groups"
+            + " for = and IN. Empty: every row.",
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Replay filter");
     def.define(
         HEADERS_ORIGINAL_CONFIG,
         Type.BOOLEAN,
@@ -173,6 +195,7 @@ final class ReplaySelectionConfig {
                   + (c.afterReplay() == AfterReplay.DELETE ? "delete" : "move")
                   + " files whose records a replay.* selection left out: use after.replay"
                   + " leave with a selection",
+              FILTER_CONFIG,
               FROM_TIMESTAMP_CONFIG,
               UNTIL_TIMESTAMP_CONFIG,
               FROM_OFFSET_CONFIG,
@@ -183,7 +206,8 @@ final class ReplaySelectionConfig {
 
   /** Whether the configuration replays less than every record. */
   static boolean selects(ParquetSourceConfig c) {
-    return !c.getString(FROM_TIMESTAMP_CONFIG).isBlank()
+    return !c.getString(FILTER_CONFIG).isBlank()
+        || !c.getString(FROM_TIMESTAMP_CONFIG).isBlank()
         || !c.getString(UNTIL_TIMESTAMP_CONFIG).isBlank()
         || !c.getList(FROM_OFFSET_CONFIG).isEmpty()
         || !c.getList(UNTIL_OFFSET_CONFIG).isEmpty();
@@ -259,6 +283,39 @@ final class ReplaySelectionConfig {
       }
     }
     return map;
+  }
+
+  /**
+   * {@code replay.filter} parsed, or null when empty.
+   *
+   * @throws ConfigException with the parser's message and position
+   */
+  static Predicate filter(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return PredicateParser.parse(text);
+    } catch (PredicateSyntaxException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /** A predicate of the grammar, or empty; not checked against any schema. */
+  static final class FilterValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        filter((String) value);
+      } catch (ConfigException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "a predicate (docs/source.md, Selecting what is replayed), or empty";
+    }
   }
 
   /** An instant as {@link #timestamp(String)} reads it, or empty. */

@@ -2,6 +2,7 @@ package dev.parquetconnect.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.source.SinkArchive.Original;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
@@ -210,6 +212,66 @@ final class ReplaySelectionTest {
       long t = r.timestamp();
       assertTrue(t >= 1_700_000_000_700L && t < 1_700_001_000_005L, "timestamp " + t + " in range");
     }
+  }
+
+  @Test
+  void aFilterThatDoesNotFitAFileFailsTheTaskNamingTheFile() throws Exception {
+    archive();
+    TaskDriver driver =
+        new TaskDriver(ReplayModeTest.props(root, "replay.filter", "no_such_column = 1")).start();
+    ConnectException e = assertThrows(ConnectException.class, () -> driver.drain(3));
+    driver.stop();
+    assertTrue(e.getMessage().contains("replay.filter"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains(SinkArchive.fileName("t", 0, 0, PER_FILE - 1, 0)), e.getMessage());
+    assertTrue(e.getMessage().contains("no_such_column"), e.getMessage());
+  }
+
+  @Test
+  void aFilterOnANestedColumnWithOriginalHeaders() throws Exception {
+    List<Original> all = archive();
+    TaskDriver driver =
+        new TaskDriver(
+                ReplayModeTest.props(
+                    root,
+                    "replay.filter",
+                    "address.zip BETWEEN 10100 AND 10110 OR name = 'record-1000700'",
+                    "replay.headers.original",
+                    "true"))
+            .start();
+    List<SourceRecord> got = byPartition(driver.drain(3));
+    driver.stop();
+    List<Original> expected =
+        all.stream()
+            .filter(
+                o ->
+                    (o.id() % 11 != 0 && o.zip() >= 10100 && o.zip() <= 10110)
+                        || o.name().equals("record-1000700"))
+            .collect(Collectors.toList());
+    assertEquals(coordinatesOf(expected), coordinates(got));
+    for (int i = 0; i < expected.size(); i++) {
+      ReplayAssertions.assertReplayed(expected.get(i), withoutOriginalHeaders(got.get(i)));
+    }
+  }
+
+  /** The record without the four headers replay.headers.original adds. */
+  private static SourceRecord withoutOriginalHeaders(SourceRecord r) {
+    org.apache.kafka.connect.header.ConnectHeaders own =
+        new org.apache.kafka.connect.header.ConnectHeaders();
+    for (Header h : r.headers()) {
+      if (!h.key().startsWith("__original.")) {
+        own.add(h.key(), h.value(), h.schema());
+      }
+    }
+    return r.newRecord(
+        r.topic(),
+        r.kafkaPartition(),
+        r.keySchema(),
+        r.key(),
+        r.valueSchema(),
+        r.value(),
+        r.timestamp(),
+        own);
   }
 
   private static List<String> errors(Config config, String key) {
