@@ -52,16 +52,18 @@ final class FileCursor implements Closeable {
    * reads the footers of files it then skips entirely: on an object store, the tails of all files
    * are then most of the bytes fetched.
    */
-  static final int FOOTER_READ_SIZE = 16 << 10;
+  static final int FOOTER_READ_SIZE = 8 << 10;
 
   /** Opens the file and reads its footer (one ranged read of the file's tail in most cases). */
   static FileCursor open(Store store, StoreFile file) throws IOException, ParquetException {
-    StoreInput input = store.open(file.key());
+    StoreInput stored = store.open(file.key());
+    IndexRegionInput input = new IndexRegionInput(stored);
     try {
-      return new FileCursor(
-          file,
+      ParquetFileReader reader =
           ParquetFileReader.open(
-              input, ReadOptions.defaults().withFooterReadSize(FOOTER_READ_SIZE)));
+              input, ReadOptions.defaults().withFooterReadSize(FOOTER_READ_SIZE));
+      input.locate(reader.metadata());
+      return new FileCursor(file, reader);
     } catch (IOException | ParquetException | RuntimeException e) {
       input.close();
       throw e;

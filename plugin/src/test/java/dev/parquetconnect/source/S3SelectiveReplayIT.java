@@ -41,11 +41,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Selective replay fetches little of an archive on S3: an archive of 100 sink files (2 partitions
- * of 50 files, {@value #ROWS_PER_FILE} records each, 16 row groups per file) on S3Proxy, read
+ * of 50 files, {@value #ROWS_PER_FILE} records of about 850 bytes each, {@value #ROW_GROUPS} row
+ * groups per file, a bloom filter on the unique {@code name}; about 120 MB) on S3Proxy, read
  * through the byte-counting proxy in front of it. A time slice of 1% of the archive's time span
- * fetches at most 3% of its bytes: every file's footer (one 16 KiB tail read) and the row groups
- * whose {@code __kafka_timestamp} statistics overlap the slice. The records replayed are exactly
- * those of the slice.
+ * fetches at most 3% of its bytes: every file's footer (one 8 KiB tail read, a second for the rest
+ * of a larger footer) and the row groups whose {@code __kafka_timestamp} statistics overlap the
+ * slice. An equality filter on {@code name} fetches at most 5%: the footers, each file's index
+ * region (bloom filters and page indexes, one read), and the row groups whose bloom filter may hold
+ * the name. The records replayed are exactly those selected; {@code pq audit} reads the archive on
+ * S3 and finds it complete.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 final class S3SelectiveReplayIT {
@@ -54,6 +58,7 @@ final class S3SelectiveReplayIT {
   static final int PARTITIONS = 2;
   static final int FILES_PER_PARTITION = 50;
   static final int ROWS_PER_FILE = 1_500;
+  static final int ROW_GROUPS = 8;
   static final long T0 = 1_764_000_000_000L;
 
   /** Milliseconds between consecutive offsets of a partition. */
@@ -81,6 +86,12 @@ final class S3SelectiveReplayIT {
           long last = first + ROWS_PER_FILE - 1;
           byte[] bytes = file(p, first, ROWS_PER_FILE);
           archiveBytes += bytes.length;
+          if (p == 0 && f == 0) {
+            LOG.info(
+                "each file {} bytes, footer {} bytes",
+                bytes.length,
+                dev.parquetconnect.format.io.LittleEndian.getInt(bytes, bytes.length - 8));
+          }
           try (StoreOutput out =
               store.create(
                   "topics/orders/partition="
@@ -121,8 +132,8 @@ final class S3SelectiveReplayIT {
     WriterOptions options =
         WriterOptions.builder()
             .codec(CompressionCodec.ZSTD)
-            .rowGroupRowLimit(count / 16)
-            .bloomFilter("name", count / 16, 0.01)
+            .rowGroupRowLimit(count / ROW_GROUPS)
+            .bloomFilter("name", count / ROW_GROUPS, 0.01)
             .build();
     FileLayout layout =
         FileLayout.of(Schema.OPTIONAL_STRING_SCHEMA, VALUE, MappingOptions.fullFidelity());
@@ -171,6 +182,29 @@ final class S3SelectiveReplayIT {
       p.put(keyValues[i], keyValues[i + 1]);
     }
     return p;
+  }
+
+  @Test
+  void anEqualityFilterOnAUniqueStringFetchesAtMostFivePercentOfTheArchive() throws Exception {
+    long offset = (long) FILES_PER_PARTITION * ROWS_PER_FILE * 61 / 100 + 7;
+    String wanted = name(1, offset);
+    long started = System.nanoTime();
+    List<SourceRecord> got = replay(props("replay.filter", "name = '" + wanted + "'"));
+    long fetched = s3.bytesToClient();
+    double share = 100.0 * fetched / archiveBytes;
+    LOG.info(
+        "name = '{}': {} records, {} of {} bytes fetched ({}%), {} ms",
+        wanted,
+        got.size(),
+        fetched,
+        archiveBytes,
+        String.format(java.util.Locale.ROOT, "%.2f", share),
+        (System.nanoTime() - started) / 1_000_000);
+    assertEquals(1, got.size());
+    assertEquals(wanted, ((Struct) got.get(0).value()).getString("name"));
+    assertEquals(1, got.get(0).kafkaPartition());
+    assertEquals(timestamp(offset), got.get(0).timestamp());
+    assertTrue(share <= 5.0, "fetched " + share + "% of the archive for one name");
   }
 
   /** Replays with {@code props} and returns the records and the bytes fetched. */
