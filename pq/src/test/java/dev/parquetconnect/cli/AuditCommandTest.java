@@ -211,6 +211,18 @@ final class AuditCommandTest {
   }
 
   @Test
+  void aFileUrlIsALocalDirectoryAndAStoreUrlNeedsThePluginsStores() throws Exception {
+    cleanArchive();
+    assertEquals(0, PqRun.run("audit", lake.toUri().toString()).exit());
+    PqRun s3 = PqRun.run("audit", "s3://lake/archive");
+    assertEquals(1, s3.exit(), s3.describe());
+    assertTrue(s3.err().contains("no store for s3:// URLs on the class path"), s3.err());
+    PqRun config = PqRun.run("audit", lake.toString(), "--store-config", "/no/such.properties");
+    assertEquals(1, config.exit(), config.describe());
+    assertTrue(config.err().contains("no such file: /no/such.properties"), config.err());
+  }
+
+  @Test
   void fromSaysWhereAnArchiveStartsAfterRetention() throws Exception {
     cleanArchive();
     assertEquals(0, PqRun.run("audit", lake.toString(), "--from", "orders:1:1000").exit());
