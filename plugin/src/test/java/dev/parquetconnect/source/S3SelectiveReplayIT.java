@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Selective replay fetches little of an archive on S3: an archive of 100 sink files (2 partitions
  * of 50 files, {@value #ROWS_PER_FILE} records of about 850 bytes each, {@value #ROW_GROUPS} row
- * groups per file, a bloom filter on the unique {@code name}; about 120 MB) on S3Proxy, read
+ * groups per file, a bloom filter on the unique {@code name}; about 94 MB) on S3Proxy, read
  * through the byte-counting proxy in front of it. A time slice of 1% of the archive's time span
  * fetches at most 3% of its bytes: every file's footer (one 8 KiB tail read, a second for the rest
  * of a larger footer) and the row groups whose {@code __kafka_timestamp} statistics overlap the
