@@ -42,14 +42,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Selective replay fetches little of an archive on S3: an archive of 100 sink files (2 partitions
  * of 50 files, {@value #ROWS_PER_FILE} records of about 850 bytes each, {@value #ROW_GROUPS} row
- * groups per file, a bloom filter on the unique {@code name}; about 94 MB) on S3Proxy, read
- * through the byte-counting proxy in front of it. A time slice of 1% of the archive's time span
- * fetches at most 3% of its bytes: every file's footer (one 8 KiB tail read, a second for the rest
- * of a larger footer) and the row groups whose {@code __kafka_timestamp} statistics overlap the
- * slice. An equality filter on {@code name} fetches at most 5%: the footers, the bloom filter of
- * each row group and the page indexes of each file (one read), and the row groups whose bloom
- * filter may hold the name. The records replayed are exactly those selected; {@code pq audit} reads
- * the archive on S3 and finds it complete.
+ * groups per file, a bloom filter on the unique {@code name}; about 94 MB) on S3Proxy, read through
+ * the byte-counting proxy in front of it. A time slice of 1% of the archive's time span fetches at
+ * most 3% of its bytes: every file's footer (one 8 KiB tail read, a second for the rest of a larger
+ * footer) and the row groups whose {@code __kafka_timestamp} statistics overlap the slice. An
+ * equality filter on {@code name} fetches at most 5%: the footers, the bloom filter of each row
+ * group and the page indexes of each file (one read), and the row groups whose bloom filter may
+ * hold the name. The records replayed are exactly those selected; {@code pq audit} reads the
+ * archive on S3 and finds it complete.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 final class S3SelectiveReplayIT {
