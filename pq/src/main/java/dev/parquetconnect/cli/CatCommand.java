@@ -1,6 +1,11 @@
 package dev.parquetconnect.cli;
 
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.filter.BoundPredicate;
+import dev.parquetconnect.format.filter.Predicate;
+import dev.parquetconnect.format.filter.PredicateBindException;
+import dev.parquetconnect.format.filter.PredicateParser;
+import dev.parquetconnect.format.filter.PredicateSyntaxException;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.read.Projection;
 import dev.parquetconnect.format.read.RowReader;
@@ -10,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** {@code pq cat FILE [--limit N] [--columns a,b.c]}: the rows as JSON lines. */
+/** {@code pq cat FILE [--limit N] [--columns a,b.c] [--where PREDICATE]}: rows as JSON lines. */
 final class CatCommand implements Command {
   private static final int MAX_LISTED_COLUMNS = 20;
 
@@ -27,7 +32,7 @@ final class CatCommand implements Command {
   @Override
   public String help() {
     return """
-        usage: pq cat FILE [--limit N] [--columns a,b.c]
+        usage: pq cat FILE [--limit N] [--columns a,b.c] [--where PREDICATE]
 
         Prints the rows of FILE as JSON lines, one object per row, fields in schema order.
         Values follow their logical type:
@@ -49,12 +54,21 @@ final class CatCommand implements Command {
           --limit N        print at most N rows
           --columns LIST   only these columns: comma-separated dotted paths; a group
                            selects every column under it (a map's key comes along)
+          --where PRED     only the rows where PRED is true, in file order, e.g.
+                             --where "value.customer = 'c-42' AND __kafka_offset >= 1000"
+                           Comparisons (= <> < <= > >=), IN, BETWEEN, IS [NOT] NULL,
+                           AND, OR, NOT and parentheses over columns by dotted path
+                           (not inside lists or maps); literals: 'text', numbers, TRUE,
+                           FALSE, TIMESTAMP '2024-01-02T03:04:05Z', DATE '2024-01-02'.
+                           Row groups are skipped by their statistics and bloom filters,
+                           pages by the column and offset indexes; the grammar is in
+                           docs/source.md. --limit counts the matching rows.
         """;
   }
 
   @Override
   public Set<String> valuedOptions() {
-    return Set.of("limit", "columns");
+    return Set.of("limit", "columns", "where");
   }
 
   @Override
@@ -63,12 +77,16 @@ final class CatCommand implements Command {
     String file = args.positionals(1, 1, "FILE").get(0);
     long limit = args.longOption("limit", 0, Long.MAX_VALUE, Long.MAX_VALUE);
     List<String> columns = columnList(args.option("columns"));
+    Predicate where = where(args.option("where"));
     try (ParquetFileReader reader = ParquetFiles.open(file)) {
       Projection projection = projection(reader, columns);
       RowRenderer renderer = new RowRenderer(projection.schema());
       Writer out = output.out();
       StringBuilder line = new StringBuilder(256);
-      try (RowReader rows = reader.rowReader(projection)) {
+      try (RowReader rows =
+          where == null
+              ? reader.rowReader(projection)
+              : reader.rowReader(projection, bind(where, reader, file))) {
         for (long n = 0; n < limit && rows.hasNext(); n++) {
           line.setLength(0);
           renderer.render(rows.next(), line);
@@ -78,6 +96,31 @@ final class CatCommand implements Command {
       }
     }
     return Pq.OK;
+  }
+
+  private static Predicate where(String option) throws UsageException {
+    if (option == null) {
+      return null;
+    }
+    try {
+      return PredicateParser.parse(option);
+    } catch (PredicateSyntaxException e) {
+      throw new UsageException("--where: " + e.getMessage() + " in: " + option);
+    }
+  }
+
+  /**
+   * The predicate fitted to the file; a column that is missing or does not fit is a usage error.
+   */
+  private static BoundPredicate bind(Predicate where, ParquetFileReader reader, String file)
+      throws UsageException {
+    try {
+      return where.bind(reader.schema());
+    } catch (PredicateBindException e) {
+      String more =
+          e.reason().startsWith("no column") ? "; its columns are: " + columnNames(reader) : "";
+      throw new UsageException("--where: " + e.reason() + " in " + file + more);
+    }
   }
 
   private static List<String> columnList(String option) throws UsageException {

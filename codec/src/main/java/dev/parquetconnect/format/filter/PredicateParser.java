@@ -22,6 +22,7 @@ import java.util.Locale;
  * and        := not ( AND not )*
  * not        := NOT not | '(' predicate ')' | condition
  * condition  := column op literal
+ *             | column                       (a BOOLEAN column: column = TRUE)
  *             | column [NOT] IN '(' literal ( ',' literal )* ')'
  *             | column [NOT] BETWEEN literal AND literal
  *             | column IS [NOT] NULL
@@ -138,6 +139,11 @@ public final class PredicateParser {
       throw error("expected IN or BETWEEN after NOT");
     }
     pos = at;
+    skipSpace();
+    if (atEnd() || peek() == ')' || keywordAhead("AND") || keywordAhead("OR")) {
+      // A bare column is a BOOLEAN column's test: "flag" is "flag = TRUE".
+      return new Predicate.Compare(column, Predicate.Op.EQ, new Literal.BooleanValue(true));
+    }
     Predicate.Op op = operator();
     skipSpace();
     if (keywordAhead("NULL")) {

@@ -24,6 +24,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.SchemaConverter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -167,6 +168,12 @@ public final class ParquetFileReader implements Closeable {
    */
   public RowRanges candidateRows(int rowGroup, BoundPredicate filter)
       throws IOException, ParquetException {
+    return candidateRows(rowGroup, filter, pageIndexes(rowGroup));
+  }
+
+  /** {@link #candidateRows(int, BoundPredicate)} with page indexes already (partly) read. */
+  RowRanges candidateRows(int rowGroup, BoundPredicate filter, PageIndexes indexes)
+      throws IOException, ParquetException {
     RowGroup group = metadata.rowGroups().get(rowGroup);
     if (filter.isAlwaysFalse() || !filter.mightMatch(group, metadata.columnOrders())) {
       return RowRanges.empty();
@@ -174,7 +181,41 @@ public final class ParquetFileReader implements Closeable {
     if (!filter.mightMatchBloom(bloomFilters(rowGroup))) {
       return RowRanges.empty();
     }
-    return filter.candidateRows(group.numRows(), pageIndexes(rowGroup), metadata.columnOrders());
+    return filter.candidateRows(group.numRows(), indexes, metadata.columnOrders());
+  }
+
+  /**
+   * The rows of row group {@code rowGroup} that match {@code filter}, exactly: pruned as {@link
+   * #candidateRows} does, then tested row by row, reading only the filter's columns (and of them
+   * only the candidate pages). For a reader of its own that skips to the matching rows (the
+   * source's record reader), or with {@link #columnReader(int, ColumnDescriptor, RowRanges)}.
+   */
+  public RowRanges matchingRows(int rowGroup, BoundPredicate filter)
+      throws IOException, ParquetException {
+    if (filter.schema() != schema && !filter.schema().equals(schema)) {
+      throw new IllegalArgumentException("the predicate was bound to another schema");
+    }
+    List<String> paths = new ArrayList<>();
+    for (ColumnDescriptor c : filter.columns()) {
+      paths.add(c.dottedPath());
+    }
+    RowRanges.Builder matching = new RowRanges.Builder();
+    if (paths.isEmpty()) {
+      // A predicate of constants: all rows or none.
+      return filter.isAlwaysTrue()
+          ? RowRanges.all(metadata.rowGroups().get(rowGroup).numRows())
+          : RowRanges.empty();
+    }
+    try (RowReader rows = new RowReader(this, Projection.ofColumns(schema, paths))) {
+      rows.filter(filter);
+      rows.startAtRowGroup(rowGroup);
+      rows.endBefore(rowGroup + 1);
+      while (rows.hasNext()) {
+        rows.next();
+        matching.add(rows.rowInGroup() - 1, rows.rowInGroup());
+      }
+    }
+    return matching.build();
   }
 
   /**
@@ -337,11 +378,19 @@ public final class ParquetFileReader implements Closeable {
    */
   public ColumnReader columnReader(int rowGroup, ColumnDescriptor column, RowRanges rows)
       throws IOException, ParquetException {
+    return columnReader(rowGroup, column, rows, null);
+  }
+
+  /** As {@link #columnReader(int, ColumnDescriptor, RowRanges)}, the offset index from indexes. */
+  ColumnReader columnReader(
+      int rowGroup, ColumnDescriptor column, RowRanges rows, PageIndexes indexes)
+      throws IOException, ParquetException {
     long rowCount = metadata.rowGroups().get(rowGroup).numRows();
     if (rows.rowCount() == rowCount) {
       return columnReader(rowGroup, column);
     }
-    OffsetIndex offsets = offsetIndex(rowGroup, column);
+    OffsetIndex offsets =
+        indexes == null ? offsetIndex(rowGroup, column) : indexes.offsetIndex(columnIndex(column));
     if (offsets == null || !PageRows.consistent(offsets.pageLocations(), rowCount)) {
       return columnReader(rowGroup, column);
     }

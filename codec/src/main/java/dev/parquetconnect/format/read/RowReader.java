@@ -3,6 +3,7 @@ package dev.parquetconnect.format.read;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.filter.BoundPredicate;
+import dev.parquetconnect.format.filter.PageIndexes;
 import dev.parquetconnect.format.filter.RowRanges;
 import dev.parquetconnect.format.filter.RowValues;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
@@ -10,6 +11,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.Row;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -59,10 +61,19 @@ public final class RowReader implements Closeable {
   private long pending = -1;
   private final FilterCounters counters = new FilterCounters();
 
+  /** The row group to stop before (the count: read to the end). */
+  private int endRowGroup;
+
   RowReader(ParquetFileReader file, Projection projection) {
     this.file = file;
     this.projection = projection;
     this.rowGroupCount = file.rowGroups().size();
+    this.endRowGroup = rowGroupCount;
+  }
+
+  /** Stops before row group {@code end}: nothing past it is opened. */
+  void endBefore(int end) {
+    endRowGroup = Math.min(end, rowGroupCount);
   }
 
   /** Makes this reader return only rows matching {@code filter}; before anything is read. */
@@ -94,7 +105,7 @@ public final class RowReader implements Closeable {
         closeColumns();
         assembler = null;
       }
-      if (nextRowGroup == rowGroupCount) {
+      if (nextRowGroup >= endRowGroup) {
         return false;
       }
       openRowGroup(nextRowGroup++);
@@ -212,7 +223,7 @@ public final class RowReader implements Closeable {
         assembler = null;
         candidates = null;
       }
-      if (nextRowGroup == rowGroupCount) {
+      if (nextRowGroup >= endRowGroup) {
         return false;
       }
       openCandidates(nextRowGroup++);
@@ -241,9 +252,11 @@ public final class RowReader implements Closeable {
     startRow = 0;
     rowInGroup = from;
     RowRanges wanted = RowRanges.of(Math.min(from, rows), rows);
+    // Each page index is read once, for pruning and for planning the pages of every column.
+    PageIndexes indexes = file.pageIndexes(index);
     if (filter != null) {
       counters.rowGroups++;
-      RowRanges kept = file.candidateRows(index, filter);
+      RowRanges kept = file.candidateRows(index, filter, indexes);
       if (kept.isEmpty()) {
         counters.rowGroupsSkipped++;
       }
@@ -258,11 +271,11 @@ public final class RowReader implements Closeable {
     byColumn = new LevelCursor[total];
     LevelCursor[] projectedCursors = new LevelCursor[projected.size()];
     int batchSize = file.options().batchSize();
-    java.util.ArrayList<ColumnReader> open = new java.util.ArrayList<>();
-    java.util.ArrayList<LevelCursor> all = new java.util.ArrayList<>();
+    ArrayList<ColumnReader> open = new ArrayList<>();
+    ArrayList<LevelCursor> all = new ArrayList<>();
     for (int i = 0; i < projected.size(); i++) {
       ColumnDescriptor c = projected.get(i);
-      ColumnReader reader = file.columnReader(index, c, wanted);
+      ColumnReader reader = file.columnReader(index, c, wanted, indexes);
       open.add(reader);
       projectedCursors[i] = new LevelCursor(reader, batchSize, stringsAsText);
       byColumn[c.index()] = projectedCursors[i];
@@ -271,7 +284,7 @@ public final class RowReader implements Closeable {
     if (filter != null) {
       for (ColumnDescriptor c : filter.columns()) {
         if (byColumn[c.index()] == null) {
-          ColumnReader reader = file.columnReader(index, c, wanted);
+          ColumnReader reader = file.columnReader(index, c, wanted, indexes);
           open.add(reader);
           byColumn[c.index()] = new LevelCursor(reader, batchSize, false);
           all.add(byColumn[c.index()]);

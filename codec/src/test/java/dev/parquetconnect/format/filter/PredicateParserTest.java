@@ -42,6 +42,9 @@ class PredicateParserTest {
     assertEquals("NOT x IN (TRUE)", PredicateParser.parse("x NOT IN (true)").toString());
     assertEquals("x IS NULL", PredicateParser.parse("  x is null ").toString());
     assertEquals(
+        "(NOT flag = TRUE OR (other = TRUE AND x > 1))",
+        PredicateParser.parse("NOT flag OR (other AND x > 1)").toString());
+    assertEquals(
         "d = DATE '2024-02-29'", PredicateParser.parse("d == DATE '2024-02-29'").toString());
     assertEquals(
         Instant.parse("2024-01-02T03:04:05Z"),
