@@ -2,6 +2,7 @@ package dev.parquetconnect.connect;
 
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.filter.BoundPredicate;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.TimeUnit;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.IntPredicate;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
@@ -75,6 +77,15 @@ public final class ConnectRecordReader implements Closeable {
   private final SkipReader unusedSkipper;
 
   private int nextRowGroup;
+
+  /** The rows returned: those matching it; null for all. */
+  private BoundPredicate filter;
+
+  private CursorValues filterValues;
+
+  /** The row groups read; the others are passed over unread (statistics ruled them out). */
+  private IntPredicate rowGroupsRead = g -> true;
+
   private boolean groupOpen;
   private long rowsInGroup;
   private long rowInGroup;
@@ -156,7 +167,52 @@ public final class ConnectRecordReader implements Closeable {
     nextRowGroup = index;
   }
 
+  /**
+   * Reads only the row groups {@code read} accepts (by index); the others are never opened, so none
+   * of their pages is fetched. Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of
+   * the file.
+   */
+  public void selectRowGroups(IntPredicate read) {
+    this.rowGroupsRead = read;
+  }
+
+  /**
+   * Reads only the rows that match {@code predicate} (bound to this file's schema): row groups its
+   * statistics, bloom filters or page indexes rule out are never opened, and every other row is
+   * tested before anything of it is converted; rows that do not match are consumed level by level.
+   * Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of the file, so a matching
+   * row's position counts the rows passed over before it. Only before the first row is read.
+   */
+  public void filter(BoundPredicate predicate) {
+    if (groupOpen) {
+      throw new IllegalStateException("filter after rows were read from " + fileName);
+    }
+    this.filter = predicate;
+    this.filterValues = new CursorValues(columns);
+  }
+
   public boolean hasNext() throws IOException, ParquetException {
+    while (nextRow()) {
+      if (filter == null || matches()) {
+        return true;
+      }
+      skipRow();
+    }
+    return false;
+  }
+
+  /**
+   * Passes over the next {@code count} rows of the file (matching or not) without converting them;
+   * a position recorded by {@link #rowInGroup()} is resumed with {@link #startAtRowGroup} and this.
+   */
+  public void skipRows(long count) throws IOException, ParquetException {
+    for (long i = 0; i < count && nextRow(); i++) {
+      skipRow();
+    }
+  }
+
+  /** Whether a row is left, opening the next row group read when the current one is done. */
+  private boolean nextRow() throws IOException, ParquetException {
     if (closed) {
       return false;
     }
@@ -164,12 +220,47 @@ public final class ConnectRecordReader implements Closeable {
       if (groupOpen) {
         finishRowGroup();
       }
+      while (nextRowGroup < rowGroupCount && !readsRowGroup(nextRowGroup)) {
+        nextRowGroup++;
+      }
       if (nextRowGroup == rowGroupCount) {
         return false;
       }
       openRowGroup(nextRowGroup++);
     }
     return true;
+  }
+
+  private boolean matches() throws IOException, ParquetException {
+    try {
+      return filter.test(filterValues);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    } catch (CursorValues.FilterReadException e) {
+      throw e.getCause();
+    }
+  }
+
+  private boolean readsRowGroup(int index) throws IOException, ParquetException {
+    return rowGroupsRead.test(index)
+        && (filter == null || !file.candidateRows(index, filter).isEmpty());
+  }
+
+  /** Consumes the current row of every column. */
+  private void skipRow() throws IOException, ParquetException {
+    scope.row = rowInGroup++;
+    for (ColumnCursor c : columns) {
+      if (!c.hasEntry()) {
+        throw corrupt(c, "the column ends before the row");
+      }
+      if (c.rep() != 0) {
+        throw corrupt(c, "the row starts at repetition level " + c.rep() + ", not 0");
+      }
+      c.advance();
+      while (c.rep() > 0) {
+        c.advance();
+      }
+    }
   }
 
   /**

@@ -3,6 +3,8 @@ package dev.parquetconnect.source;
 import dev.parquetconnect.connect.ConnectRecordReader;
 import dev.parquetconnect.connect.ParquetToConnect;
 import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.filter.Predicate;
+import dev.parquetconnect.format.filter.PredicateBindException;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
@@ -10,6 +12,7 @@ import dev.parquetconnect.format.meta.KeyValue;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
 import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.read.ReadOptions;
 import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.storage.Store;
@@ -21,6 +24,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * One file being replayed: its footer, and its rows read one at a time through ranged reads of the
@@ -41,11 +46,24 @@ final class FileCursor implements Closeable {
     this.reader = reader;
   }
 
+  /**
+   * How much of a file's tail is read at once for its footer. A sink file's footer is a few KiB; a
+   * larger one costs a second read. Smaller than the codec's default because a selective replay
+   * reads the footers of files it then skips entirely: on an object store, the tails of all files
+   * are then most of the bytes fetched.
+   */
+  static final int FOOTER_READ_SIZE = 8 << 10;
+
   /** Opens the file and reads its footer (one ranged read of the file's tail in most cases). */
   static FileCursor open(Store store, StoreFile file) throws IOException, ParquetException {
-    StoreInput input = store.open(file.key());
+    StoreInput stored = store.open(file.key());
+    IndexRegionInput input = new IndexRegionInput(stored);
     try {
-      return new FileCursor(file, ParquetFileReader.open(input));
+      ParquetFileReader reader =
+          ParquetFileReader.open(
+              input, ReadOptions.defaults().withFooterReadSize(FOOTER_READ_SIZE));
+      input.locate(reader.metadata());
+      return new FileCursor(file, reader);
     } catch (IOException | ParquetException | RuntimeException e) {
       input.close();
       throw e;
@@ -88,6 +106,15 @@ final class FileCursor implements Closeable {
     rows = new ConnectRecordReader(reader, mapping);
   }
 
+  /** Reads only the row groups {@code read} accepts (by index); the others are never fetched. */
+  void selectRowGroups(IntPredicate read) {
+    rows.selectRowGroups(read);
+  }
+
+  List<RowGroup> rowGroups() {
+    return reader.rowGroups();
+  }
+
   int rowGroupCount() {
     return reader.rowGroups().size();
   }
@@ -99,8 +126,22 @@ final class FileCursor implements Closeable {
    */
   void seek(int rowGroup, long row) throws IOException, ParquetException {
     startAt(Math.min(rowGroup, rowGroupCount()));
-    for (long i = 0; i < row && rows.hasNext(); i++) {
-      rows.next();
+    rows.skipRows(row);
+  }
+
+  /**
+   * Reads only the rows matching {@code predicate} ({@code replay.filter}), fitted to this file's
+   * schema; row groups and pages that cannot match are not fetched.
+   *
+   * @throws ConnectException naming the file when the predicate does not fit its schema (a column
+   *     it does not have, a type that does not fit): a configuration problem, not a damaged file
+   */
+  void filter(Predicate predicate) {
+    try {
+      rows.filter(predicate.bind(reader.schema()));
+    } catch (PredicateBindException e) {
+      throw new ConnectException(
+          "replay.filter '" + predicate + "' does not fit file " + key() + ": " + e.getMessage());
     }
   }
 

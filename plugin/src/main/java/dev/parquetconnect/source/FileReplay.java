@@ -74,14 +74,19 @@ final class FileReplay implements ReplayUnit {
                 cursor.record(),
                 sourcePartition,
                 SourcePositions.fileOffset(rowGroup, rowAfter, !more));
-        out.add(record);
-        rt.sent(file.key());
+        // A record outside the time range is not sent; the next one sent carries the position
+        // past it, and a restart before that reads it again and leaves it out again.
+        boolean selected = rt.selection.timeSelected(record.timestamp());
+        if (selected) {
+          out.add(record);
+          rt.sent(file.key());
+        }
         if (peekFailure != null) {
           fail(peekFailure, out);
           return;
         }
         if (!more) {
-          finish(record);
+          finish(selected ? record : null);
           return;
         }
       }
@@ -105,6 +110,7 @@ final class FileReplay implements ReplayUnit {
             file.modified().toEpochMilli(),
             rt.partitions);
     cursor.readWith(mapper.mapping());
+    rt.selection.filter(cursor);
     if (committed != null) {
       int rowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
       long row = SourcePositions.longOf(committed, SourcePositions.ROW, 0);

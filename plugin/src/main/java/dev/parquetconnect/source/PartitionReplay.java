@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +90,12 @@ final class PartitionReplay implements ReplayUnit {
     this.partition = partition;
     this.sourcePartition = SourcePositions.replayPartition(topic, partition);
     Map<String, Object> committed = rt.committedOffset(sourcePartition);
-    this.lastOffset = SourcePositions.longOf(committed, SourcePositions.OFFSET, -1);
+    // Offsets below replay.from.offset count as sent: the files and row groups that hold only
+    // those are then passed over by the same rules as after a restart.
+    this.lastOffset =
+        Math.max(
+            SourcePositions.longOf(committed, SourcePositions.OFFSET, -1),
+            rt.selection.fromOffset(topic, partition) - 1);
     this.resumeFile = SourcePositions.stringOf(committed, SourcePositions.FILE);
     this.resumeRowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
     this.resumeRow = SourcePositions.longOf(committed, SourcePositions.ROW, 0);
@@ -158,6 +165,13 @@ final class PartitionReplay implements ReplayUnit {
           groupFirstOffset,
           lastOffset);
     }
+    if (!rt.selection.fileMayMatch(topic, partition, first, SinkFileName.lastOffset(file.name()))) {
+      LOG.debug(
+          "{} passing over {}: its offsets lie outside replay.from.offset/replay.until.offset",
+          rt.logPrefix,
+          file.key());
+      return;
+    }
     pending.add(new Pending(name, file));
   }
 
@@ -187,7 +201,9 @@ final class PartitionReplay implements ReplayUnit {
         endGroup();
         continue;
       }
-      if (next.headOffset > lastOffset) {
+      if (next.headOffset > lastOffset
+          && rt.selection.selected(
+              topic, partition, next.headOffset, next.cursor.record().timestamp())) {
         SourceRecord record;
         try {
           record =
@@ -200,6 +216,7 @@ final class PartitionReplay implements ReplayUnit {
           fail(next, e, out); // a value the file's own schema does not describe
           continue;
         }
+        rt.selection.addOriginalHeaders(record, topic, partition, next.headOffset);
         out.add(record);
         rt.sent(next.cursor.key());
         lastOffset = next.headOffset;
@@ -251,6 +268,9 @@ final class PartitionReplay implements ReplayUnit {
           ReplayRowMapper.of(
               cursor.schema(), cursor.keyValueMetadata(), p.name().topic(), rt.partitions);
       cursor.readWith(mapper.mapping());
+      rt.selection.filter(cursor);
+      cursor.selectRowGroups(
+          rt.selection.rowGroups(cursor.schema(), cursor.rowGroups(), topic, partition));
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
       } else if (lastOffset >= 0) {
@@ -267,6 +287,12 @@ final class PartitionReplay implements ReplayUnit {
           p.file().size());
       advance(m, out);
     } catch (IOException | ParquetException | RuntimeException e) {
+      if (e instanceof ConnectException c && !(e instanceof DataException)) {
+        if (cursor != null) {
+          closeQuietly(cursor);
+        }
+        throw c; // replay.filter does not fit the file: the configuration, not the file
+      }
       // A RuntimeException too, as in advance: whatever opening a damaged file throws (a
       // footer or stored schema the checks did not foresee) is that file's failure, handled by
       // errors.on.corrupt.file, never an exception out of poll that stops the task. Nothing

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  */
 record SinkFileName(String topic, int partition, long firstOffset, int attempt) {
   private static final Pattern NAME =
-      Pattern.compile("([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+\\d{1,20})?(?:-(\\d{1,9}))?\\..*");
+      Pattern.compile(
+          "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,9}))?\\..*");
 
   /** The parsed name, or null when {@code fileName} is not a sink file name. */
   static SinkFileName parse(String fileName) {
@@ -30,10 +31,26 @@ record SinkFileName(String topic, int partition, long firstOffset, int attempt) 
       String topic = percentDecode(m.group(1));
       int partition = Integer.parseInt(m.group(2));
       long first = Long.parseLong(m.group(3));
-      int attempt = m.group(4) == null ? 0 : Integer.parseInt(m.group(4));
+      int attempt = m.group(5) == null ? 0 : Integer.parseInt(m.group(5));
       return topic == null ? null : new SinkFileName(topic, partition, first, attempt);
     } catch (NumberFormatException e) {
       return null; // more digits than an int or a long holds: not one of ours
+    }
+  }
+
+  /**
+   * The last offset a sink file name carries ({@code <topic>+<partition>+<first>+<last>...}), or -1
+   * for a name without one (earlier sink versions) or not a sink file name.
+   */
+  static long lastOffset(String fileName) {
+    Matcher m = NAME.matcher(fileName);
+    if (!m.matches() || m.group(4) == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(m.group(4));
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 

@@ -291,6 +291,8 @@ final class SourceConfigDef {
         "Transaction unit",
         EnumValues.recommender(TransactionUnit.values()));
 
+    ReplaySelectionConfig.define(def);
+
     // The store settings, the sink's keys: checked by validate like every other key.
     StoreConfigDef.define(def);
 

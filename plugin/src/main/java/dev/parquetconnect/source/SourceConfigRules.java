@@ -159,6 +159,7 @@ final class SourceConfigRules {
               ERRORS_TOPIC_CONFIG + " '" + c.errorsTopic() + "' needs errors.on.corrupt.file skip",
               ERRORS_ON_CORRUPT_FILE_CONFIG));
     }
+    problems.addAll(ReplaySelectionConfig.problems(c));
     problems.addAll(StoreConfigDef.problems(c.values()::get));
     int count = c.getInt(TASK_COUNT_CONFIG);
     int index = c.getInt(TASK_INDEX_CONFIG);

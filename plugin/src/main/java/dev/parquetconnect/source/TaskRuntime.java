@@ -20,6 +20,7 @@ final class TaskRuntime {
   final CorruptFiles corruptFiles;
   final String logPrefix;
   final SourceMetrics metrics;
+  final ReplaySelection selection;
   private final OffsetStorageReader offsets;
   private final TransactionContext transactions;
 
@@ -37,6 +38,7 @@ final class TaskRuntime {
     this.offsets = offsets;
     this.transactions = transactions;
     this.logPrefix = logPrefix;
+    this.selection = ReplaySelection.of(config);
     this.partitions = new PartitionChooser(config.partitionMode(), config.partitionCount());
     this.files = new ReplayedFiles(store, config, logPrefix, metrics);
     this.corruptFiles = new CorruptFiles(config, files, taskName, logPrefix);

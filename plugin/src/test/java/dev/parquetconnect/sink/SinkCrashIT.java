@@ -3,6 +3,7 @@ package dev.parquetconnect.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.cli.PqInProcess;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ItPaths;
@@ -153,6 +154,13 @@ final class SinkCrashIT {
       assertEquals(RECORDS, found.rows(), rounds);
       assertEquals(RECORDS, found.distinctOffsets(), rounds);
       assertEquals(0, found.duplicated(), rounds);
+      // pq audit, as a scheduled check would run it, finds the archive complete and exact from
+      // offset 0 of each partition.
+      List<String> starts = new ArrayList<>();
+      for (int p = 0; p < PARTITIONS; p++) {
+        starts.add(topic + ":" + p + ":0");
+      }
+      PqInProcess.runOrFail("audit", files.toString(), "--from", String.join(",", starts));
       assertEquals(0, check.cleanupOrphans("", Instant.MAX), "temporary files left: " + rounds);
       assertTrue(log.stream().filter(s -> !s.startsWith("datanode")).count() >= crashes);
       SinkIts.sparkReadsAsDuckDb(files);

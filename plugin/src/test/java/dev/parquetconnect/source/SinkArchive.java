@@ -184,9 +184,18 @@ final class SinkArchive {
 
   /** Writes one file holding {@code records} in order, {@code rowGroupRows} per row group. */
   static Path write(Path file, List<Original> records, long rowGroupRows) throws Exception {
+    return write(
+        file,
+        records,
+        WriterOptions.builder()
+            .codec(CompressionCodec.ZSTD)
+            .rowGroupRowLimit(rowGroupRows)
+            .build());
+  }
+
+  /** Writes one file holding {@code records} in order, with the writer's {@code options}. */
+  static Path write(Path file, List<Original> records, WriterOptions options) throws Exception {
     Files.createDirectories(file.getParent());
-    WriterOptions options =
-        WriterOptions.builder().codec(CompressionCodec.ZSTD).rowGroupRowLimit(rowGroupRows).build();
     FileLayout layout = FileLayout.of(KEY, VALUE, MappingOptions.fullFidelity());
     try (OutputStream out = Files.newOutputStream(file);
         ParquetRecordWriter writer = new ParquetRecordWriter(out, layout, options)) {

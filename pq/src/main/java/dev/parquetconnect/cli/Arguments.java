@@ -27,6 +27,12 @@ final class Arguments {
    * @param valued the options that take a value, without the leading dashes
    */
   static Arguments parse(List<String> args, Set<String> valued) throws UsageException {
+    return parse(args, valued, Set.of());
+  }
+
+  /** As {@link #parse(List, Set)}, with {@code flags}: options without a value ({@link #flag}). */
+  static Arguments parse(List<String> args, Set<String> valued, Set<String> flags)
+      throws UsageException {
     List<String> positionals = new ArrayList<>();
     Map<String, String> options = new HashMap<>();
     boolean optionsEnded = false;
@@ -46,6 +52,12 @@ final class Arguments {
       if (equals >= 0) {
         value = name.substring(equals + 1);
         name = name.substring(0, equals);
+      }
+      if (value == null && flags.contains(name)) {
+        if (options.put(name, "true") != null) {
+          throw new UsageException("option --" + name + " given twice");
+        }
+        continue;
       }
       if (!valued.contains(name)) {
         throw new UsageException("unknown option --" + name);
@@ -76,6 +88,11 @@ final class Arguments {
               : "unexpected argument " + positionals.get(max));
     }
     return positionals;
+  }
+
+  /** Whether a flag (an option without value) was given. */
+  boolean flag(String name) {
+    return options.containsKey(name);
   }
 
   /** The option's value, or null when not given. */

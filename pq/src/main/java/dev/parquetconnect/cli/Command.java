@@ -18,6 +18,11 @@ interface Command {
   /** The options that take a value, without their leading dashes. */
   Set<String> valuedOptions();
 
+  /** The options that take no value, without their leading dashes. */
+  default Set<String> flags() {
+    return Set.of();
+  }
+
   /**
    * Runs the command and returns its exit code. Problems with the files are thrown, for {@link Pq}
    * to report in one line with the right exit code.

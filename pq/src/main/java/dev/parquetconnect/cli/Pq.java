@@ -48,7 +48,8 @@ public final class Pq {
             new CatCommand(),
             new VerifyCommand(),
             new RewriteCommand(),
-            new MergeCommand()));
+            new MergeCommand(),
+            new AuditCommand()));
   }
 
   public static void main(String[] args) {
@@ -86,7 +87,8 @@ public final class Pq {
       try {
         int code =
             command.run(
-                Arguments.parse(rest, command.valuedOptions()), new CommandOutput(out, err));
+                Arguments.parse(rest, command.valuedOptions(), command.flags()),
+                new CommandOutput(out, err));
         out.flush();
         return code;
       } finally {

@@ -1,0 +1,222 @@
+package dev.parquetconnect.source;
+
+import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.format.filter.Predicate;
+import dev.parquetconnect.format.io.LittleEndian;
+import dev.parquetconnect.format.meta.ByteString;
+import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.meta.RowGroup;
+import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.schema.MessageType;
+import dev.parquetconnect.format.schema.PrimitiveNode;
+import dev.parquetconnect.format.schema.SchemaNode;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.header.Headers;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Which records a task replays ({@link ReplaySelectionConfig}): a time range and offset ranges per
+ * original partition, half-open ({@code from} inclusive, {@code until} exclusive). It prunes at
+ * three levels, each only where it can prove that nothing selected is left out: files by the
+ * offsets in their names, row groups by the footer statistics of {@code __kafka_offset} and {@code
+ * __kafka_timestamp}, then every record exactly.
+ */
+final class ReplaySelection {
+  static final String ORIGINAL_TOPIC = "__original.topic";
+  static final String ORIGINAL_PARTITION = "__original.partition";
+  static final String ORIGINAL_OFFSET = "__original.offset";
+  static final String ORIGINAL_TIMESTAMP = "__original.timestamp";
+
+  /** No lower bound on an offset: every offset is at or above it. */
+  static final long NO_FROM = -1;
+
+  private final long fromTimestamp;
+  private final long untilTimestamp;
+  private final boolean timeRange;
+  private final Map<TopicPartition, Long> fromOffsets;
+  private final Map<TopicPartition, Long> untilOffsets;
+  private final boolean originalHeaders;
+
+  /** {@code replay.filter}, parsed; null for none. */
+  private final Predicate filter;
+
+  private ReplaySelection(
+      Long fromTimestamp,
+      Long untilTimestamp,
+      Map<TopicPartition, Long> fromOffsets,
+      Map<TopicPartition, Long> untilOffsets,
+      boolean originalHeaders,
+      Predicate filter) {
+    this.filter = filter;
+    this.timeRange = fromTimestamp != null || untilTimestamp != null;
+    this.fromTimestamp = fromTimestamp == null ? Long.MIN_VALUE : fromTimestamp;
+    this.untilTimestamp = untilTimestamp == null ? Long.MAX_VALUE : untilTimestamp;
+    this.fromOffsets = Map.copyOf(fromOffsets);
+    this.untilOffsets = Map.copyOf(untilOffsets);
+    this.originalHeaders = originalHeaders;
+  }
+
+  static ReplaySelection of(ParquetSourceConfig c) {
+    return new ReplaySelection(
+        ReplaySelectionConfig.timestamp(c.getString(ReplaySelectionConfig.FROM_TIMESTAMP_CONFIG)),
+        ReplaySelectionConfig.timestamp(c.getString(ReplaySelectionConfig.UNTIL_TIMESTAMP_CONFIG)),
+        ReplaySelectionConfig.offsets(c.getList(ReplaySelectionConfig.FROM_OFFSET_CONFIG)),
+        ReplaySelectionConfig.offsets(c.getList(ReplaySelectionConfig.UNTIL_OFFSET_CONFIG)),
+        c.getBoolean(ReplaySelectionConfig.HEADERS_ORIGINAL_CONFIG),
+        ReplaySelectionConfig.filter(c.getString(ReplaySelectionConfig.FILTER_CONFIG)));
+  }
+
+  /** {@code replay.filter}, or null for none. */
+  Predicate filter() {
+    return filter;
+  }
+
+  /** Applies {@code replay.filter} to a file opened for replay (nothing without one). */
+  void filter(FileCursor cursor) {
+    if (filter != null) {
+      cursor.filter(filter);
+    }
+  }
+
+  boolean originalHeaders() {
+    return originalHeaders;
+  }
+
+  boolean hasTimeRange() {
+    return timeRange;
+  }
+
+  /** The first offset replayed of an original partition, or {@link #NO_FROM}. */
+  long fromOffset(String topic, int partition) {
+    Long from = fromOffsets.get(new TopicPartition(topic, partition));
+    return from == null ? NO_FROM : from;
+  }
+
+  /** The offset an original partition's replay stops before ({@code Long.MAX_VALUE}: none). */
+  long untilOffset(String topic, int partition) {
+    Long until = untilOffsets.get(new TopicPartition(topic, partition));
+    return until == null ? Long.MAX_VALUE : until;
+  }
+
+  /** Whether a record timestamp (null: none) lies in the time range. */
+  boolean timeSelected(Long timestamp) {
+    if (!timeRange) {
+      return true;
+    }
+    return timestamp != null && timestamp >= fromTimestamp && timestamp < untilTimestamp;
+  }
+
+  /** Whether a record of an original partition is selected. */
+  boolean selected(String topic, int partition, long offset, Long timestamp) {
+    return offset >= fromOffset(topic, partition)
+        && offset < untilOffset(topic, partition)
+        && timeSelected(timestamp);
+  }
+
+  /**
+   * Whether a file named with offsets {@code first..last} ({@code last} -1 when the name does not
+   * say) may hold a selected record of its partition.
+   */
+  boolean fileMayMatch(String topic, int partition, long first, long last) {
+    if (first >= untilOffset(topic, partition)) {
+      return false;
+    }
+    return last < 0 || last >= fromOffset(topic, partition);
+  }
+
+  /**
+   * The row groups of a replay-mode file of original partition {@code topic}-{@code partition} that
+   * statistics do not rule out. A row group without usable statistics is kept.
+   */
+  IntPredicate rowGroups(MessageType schema, List<RowGroup> groups, String topic, int partition) {
+    int offsetColumn = int64Column(schema, FileLayout.OFFSET_COLUMN);
+    int timestampColumn = timeRange ? int64Column(schema, FileLayout.TIMESTAMP_COLUMN) : -1;
+    long from = fromOffset(topic, partition);
+    long until = untilOffset(topic, partition);
+    boolean offsetRange = from != NO_FROM || until != Long.MAX_VALUE;
+    return g -> {
+      RowGroup group = groups.get(g);
+      if (offsetRange && offsetColumn >= 0) {
+        Long min = bound(group.columns().get(offsetColumn), false);
+        Long max = bound(group.columns().get(offsetColumn), true);
+        if ((min != null && min >= until) || (max != null && max < from)) {
+          return false;
+        }
+      }
+      if (timestampColumn >= 0) {
+        ColumnChunk chunk = group.columns().get(timestampColumn);
+        if (allNull(chunk, group.numRows())) {
+          return false; // a record without timestamp is outside every time range
+        }
+        Long min = bound(chunk, false);
+        Long max = bound(chunk, true);
+        if ((min != null && min >= untilTimestamp) || (max != null && max < fromTimestamp)) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+
+  /** Adds the original coordinates of a replayed record as headers, when configured. */
+  void addOriginalHeaders(SourceRecord record, String topic, int partition, long offset) {
+    if (!originalHeaders) {
+      return;
+    }
+    Headers headers = record.headers();
+    headers.addString(ORIGINAL_TOPIC, topic);
+    headers.addInt(ORIGINAL_PARTITION, partition);
+    headers.addLong(ORIGINAL_OFFSET, offset);
+    if (record.timestamp() != null) {
+      headers.addLong(ORIGINAL_TIMESTAMP, record.timestamp());
+    }
+  }
+
+  /** The index of a top-level INT64 leaf column, or -1. */
+  private static int int64Column(MessageType schema, String name) {
+    int field = schema.root().fieldIndex(name);
+    if (field < 0) {
+      return -1;
+    }
+    SchemaNode node = schema.root().fields().get(field);
+    if (!(node instanceof PrimitiveNode p) || p.type() != PhysicalType.INT64) {
+      return -1;
+    }
+    try {
+      return schema.column(name).index();
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
+  }
+
+  private static boolean allNull(ColumnChunk chunk, long rows) {
+    if (chunk.metaData() == null || chunk.metaData().statistics() == null) {
+      return false;
+    }
+    Long nulls = chunk.metaData().statistics().nullCount();
+    return nulls != null && rows > 0 && nulls == rows;
+  }
+
+  /**
+   * The minimum or maximum of a signed INT64 chunk by its statistics, or null when unknown. The
+   * deprecated {@code min}/{@code max} of old writers are signed for INT64 too, so either serves.
+   */
+  static Long bound(ColumnChunk chunk, boolean max) {
+    if (chunk.metaData() == null || chunk.metaData().statistics() == null) {
+      return null;
+    }
+    Statistics s = chunk.metaData().statistics();
+    ByteString value =
+        max
+            ? (s.maxValue() != null ? s.maxValue() : s.max())
+            : (s.minValue() != null ? s.minValue() : s.min());
+    if (value == null || value.length() != Long.BYTES) {
+      return null;
+    }
+    return LittleEndian.getLong(value.toByteArray(), 0);
+  }
+}
