@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,19 @@ final class ChildJvm {
   }
 
   static ChildJvm start(String role, List<String> command, Path workDir, Path logFile) {
+    return start(role, command, workDir, logFile, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, List, Path, Path)}, with {@code environment} replacing variables of
+   * the test JVM's environment; a null value removes the variable.
+   */
+  static ChildJvm start(
+      String role,
+      List<String> command,
+      Path workDir,
+      Path logFile,
+      Map<String, String> environment) {
     try {
       Files.createDirectories(workDir);
       Files.createDirectories(logFile.getParent());
@@ -52,12 +66,20 @@ final class ChildJvm {
           "==== " + role + ": " + String.join(" ", command) + System.lineSeparator(),
           StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
-      Process process =
+      ProcessBuilder builder =
           new ProcessBuilder(command)
               .directory(workDir.toFile())
               .redirectErrorStream(true)
-              .redirectOutput(Redirect.appendTo(logFile.toFile()))
-              .start();
+              .redirectOutput(Redirect.appendTo(logFile.toFile()));
+      environment.forEach(
+          (name, value) -> {
+            if (value == null) {
+              builder.environment().remove(name);
+            } else {
+              builder.environment().put(name, value);
+            }
+          });
+      Process process = builder.start();
       // Nothing is ever written to a child's stdin.
       process.getOutputStream().close();
       ChildJvm child = new ChildJvm(role, process, logFile);

@@ -51,6 +51,7 @@ public final class ConnectWorker implements AutoCloseable {
   private final Path configFile;
   private final Path logFile;
   private final List<String> jvmOptions;
+  private final Map<String, String> environment;
   private final URI restUri;
   private final int jmxPort;
   private final HttpClient http;
@@ -82,6 +83,7 @@ public final class ConnectWorker implements AutoCloseable {
               "-Dcom.sun.management.jmxremote.local.only=true"));
     }
     this.jvmOptions = List.copyOf(options);
+    this.environment = new LinkedHashMap<>(builder.environment);
     this.jmxPort = jmxPort;
     this.restUri = URI.create("http://" + ItPaths.LOOPBACK + ":" + restPort);
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -101,6 +103,7 @@ public final class ConnectWorker implements AutoCloseable {
     private final String bootstrapServers;
     private final Map<String, String> overrides = new LinkedHashMap<>();
     private final List<String> extraJvmOptions = new ArrayList<>();
+    private final Map<String, String> environment = new LinkedHashMap<>();
     private Path workDir;
     private Path pluginPath = ItPaths.pluginDir();
     private String groupId = "connect-it";
@@ -155,6 +158,15 @@ public final class ConnectWorker implements AutoCloseable {
     /** One more option of the worker JVM (e.g. a {@code -D} system property read by a plugin). */
     public Builder jvmOption(String option) {
       extraJvmOptions.add(option);
+      return this;
+    }
+
+    /**
+     * An environment variable of the worker process (e.g. the AWS SDK's {@code AWS_PROFILE});
+     * {@code null} removes one the test JVM has, so that the worker does not inherit it.
+     */
+    public Builder environment(String name, String value) {
+      environment.put(name, value);
       return this;
     }
 
@@ -218,10 +230,14 @@ public final class ConnectWorker implements AutoCloseable {
       config.setProperty("rest.advertised.host.name", ItPaths.LOOPBACK);
       config.setProperty("rest.advertised.port", Integer.toString(restPort));
       config.setProperty("plugin.path", pluginPath.toAbsolutePath().toString());
-      // One reflective scan finds the same plugins as the default hybrid_warn, which scans
-      // a second time for ServiceLoader manifests: that doubles a start-up dominated by
-      // scanning. A test of the manifests sets plugin.discovery=service_load itself.
-      config.setProperty("plugin.discovery", "only_scan");
+      // Our archive declares its connectors in ServiceLoader manifests, and Kafka's own
+      // plugins have theirs since 3.6: loading them (service_load, KIP-898) spares every
+      // start the reflective scan of each jar that dominated it. Another plugin path may hold
+      // plugins without manifests: one reflective scan (only_scan) finds them, where the
+      // default hybrid_warn scans a second time for the manifests.
+      config.setProperty(
+          "plugin.discovery",
+          pluginPath.equals(ItPaths.pluginDir()) ? "service_load" : "only_scan");
       config.setProperty("key.converter", "org.apache.kafka.connect.json.JsonConverter");
       config.setProperty("value.converter", "org.apache.kafka.connect.json.JsonConverter");
       config.setProperty("config.storage.topic", groupId + "-configs");
@@ -268,7 +284,8 @@ public final class ConnectWorker implements AutoCloseable {
             KafkaRuntime.CONNECT_DISTRIBUTED_MAIN,
             List.of(configFile.toString()));
     ChildJvm started =
-        ChildJvm.start("connect-worker " + runtime.version(), command, workDir, logFile);
+        ChildJvm.start(
+            "connect-worker " + runtime.version(), command, workDir, logFile, environment);
     process = started;
     // GET /connectors needs the herder to have joined the group and read the config topic,
     // so a 200 there means the worker accepts connector requests, not only that Jetty runs.

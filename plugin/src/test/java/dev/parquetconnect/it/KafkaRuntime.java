@@ -50,6 +50,23 @@ public final class KafkaRuntime {
   }
 
   /**
+   * The worker matrix (the pom's {@code kafka.it.matrix.versions}): the newest patch of each
+   * supported Connect line, oldest first.
+   */
+  public static List<KafkaRuntime> matrix() {
+    String versions =
+        System.getProperty(
+            "kafka.it.matrix.versions", "3.6.2,3.7.2,3.8.1,3.9.2,4.0.2,4.1.2,4.2.2,4.3.1");
+    List<KafkaRuntime> runtimes = new ArrayList<>();
+    for (String version : versions.split(",")) {
+      if (!version.isBlank()) {
+        runtimes.add(of(version.strip()));
+      }
+    }
+    return runtimes;
+  }
+
+  /**
    * @throws IllegalStateException if the version's jars have not been materialised; the message
    *     says how to do it
    */

@@ -26,8 +26,12 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * The memory test's task harness, run by {@link SinkMemoryIT} in a JVM of its own with a small
  * heap: it drives the production {@link ParquetSinkTask} (real Parquet files on a local store)
  * directly with generated records of a nested schema, as Connect would, and prints the peak heap it
- * saw. Arguments: store directory, record count, distinct partition values, Kafka partitions,
- * buffer.max.bytes.
+ * saw. Arguments: store directory (or store URL), record count, distinct partition values, Kafka
+ * partitions, buffer.max.bytes, then any store settings as {@code key=value}.
+ *
+ * <p>The JVM's baseline is the heap in use after a full collection before the task starts; the peak
+ * is the largest heap in use right after any full collection while it runs (the live data, garbage
+ * excluded), which the tight heap makes frequent.
  */
 public final class MemoryHarness {
   static final String TOPIC = "memory";
@@ -58,16 +62,23 @@ public final class MemoryHarness {
   private MemoryHarness() {}
 
   public static void main(String[] args) throws Exception {
-    String dir = args[0];
+    String store = args[0];
     long records = Long.parseLong(args[1]);
     int values = Integer.parseInt(args[2]);
     int partitions = Integer.parseInt(args[3]);
     String budget = args[4];
     AtomicLong peakAfterFullGc = watchFullCollections();
+    long baselineHeap = liveHeap();
 
     Map<String, String> props = new HashMap<>();
     props.put("name", "memory");
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, java.nio.file.Path.of(dir).toUri().toString());
+    props.put(
+        ParquetSinkConfig.STORE_URL_CONFIG,
+        store.contains("://") ? store : java.nio.file.Path.of(store).toUri().toString());
+    for (int i = 5; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
     props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "field");
     props.put(ParquetSinkConfig.PARTITION_FIELDS_CONFIG, "region");
     // Ten commits of the single partition; the record count is a multiple of it.
@@ -107,6 +118,13 @@ public final class MemoryHarness {
     System.out.println("PEAK_BUDGET_BYTES=" + peakBudget);
     System.out.println("PEAK_HEAP_AFTER_FULL_GC_BYTES=" + peakAfterFullGc.get());
     System.out.println("PEAK_HEAP_POOLS_BYTES=" + peakOfHeapPools());
+    System.out.println("BASELINE_LIVE_HEAP_BYTES=" + baselineHeap);
+  }
+
+  /** The heap in use right after a full collection. */
+  private static long liveHeap() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   static SinkRecord record(long i, int partitions, int values) {

@@ -60,7 +60,11 @@ final class ParquetSourceIT {
   @BeforeAll
   static void startBroker() {
     workDir = ItPaths.freshWorkDir("ParquetSourceIT");
-    broker = KafkaBroker.start(KafkaRuntime.defaultVersion(), workDir.resolve("broker"));
+    broker =
+        KafkaBroker.builder(KafkaRuntime.defaultVersion(), workDir.resolve("broker"))
+            // A killed worker's open transaction is aborted within a second of its timeout.
+            .brokerProperty("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")
+            .start();
   }
 
   @AfterAll
@@ -236,7 +240,12 @@ final class ParquetSourceIT {
                 "transaction.boundary",
                 exactlyOnce ? "connector" : "poll",
                 "transaction.unit",
-                "file"));
+                "file",
+                // The killed task's transaction holds back every read_committed reader of the
+                // offsets topic, the restarted worker's too, until it times out (60 s by
+                // default); a file's transaction takes well under a second.
+                "producer.override.transaction.timeout.ms",
+                "15000"));
         for (int kill = 1; kill <= 3; kill++) {
           long threshold = originals.size() * kill / 5;
           Await.until(

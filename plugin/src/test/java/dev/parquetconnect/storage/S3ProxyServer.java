@@ -73,6 +73,16 @@ public final class S3ProxyServer implements AutoCloseable {
     return proxy.getSecurePort();
   }
 
+  /** The access key the server accepts, for tests that hand it over outside a store's settings. */
+  public static String accessKeyId() {
+    return ACCESS_KEY;
+  }
+
+  /** The secret of {@link #accessKeyId()}. */
+  public static String secretAccessKey() {
+    return SECRET_KEY;
+  }
+
   public String endpoint() {
     return "http://127.0.0.1:" + port();
   }
