@@ -284,9 +284,7 @@ final class SinkConfigDef {
         List.of(TIMESTAMP_EXTRACTOR_CONFIG),
         VisibleWhen.matching(
             TIMESTAMP_EXTRACTOR_CONFIG,
-            value ->
-                value != null
-                    && RecordTime.Source.parse(value.toString()) == RecordTime.Source.FIELD));
+            value -> value != null && RecordTime.Source.isField(value.toString())));
   }
 
   private static void defineRotation(ConfigDef def) {

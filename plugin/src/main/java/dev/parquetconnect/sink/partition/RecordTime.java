@@ -26,6 +26,15 @@ public final class RecordTime {
       String upper = name.trim().toUpperCase(Locale.ROOT);
       return upper.equals("RECORDFIELD") ? FIELD : valueOf(upper);
     }
+
+    /** Whether a configured name means {@link #FIELD}; false for names that are no extractor. */
+    public static boolean isField(String name) {
+      try {
+        return parse(name) == FIELD;
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+    }
   }
 
   private final Source source;
