@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.MetricsModes;
@@ -200,11 +201,30 @@ public final class DataFileMetrics {
     Object lower;
     Object upper;
 
-    @SuppressWarnings("unchecked")
     ColumnMetrics(ColumnDescriptor column, Type type) {
       this.column = column;
       this.type = type;
-      this.order = (Comparator<Object>) (Comparator<?>) Comparators.forType(type.asPrimitiveType());
+      this.order = orderOf(type);
+    }
+
+    /**
+     * How the bounds of row groups combine: Iceberg's order of the type, except for UUIDs, which
+     * Parquet orders as unsigned bytes (so do Iceberg's own Parquet metrics), where {@code
+     * UUID.compareTo} compares signed halves.
+     */
+    @SuppressWarnings("unchecked")
+    private static Comparator<Object> orderOf(Type type) {
+      if (type.typeId() == Type.TypeID.UUID) {
+        return (a, b) -> {
+          UUID x = (UUID) a;
+          UUID y = (UUID) b;
+          int high = Long.compareUnsigned(x.getMostSignificantBits(), y.getMostSignificantBits());
+          return high != 0
+              ? high
+              : Long.compareUnsigned(x.getLeastSignificantBits(), y.getLeastSignificantBits());
+        };
+      }
+      return (Comparator<Object>) (Comparator<?>) Comparators.forType(type.asPrimitiveType());
     }
 
     /** Adds a chunk; false when it has no statistics (the column then gets no metrics). */

@@ -106,7 +106,7 @@ class DataFileMetricsTest {
 
   @Test
   void randomFilesGetTheMetricsIcebergComputesFromTheirFooters() {
-    long seed = System.nanoTime();
+    long seed = Long.getLong("metrics.seed", System.nanoTime());
     LOG.info("DataFileMetricsTest seed {}", seed);
     Random random = new Random(seed);
     FileLayout layout = FileLayout.of(null, VALUE, OPTIONS);
@@ -199,7 +199,7 @@ class DataFileMetricsTest {
   /** Types the Connect mapping does not write but a table's files may hold: the codec's rows. */
   @Test
   void uuidFixedTimeAndLocalTimestampColumnsGetIcebergsMetricsToo() throws Exception {
-    long seed = System.nanoTime();
+    long seed = Long.getLong("metrics.seed", System.nanoTime());
     LOG.info("DataFileMetricsTest codec-level seed {}", seed);
     Random random = new Random(seed);
     MessageType written =
