@@ -1,16 +1,20 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.format.filter.Literal;
 import dev.parquetconnect.format.filter.Predicate;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
+import java.math.BigInteger;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -80,6 +84,78 @@ final class ReplaySelection {
     if (filter != null) {
       cursor.filter(filter);
     }
+  }
+
+  /**
+   * Leaves out the pages of a replay-mode file of original partition {@code topic}-{@code
+   * partition} whose page indexes put them outside the offset and time ranges (every record is
+   * still checked exactly by {@link #selected}).
+   */
+  void skipPagesOutside(FileCursor cursor, String topic, int partition) {
+    Predicate range = range(cursor.schema(), topic, partition);
+    if (range != null) {
+      cursor.skipPagesOutside(range);
+    }
+  }
+
+  /**
+   * The offset and time ranges of an original partition as a predicate on {@code __kafka_offset}
+   * and {@code __kafka_timestamp}, true exactly for the records {@link #selected} keeps; null when
+   * nothing is limited. A timestamp column annotated TIMESTAMP (an Iceberg table's, in
+   * microseconds) takes an instant, a plain INT64 one epoch milliseconds.
+   */
+  Predicate range(MessageType schema, String topic, int partition) {
+    Predicate range = null;
+    long from = fromOffset(topic, partition);
+    long until = untilOffset(topic, partition);
+    if (from != NO_FROM) {
+      range = and(range, compare(FileLayout.OFFSET_COLUMN, Predicate.Op.GE, integer(from)));
+    }
+    if (until != Long.MAX_VALUE) {
+      range = and(range, compare(FileLayout.OFFSET_COLUMN, Predicate.Op.LT, integer(until)));
+    }
+    if (timeRange) {
+      int field = schema.root().fieldIndex(FileLayout.TIMESTAMP_COLUMN);
+      boolean instants =
+          field >= 0
+              && schema.root().fields().get(field).logicalType()
+                  instanceof LogicalType.TimestampType;
+      if (fromTimestamp != Long.MIN_VALUE) {
+        range =
+            and(
+                range,
+                compare(
+                    FileLayout.TIMESTAMP_COLUMN,
+                    Predicate.Op.GE,
+                    instants ? instant(fromTimestamp) : integer(fromTimestamp)));
+      }
+      if (untilTimestamp != Long.MAX_VALUE) {
+        range =
+            and(
+                range,
+                compare(
+                    FileLayout.TIMESTAMP_COLUMN,
+                    Predicate.Op.LT,
+                    instants ? instant(untilTimestamp) : integer(untilTimestamp)));
+      }
+    }
+    return range;
+  }
+
+  private static Predicate and(Predicate left, Predicate right) {
+    return left == null ? right : new Predicate.And(left, right);
+  }
+
+  private static Predicate compare(String column, Predicate.Op op, Literal value) {
+    return new Predicate.Compare(column, op, value);
+  }
+
+  private static Literal integer(long value) {
+    return new Literal.IntegerValue(BigInteger.valueOf(value));
+  }
+
+  private static Literal instant(long epochMillis) {
+    return new Literal.TimestampValue(Instant.ofEpochMilli(epochMillis));
   }
 
   boolean originalHeaders() {
