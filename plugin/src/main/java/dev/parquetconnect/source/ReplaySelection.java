@@ -114,36 +114,61 @@ final class ReplaySelection {
     if (until != Long.MAX_VALUE) {
       range = and(range, compare(FileLayout.OFFSET_COLUMN, Predicate.Op.LT, integer(until)));
     }
-    if (timeRange) {
-      int field = schema.root().fieldIndex(FileLayout.TIMESTAMP_COLUMN);
-      boolean instants =
-          field >= 0
-              && schema.root().fields().get(field).logicalType()
-                  instanceof LogicalType.TimestampType;
-      if (fromTimestamp != Long.MIN_VALUE) {
-        range =
-            and(
-                range,
-                compare(
-                    FileLayout.TIMESTAMP_COLUMN,
-                    Predicate.Op.GE,
-                    instants ? instant(fromTimestamp) : integer(fromTimestamp)));
+    return and(range, timeRange(schema, FileLayout.TIMESTAMP_COLUMN));
+  }
+
+  /**
+   * Leaves out the pages of a generic-mode file whose page indexes put every value of {@code
+   * timestamp.field} (a top-level column) outside the time range; nothing without a time range or
+   * without the field (the file's modification time is each record's timestamp then).
+   */
+  void skipPagesOutsideTime(FileCursor cursor, String timestampField) {
+    if (!timestampField.isEmpty()) {
+      Predicate range = timeRange(cursor.schema(), timestampField);
+      if (range != null) {
+        cursor.skipPagesOutside(range);
       }
-      if (untilTimestamp != Long.MAX_VALUE) {
-        range =
-            and(
-                range,
-                compare(
-                    FileLayout.TIMESTAMP_COLUMN,
-                    Predicate.Op.LT,
-                    instants ? instant(untilTimestamp) : integer(untilTimestamp)));
-      }
+    }
+  }
+
+  /**
+   * The time range on top-level column {@code column} in epoch milliseconds, or null without one. A
+   * column annotated TIMESTAMP (of any unit) takes instants, which a record's millisecond timestamp
+   * (rounded down) satisfies exactly when the column's value does; an INT64 one epoch milliseconds;
+   * another type does not bind and the pages are not pruned by it.
+   */
+  private Predicate timeRange(MessageType schema, String column) {
+    if (!timeRange) {
+      return null;
+    }
+    int field = schema.root().fieldIndex(column);
+    boolean instants =
+        field >= 0
+            && schema.root().fields().get(field).logicalType() instanceof LogicalType.TimestampType;
+    Predicate range = null;
+    if (fromTimestamp != Long.MIN_VALUE) {
+      range =
+          compare(
+              column, Predicate.Op.GE, instants ? instant(fromTimestamp) : integer(fromTimestamp));
+    }
+    if (untilTimestamp != Long.MAX_VALUE) {
+      range =
+          and(
+              range,
+              compare(
+                  column,
+                  Predicate.Op.LT,
+                  instants ? instant(untilTimestamp) : integer(untilTimestamp)));
     }
     return range;
   }
 
+  /** Both, either when the other is null (nothing), or null. */
   private static Predicate and(Predicate left, Predicate right) {
-    return left == null ? right : new Predicate.And(left, right);
+    if (left == null || right == null) {
+      return left == null ? right : left;
+    }
+    return new Predicate.And(left, right);
   }
 
   private static Predicate compare(String column, Predicate.Op op, Literal value) {
