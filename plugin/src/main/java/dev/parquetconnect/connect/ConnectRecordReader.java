@@ -214,10 +214,12 @@ public final class ConnectRecordReader implements Closeable {
 
   /**
    * Reads only the rows that match {@code predicate} (bound to this file's schema): row groups its
-   * statistics, bloom filters or page indexes rule out are never opened, and every other row is
-   * tested before anything of it is converted; rows that do not match are consumed level by level.
-   * Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of the file, so a matching
-   * row's position counts the rows passed over before it. Only before the first row is read.
+   * statistics, bloom filters or page indexes rule out are never opened; in the others only the
+   * pages holding candidate rows are fetched, of every column (by the offset index), and each
+   * candidate row is tested before anything of it is converted; rows that do not match are stepped
+   * over level by level. Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of the
+   * file, so a matching row's position counts the rows passed over before it. Only before the first
+   * row is read.
    */
   public void filter(BoundPredicate predicate) {
     if (groupOpen) {
