@@ -52,16 +52,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The source's record reader ({@link ConnectRecordReader} with {@code replay.filter}) fetches the
- * same pages as parquet-java keeps: for seeded random sink files (small pages, several row groups,
- * nested and repeated columns, nulls, bloom filters in some) and random predicates, the data pages
- * it reads of every column (seen by a recording input, against the offset index) are exactly those
- * holding rows of the row groups parquet-java's statistics and bloom filter filtering keeps ({@code
- * RowGroupFilter}) and of the rows its column-index filtering keeps ({@code
- * ColumnIndexFilter.calculateRowRanges}), aligned over all columns by the offset index. The records
- * returned are DuckDB's {@code WHERE} answer over the file, value for value those a full read
- * returns; a reader started at a recorded position mid row group resumes with the same records. The
- * corpus file with many tiny pages is checked the same way in generic mode. Seeded: rerun with
- * {@code -Dpages.seed=N}.
+ * same pages as parquet-java keeps: for seeded random sink files (small pages, aligned across
+ * columns or not, several row groups, nested and repeated columns, nulls, bloom filters in some)
+ * and random predicates, the data pages it reads of every column (seen by a recording input,
+ * against the offset index) are exactly those holding rows of the row groups parquet-java's
+ * statistics and bloom filter filtering keeps ({@code RowGroupFilter}) and of the rows its
+ * column-index filtering keeps ({@code ColumnIndexFilter.calculateRowRanges}), aligned over all
+ * columns by the offset index. The records returned are DuckDB's {@code WHERE} answer over the
+ * file, value for value those a full read returns; a reader started at a recorded position mid row
+ * group resumes with the same records. The corpus file with many tiny pages is checked the same way
+ * in generic mode. Seeded: rerun with {@code -Dpages.seed=N}.
  */
 final class RecordReaderPageSkippingTest {
   private static final Logger LOG = LoggerFactory.getLogger(RecordReaderPageSkippingTest.class);
@@ -91,7 +91,11 @@ final class RecordReaderPageSkippingTest {
           WriterOptions.builder()
               .codec(random.nextBoolean() ? CompressionCodec.ZSTD : CompressionCodec.UNCOMPRESSED)
               .rowGroupRowLimit(40 + random.nextInt(200))
-              .pageRowLimit(2 + random.nextInt(20));
+              .pageRowLimit(2 + random.nextInt(20))
+              // Unaligned pages in some files: a page of one column then starts in the middle of
+              // another's, and the reader enters it at the right row.
+              .alignedPages(random.nextBoolean())
+              .pageByteLimit(64 + random.nextInt(1024));
       if (random.nextBoolean()) {
         options.bloomFilter("name", 500, 0.01);
       }
