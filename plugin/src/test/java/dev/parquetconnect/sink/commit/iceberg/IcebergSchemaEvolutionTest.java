@@ -311,6 +311,42 @@ final class IcebergSchemaEvolutionTest {
     assertNull(table.schema().findField("extra"), "unchanged");
   }
 
+  /**
+   * A schemaless record whose new key the table refuses does not widen the layout the topic's next
+   * files start from: the records after it, of the keys the table has, still go in.
+   */
+  @Test
+  void aRefusedSchemalessLayoutIsNotLearned() throws Exception {
+    Map<String, String> props = props("frozen-json");
+    props.put(IcebergConfig.SCHEMA_EVOLVE_CONFIG, "false");
+    props.put(ParquetSinkConfig.ERRORS_TOLERANCE_CONFIG, "all");
+    try (SinkTaskHarness task = new SinkTaskHarness(props, List.of(P0), true)) {
+      List<SinkRecord> first = new ArrayList<>();
+      for (long o = 0; o < 5; o++) {
+        first.add(json(o, false));
+      }
+      task.put(first);
+      task.commitOpenFiles(SCHEDULE_MS);
+      task.put(List.of(json(5, true), json(6, false), json(7, false)));
+      task.commitOpenFiles(SCHEDULE_MS);
+      assertEquals(
+          List.of(5L),
+          task.deadLettered().stream().map(r -> r.kafkaOffset()).toList(),
+          task.deadLetterErrors().toString());
+    }
+    assertEquals(7, count(table(props)), "offsets 0-4, 6 and 7");
+  }
+
+  private static SinkRecord json(long offset, boolean newKey) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("id", offset);
+    map.put("a", "a" + offset);
+    if (newKey) {
+      map.put("b", "b" + offset);
+    }
+    return new SinkRecord(TOPIC, 0, null, null, null, map, offset, 0L, TimestampType.CREATE_TIME);
+  }
+
   private static List<SinkRecord> records(long from, long to) {
     List<SinkRecord> records = new ArrayList<>();
     for (long o = from; o < to; o++) {
