@@ -121,12 +121,16 @@ final class ParquetFiles implements RecordWriterFactory {
         predecessor instanceof ParquetFile previous && previous.successor != null
             ? previous.successor
             : startingLayout(first, null);
-    learn(first.topic(), layout);
     columnTuning.check(layout.parquetSchema(), first.topic());
-    return new ParquetFile(
-        first.topic(),
-        new ParquetRecordWriter(
-            new KeepOpen(out), layout, options, inference, fileSchemas.apply(first)));
+    ParquetFile file =
+        new ParquetFile(
+            first.topic(),
+            new ParquetRecordWriter(
+                new KeepOpen(out), layout, options, inference, fileSchemas.apply(first)));
+    // Learned once the file's schema is accepted: a table that refuses it (a bad record) must not
+    // make the topic's next files start from the refused layout.
+    learn(first.topic(), layout);
+    return file;
   }
 
   /** The Parquet schema a new file opened for {@code record} would have now. */

@@ -199,6 +199,11 @@ final class SinkMetrics implements AutoCloseable {
     bufferedBytes = bytes;
   }
 
+  /** The {@code commit-failures} metric: commits that failed (the store or catalog, fencing). */
+  long commitFailures() {
+    return commitFailures;
+  }
+
   long filesCommitted() {
     return filesCommitted;
   }

@@ -49,7 +49,8 @@ final class ConfigValidationIT {
           "sink-hdfs.json",
           "source-replay.json",
           "source-generic.json",
-          "sink-iceberg.json");
+          "sink-iceberg.json",
+          "sink-iceberg-local.json");
 
   private static final String LAKE_PLACEHOLDER = "${env:PARQUET_LAKE_URL}";
 
@@ -150,6 +151,12 @@ final class ConfigValidationIT {
           config.get("iceberg.catalog.uri"),
           file + ": the REST catalog of docker/compose.yaml");
       result.put("iceberg.catalog.uri", stores.icebergRestUri());
+    }
+    String warehouse = config.get("iceberg.catalog.warehouse");
+    if (warehouse != null && warehouse.startsWith(LAKE_PLACEHOLDER)) {
+      result.put(
+          "iceberg.catalog.warehouse",
+          stores.localLakeUrl() + warehouse.substring(LAKE_PLACEHOLDER.length()));
     }
     String storeUrl = config.get("store.url");
     assertNotNull(storeUrl, file + " sets store.url");

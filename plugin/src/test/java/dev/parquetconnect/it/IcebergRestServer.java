@@ -62,6 +62,19 @@ public final class IcebergRestServer implements AutoCloseable {
     return new IcebergRestServer(backend, server, uri);
   }
 
+  /** Stops serving (connections are refused) until {@link #restart}; the tables stay. */
+  public void stop() throws Exception {
+    server.stop();
+  }
+
+  /** Serves again, on the same port. */
+  public void restart() throws Exception {
+    ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+    connector.setPort(java.net.URI.create(uri).getPort());
+    server.start();
+    LOG.info("Iceberg REST catalog at {} serves again", uri);
+  }
+
   /** The catalog's URI ({@code iceberg.catalog.uri}). */
   public String uri() {
     return uri;

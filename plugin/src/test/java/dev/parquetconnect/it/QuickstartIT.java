@@ -92,6 +92,8 @@ final class QuickstartIT {
       KafkaRecords.produce(BOOTSTRAP, "orders", sent, IO_TIMEOUT);
       putConfig("parquet-sink", root.resolve("config/sink-local.json"));
       assertLakeHolds(data.resolve("lake"), sent);
+      putConfig("parquet-iceberg", root.resolve("config/sink-iceberg-local.json"));
+      assertIcebergTableHolds(workDir, sent);
 
       putConfig("parquet-replay", root.resolve("config/source-replay.json"));
       List<ConsumerRecord<String, String>> replayed =
@@ -234,6 +236,87 @@ final class QuickstartIT {
         });
     assertEquals(RECORDS, rowCount[0], "rows in the lake (no record twice)");
     assertSameRecords(sent, found);
+  }
+
+  /**
+   * The table of config/sink-iceberg-local.json, as the README reads it: {@code bin/iceberg-table}
+   * prints its snapshots and the current snapshot's data files, and DuckDB finds every record once
+   * in those files.
+   */
+  private void assertIcebergTableHolds(Path workDir, List<JsonRecord> sent) throws Exception {
+    Path out = workDir.resolve("iceberg-table.out");
+    List<String> dataFiles = new ArrayList<>();
+    Await.until(
+        "bin/iceberg-table to show the " + RECORDS + " records in the table",
+        IO_TIMEOUT,
+        () -> {
+          Process report =
+              script(workDir, "iceberg-table", "config/sink-iceberg-local.json")
+                  .redirectErrorStream(true)
+                  .redirectOutput(out.toFile())
+                  .start();
+          if (!report.waitFor(1, TimeUnit.MINUTES) || report.exitValue() != 0) {
+            return false;
+          }
+          List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+          if (!lines.contains(
+              "current snapshot: "
+                  + RECORDS
+                  + " records in "
+                  + countFiles(lines)
+                  + " data files")) {
+            return false;
+          }
+          dataFiles.clear();
+          for (String line : lines) {
+            if (line.startsWith("data file ")) {
+              dataFiles.add(
+                  line.substring(
+                      "data file ".length(), line.lastIndexOf(' ', line.lastIndexOf(' ') - 1)));
+            }
+          }
+          return true;
+        });
+    List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+    assertTrue(lines.get(0).startsWith("table lake.orders at file:"), lines.get(0));
+    assertTrue(
+        lines.stream().anyMatch(l -> l.startsWith("partition spec: [1000: country: identity(")),
+        String.join("\n", lines));
+    String files =
+        String.join(
+            ", ",
+            dataFiles.stream()
+                .map(f -> "'" + Path.of(URI.create(f)).toString().replace("'", "''") + "'")
+                .toList());
+    Map<String, String> found = new TreeMap<>();
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+        Statement statement = db.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT __kafka_key, id, customer, country, amount, express FROM read_parquet(["
+                    + files
+                    + "])")) {
+      int n = 0;
+      while (rows.next()) {
+        n++;
+        found.put(
+            rows.getString(1),
+            String.format(
+                Locale.ROOT,
+                "{\"id\":%d,\"customer\":\"%s\",\"country\":\"%s\",\"amount\":%s,\"express\":%b}",
+                rows.getLong(2),
+                rows.getString(3),
+                rows.getString(4),
+                Double.toString(rows.getDouble(5)),
+                rows.getBoolean(6)));
+      }
+      assertEquals(RECORDS, n, "rows in the table's data files (no record twice)");
+    }
+    assertSameRecords(sent, found);
+  }
+
+  private static long countFiles(List<String> lines) {
+    return lines.stream().filter(l -> l.startsWith("data file ")).count();
   }
 
   private static Map<String, String> byKey(List<Map.Entry<String, String>> records) {

@@ -104,6 +104,11 @@ public final class SinkTaskHarness implements AutoCloseable {
     return task.metrics().schemaChangesInPlace();
   }
 
+  /** The task's {@code commit-failures} metric. */
+  public long commitFailures() {
+    return task.metrics().commitFailures();
+  }
+
   /** Files the task committed. */
   public long filesCommitted() {
     return task.metrics().filesCommitted();

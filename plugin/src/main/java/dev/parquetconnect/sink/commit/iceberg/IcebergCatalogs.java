@@ -31,11 +31,32 @@ public final class IcebergCatalogs {
     // Connect worker that must be the plugin's own (where iceberg-core and the drivers are).
     Thread.currentThread().setContextClassLoader(IcebergCatalogs.class.getClassLoader());
     try {
+      if ("jdbc".equals(settings.catalogType())) {
+        registerJdbcDrivers();
+      }
       return CatalogUtil.buildIcebergCatalog(settings.catalogName(), properties, conf);
     } catch (RuntimeException e) {
       throw asIOException("opening the " + settings.catalogType() + " catalog", e);
     } finally {
       Thread.currentThread().setContextClassLoader(previous);
+    }
+  }
+
+  /**
+   * Loads the JDBC drivers the plugin's class loader sees (its {@code lib/} jars), so they register
+   * with {@link java.sql.DriverManager}: it looks for drivers once per JVM, through the class
+   * loader current at its first use, which within a Connect worker is rarely the plugin's.
+   */
+  private static void registerJdbcDrivers() {
+    try {
+      for (java.sql.Driver driver :
+          java.util.ServiceLoader.load(
+              java.sql.Driver.class, IcebergCatalogs.class.getClassLoader())) {
+        // Loading the class registers the driver (JDBC 4); nothing else to do with it.
+        driver.getClass();
+      }
+    } catch (java.util.ServiceConfigurationError e) {
+      // A broken driver jar: the catalog's own connection attempt reports what is missing.
     }
   }
 

@@ -320,7 +320,7 @@ public final class IcebergConfig {
     catalog.remove("name");
     return new IcebergSettings(
         config.getString(CATALOG_NAME_CONFIG).trim(),
-        catalog,
+        StoreFileIO.catalogProperties(catalog, config),
         config.getString(TABLE_CONFIG).trim(),
         config.getBoolean(TABLE_AUTO_CREATE_CONFIG),
         tableProperties,
