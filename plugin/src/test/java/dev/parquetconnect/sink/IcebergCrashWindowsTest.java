@@ -27,6 +27,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -106,6 +107,62 @@ final class IcebergCrashWindowsTest {
       sim.stop();
       check(sub, round);
     }
+  }
+
+  /**
+   * A committer paused in its round after choosing its ranges, before its catalog commit, while a
+   * new instance takes every partition over, writes everything and stops; it then comes back as a
+   * zombie and goes on: its commit fails (the table moved), its later ranges are refused, and
+   * nothing is in the table twice.
+   */
+  @Test
+  void aPausedCommitterThatComesBackAsAZombieAddsNothing() throws Exception {
+    Path sub = Files.createDirectories(dir.resolve("paused"));
+    Map<String, String> props = props(sub);
+    SimulatedConnect zombie = simulation();
+    SimulatedConnect owner = simulation();
+    boolean[] paused = {false};
+    CrashPoints pause =
+        at -> {
+          if (at.equals(CrashPoints.BEFORE_TABLE_COMMIT) && !paused[0]) {
+            paused[0] = true;
+            owner.start(() -> newTask(CrashPoints.NONE), props, false);
+            run(owner);
+            owner.stop();
+          }
+        };
+    zombie.start(() -> newTask(pause), props, false);
+    run(zombie);
+    zombie.stop();
+    assertTrue(paused[0], "paused in its round");
+    age(sub.resolve("store"), 2 * TIMEOUT_MS);
+    SimulatedConnect last = simulation();
+    last.start(() -> newTask(CrashPoints.NONE), props, false);
+    last.stop();
+    check(sub, "paused committer");
+  }
+
+  private static SimulatedConnect simulation() {
+    SimulatedConnect sim = new SimulatedConnect();
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (long o = 0; o < OFFSETS; o++) {
+        sim.append(SinkTaskTest.record(p, o, "v" + o));
+      }
+    }
+    return sim;
+  }
+
+  private static Map<String, String> props(Path sub) {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "crash");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, sub.resolve("store").toUri().toString());
+    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
+    props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT_MS));
+    props.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(INTERVAL_MS));
+    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "hadoop");
+    props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, sub.resolve("warehouse").toString());
+    return props;
   }
 
   /**

@@ -93,6 +93,26 @@ public final class SinkTaskHarness implements AutoCloseable {
     task.put(List.of());
   }
 
+  /** The task's (manual) wall clock. */
+  public long wallMillis() {
+    return clock.wallMillis();
+  }
+
+  /** Moves the task's clock by {@code ms} without calling the task. */
+  public void advanceClock(long ms) {
+    clock.advance(ms);
+  }
+
+  /** Sets both harnesses' clocks to the later of the two: tasks on one clock, as in production. */
+  public static void alignClocks(SinkTaskHarness a, SinkTaskHarness b) {
+    long lag = b.wallMillis() - a.wallMillis();
+    if (lag > 0) {
+      a.advanceClock(lag);
+    } else {
+      b.advanceClock(-lag);
+    }
+  }
+
   /** The offsets the task reports as committed ({@code preCommit}). */
   public Map<TopicPartition, Long> committed() {
     Map<TopicPartition, Long> out = new HashMap<>();

@@ -195,7 +195,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     }
     // What a previous owner (or this writer) staged for this partition is committed now or never:
     // the resume offset is read after it.
-    committer.round(table, source);
+    committer.round(table, source, Long.MAX_VALUE, null);
     committer.withdraw(table, source);
     pending.clear();
     lostFrom = -1;
@@ -288,18 +288,27 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     } catch (RuntimeException e) {
       throw IcebergCatalogs.asIOException("preparing the commit into " + table.name(), e);
     }
+    long stagedAt = clock.wallMillis();
     byte[] descriptor =
         StagedRange.encode(
-            source, commit.start(), commit.end(), commit.attempt(), keys, dataFiles, table.specs());
+            source,
+            commit.start(),
+            commit.end(),
+            commit.attempt(),
+            stagedAt,
+            keys,
+            dataFiles,
+            table.specs());
     StagedRange range =
-        new StagedRange(source, commit.start(), commit.end(), commit.attempt(), keys, null);
+        new StagedRange(
+            source, commit.start(), commit.end(), commit.attempt(), stagedAt, keys, null);
     checkDeadline(began);
     stagingKey = committer.stagingDir(table) + "/" + range.name();
     committer.stage(table, range, descriptor);
-    long now = clock.wallMillis();
     pending.add(
-        new PendingRange(commit.start(), commit.end(), commit.attempt(), stagingKey, keys, now));
-    committer.pending(this, table, source.topic(), now);
+        new PendingRange(
+            commit.start(), commit.end(), commit.attempt(), stagingKey, keys, stagedAt));
+    committer.pending(this, table, source.topic(), stagedAt);
     published.clear();
     stagingKey = null;
     faults.at(CrashPoints.AFTER_DONE);

@@ -24,6 +24,7 @@ import org.apache.kafka.common.TopicPartition;
  * parquet-connect.commit.CONNECTOR/TOPIC/PARTITION = START/END/ATTEMPT[,START/END/ATTEMPT...]
  * </pre>
  *
+ * A round of the schedule also sets {@code parquet-connect.interval} ({@link #INTERVAL_PROPERTY}).
  * Snapshots of earlier versions name their one range in {@code parquet-connect.commit =
  * CONNECTOR/TOPIC/PARTITION/START/END/ATTEMPT}; {@link #ranges} reads both forms.
  *
@@ -35,6 +36,13 @@ final class OffsetSummary {
   static final String OFFSET_PREFIX = "parquet-connect.offset.";
   static final String COMMIT_PROPERTY = "parquet-connect.commit";
   static final String COMMIT_PREFIX = COMMIT_PROPERTY + ".";
+
+  /**
+   * The number of the commit interval whose round made the snapshot (wall-clock milliseconds over
+   * the interval); absent for a round outside the schedule (a recovery, a task letting partitions
+   * go).
+   */
+  static final String INTERVAL_PROPERTY = "parquet-connect.interval";
 
   private OffsetSummary() {}
 

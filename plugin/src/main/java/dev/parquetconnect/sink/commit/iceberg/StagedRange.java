@@ -27,11 +27,18 @@ import org.apache.kafka.common.TopicPartition;
  * @param start the first offset
  * @param end the last offset
  * @param attempt the attempt number in the data files' names
+ * @param stagedAt when its writer staged it (the writer's wall clock): which round takes it
  * @param keys the store keys of the data files
  * @param files the data files as JSON, in the order of {@code keys}
  */
 record StagedRange(
-    TopicPartition source, long start, long end, long attempt, List<String> keys, JsonNode files) {
+    TopicPartition source,
+    long start,
+    long end,
+    long attempt,
+    long stagedAt,
+    List<String> keys,
+    JsonNode files) {
   private static final int FORMAT = 1;
 
   StagedRange {
@@ -69,6 +76,7 @@ record StagedRange(
       long start,
       long end,
       long attempt,
+      long stagedAt,
       List<String> keys,
       List<DataFile> dataFiles,
       Map<Integer, PartitionSpec> specs) {
@@ -81,6 +89,7 @@ record StagedRange(
       json.writeNumberField("start", start);
       json.writeNumberField("end", end);
       json.writeNumberField("attempt", attempt);
+      json.writeNumberField("staged-at", stagedAt);
       json.writeArrayFieldStart("keys");
       for (String key : keys) {
         json.writeString(key);
@@ -122,6 +131,7 @@ record StagedRange(
           root.get("start").asLong(),
           root.get("end").asLong(),
           root.get("attempt").asLong(),
+          root.get("staged-at").asLong(),
           keys,
           files);
     } catch (IOException | RuntimeException e) {

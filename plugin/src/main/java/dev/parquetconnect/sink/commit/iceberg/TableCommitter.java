@@ -165,11 +165,18 @@ public final class TableCommitter {
           continue;
         }
         if (!decided(table, p)) {
-          round(table, null);
+          if (all) {
+            round(table, null, Long.MAX_VALUE, null);
+          } else {
+            // The round of the newest boundary whose gather time has passed: it takes what was
+            // staged until then, whichever task runs it, so one interval makes one snapshot.
+            long interval = Math.floorDiv(now - gatherMs, intervalMs);
+            round(table, null, interval * intervalMs + gatherMs, interval);
+          }
           table.refresh();
         }
         decide(table, p);
-        p.dueAt = p.protocols.isEmpty() ? Long.MAX_VALUE : now + Math.max(gatherMs, 1);
+        p.dueAt = p.protocols.isEmpty() ? Long.MAX_VALUE : dueAfter(now + 1);
       } catch (IOException | RuntimeException e) {
         long retryMs = Math.max(gatherMs, Math.min(intervalMs, 5000));
         LOG.warn(
@@ -214,9 +221,12 @@ public final class TableCommitter {
    * offset, in one snapshot, then removes the descriptors the table has decided.
    *
    * @param only the one Kafka partition whose ranges to commit (a recovery), null for all
+   * @param stagedUntil only ranges staged until then are taken ({@link Long#MAX_VALUE}: all)
+   * @param interval the number of the interval whose round this is (the summary's {@code
+   *     parquet-connect.interval}), null for a round outside the schedule (recovery, hand-over)
    * @return how many ranges the round added
    */
-  int round(Table table, TopicPartition only) throws IOException {
+  int round(Table table, TopicPartition only, long stagedUntil, Long interval) throws IOException {
     String dir = stagingDir(table);
     if (cleanedStagingDirs.add(dir)) {
       try {
@@ -228,8 +238,13 @@ public final class TableCommitter {
     }
     long listedAt = clock.wallMillis();
     List<Staged> staged = list(dir, listedAt);
+    List<Staged> taken = new ArrayList<>(staged);
+    taken.removeIf(
+        s ->
+            (only != null && !s.range().source().equals(only))
+                || s.range().stagedAt() > stagedUntil);
     if (only != null) {
-      staged.removeIf(s -> !s.range().source().equals(only));
+      staged = taken;
     }
     if (staged.isEmpty()) {
       return 0;
@@ -250,7 +265,7 @@ public final class TableCommitter {
         }
         Snapshot base = table.currentSnapshot();
         Map<String, String> offsets = OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table));
-        Map<TopicPartition, List<StagedRange>> chains = chains(staged, offsets, listedAt);
+        Map<TopicPartition, List<StagedRange>> chains = chains(taken, offsets, listedAt);
         if (chains.isEmpty()) {
           break;
         }
@@ -275,6 +290,9 @@ public final class TableCommitter {
           delta.set(OffsetSummary.commitKey(connector, chain.getKey()), ids.toString());
         }
         offsets.forEach(delta::set);
+        if (interval != null) {
+          delta.set(OffsetSummary.INTERVAL_PROPERTY, Long.toString(interval));
+        }
         // Any snapshot committed since the offsets were read fails the commit, also inside
         // Iceberg's own retries (which would otherwise rebase it on a newer parent with the
         // offsets of this one): the round then reads the offsets again.

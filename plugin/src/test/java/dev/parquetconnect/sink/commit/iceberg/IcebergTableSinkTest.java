@@ -185,6 +185,7 @@ final class IcebergTableSinkTest {
     List<TopicPartition> all = partitions();
     try (SinkTaskHarness first = new SinkTaskHarness(props, all.subList(0, 2));
         SinkTaskHarness second = new SinkTaskHarness(props, all.subList(2, 3))) {
+      SinkTaskHarness.alignClocks(first, second);
       first.put(recordsOf(0, 30, all.subList(0, 2)));
       second.put(recordsOf(0, 30, all.subList(2, 3)));
       first.stageOpenFiles(SCHEDULE_MS);
@@ -229,6 +230,7 @@ final class IcebergTableSinkTest {
           };
       try (SinkTaskHarness committer =
           new SinkTaskHarness(props, all.subList(0, 2), false, pause)) {
+        SinkTaskHarness.alignClocks(committer, other);
         committer.put(recordsOf(0, 25, all.subList(0, 2)));
         other.put(recordsOf(0, 25, all.subList(2, 3)));
         other.stageOpenFiles(SCHEDULE_MS);
