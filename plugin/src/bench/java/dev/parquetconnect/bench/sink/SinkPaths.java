@@ -108,6 +108,11 @@ final class SinkPaths {
       task.put(batch);
     }
 
+    /** The task itself, for a run that checks its commits otherwise ({@link TablePaths}). */
+    ParquetSinkTask task() {
+      return task;
+    }
+
     /** Stops a task whose run will not be finished (the end of a benchmark trial). */
     void abandon() {
       task.stop();
@@ -222,7 +227,7 @@ final class SinkPaths {
    * The minimum of Connect a sink task needs without a worker: its assignment, and seeks and pauses
    * accepted (a fresh store asks for none).
    */
-  private record BenchContext(Map<String, String> configs, TopicPartition partition)
+  record BenchContext(Map<String, String> configs, TopicPartition partition)
       implements SinkTaskContext {
     @Override
     public void offset(Map<TopicPartition, Long> offsets) {}
