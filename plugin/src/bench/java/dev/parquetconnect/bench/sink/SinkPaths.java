@@ -37,13 +37,13 @@ import org.apache.parquet.io.LocalOutputFile;
  * that a benchmark can hand each side every batch as Connect does: just built by the converter.
  * Both sides: the given codec, 128 MiB row groups, 1 MiB pages and dictionaries, v1 data pages.
  */
-final class SinkPaths {
+public final class SinkPaths {
   static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
   static final int PAGE_BYTES = 1024 * 1024;
   static final int DICTIONARY_BYTES = 1024 * 1024;
 
   /** What Connect's consumer hands a task per put at its default max.poll.records. */
-  static final int BATCH = 500;
+  public static final int BATCH = 500;
 
   private SinkPaths() {}
 
@@ -212,7 +212,7 @@ final class SinkPaths {
   }
 
   /** Deletes a directory tree (between operations, outside the measured time). */
-  static void delete(Path root) throws IOException {
+  public static void delete(Path root) throws IOException {
     if (root == null || !Files.exists(root)) {
       return;
     }

@@ -83,7 +83,7 @@ public final class SuiteReport {
   }
 
   /** As {@link #digest(Path)}, over several files read as one table. */
-  static String digest(List<Path> files) throws Exception {
+  public static String digest(List<Path> files) throws Exception {
     StringBuilder list = new StringBuilder();
     for (Path file : files) {
       list.append(list.isEmpty() ? "'" : ", '")

@@ -49,7 +49,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *       committed with an append; the table is created in the same Hadoop catalog by the run.
  * </ul>
  */
-final class TablePaths {
+public final class TablePaths {
   /**
    * Records per commit: flush.size of the task, the records per appended file of Iceberg's path.
    */
@@ -60,11 +60,11 @@ final class TablePaths {
   private TablePaths() {}
 
   /** Where the paths' table lives in the Hadoop catalog of {@code root}. */
-  static TableIdentifier tableId() {
+  public static TableIdentifier tableId() {
     return TableIdentifier.of(NAMESPACE, SinkData.TOPIC);
   }
 
-  static Path warehouse(Path root) {
+  public static Path warehouse(Path root) {
     return root.resolve("warehouse");
   }
 
@@ -90,19 +90,26 @@ final class TablePaths {
    * commits every {@link #COMMIT_RECORDS} records, and {@link #finish} checks that the committed
    * offset is the last record's and stops it.
    */
-  static final class TaskRun {
+  public static final class TaskRun {
     private final TopicPartition partition = new TopicPartition(SinkData.TOPIC, 0);
     private final SinkPaths.OursRun run;
     private final long total;
     private final ParquetSinkTask task;
 
     TaskRun(Path root, String codec, boolean table, int total) {
+      this(root, codec, table, total, Map.of());
+    }
+
+    /** As above, with more task keys ({@code extra} wins). */
+    public TaskRun(Path root, String codec, boolean table, int total, Map<String, String> extra) {
       this.total = total;
-      this.run = new SinkPaths.OursRun(root, codec, false, total, taskProps(root, codec, table));
+      Map<String, String> props = taskProps(root, codec, table);
+      props.putAll(extra);
+      this.run = new SinkPaths.OursRun(root, codec, false, total, props);
       this.task = run.task();
     }
 
-    void put(List<SinkRecord> batch) {
+    public void put(List<SinkRecord> batch) {
       run.put(batch);
     }
 
@@ -110,7 +117,7 @@ final class TablePaths {
       run.abandon();
     }
 
-    void finish() {
+    public void finish() {
       try {
         Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(Map.of());
         OffsetAndMetadata offset = committed.get(partition);
@@ -200,10 +207,10 @@ final class TablePaths {
   }
 
   /** What a path left: its data files (a table's current snapshot's) and its snapshots. */
-  record Written(List<Path> files, long bytes, int snapshots, long tableRecords) {}
+  public record Written(List<Path> files, long bytes, int snapshots, long tableRecords) {}
 
   /** The current snapshot's data files of the table under {@code root}, and its snapshot count. */
-  static Written table(Path root) throws IOException {
+  public static Written table(Path root) throws IOException {
     try (HadoopCatalog catalog =
         new HadoopCatalog(new Configuration(), warehouse(root).toString())) {
       Table table = catalog.loadTable(tableId());
