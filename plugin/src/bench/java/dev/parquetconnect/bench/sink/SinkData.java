@@ -28,8 +28,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * set, a Timestamp, a nested optional struct, an array of strings, an array of structs and a map of
  * strings.
  */
-final class SinkData {
-  static final String TOPIC = "orders";
+public final class SinkData {
+  public static final String TOPIC = "orders";
 
   static final Schema ADDRESS =
       SchemaBuilder.struct()
@@ -48,7 +48,7 @@ final class SinkData {
           .build();
   static final Schema AMOUNT =
       Decimal.builder(2).parameter("connect.decimal.precision", "12").build();
-  static final Schema VALUE =
+  public static final Schema VALUE =
       SchemaBuilder.struct()
           .name("shop.Order")
           .field("order_id", Schema.INT64_SCHEMA)
@@ -127,7 +127,7 @@ final class SinkData {
   private SinkData() {}
 
   /** {@code count} records of partition 0 of {@link #TOPIC}, offsets 0 to count - 1. */
-  static List<SinkRecord> records(int count) {
+  public static List<SinkRecord> records(int count) {
     Random random = new Random(20261121L);
     String[] cities = new String[500];
     for (int i = 0; i < cities.length; i++) {
@@ -236,7 +236,7 @@ final class SinkData {
    * sink reads records that were just written to memory, as in a worker, not ones built long before
    * and long evicted from every cache.
    */
-  static List<SinkRecord> fresh(List<SinkRecord> batch) {
+  public static List<SinkRecord> fresh(List<SinkRecord> batch) {
     List<SinkRecord> out = new ArrayList<>(batch.size());
     for (SinkRecord r : batch) {
       out.add(

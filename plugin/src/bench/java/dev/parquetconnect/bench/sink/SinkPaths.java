@@ -37,13 +37,13 @@ import org.apache.parquet.io.LocalOutputFile;
  * that a benchmark can hand each side every batch as Connect does: just built by the converter.
  * Both sides: the given codec, 128 MiB row groups, 1 MiB pages and dictionaries, v1 data pages.
  */
-final class SinkPaths {
+public final class SinkPaths {
   static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
   static final int PAGE_BYTES = 1024 * 1024;
   static final int DICTIONARY_BYTES = 1024 * 1024;
 
   /** What Connect's consumer hands a task per put at its default max.poll.records. */
-  static final int BATCH = 500;
+  public static final int BATCH = 500;
 
   private SinkPaths() {}
 
@@ -106,6 +106,11 @@ final class SinkPaths {
 
     void put(List<SinkRecord> batch) {
       task.put(batch);
+    }
+
+    /** The task itself, for a run that checks its commits otherwise ({@link TablePaths}). */
+    ParquetSinkTask task() {
+      return task;
     }
 
     /** Stops a task whose run will not be finished (the end of a benchmark trial). */
@@ -207,7 +212,7 @@ final class SinkPaths {
   }
 
   /** Deletes a directory tree (between operations, outside the measured time). */
-  static void delete(Path root) throws IOException {
+  public static void delete(Path root) throws IOException {
     if (root == null || !Files.exists(root)) {
       return;
     }
@@ -222,7 +227,7 @@ final class SinkPaths {
    * The minimum of Connect a sink task needs without a worker: its assignment, and seeks and pauses
    * accepted (a fresh store asks for none).
    */
-  private record BenchContext(Map<String, String> configs, TopicPartition partition)
+  record BenchContext(Map<String, String> configs, TopicPartition partition)
       implements SinkTaskContext {
     @Override
     public void offset(Map<TopicPartition, Long> offsets) {}

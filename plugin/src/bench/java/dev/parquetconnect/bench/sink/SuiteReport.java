@@ -69,6 +69,7 @@ public final class SuiteReport {
         SinkPaths.delete(peerRoot);
       }
     }
+    lines.addAll(TableModeReport.lines(records));
     return lines;
   }
 
@@ -78,6 +79,17 @@ public final class SuiteReport {
    * peer's conversion builds hash maps).
    */
   static String digest(Path file) throws Exception {
+    return digest(List.of(file));
+  }
+
+  /** As {@link #digest(Path)}, over several files read as one table. */
+  public static String digest(List<Path> files) throws Exception {
+    StringBuilder list = new StringBuilder();
+    for (Path file : files) {
+      list.append(list.isEmpty() ? "'" : ", '")
+          .append(file.toAbsolutePath().toString().replace("'", "''"))
+          .append('\'');
+    }
     String query =
         "SELECT count(*), sum(hash(order_id, customer_id, country, status, currency,"
             + " item_count, total, amount, paid, epoch_ms(created_at), discount, coupon, note,"
@@ -85,9 +97,9 @@ public final class SuiteReport {
             + " list_transform(items, i -> i.sku), list_transform(items, i -> i.quantity),"
             + " list_transform(items, i -> i.unit_price),"
             + " list_sort(list_transform(map_entries(attributes), e -> e.key || '=' || e.value))"
-            + ")::HUGEINT), count(shipping), count(note) FROM read_parquet('"
-            + file.toAbsolutePath().toString().replace("'", "''")
-            + "')";
+            + ")::HUGEINT), count(shipping), count(note) FROM read_parquet(["
+            + list
+            + "])";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(query)) {

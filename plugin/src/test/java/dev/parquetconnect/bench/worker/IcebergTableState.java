@@ -20,9 +20,9 @@ import java.util.stream.Stream;
  * @param timestampMillis when that snapshot was committed
  * @param totalRecords the snapshot summary's {@code total-records}
  * @param totalDataFiles the snapshot summary's {@code total-data-files}
- * @param dataFiles the Parquet files under the table's {@code data/} directory; a run without
- *     failed commits leaves exactly the snapshot's files there, which {@link #dataFilesMatch()}
- *     checks by their number
+ * @param dataFiles the Parquet files under the table's data directory ({@code data/}, or where the
+ *     writer puts them); a run without failed commits leaves exactly the snapshot's files there,
+ *     which {@link #dataFilesMatch()} checks by their number
  */
 record IcebergTableState(
     long snapshotId,
@@ -35,6 +35,11 @@ record IcebergTableState(
 
   /** The table's current snapshot; empty before the first commit. */
   static Optional<IcebergTableState> read(Path tableDir) throws IOException {
+    return read(tableDir, tableDir.resolve("data"));
+  }
+
+  /** The table's current snapshot, its data files counted under {@code dataDir}. */
+  static Optional<IcebergTableState> read(Path tableDir, Path dataDir) throws IOException {
     Path metadata = tableDir.resolve("metadata");
     String version;
     try {
@@ -63,7 +68,7 @@ record IcebergTableState(
                 snapshot.path("timestamp-ms").asLong(),
                 summary.path("total-records").asLong(),
                 summary.path("total-data-files").asLong(),
-                parquetFiles(tableDir.resolve("data"))));
+                parquetFiles(dataDir)));
       }
     }
     throw new IOException(
@@ -77,7 +82,17 @@ record IcebergTableState(
    * with it.
    */
   static Optional<Leg.Commit> lastCommit(Path tableDir, long produced) throws IOException {
-    Optional<IcebergTableState> state = read(tableDir);
+    return lastCommit(tableDir, tableDir.resolve("data"), produced);
+  }
+
+  /**
+   * As {@link #lastCommit(Path, long)}, for a table whose data files live under {@code dataDir}
+   * rather than the table's own {@code data/} (our sink's table mode writes them through its store,
+   * {@code store.url}).
+   */
+  static Optional<Leg.Commit> lastCommit(Path tableDir, Path dataDir, long produced)
+      throws IOException {
+    Optional<IcebergTableState> state = read(tableDir, dataDir);
     if (state.isEmpty() || state.get().totalRecords() < produced) {
       return Optional.empty();
     }

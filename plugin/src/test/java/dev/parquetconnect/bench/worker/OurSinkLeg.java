@@ -19,7 +19,9 @@ import java.util.stream.Stream;
 /**
  * Our sink to local disk, its defaults (zstd) and no Kafka metadata columns, so that its files hold
  * what Iceberg's do: behind JsonConverter, or parsing the raw bytes itself ({@code
- * input.format=json} behind ByteArrayConverter) where the installed plugin has that key.
+ * input.format=json} behind ByteArrayConverter) where the installed plugin has that key; in files
+ * mode, or in table mode ({@code table.format=iceberg}) committing into a table of a Hadoop catalog
+ * on local disk, as Iceberg's sink leg does, with its data files in the leg's store directory.
  */
 final class OurSinkLeg implements Leg {
 
@@ -34,12 +36,21 @@ final class OurSinkLeg implements Leg {
   private static final Pattern COMMITTED_FILE =
       Pattern.compile("^(.+)\\+(\\d+)\\+(\\d+)\\+(\\d+)\\.parquet$");
 
+  static final String TABLE_FORMAT = "table.format";
+
   private final LegKind kind;
   private final boolean inputJson;
+  private final boolean table;
 
-  OurSinkLeg(LegKind kind, boolean inputJson) {
+  OurSinkLeg(LegKind kind, boolean inputJson, boolean table) {
     this.kind = kind;
     this.inputJson = inputJson;
+    this.table = table;
+  }
+
+  /** The table mode's data files: the store's directory, not the table's {@code data/}. */
+  static Path storeDir(Path outputDir, boolean table) {
+    return table ? outputDir.resolve("store") : outputDir;
   }
 
   @Override
@@ -53,30 +64,42 @@ final class OurSinkLeg implements Leg {
    */
   @Override
   public Optional<String> skipReason(ConnectWorker worker, BenchDataset dataset, Path outputDir) {
-    if (!inputJson) {
+    if (!inputJson && !table) {
       return Optional.empty();
     }
     Map<String, String> config = connectorConfig("validate", dataset, outputDir, 1, 10_000);
     JsonNode verdict = worker.validateConnectorConfig(CONNECTOR_CLASS, config);
-    boolean known = false;
-    List<String> errors = new ArrayList<>();
+    Map<String, List<String>> errors = new LinkedHashMap<>();
     for (JsonNode entry : verdict.path("configs")) {
       String name = entry.path("definition").path("name").asText();
-      if (name.equals(INPUT_FORMAT)) {
-        known = true;
-      }
-      if (name.equals(INPUT_FORMAT) || name.equals(INPUT_JSON_SCHEMAS_ENABLE)) {
-        entry.path("value").path("errors").forEach(error -> errors.add(error.asText()));
+      if (config.containsKey(name)) {
+        List<String> keyErrors = new ArrayList<>();
+        entry.path("value").path("errors").forEach(error -> keyErrors.add(error.asText()));
+        errors.put(name, keyErrors);
       }
     }
-    if (!known) {
-      return Optional.of(
-          "the installed plugin's configuration has no key "
-              + INPUT_FORMAT
-              + " (the converter-free JSON path is not in this build)");
+    List<String> needed = new ArrayList<>();
+    if (inputJson) {
+      needed.add(INPUT_FORMAT);
     }
-    if (!errors.isEmpty()) {
-      return Optional.of("the plugin rejects " + INPUT_FORMAT + "=json: " + errors);
+    if (table) {
+      needed.add(TABLE_FORMAT);
+    }
+    for (String key : needed) {
+      if (!errors.containsKey(key)) {
+        return Optional.of(
+            "the installed plugin's configuration has no key " + key + " (not in this build)");
+      }
+    }
+    List<String> rejected = new ArrayList<>();
+    errors.forEach(
+        (key, keyErrors) -> {
+          if (!keyErrors.isEmpty()) {
+            rejected.add(key + ": " + keyErrors);
+          }
+        });
+    if (!rejected.isEmpty()) {
+      return Optional.of("the plugin rejects the leg's configuration: " + rejected);
     }
     return Optional.empty();
   }
@@ -92,12 +115,19 @@ final class OurSinkLeg implements Leg {
     config.put("connector.class", CONNECTOR_CLASS);
     config.put("tasks.max", "1");
     config.put("topics", dataset.topic());
-    config.put("store.url", outputDir.toAbsolutePath().toUri().toString());
+    config.put("store.url", storeDir(outputDir, table).toAbsolutePath().toUri().toString());
     config.put("parquet.codec", "zstd");
     config.put("store.kafka.metadata", "false");
     // Commits by the clock only, as Iceberg's coordinator does: no count ever triggers one.
     config.put("flush.size", Long.toString(Math.max(records, 1)));
     config.put("rotate.schedule.interval.ms", Long.toString(commitIntervalMs));
+    if (table) {
+      config.put(TABLE_FORMAT, "iceberg");
+      config.put("iceberg.catalog.type", "hadoop");
+      config.put(
+          "iceberg.catalog.warehouse", outputDir.resolve("warehouse").toAbsolutePath().toString());
+      config.put("iceberg.table", IcebergSinkLeg.NAMESPACE + "." + tableName(connectorName));
+    }
     config.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
     if (inputJson) {
       config.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
@@ -110,14 +140,30 @@ final class OurSinkLeg implements Leg {
     return config;
   }
 
+  /** The table a table-mode leg writes, one per leg (connector names are unique per run). */
+  static String tableName(String connectorName) {
+    return IcebergSinkLeg.tableName(connectorName);
+  }
+
   /**
-   * Done when, for every partition, a committed file's last offset is the partition's last offset:
-   * file names carry the offsets of their commit, and a file has that name only once committed.
+   * Files mode: done when, for every partition, a committed file's last offset is the partition's
+   * last offset: file names carry the offsets of their commit, and a file has that name only once
+   * committed. Table mode: done when the table's current snapshot counts every produced record, as
+   * for Iceberg's sink; its data files are those in the store, whose number must be the snapshot's.
    */
   @Override
   public Optional<Commit> lastCommit(
       String connectorName, BenchDataset dataset, Path outputDir, Map<Integer, Long> endOffsets)
       throws IOException {
+    if (table) {
+      long produced = endOffsets.values().stream().mapToLong(Long::longValue).sum();
+      Path tableDir =
+          outputDir
+              .resolve("warehouse")
+              .resolve(IcebergSinkLeg.NAMESPACE)
+              .resolve(tableName(connectorName));
+      return IcebergTableState.lastCommit(tableDir, storeDir(outputDir, true), produced);
+    }
     if (!Files.isDirectory(outputDir)) {
       return Optional.empty();
     }

@@ -338,7 +338,7 @@ public final class WorkerBenchMain {
 
   /** Per dataset and leg: the best and median CPU per million records, and the ratios. */
   private void summarise() throws IOException {
-    print("# summary: worker CPU s per million records (best / median of rounds), bytes");
+    print("# summary: worker CPU s per million records (min / median / max of rounds), bytes");
     Map<BenchDataset, Map<LegKind, List<LegResult>>> byDataset =
         done.stream()
             .collect(
@@ -358,28 +358,47 @@ public final class WorkerBenchMain {
         print(
             String.format(
                 Locale.ROOT,
-                "SUMMARY dataset=%s leg=%s best=%.2f median=%.2f bytes=%d exactly_once=%s",
+                "SUMMARY dataset=%s leg=%s min=%.2f median=%.2f max=%.2f bytes=%d"
+                    + " exactly_once=%s",
                 dataset.getKey().cliName(),
                 leg.getKey().cliName(),
                 cpu.get(0),
                 median,
+                cpu.get(cpu.size() - 1),
                 bytes,
                 allExact ? "yes" : "NO"));
       }
-      Double iceberg = medians.get(LegKind.ICEBERG_JSON_CONVERTER);
-      if (iceberg != null) {
-        for (LegKind ours : List.of(LegKind.OURS_JSON_CONVERTER, LegKind.OURS_INPUT_JSON)) {
-          if (medians.containsKey(ours)) {
-            print(
-                String.format(
-                    Locale.ROOT,
-                    "RATIO dataset=%s iceberg-jsonconverter/%s=%.2f (median CPU per million)",
-                    dataset.getKey().cliName(),
-                    ours.cliName(),
-                    iceberg / medians.get(ours)));
-          }
-        }
+      List<LegKind> ours =
+          List.of(
+              LegKind.OURS_JSON_CONVERTER,
+              LegKind.OURS_INPUT_JSON,
+              LegKind.OURS_TABLE_JSON_CONVERTER,
+              LegKind.OURS_TABLE_INPUT_JSON);
+      for (LegKind leg : ours) {
+        printRatio(dataset.getKey(), medians, LegKind.ICEBERG_JSON_CONVERTER, leg);
       }
+      // What committing into a table costs our sink over committing files, same input path.
+      printRatio(
+          dataset.getKey(),
+          medians,
+          LegKind.OURS_TABLE_JSON_CONVERTER,
+          LegKind.OURS_JSON_CONVERTER);
+      printRatio(dataset.getKey(), medians, LegKind.OURS_TABLE_INPUT_JSON, LegKind.OURS_INPUT_JSON);
+    }
+  }
+
+  private void printRatio(
+      BenchDataset dataset, Map<LegKind, Double> medians, LegKind numerator, LegKind denominator)
+      throws IOException {
+    if (medians.containsKey(numerator) && medians.containsKey(denominator)) {
+      print(
+          String.format(
+              Locale.ROOT,
+              "RATIO dataset=%s %s/%s=%.2f (median CPU per million)",
+              dataset.cliName(),
+              numerator.cliName(),
+              denominator.cliName(),
+              medians.get(numerator) / medians.get(denominator)));
     }
   }
 

@@ -90,7 +90,7 @@ class WorkerBenchOptionsTest {
         "10");
     assertMessage(
         "--legs: unknown name 'table'; known: ours-jsonconverter,ours-input-json,"
-            + "iceberg-jsonconverter",
+            + "ours-table-jsonconverter,ours-table-input-json,iceberg-jsonconverter",
         "--legs",
         "table");
     assertMessage(
