@@ -40,6 +40,8 @@ final class JsonReader {
   private int end;
   private int depth;
   private boolean exact;
+  private int payloadAt = -1;
+  private boolean payloadConverted;
 
   /** Reads the document in {@code bytes}: its first value, or {@link #MISSING}. */
   Object read(byte[] bytes, boolean exactValues) throws MalformedJsonException {
@@ -150,10 +152,14 @@ final class JsonReader {
    * Reads the envelope at the top level in exact form, except the value of {@code "schema"}, which
    * is only checked and whose range goes to {@code schemaRange} ({@code [from, to)}, the last one
    * when the key repeats); its place in the map holds {@link #MISSING}. Returns null when the
-   * document is not an object (the caller reads it whole for its error).
+   * document is not an object (the caller reads it whole for its error). When the envelope opens
+   * with the members {@code "schema"} and {@code "payload"} in that order, {@link #payloadAt} is
+   * the position after the payload's ':' (else -1): the bytes before it are the envelope's prefix,
+   * which the next record of the topic repeats.
    */
   Map<String, Object> readEnvelope(byte[] bytes, int[] schemaRange) throws MalformedJsonException {
     start(bytes, true);
+    payloadAt = -1;
     if (!skipWhitespace() || buf[pos] != '{') {
       return null;
     }
@@ -166,19 +172,83 @@ final class JsonReader {
     if (buf[pos] == '}') {
       return object;
     }
+    return envelopeMembers(object, schemaRange, null, null);
+  }
+
+  /**
+   * Reads an envelope whose bytes before {@code prefixLength} are those of an envelope read before
+   * with {@link #readEnvelope}, which ended there with its {@link #payloadAt}: reading them again
+   * would end in the same state (the schema's range in {@code schemaRange}, already set by the
+   * caller, and the map's {@code "schema"} key), so reading starts at the payload. With a {@code
+   * directed} reader the payload is read by {@code schema} straight into its Connect value ({@link
+   * #payloadConverted} tells whether the payload in the map is that value).
+   *
+   * @throws SchemaDirectedReader.NotDirect where the directed reader leaves the payload to the
+   *     exact form (the caller reads the record again with {@link #readEnvelope})
+   */
+  Map<String, Object> resumeEnvelope(
+      byte[] bytes,
+      int prefixLength,
+      int[] schemaRange,
+      SchemaDirectedReader directed,
+      org.apache.kafka.connect.data.Schema schema)
+      throws MalformedJsonException {
+    start(bytes, true);
+    payloadAt = -1;
+    depth = 1;
+    pos = prefixLength;
+    Map<String, Object> object = new LinkedHashMap<>();
+    object.put("schema", MISSING);
+    return envelopeMembers(object, schemaRange, directed, schema);
+  }
+
+  /** Whether the payload of the last {@link #resumeEnvelope} was read by its schema. */
+  boolean payloadConverted() {
+    return payloadConverted;
+  }
+
+  /** The position after the payload's ':' of the last {@link #readEnvelope}, or -1. */
+  int payloadAt() {
+    return payloadAt;
+  }
+
+  private Map<String, Object> envelopeMembers(
+      Map<String, Object> object,
+      int[] schemaRange,
+      SchemaDirectedReader directed,
+      org.apache.kafka.connect.data.Schema schema)
+      throws MalformedJsonException {
+    boolean resumed = directed != null;
+    payloadConverted = false;
+    int member = resumed ? 1 : 0;
     while (true) {
-      String key = readKey();
-      if (key.equals("schema")) {
-        if (!skipWhitespace()) {
-          throw error("unexpected end of the input, a value expected");
-        }
-        schemaRange[0] = pos;
-        skipValue();
-        schemaRange[1] = pos;
-        object.put(key, MISSING);
+      String key;
+      if (resumed) {
+        key = "payload";
+        object.put(key, directed.read(this, schema));
+        payloadConverted = true;
+        resumed = false;
       } else {
-        object.put(key, readMemberValue());
+        key = readKey();
+        if (key.equals("schema")) {
+          if (!skipWhitespace()) {
+            throw error("unexpected end of the input, a value expected");
+          }
+          schemaRange[0] = pos;
+          skipValue();
+          schemaRange[1] = pos;
+          object.put(key, MISSING);
+        } else {
+          if (member == 1 && key.equals("payload") && object.containsKey("schema")) {
+            payloadAt = pos;
+          }
+          if (key.equals("payload")) {
+            payloadConverted = false;
+          }
+          object.put(key, readMemberValue());
+        }
       }
+      member++;
       if (!skipWhitespace()) {
         throw error("unexpected end of the input in an object");
       }
@@ -359,6 +429,46 @@ final class JsonReader {
         throw error("unexpected end of the input in an array");
       }
     }
+  }
+
+  /** Moves past the byte at the position (a bracket the caller has seen with {@link #peek}). */
+  void advance() {
+    pos++;
+  }
+
+  /** Closes an object or array opened with {@link #enter}. */
+  void leave() {
+    depth--;
+  }
+
+  /**
+   * Moves past the member key at the position and its ':' when the key is {@code name} written
+   * without escapes; false (the position unchanged) otherwise, or where the bytes end early.
+   */
+  boolean matchKey(String name) throws MalformedJsonException {
+    int n = name.length();
+    int p = pos;
+    if (p + n + 2 > end || buf[p] != '"') {
+      return false;
+    }
+    p++;
+    for (int i = 0; i < n; i++, p++) {
+      char c = name.charAt(i);
+      if (c >= 0x80 || c == '"' || c == '\\' || buf[p] != c) {
+        return false;
+      }
+    }
+    if (buf[p] != '"') {
+      return false;
+    }
+    int saved = pos;
+    pos = p + 1;
+    if (!skipWhitespace() || buf[pos] != ':') {
+      pos = saved;
+      return false;
+    }
+    pos++;
+    return true;
   }
 
   /** Opens an object or array at the position. */
