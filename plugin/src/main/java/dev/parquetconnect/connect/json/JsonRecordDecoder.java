@@ -36,6 +36,7 @@ public final class JsonRecordDecoder {
   private Schema prefixSchema;
   private int prefixSchemaFrom;
   private int prefixSchemaTo;
+  private long directRecords;
 
   /**
    * @param envelopes {@code input.json.schemas.enable}
@@ -143,6 +144,7 @@ public final class JsonRecordDecoder {
     }
     Object payload = envelope.get("payload");
     if (reader.payloadConverted()) {
+      directRecords++;
       return new SchemaAndValue(prefixSchema, payload);
     }
     return convert(prefixSchema, payload, part);
@@ -175,6 +177,11 @@ public final class JsonRecordDecoder {
       throw new DataException(
           "the " + part + "'s payload does not fit its schema: " + e.getMessage(), e);
     }
+  }
+
+  /** How many envelopes were read from their known prefix with their payload by schema (tests). */
+  long directRecords() {
+    return directRecords;
   }
 
   /** How many envelope schemas are kept, each parsed once (tests). */
