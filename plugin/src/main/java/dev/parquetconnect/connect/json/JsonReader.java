@@ -1,6 +1,7 @@
 package dev.parquetconnect.connect.json;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,6 @@ final class JsonReader {
   private int depth;
   private boolean exact;
   private int payloadAt = -1;
-  private boolean payloadConverted;
 
   /** Reads the document in {@code bytes}: its first value, or {@link #MISSING}. */
   Object read(byte[] bytes, boolean exactValues) throws MalformedJsonException {
@@ -172,39 +172,34 @@ final class JsonReader {
     if (buf[pos] == '}') {
       return object;
     }
-    return envelopeMembers(object, schemaRange, null, null);
+    return envelopeMembers(object, schemaRange);
   }
 
   /**
    * Reads an envelope whose bytes before {@code prefixLength} are those of an envelope read before
    * with {@link #readEnvelope}, which ended there with its {@link #payloadAt}: reading them again
-   * would end in the same state (the schema's range in {@code schemaRange}, already set by the
-   * caller, and the map's {@code "schema"} key), so reading starts at the payload. With a {@code
-   * directed} reader the payload is read by {@code schema} straight into its Connect value ({@link
-   * #payloadConverted} tells whether the payload in the map is that value).
-   *
-   * @throws SchemaDirectedReader.NotDirect where the directed reader leaves the payload to the
-   *     exact form (the caller reads the record again with {@link #readEnvelope})
+   * would end in the same state, so reading starts at the payload, which {@code directed} reads by
+   * {@code schema} straight into its Connect value. Only the common envelope is taken: the payload
+   * then the object's end; a member after the payload throws {@link
+   * SchemaDirectedReader.NotDirect}, and the caller reads the record again with {@link
+   * #readEnvelope}.
    */
-  Map<String, Object> resumeEnvelope(
+  Object resumeEnvelope(
       byte[] bytes,
       int prefixLength,
-      int[] schemaRange,
       SchemaDirectedReader directed,
       org.apache.kafka.connect.data.Schema schema)
       throws MalformedJsonException {
     start(bytes, true);
-    payloadAt = -1;
     depth = 1;
     pos = prefixLength;
-    Map<String, Object> object = new LinkedHashMap<>();
-    object.put("schema", MISSING);
-    return envelopeMembers(object, schemaRange, directed, schema);
-  }
-
-  /** Whether the payload of the last {@link #resumeEnvelope} was read by its schema. */
-  boolean payloadConverted() {
-    return payloadConverted;
+    Object payload = directed.read(this, schema);
+    if (!skipWhitespace() || buf[pos] != '}') {
+      throw SchemaDirectedReader.NOT_DIRECT;
+    }
+    pos++;
+    depth--;
+    return payload;
   }
 
   /** The position after the payload's ':' of the last {@link #readEnvelope}, or -1. */
@@ -212,41 +207,24 @@ final class JsonReader {
     return payloadAt;
   }
 
-  private Map<String, Object> envelopeMembers(
-      Map<String, Object> object,
-      int[] schemaRange,
-      SchemaDirectedReader directed,
-      org.apache.kafka.connect.data.Schema schema)
+  private Map<String, Object> envelopeMembers(Map<String, Object> object, int[] schemaRange)
       throws MalformedJsonException {
-    boolean resumed = directed != null;
-    payloadConverted = false;
-    int member = resumed ? 1 : 0;
+    int member = 0;
     while (true) {
-      String key;
-      if (resumed) {
-        key = "payload";
-        object.put(key, directed.read(this, schema));
-        payloadConverted = true;
-        resumed = false;
-      } else {
-        key = readKey();
-        if (key.equals("schema")) {
-          if (!skipWhitespace()) {
-            throw error("unexpected end of the input, a value expected");
-          }
-          schemaRange[0] = pos;
-          skipValue();
-          schemaRange[1] = pos;
-          object.put(key, MISSING);
-        } else {
-          if (member == 1 && key.equals("payload") && object.containsKey("schema")) {
-            payloadAt = pos;
-          }
-          if (key.equals("payload")) {
-            payloadConverted = false;
-          }
-          object.put(key, readMemberValue());
+      String key = readKey();
+      if (key.equals("schema")) {
+        if (!skipWhitespace()) {
+          throw error("unexpected end of the input, a value expected");
         }
+        schemaRange[0] = pos;
+        skipValue();
+        schemaRange[1] = pos;
+        object.put(key, MISSING);
+      } else {
+        if (member == 1 && key.equals("payload") && object.containsKey("schema")) {
+          payloadAt = pos;
+        }
+        object.put(key, readMemberValue());
       }
       member++;
       if (!skipWhitespace()) {
@@ -442,27 +420,21 @@ final class JsonReader {
   }
 
   /**
-   * Moves past the member key at the position and its ':' when the key is {@code name} written
-   * without escapes; false (the position unchanged) otherwise, or where the bytes end early.
+   * Moves past the member key at the position and its ':' when the key's bytes between its quotes
+   * are {@code name} (a name of ASCII without '"' or '\\', so the key has no escapes); false (the
+   * position unchanged) otherwise, or where the bytes end early.
    */
-  boolean matchKey(String name) throws MalformedJsonException {
-    int n = name.length();
+  boolean matchKey(byte[] name) throws MalformedJsonException {
+    int n = name.length;
     int p = pos;
-    if (p + n + 2 > end || buf[p] != '"') {
-      return false;
-    }
-    p++;
-    for (int i = 0; i < n; i++, p++) {
-      char c = name.charAt(i);
-      if (c >= 0x80 || c == '"' || c == '\\' || buf[p] != c) {
-        return false;
-      }
-    }
-    if (buf[p] != '"') {
+    if (p + n + 2 > end
+        || buf[p] != '"'
+        || buf[p + n + 1] != '"'
+        || !Arrays.equals(buf, p + 1, p + 1 + n, name, 0, n)) {
       return false;
     }
     int saved = pos;
-    pos = p + 1;
+    pos = p + n + 2;
     if (!skipWhitespace() || buf[pos] != ':') {
       pos = saved;
       return false;

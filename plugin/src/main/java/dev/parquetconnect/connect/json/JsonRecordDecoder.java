@@ -34,8 +34,6 @@ public final class JsonRecordDecoder {
 
   private int prefixLength;
   private Schema prefixSchema;
-  private int prefixSchemaFrom;
-  private int prefixSchemaTo;
   private long directRecords;
 
   /**
@@ -96,7 +94,7 @@ public final class JsonRecordDecoder {
       if (prefixLength > 0
           && bytes.length > prefixLength
           && Arrays.equals(prefix, 0, prefixLength, bytes, 0, prefixLength)) {
-        SchemaAndValue fast = resumed(bytes, part);
+        SchemaAndValue fast = resumed(bytes);
         if (fast != null) {
           return fast;
         }
@@ -124,30 +122,18 @@ public final class JsonRecordDecoder {
 
   /**
    * The envelope read from the end of its known prefix, its payload by the prefix's schema; null
-   * where that is not the whole story (a malformed or unusual record, a second schema key, a
+   * where that is not the whole story (a malformed or unusual record, a member after the payload, a
    * payload the directed reader leaves), and the caller reads the record from its start.
    */
-  private SchemaAndValue resumed(byte[] bytes, String part) {
-    schemaRange[0] = prefixSchemaFrom;
-    schemaRange[1] = prefixSchemaTo;
-    Map<String, Object> envelope;
+  private SchemaAndValue resumed(byte[] bytes) {
+    Object payload;
     try {
-      envelope = reader.resumeEnvelope(bytes, prefixLength, schemaRange, directed, prefixSchema);
+      payload = reader.resumeEnvelope(bytes, prefixLength, directed, prefixSchema);
     } catch (MalformedJsonException | SchemaDirectedReader.NotDirect e) {
       return null;
     }
-    if (envelope.size() != 2
-        || !envelope.containsKey("payload")
-        || schemaRange[0] != prefixSchemaFrom
-        || schemaRange[1] != prefixSchemaTo) {
-      return null;
-    }
-    Object payload = envelope.get("payload");
-    if (reader.payloadConverted()) {
-      directRecords++;
-      return new SchemaAndValue(prefixSchema, payload);
-    }
-    return convert(prefixSchema, payload, part);
+    directRecords++;
+    return new SchemaAndValue(prefixSchema, payload);
   }
 
   private Schema schema(byte[] bytes, String part) throws MalformedJsonException {
@@ -166,8 +152,6 @@ public final class JsonRecordDecoder {
     System.arraycopy(bytes, 0, prefix, 0, length);
     prefixLength = length;
     prefixSchema = schema;
-    prefixSchemaFrom = schemaRange[0];
-    prefixSchemaTo = schemaRange[1];
   }
 
   private SchemaAndValue convert(Schema schema, Object payload, String part) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
@@ -29,20 +30,33 @@ final class EnvelopePrefixTest {
           + "{\"field\":\"address\",\"type\":\"struct\",\"optional\":true,\"fields\":["
           + "{\"field\":\"city\",\"type\":\"string\"},{\"field\":\"zip\",\"type\":\"int32\"}]},"
           + "{\"field\":\"ts\",\"type\":\"int64\",\"name\":\"org.apache.kafka.connect.data"
-          + ".Timestamp\",\"optional\":true}],\"optional\":false,\"name\":\"orders.Order\"}";
+          + ".Timestamp\",\"optional\":true},"
+          + "{\"field\":\"attrs\",\"type\":\"map\",\"keys\":{\"type\":\"string\"},"
+          + "\"values\":{\"type\":\"int32\"},\"optional\":true},"
+          + "{\"field\":\"note\",\"type\":\"string\",\"optional\":false,\"default\":\"-\"},"
+          + "{\"field\":\"code\",\"type\":\"string\"}],"
+          + "\"optional\":false,\"name\":\"orders.Order\"}";
 
   private static final String PREFIX = "{\"schema\":" + SCHEMA + ",\"payload\":";
 
   private static final String PRIMER =
       PREFIX
           + "{\"id\":1,\"name\":\"a\",\"score\":2.0,\"tags\":[\"x\"],"
-          + "\"address\":{\"city\":\"Z\u00fcrich\",\"zip\":8000},\"ts\":1700000000000}}";
+          + "\"address\":{\"city\":\"Z\u00fcrich\",\"zip\":8000},\"ts\":1700000000000,"
+          + "\"attrs\":{\"a\":1},\"note\":\"n\",\"code\":\"c\"}}";
 
   /** Payloads after the shared prefix: the common shape, then every way of leaving it. */
   private static final List<String> PAYLOADS =
       List.of(
-          "{\"id\":2,\"name\":\"b\",\"score\":3.25,\"tags\":[],\"address\":null,\"ts\":5}}",
-          "{\"id\":3}}", // absent fields: defaults and nulls
+          "{\"id\":2,\"name\":\"b\",\"score\":3.25,\"tags\":[],\"address\":null,\"ts\":5,"
+              + "\"attrs\":{\"x\":2},\"note\":\"m\",\"code\":\"d\"}}",
+          "{\"id\":3,\"code\":\"c\"}}", // absent fields: defaults and nulls
+          "{\"id\":3,\"note\":null,\"code\":\"c\"}}", // null takes the default
+          "{\"id\":3,\"code\":7}}", // a number where a required string is declared
+          "{\"id\":3,\"code\":\"c\",\"attrs\":{\"a\":1,\"b\":null}}}", // a null map value
+          "{\"id\":3,\"code\":\"c\",\"attrs\":[[\"a\",1]]}}", // a map as pairs
+          "{\"id\":3,\"code\":\"c\",\"tags\":{\"k\":null}}}", // object as array, null
+          "{\"id\":3,\"code\":\"c\",\"address\":{\"city\":null,\"zip\":1}}}",
           "{}}", // a required field absent: an error
           "{\"id\":null}}", // a required field null: an error
           "{\"name\":\"n\",\"id\":4}}", // members out of the schema's order
@@ -83,6 +97,9 @@ final class EnvelopePrefixTest {
       assertEquals(fresh.error, fast.error, "error of " + what);
       if (fresh.error == null) {
         JsonInputDifferentialTest.assertSame(fresh.value, fast.value, what);
+        if (fast.value.value() instanceof Struct struct) {
+          struct.validate(); // values stored without Struct.put's validation are still valid
+        }
       }
       Outcome converted = Outcome.of(() -> converter.toConnectData("t", doc));
       if ((converted.error == null) != (fast.error == null)) {
@@ -100,7 +117,8 @@ final class EnvelopePrefixTest {
     decoder.decode(PRIMER.getBytes(StandardCharsets.UTF_8), "value");
     decoder.decode((PREFIX + PAYLOADS.get(0)).getBytes(StandardCharsets.UTF_8), "value");
     decoder.decode((PREFIX + PAYLOADS.get(1)).getBytes(StandardCharsets.UTF_8), "value");
-    assertEquals(2, decoder.directRecords());
+    decoder.decode((PREFIX + PAYLOADS.get(2)).getBytes(StandardCharsets.UTF_8), "value");
+    assertEquals(3, decoder.directRecords());
     assertEquals(1, decoder.schemasKept());
   }
 
