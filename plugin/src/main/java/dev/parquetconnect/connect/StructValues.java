@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * slower but equal, and says so once in the log. Tests check that every Struct the reader builds
  * passes {@code Struct.validate()} and equals the one the validating path builds, and {@code
  * StructValuesIT} that the direct path is taken on Connect 3.6 (the compile API), 3.9 and 4.3. Its
- * worth: docs/performance.md.
+ * worth: docs/performance.md. The sink's {@code input.format=json} fills the Structs of envelope
+ * payloads the same way ({@code connect/json/SchemaDirectedReader}), for the same reason.
  */
-final class StructValues {
+public final class StructValues {
   private static final Logger LOG = LoggerFactory.getLogger(StructValues.class);
 
   /** {@code Struct.values}, or null when it cannot be reached. */
@@ -65,7 +66,7 @@ final class StructValues {
   }
 
   /** Stores {@code value}, a non-null value valid for {@code field}'s schema by construction. */
-  static void put(Struct struct, Field field, Object value) {
+  public static void put(Struct struct, Field field, Object value) {
     if (VALUES != null) {
       ((Object[]) VALUES.get(struct))[field.index()] = value;
     } else {

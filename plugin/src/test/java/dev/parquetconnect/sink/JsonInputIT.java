@@ -38,6 +38,28 @@ final class JsonInputIT {
   private static final int PARTITIONS = 2;
   private static final int RECORDS = 100_000;
 
+  /** Envelopes on a second topic: each repeats the previous record's schema bytes. */
+  private static final int ENVELOPES = 20_000;
+
+  /** JsonConverter's schema of {@link #document}, as the envelopes carry it. */
+  static final String SCHEMA =
+      "{\"type\":\"struct\",\"fields\":["
+          + "{\"type\":\"int64\",\"optional\":false,\"field\":\"id\"},"
+          + "{\"type\":\"string\",\"optional\":false,\"field\":\"name\"},"
+          + "{\"type\":\"double\",\"optional\":false,\"field\":\"amount\"},"
+          + "{\"type\":\"int64\",\"optional\":false,\"field\":\"big\"},"
+          + "{\"type\":\"boolean\",\"optional\":false,\"field\":\"active\"},"
+          + "{\"type\":\"string\",\"optional\":true,\"field\":\"note\"},"
+          + "{\"type\":\"struct\",\"fields\":["
+          + "{\"type\":\"string\",\"optional\":false,\"field\":\"city\"},"
+          + "{\"type\":\"int32\",\"optional\":false,\"field\":\"zip\"}],"
+          + "\"optional\":false,\"field\":\"address\"},"
+          + "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"optional\":false},"
+          + "\"optional\":false,\"field\":\"tags\"},"
+          + "{\"type\":\"int64\",\"optional\":false,\"field\":\"score\"},"
+          + "{\"type\":\"string\",\"optional\":false,\"field\":\"kind\"}],"
+          + "\"optional\":false,\"name\":\"orders.Order\"}";
+
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void rawJsonThroughByteArrayConverterLandsOnceWithItsValues() throws Exception {
@@ -51,85 +73,106 @@ final class JsonInputIT {
                 .start();
         ItStores.Running store = ItStores.local(work.resolve("store"))) {
       broker.createTopic("raw", PARTITIONS);
-      Map<String, String> config =
-          SinkIts.connectorConfig(
-              store,
-              "lake",
-              "raw",
-              Map.of(
-                  "key.converter",
-                  "org.apache.kafka.connect.storage.StringConverter",
-                  "value.converter",
-                  "org.apache.kafka.connect.converters.ByteArrayConverter",
-                  JsonInputConfig.INPUT_FORMAT_CONFIG,
-                  "json",
-                  ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG,
-                  "true",
-                  ParquetSinkConfig.FLUSH_SIZE_CONFIG,
-                  "50000"));
-      worker.putConnectorConfig("raw", config);
+      broker.createTopic("env", PARTITIONS);
+      worker.putConnectorConfig("raw", SinkIts.connectorConfig(store, "lake", "raw", raw(false)));
+      worker.putConnectorConfig("env", SinkIts.connectorConfig(store, "envlake", "env", raw(true)));
       worker.awaitConnectorRunning("raw", 1, Duration.ofMinutes(2));
-
-      List<JsonRecord> records = new ArrayList<>(RECORDS);
-      for (int id = 0; id < RECORDS; id++) {
-        records.add(JsonRecord.of("k" + id, document(id)).withPartition(id % PARTITIONS));
-      }
-      List<RecordMetadata> placed =
-          KafkaRecords.produce(broker.bootstrapServers(), "raw", records, Duration.ofMinutes(2));
-      Path expected = work.resolve("expected.csv");
-      StringBuilder csv = new StringBuilder("id,part,off\n");
-      Map<TopicPartition, Long> ends = new HashMap<>();
-      for (int id = 0; id < RECORDS; id++) {
-        RecordMetadata m = placed.get(id);
-        csv.append(id)
-            .append(',')
-            .append(m.partition())
-            .append(',')
-            .append(m.offset())
-            .append('\n');
-        ends.merge(new TopicPartition("raw", m.partition()), m.offset() + 1, Math::max);
-      }
-      Files.writeString(expected, csv);
-      long produced = System.nanoTime();
-
-      try (Store check = store.open("lake")) {
-        SinkIts.awaitCommitted(check, "raw", ends, Duration.ofMinutes(2), () -> {});
-      }
-      long committedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - produced);
-      Path lake = work.resolve("store/lake/" + SinkIts.TOPICS_DIR + "/raw");
-      SinkIts.Found found = SinkIts.duckDb(lake, null);
-      assertEquals(RECORDS, found.rows(), "rows");
-      assertEquals(RECORDS, found.distinctOffsets(), "each (partition, offset) once");
-      String files = "read_parquet('" + lake + "/**/*.parquet', hive_partitioning=true)";
-      // Each produced document at the (partition, offset) the producer was given, every field
-      // as produced.
-      long wrong =
-          SinkIts.duckDbCount(
-              "SELECT count(*) FROM read_csv('"
-                  + expected
-                  + "', header=true) e FULL OUTER JOIN "
-                  + files
-                  + " f ON f.__kafka_partition = e.part AND f.__kafka_offset = e.off "
-                  + "WHERE f.id IS NULL OR e.id IS NULL OR f.id <> e.id "
-                  + "OR f.__kafka_key <> 'k' || e.id "
-                  + "OR f.name <> 'n\u00e9' || e.id "
-                  + "OR f.amount <> e.id * 0.25 "
-                  + "OR f.big <> e.id * 1000000000 "
-                  + "OR f.active <> (e.id % 3 = 0) "
-                  + "OR (e.id % 5 = 0) <> (f.note IS NULL) "
-                  + "OR (e.id % 5 <> 0 AND f.note <> 'line\nbreak \"' || e.id || '\"') "
-                  + "OR f.address.city <> 'c' || (e.id % 7) "
-                  + "OR f.address.zip <> e.id % 1000 "
-                  + "OR len(f.tags) <> e.id % 4 "
-                  + "OR (e.id % 4 > 0 AND f.tags[1] <> 't0') "
-                  + "OR f.score <> -e.id");
-      assertEquals(0, wrong, "rows that differ from what was produced");
+      worker.awaitConnectorRunning("env", 1, Duration.ofMinutes(2));
+      long committedMs = landsOnce(broker, store, work, "raw", "lake", RECORDS, false);
+      long envelopesMs = landsOnce(broker, store, work, "env", "envlake", ENVELOPES, true);
       LOG.info(
-          "{} records committed {} ms after producing; test took {} ms",
+          "{} records committed {} ms after producing, {} envelopes {} ms after theirs; "
+              + "test took {} ms",
           RECORDS,
           committedMs,
+          ENVELOPES,
+          envelopesMs,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
+  }
+
+  /** The connector's keys for raw JSON values (in envelopes when asked), keys as text. */
+  private static Map<String, String> raw(boolean envelopes) {
+    return Map.of(
+        "key.converter",
+        "org.apache.kafka.connect.storage.StringConverter",
+        "value.converter",
+        "org.apache.kafka.connect.converters.ByteArrayConverter",
+        JsonInputConfig.INPUT_FORMAT_CONFIG,
+        "json",
+        JsonInputConfig.INPUT_JSON_SCHEMAS_ENABLE_CONFIG,
+        Boolean.toString(envelopes),
+        ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG,
+        "true",
+        ParquetSinkConfig.FLUSH_SIZE_CONFIG,
+        "50000");
+  }
+
+  /**
+   * Produces {@code count} documents to {@code topic} (in envelopes of {@link #SCHEMA} when asked),
+   * waits for their commit and checks with DuckDB that each (partition, offset) landed once with
+   * the document produced there; returns the milliseconds from producing to the commit.
+   */
+  private static long landsOnce(
+      KafkaBroker broker,
+      ItStores.Running store,
+      Path work,
+      String topic,
+      String lakeName,
+      int count,
+      boolean envelope)
+      throws Exception {
+    List<JsonRecord> records = new ArrayList<>(count);
+    for (int id = 0; id < count; id++) {
+      String doc =
+          envelope ? "{\"schema\":" + SCHEMA + ",\"payload\":" + document(id) + "}" : document(id);
+      records.add(JsonRecord.of("k" + id, doc).withPartition(id % PARTITIONS));
+    }
+    List<RecordMetadata> placed =
+        KafkaRecords.produce(broker.bootstrapServers(), topic, records, Duration.ofMinutes(2));
+    Path expected = work.resolve(topic + "-expected.csv");
+    StringBuilder csv = new StringBuilder("id,part,off\n");
+    Map<TopicPartition, Long> ends = new HashMap<>();
+    for (int id = 0; id < count; id++) {
+      RecordMetadata m = placed.get(id);
+      csv.append(id).append(',').append(m.partition()).append(',').append(m.offset()).append('\n');
+      ends.merge(new TopicPartition(topic, m.partition()), m.offset() + 1, Math::max);
+    }
+    Files.writeString(expected, csv);
+    long produced = System.nanoTime();
+    try (Store check = store.open(lakeName)) {
+      SinkIts.awaitCommitted(check, topic, ends, Duration.ofMinutes(2), () -> {});
+    }
+    long committedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - produced);
+    Path lake = work.resolve("store/" + lakeName + "/" + SinkIts.TOPICS_DIR + "/" + topic);
+    SinkIts.Found found = SinkIts.duckDb(lake, null);
+    assertEquals(count, found.rows(), topic + ": rows");
+    assertEquals(count, found.distinctOffsets(), topic + ": each (partition, offset) once");
+    String files = "read_parquet('" + lake + "/**/*.parquet', hive_partitioning=true)";
+    // Each produced document at the (partition, offset) the producer was given, every field
+    // as produced.
+    long wrong =
+        SinkIts.duckDbCount(
+            "SELECT count(*) FROM read_csv('"
+                + expected
+                + "', header=true) e FULL OUTER JOIN "
+                + files
+                + " f ON f.__kafka_partition = e.part AND f.__kafka_offset = e.off "
+                + "WHERE f.id IS NULL OR e.id IS NULL OR f.id <> e.id "
+                + "OR f.__kafka_key <> 'k' || e.id "
+                + "OR f.name <> 'n\u00e9' || e.id "
+                + "OR f.amount <> e.id * 0.25 "
+                + "OR f.big <> e.id * 1000000000 "
+                + "OR f.active <> (e.id % 3 = 0) "
+                + "OR (e.id % 5 = 0) <> (f.note IS NULL) "
+                + "OR (e.id % 5 <> 0 AND f.note <> 'line\nbreak \"' || e.id || '\"') "
+                + "OR f.address.city <> 'c' || (e.id % 7) "
+                + "OR f.address.zip <> e.id % 1000 "
+                + "OR len(f.tags) <> e.id % 4 "
+                + "OR (e.id % 4 > 0 AND f.tags[1] <> 't0') "
+                + "OR f.score <> -e.id");
+    assertEquals(0, wrong, topic + ": rows that differ from what was produced");
+    return committedMs;
   }
 
   /** Record {@code id} as a producer writes it: ten fields, a nested object, a list, a null. */

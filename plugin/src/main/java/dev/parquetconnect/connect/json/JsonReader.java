@@ -1,6 +1,7 @@
 package dev.parquetconnect.connect.json;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,7 @@ final class JsonReader {
   private int end;
   private int depth;
   private boolean exact;
+  private int payloadAt = -1;
 
   /** Reads the document in {@code bytes}: its first value, or {@link #MISSING}. */
   Object read(byte[] bytes, boolean exactValues) throws MalformedJsonException {
@@ -150,10 +152,14 @@ final class JsonReader {
    * Reads the envelope at the top level in exact form, except the value of {@code "schema"}, which
    * is only checked and whose range goes to {@code schemaRange} ({@code [from, to)}, the last one
    * when the key repeats); its place in the map holds {@link #MISSING}. Returns null when the
-   * document is not an object (the caller reads it whole for its error).
+   * document is not an object (the caller reads it whole for its error). When the envelope opens
+   * with the members {@code "schema"} and {@code "payload"} in that order, {@link #payloadAt} is
+   * the position after the payload's ':' (else -1): the bytes before it are the envelope's prefix,
+   * which the next record of the topic repeats.
    */
   Map<String, Object> readEnvelope(byte[] bytes, int[] schemaRange) throws MalformedJsonException {
     start(bytes, true);
+    payloadAt = -1;
     if (!skipWhitespace() || buf[pos] != '{') {
       return null;
     }
@@ -166,6 +172,44 @@ final class JsonReader {
     if (buf[pos] == '}') {
       return object;
     }
+    return envelopeMembers(object, schemaRange);
+  }
+
+  /**
+   * Reads an envelope whose bytes before {@code prefixLength} are those of an envelope read before
+   * with {@link #readEnvelope}, which ended there with its {@link #payloadAt}: reading them again
+   * would end in the same state, so reading starts at the payload, which {@code directed} reads by
+   * {@code schema} straight into its Connect value. Only the common envelope is taken: the payload
+   * then the object's end; a member after the payload throws {@link
+   * SchemaDirectedReader.NotDirect}, and the caller reads the record again with {@link
+   * #readEnvelope}.
+   */
+  Object resumeEnvelope(
+      byte[] bytes,
+      int prefixLength,
+      SchemaDirectedReader directed,
+      org.apache.kafka.connect.data.Schema schema)
+      throws MalformedJsonException {
+    start(bytes, true);
+    depth = 1;
+    pos = prefixLength;
+    Object payload = directed.read(this, schema);
+    if (!skipWhitespace() || buf[pos] != '}') {
+      throw SchemaDirectedReader.NOT_DIRECT;
+    }
+    pos++;
+    depth--;
+    return payload;
+  }
+
+  /** The position after the payload's ':' of the last {@link #readEnvelope}, or -1. */
+  int payloadAt() {
+    return payloadAt;
+  }
+
+  private Map<String, Object> envelopeMembers(Map<String, Object> object, int[] schemaRange)
+      throws MalformedJsonException {
+    int member = 0;
     while (true) {
       String key = readKey();
       if (key.equals("schema")) {
@@ -177,8 +221,12 @@ final class JsonReader {
         schemaRange[1] = pos;
         object.put(key, MISSING);
       } else {
+        if (member == 1 && key.equals("payload") && object.containsKey("schema")) {
+          payloadAt = pos;
+        }
         object.put(key, readMemberValue());
       }
+      member++;
       if (!skipWhitespace()) {
         throw error("unexpected end of the input in an object");
       }
@@ -359,6 +407,40 @@ final class JsonReader {
         throw error("unexpected end of the input in an array");
       }
     }
+  }
+
+  /** Moves past the byte at the position (a bracket the caller has seen with {@link #peek}). */
+  void advance() {
+    pos++;
+  }
+
+  /** Closes an object or array opened with {@link #enter}. */
+  void leave() {
+    depth--;
+  }
+
+  /**
+   * Moves past the member key at the position and its ':' when the key's bytes between its quotes
+   * are {@code name} (a name of ASCII without '"' or '\\', so the key has no escapes); false (the
+   * position unchanged) otherwise, or where the bytes end early.
+   */
+  boolean matchKey(byte[] name) throws MalformedJsonException {
+    int n = name.length;
+    int p = pos;
+    if (p + n + 2 > end
+        || buf[p] != '"'
+        || buf[p + n + 1] != '"'
+        || !Arrays.equals(buf, p + 1, p + 1 + n, name, 0, n)) {
+      return false;
+    }
+    int saved = pos;
+    pos = p + n + 2;
+    if (!skipWhitespace() || buf[pos] != ':') {
+      pos = saved;
+      return false;
+    }
+    pos++;
+    return true;
   }
 
   /** Opens an object or array at the position. */

@@ -1,6 +1,7 @@
 package dev.parquetconnect.connect.json;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -22,6 +23,18 @@ public final class JsonRecordDecoder {
   private final JsonReader reader = new JsonReader();
   private final EnvelopeSchemas schemas = new EnvelopeSchemas();
   private final int[] schemaRange = new int[2];
+  private final SchemaDirectedReader directed = new SchemaDirectedReader();
+
+  /**
+   * The last envelope's bytes up to its payload ({@code {"schema":...,"payload":}}), of length
+   * {@link #prefixLength} (0: none), and the schema they hold: a topic's records repeat them byte
+   * for byte, so one comparison of those bytes stands for reading and looking up the schema.
+   */
+  private byte[] prefix = new byte[0];
+
+  private int prefixLength;
+  private Schema prefixSchema;
+  private long directRecords;
 
   /**
    * @param envelopes {@code input.json.schemas.enable}
@@ -78,6 +91,14 @@ public final class JsonRecordDecoder {
         Object value = reader.read(bytes, false);
         return new SchemaAndValue(null, value == JsonReader.MISSING ? null : value);
       }
+      if (prefixLength > 0
+          && bytes.length > prefixLength
+          && Arrays.equals(prefix, 0, prefixLength, bytes, 0, prefixLength)) {
+        SchemaAndValue fast = resumed(bytes);
+        if (fast != null) {
+          return fast;
+        }
+      }
       Map<String, Object> envelope = reader.readEnvelope(bytes, schemaRange);
       if (envelope == null) {
         reader.read(bytes, true); // a syntax error first, as JsonConverter reports it
@@ -88,27 +109,63 @@ public final class JsonRecordDecoder {
           || !envelope.containsKey("payload")) {
         throw notAnEnvelope(part);
       }
-      return convert(bytes, envelope.get("payload"), part);
+      Schema schema = schema(bytes, part);
+      int payloadAt = reader.payloadAt();
+      if (payloadAt > 0 && schemaRange[1] <= payloadAt) {
+        remember(bytes, payloadAt, schema);
+      }
+      return convert(schema, envelope.get("payload"), part);
     } catch (MalformedJsonException e) {
       throw new DataException("the " + part + " is not valid JSON: " + e.getMessage());
     }
   }
 
-  private SchemaAndValue convert(byte[] bytes, Object payload, String part)
-      throws MalformedJsonException {
-    Schema schema;
+  /**
+   * The envelope read from the end of its known prefix, its payload by the prefix's schema; null
+   * where that is not the whole story (a malformed or unusual record, a member after the payload, a
+   * payload the directed reader leaves), and the caller reads the record from its start.
+   */
+  private SchemaAndValue resumed(byte[] bytes) {
+    Object payload;
     try {
-      schema = schemas.schemaOf(bytes, schemaRange[0], schemaRange[1]);
+      payload = reader.resumeEnvelope(bytes, prefixLength, directed, prefixSchema);
+    } catch (MalformedJsonException | SchemaDirectedReader.NotDirect e) {
+      return null;
+    }
+    directRecords++;
+    return new SchemaAndValue(prefixSchema, payload);
+  }
+
+  private Schema schema(byte[] bytes, String part) throws MalformedJsonException {
+    try {
+      return schemas.schemaOf(bytes, schemaRange[0], schemaRange[1]);
     } catch (DataException e) {
       throw new DataException(
           "the " + part + "'s envelope schema is invalid: " + e.getMessage(), e);
     }
+  }
+
+  private void remember(byte[] bytes, int length, Schema schema) {
+    if (prefix.length < length) {
+      prefix = new byte[Math.max(length, 2 * prefix.length)];
+    }
+    System.arraycopy(bytes, 0, prefix, 0, length);
+    prefixLength = length;
+    prefixSchema = schema;
+  }
+
+  private SchemaAndValue convert(Schema schema, Object payload, String part) {
     try {
       return new SchemaAndValue(schema, EnvelopeValues.convert(schema, payload));
     } catch (DataException e) {
       throw new DataException(
           "the " + part + "'s payload does not fit its schema: " + e.getMessage(), e);
     }
+  }
+
+  /** How many envelopes were read from their known prefix with their payload by schema (tests). */
+  long directRecords() {
+    return directRecords;
   }
 
   /** How many envelope schemas are kept, each parsed once (tests). */

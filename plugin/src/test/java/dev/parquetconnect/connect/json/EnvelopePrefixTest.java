@@ -1,0 +1,134 @@
+package dev.parquetconnect.connect.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The envelope read from the end of the previous record's prefix, its payload by schema: every
+ * record below follows a record of the same prefix, so the decoder takes the directed path or
+ * leaves it, and must give what a fresh decoder (which reads the whole record the exact way) and
+ * JsonConverter give: the same schema and value, or the same error.
+ */
+final class EnvelopePrefixTest {
+  private static final String SCHEMA =
+      "{\"type\":\"struct\",\"fields\":["
+          + "{\"field\":\"id\",\"type\":\"int64\"},"
+          + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true},"
+          + "{\"field\":\"score\",\"type\":\"double\",\"optional\":true,\"default\":1.5},"
+          + "{\"field\":\"tags\",\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+          + "\"optional\":true},"
+          + "{\"field\":\"address\",\"type\":\"struct\",\"optional\":true,\"fields\":["
+          + "{\"field\":\"city\",\"type\":\"string\"},{\"field\":\"zip\",\"type\":\"int32\"}]},"
+          + "{\"field\":\"ts\",\"type\":\"int64\",\"name\":\"org.apache.kafka.connect.data"
+          + ".Timestamp\",\"optional\":true},"
+          + "{\"field\":\"attrs\",\"type\":\"map\",\"keys\":{\"type\":\"string\"},"
+          + "\"values\":{\"type\":\"int32\"},\"optional\":true},"
+          + "{\"field\":\"note\",\"type\":\"string\",\"optional\":false,\"default\":\"-\"},"
+          + "{\"field\":\"code\",\"type\":\"string\"}],"
+          + "\"optional\":false,\"name\":\"orders.Order\"}";
+
+  private static final String PREFIX = "{\"schema\":" + SCHEMA + ",\"payload\":";
+
+  private static final String PRIMER =
+      PREFIX
+          + "{\"id\":1,\"name\":\"a\",\"score\":2.0,\"tags\":[\"x\"],"
+          + "\"address\":{\"city\":\"Z\u00fcrich\",\"zip\":8000},\"ts\":1700000000000,"
+          + "\"attrs\":{\"a\":1},\"note\":\"n\",\"code\":\"c\"}}";
+
+  /** Payloads after the shared prefix: the common shape, then every way of leaving it. */
+  private static final List<String> PAYLOADS =
+      List.of(
+          "{\"id\":2,\"name\":\"b\",\"score\":3.25,\"tags\":[],\"address\":null,\"ts\":5,"
+              + "\"attrs\":{\"x\":2},\"note\":\"m\",\"code\":\"d\"}}",
+          "{\"id\":3,\"code\":\"c\"}}", // absent fields: defaults and nulls
+          "{\"id\":3,\"note\":null,\"code\":\"c\"}}", // null takes the default
+          "{\"id\":3,\"code\":7}}", // a number where a required string is declared
+          "{\"id\":3,\"code\":\"c\",\"attrs\":{\"a\":1,\"b\":null}}}", // a null map value
+          "{\"id\":3,\"code\":\"c\",\"attrs\":[[\"a\",1]]}}", // a map as pairs
+          "{\"id\":3,\"code\":\"c\",\"tags\":{\"k\":null}}}", // object as array, null
+          "{\"id\":3,\"code\":\"c\",\"address\":{\"city\":null,\"zip\":1}}}",
+          "{}}", // a required field absent: an error
+          "{\"id\":null}}", // a required field null: an error
+          "{\"name\":\"n\",\"id\":4}}", // members out of the schema's order
+          "{\"id\":5,\"id\":6}}", // a repeated key: the last wins
+          "{\"id\":7,\"extra\":{\"deep\":[1,2,3]}}}", // a key the schema does not have
+          "{\"\\u0069d\":8}}", // an escaped key
+          "{\"id\":\"text\"}}", // text where int64 is declared: 0
+          "{\"id\":9,\"tags\":{\"k\":\"v\"}}}", // an object where an array is declared
+          "{\"id\":10,\"address\":{\"city\":\"c\"}}}", // a nested required field absent
+          "{\"id\":11,\"ts\":1.5}}", // a Timestamp that is not integral
+          "{\"id\":99999999999999999999999}}", // beyond 64 bits
+          "{\"id\":12,\"tags\":[\"a\",null]}}", // a null element of required strings
+          "{\"id\":13}, \"payload\":{\"id\":14}}", // the payload repeated
+          "{\"id\":15}, \"schema\":null}", // a second schema after the payload
+          "{\"id\":16}, \"other\":1}", // a third member
+          "{\"id\":17}", // truncated after the payload
+          "{\"id\":18,}}", // a trailing comma
+          "{\"id\":19 \"name\":\"x\"}}", // a missing comma
+          "[1,2]}", // an array where the struct is declared
+          "null}", // a null payload under a required schema
+          "{\"id\":20}} trailing", // bytes after the envelope: ignored
+          "{\"id\":21,\"name\":\"\\ud800\"}}", // an escaped lone surrogate
+          "{\"id\":22,\"name\":\"\u00e9\u4e2d\ud83d\ude00\"}}", // non-ASCII text
+          "  {\"id\" : 23 , \"score\" : -0.0 }  }"); // white space everywhere
+
+  @Test
+  void recordsAfterAKnownPrefixMeanWhatTheyMeanFromScratch() {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of("schemas.enable", "true"), false);
+    JsonRecordDecoder primed = new JsonRecordDecoder(true, false);
+    for (String payload : PAYLOADS) {
+      byte[] primer = PRIMER.getBytes(StandardCharsets.UTF_8);
+      byte[] doc = (PREFIX + payload).getBytes(StandardCharsets.UTF_8);
+      assertNotNull(primed.decode(primer, "value"));
+      Outcome fast = Outcome.of(() -> primed.decode(doc, "value"));
+      Outcome fresh = Outcome.of(() -> new JsonRecordDecoder(true, false).decode(doc, "value"));
+      String what = PREFIX + payload;
+      assertEquals(fresh.error, fast.error, "error of " + what);
+      if (fresh.error == null) {
+        JsonInputDifferentialTest.assertSame(fresh.value, fast.value, what);
+        if (fast.value.value() instanceof Struct struct) {
+          struct.validate(); // values stored without Struct.put's validation are still valid
+        }
+      }
+      Outcome converted = Outcome.of(() -> converter.toConnectData("t", doc));
+      if ((converted.error == null) != (fast.error == null)) {
+        fail("JsonConverter " + converted.error + " / ours " + fast.error + " for " + what);
+      }
+      if (converted.error == null) {
+        JsonInputDifferentialTest.assertSame(converted.value, fast.value, what);
+      }
+    }
+  }
+
+  @Test
+  void theCommonShapeIsReadByItsSchema() {
+    JsonRecordDecoder decoder = new JsonRecordDecoder(true, false);
+    decoder.decode(PRIMER.getBytes(StandardCharsets.UTF_8), "value");
+    decoder.decode((PREFIX + PAYLOADS.get(0)).getBytes(StandardCharsets.UTF_8), "value");
+    decoder.decode((PREFIX + PAYLOADS.get(1)).getBytes(StandardCharsets.UTF_8), "value");
+    decoder.decode((PREFIX + PAYLOADS.get(2)).getBytes(StandardCharsets.UTF_8), "value");
+    assertEquals(3, decoder.directRecords());
+    assertEquals(1, decoder.schemasKept());
+  }
+
+  private record Outcome(SchemaAndValue value, String error) {
+    static Outcome of(java.util.function.Supplier<SchemaAndValue> decode) {
+      try {
+        return new Outcome(decode.get(), null);
+      } catch (DataException e) {
+        return new Outcome(null, e.getMessage());
+      }
+    }
+  }
+}
