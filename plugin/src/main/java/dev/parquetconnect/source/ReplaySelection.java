@@ -5,9 +5,11 @@ import dev.parquetconnect.format.filter.Predicate;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
@@ -138,6 +140,8 @@ final class ReplaySelection {
     long from = fromOffset(topic, partition);
     long until = untilOffset(topic, partition);
     boolean offsetRange = from != NO_FROM || until != Long.MAX_VALUE;
+    // An Iceberg table's files hold __kafka_timestamp in microseconds: bounds in milliseconds.
+    long unit = timestampColumn >= 0 && micros(schema, FileLayout.TIMESTAMP_COLUMN) ? 1000L : 1L;
     return g -> {
       RowGroup group = groups.get(g);
       if (offsetRange && offsetColumn >= 0) {
@@ -154,6 +158,8 @@ final class ReplaySelection {
         }
         Long min = bound(chunk, false);
         Long max = bound(chunk, true);
+        min = min == null ? null : Math.floorDiv(min, unit);
+        max = max == null ? null : Math.floorDiv(max, unit);
         if ((min != null && min >= untilTimestamp) || (max != null && max < fromTimestamp)) {
           return false;
         }
@@ -191,6 +197,14 @@ final class ReplaySelection {
     } catch (IllegalArgumentException e) {
       return -1;
     }
+  }
+
+  /** Whether a top-level column is a TIMESTAMP(MICROS). */
+  private static boolean micros(MessageType schema, String name) {
+    int field = schema.root().fieldIndex(name);
+    return field >= 0
+        && schema.root().fields().get(field).logicalType() instanceof LogicalType.TimestampType ts
+        && ts.unit() == TimeUnit.MICROS;
   }
 
   private static boolean allNull(ColumnChunk chunk, long rows) {
