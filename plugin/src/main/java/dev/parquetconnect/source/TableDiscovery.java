@@ -181,6 +181,19 @@ final class TableDiscovery implements SourceDiscovery {
 
   /** The store key of a data file's location, which must lie under {@code store.url}. */
   private String key(String location, String table) {
+    try {
+      return storeKey(store, location, table);
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException(logPrefix + " " + e.getMessage());
+    }
+  }
+
+  /**
+   * The key in {@code store} of a table's data file at {@code location}.
+   *
+   * @throws IllegalArgumentException when the location is not under the store's URL
+   */
+  static String storeKey(Store store, String location, String table) {
     String root = store.url();
     String prefix = root.endsWith("/") ? root : root + "/";
     if (location.startsWith(prefix)) {
@@ -194,9 +207,8 @@ final class TableDiscovery implements SourceDiscovery {
         return l.substring(r.length());
       }
     }
-    throw new ConnectException(
-        logPrefix
-            + " data file "
+    throw new IllegalArgumentException(
+        "data file "
             + location
             + " of table "
             + table

@@ -129,8 +129,13 @@ final class TableReplayConfig {
    * IcebergConfig#settings} from the same {@code iceberg.catalog.*} keys.
    */
   static IcebergSettings catalogSettings(AbstractConfig c) {
+    return catalogSettings(c.originals());
+  }
+
+  /** The catalog settings of the {@code iceberg.catalog.*} keys among {@code originals}. */
+  static IcebergSettings catalogSettings(Map<String, ?> originals) {
     Map<String, Object> catalog = new HashMap<>();
-    for (Map.Entry<String, ?> e : c.originals().entrySet()) {
+    for (Map.Entry<String, ?> e : originals.entrySet()) {
       if (e.getKey().startsWith(IcebergConfig.CATALOG_PREFIX)) {
         catalog.put(e.getKey(), e.getValue());
       }
