@@ -45,7 +45,7 @@ final class TableReplayIT {
   private static final Logger LOG = LoggerFactory.getLogger(TableReplayIT.class);
   private static final Duration IO_TIMEOUT = Duration.ofMinutes(2);
   private static final int PARTITIONS = 3;
-  private static final int PER_COMMIT = 1_000;
+  private static final int PER_COMMIT = 400;
   private static final int COMMITS = 3;
 
   private static Path workDir;
@@ -182,6 +182,8 @@ final class TableReplayIT {
     c.put("batch.size", "100");
     c.put("transaction.boundary", "connector");
     c.put("transaction.unit", "batch");
+    // The killed task's open transaction holds back read_committed readers until it times out.
+    c.put("producer.override.transaction.timeout.ms", "10000");
     c.put(TableReplayConfig.SOURCE_TABLE_FORMAT_CONFIG, "iceberg");
     c.put(TableReplayConfig.TABLE_CONFIG, "lake.orders");
     c.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
