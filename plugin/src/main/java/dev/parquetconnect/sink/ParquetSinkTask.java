@@ -1,6 +1,8 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.format.write.ProjectVersion;
+import dev.parquetconnect.iceberg.maintenance.MaintenanceConfig;
+import dev.parquetconnect.iceberg.maintenance.TableMaintenance;
 import dev.parquetconnect.sink.SinkRuntime.Rotation;
 import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CrashPoints;
@@ -66,6 +68,7 @@ public final class ParquetSinkTask extends SinkTask {
   private ParquetSinkConfig config;
   private Store store;
   private IcebergTables tables;
+  private TableMaintenance maintenance;
   private SinkRuntime runtime;
   private MarkerKeys markerKeys;
   private String taskName = "parquet-sink";
@@ -181,6 +184,18 @@ public final class ParquetSinkTask extends SinkTask {
             new SinkMetrics(),
             config.jsonInput());
     runtime.metrics().register(context, config.connectorName(), taskNumber);
+    if (tables != null) {
+      maintenance =
+          TableMaintenance.start(
+              MaintenanceConfig.settings(config),
+              config.iceberg(),
+              store,
+              keys::topicDir,
+              context,
+              config.connectorName(),
+              taskNumber,
+              taskName);
+    }
     LOG.info(
         "[{}] started: writer {}, store {}, topics dir {}",
         taskName,
@@ -219,6 +234,9 @@ public final class ParquetSinkTask extends SinkTask {
       TopicPartitionWriter writer = new TopicPartitionWriter(partition, runtime);
       writers.put(partition, writer);
       writer.recover();
+    }
+    if (maintenance != null) {
+      maintenance.assigned(partitions);
     }
   }
 
@@ -300,6 +318,9 @@ public final class ParquetSinkTask extends SinkTask {
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
+    if (maintenance != null) {
+      maintenance.revoked(partitions);
+    }
     for (TopicPartition partition : partitions) {
       TopicPartitionWriter writer = writers.remove(partition);
       if (writer != null) {
@@ -314,6 +335,10 @@ public final class ParquetSinkTask extends SinkTask {
       writer.close();
     }
     writers.clear();
+    if (maintenance != null) {
+      maintenance.close();
+      maintenance = null;
+    }
     if (store != null) {
       try {
         store.close();

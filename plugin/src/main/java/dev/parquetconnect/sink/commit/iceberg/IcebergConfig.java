@@ -4,6 +4,7 @@ import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.OfferedValues;
 import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.iceberg.PartitionSpecs;
+import dev.parquetconnect.iceberg.maintenance.MaintenanceConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -231,6 +232,7 @@ public final class IcebergConfig {
         Width.SHORT,
         "Commit interval",
         iceberg);
+    MaintenanceConfig.define(def, iceberg);
   }
 
   /**
@@ -284,6 +286,7 @@ public final class IcebergConfig {
         errors.add(ConfigProblem.on(TABLE_CONFIG, problem));
       }
     }
+    errors.addAll(MaintenanceConfig.problems(parsed));
     return errors;
   }
 

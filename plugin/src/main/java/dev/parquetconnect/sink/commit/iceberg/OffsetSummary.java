@@ -24,9 +24,9 @@ import org.apache.kafka.common.TopicPartition;
  * Snapshots of other writers (compaction, deletes) carry none: readers walk back past them. A topic
  * name holds no '/', so the partition's key is unambiguous even when a connector's name has one.
  */
-final class OffsetSummary {
-  static final String OFFSET_PREFIX = "parquet-connect.offset.";
-  static final String COMMIT_PROPERTY = "parquet-connect.commit";
+public final class OffsetSummary {
+  public static final String OFFSET_PREFIX = "parquet-connect.offset.";
+  public static final String COMMIT_PROPERTY = "parquet-connect.commit";
 
   private OffsetSummary() {}
 
@@ -55,7 +55,7 @@ final class OffsetSummary {
    * The newest snapshot of the current snapshot's ancestry that carries sink offsets, or null (no
    * sink ever committed, or every such snapshot expired).
    */
-  static Snapshot newestWithOffsets(Table table) {
+  public static Snapshot newestWithOffsets(Table table) {
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
       if (hasOffsets(snapshot.summary())) {

@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink.commit.iceberg;
 
+import dev.parquetconnect.iceberg.maintenance.OrphanFiles;
 import dev.parquetconnect.sink.partition.HivePaths;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
@@ -54,6 +55,7 @@ final class TableOrphans {
     try {
       List<StoreFile> files = store.list(topicDir, true);
       Set<String> referenced = null;
+      Set<String> reachable = null;
       int deleted = 0;
       for (StoreFile file : files) {
         long[] range = parse(file.name());
@@ -66,6 +68,13 @@ final class TableOrphans {
             referenced = committedAttempts(table, minStart(files));
           }
           if (referenced.contains(start + "/" + range[1])) {
+            continue;
+          }
+          // The snapshot that committed it may have expired while later ones still hold it.
+          if (reachable == null) {
+            reachable = OrphanFiles.referenced(table);
+          }
+          if (reachable.contains(StoreLocations.uri(store, file.key()))) {
             continue;
           }
         }
