@@ -41,6 +41,9 @@ final class FileMerger implements AutoCloseable {
   private final FileMetaData first;
   private final ColumnBatch[] batches;
 
+  /** Bytes a flushed row group took per byte it buffered, as last seen. */
+  private double compression = 1.0;
+
   private FileMerger(ParquetFileWriter writer, FileMetaData first) {
     this.writer = writer;
     this.first = first;
@@ -174,9 +177,24 @@ final class FileMerger implements AutoCloseable {
     return writer.recordCount();
   }
 
-  /** Bytes written to the output plus those buffered for it: where the output's size is heading. */
-  long bytes() {
-    return writer.bytesWritten() + writer.bufferedBytes();
+  /**
+   * Whether the output has reached {@code target} bytes on its store: once the bytes written plus
+   * the open row group (scaled by the compression the last flushes achieved) reach it, the row
+   * group is flushed and the bytes actually written decide. A file closed here is at least {@code
+   * target} large, so it is never a compaction input again.
+   */
+  boolean reached(long target) throws IOException {
+    long written = writer.bytesWritten();
+    long buffered = writer.bufferedBytes();
+    if (written + (long) (buffered * compression) < target) {
+      return false;
+    }
+    writer.flushRowGroup();
+    long grown = writer.bytesWritten() - written;
+    if (buffered > 0 && grown > 0) {
+      compression = (double) grown / buffered;
+    }
+    return writer.bytesWritten() >= target;
   }
 
   /** Completes the file and returns its footer (for the table's metrics). */

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -117,9 +118,9 @@ public final class TableCompactor {
       throw new IOException("cannot plan the compaction of " + table.name() + ": " + e, e);
     }
     CompactionResult result = CompactionResult.NOTHING;
-    long deadline = began + policy.maxRunMs() * 1_000_000L;
+    long maxRunNanos = TimeUnit.MILLISECONDS.toNanos(policy.maxRunMs());
     for (List<DataFile> group : groups) {
-      if (System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted()) {
+      if (System.nanoTime() - began > maxRunNanos || Thread.currentThread().isInterrupted()) {
         break;
       }
       result = result.plus(compactPartition(table, start, group));
@@ -143,8 +144,10 @@ public final class TableCompactor {
   private List<List<DataFile>> plan(Table table, Snapshot start) throws IOException {
     long now = wallMillis.getAsLong();
     Map<Long, Long> commitTimes = new HashMap<>();
+    long oldestRetained = Long.MAX_VALUE;
     for (Snapshot s : table.snapshots()) {
       commitTimes.put(s.sequenceNumber(), s.timestampMillis());
+      oldestRetained = Math.min(oldestRetained, s.timestampMillis());
     }
     Map<String, List<DataFile>> candidates = new LinkedHashMap<>();
     Map<String, Boolean> tooYoung = new HashMap<>();
@@ -153,9 +156,9 @@ public final class TableCompactor {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         String partition = file.specId() + "/" + partitionPath(table, file);
-        Long committed = commitTimes.get(file.dataSequenceNumber());
-        boolean young =
-            !task.deletes().isEmpty() || committed == null || now - committed < policy.minAgeMs();
+        // A file whose commit snapshot expired was committed before the oldest one retained.
+        long committed = commitTimes.getOrDefault(file.dataSequenceNumber(), oldestRetained);
+        boolean young = !task.deletes().isEmpty() || now - committed < policy.minAgeMs();
         tooYoung.merge(partition, young, Boolean::logicalOr);
         if (file.location().startsWith(root)
             && file.format() == FileFormat.PARQUET
@@ -228,11 +231,12 @@ public final class TableCompactor {
     List<DataFile> added = new ArrayList<>();
     String name = table.name() + " partition " + partitionPath(table, inputs.get(0));
     try {
-      for (List<DataFile> sameSchema : bySchema(inputs)) {
+      Map<String, FileMetaData> footers = new HashMap<>();
+      for (List<DataFile> sameSchema : bySchema(inputs, footers)) {
         if (sameSchema.size() < 2) {
           continue;
         }
-        added.addAll(merge(table, start, sameSchema, written));
+        added.addAll(merge(table, start, sameSchema, footers, written));
         rewritten.addAll(sameSchema);
       }
       if (rewritten.isEmpty()) {
@@ -277,7 +281,7 @@ public final class TableCompactor {
   }
 
   /** The inputs split by footer schema, each list in the inputs' order. */
-  private List<List<DataFile>> bySchema(List<DataFile> inputs)
+  private List<List<DataFile>> bySchema(List<DataFile> inputs, Map<String, FileMetaData> footers)
       throws IOException, ParquetException {
     List<FileMetaData> firsts = new ArrayList<>();
     List<List<DataFile>> groups = new ArrayList<>();
@@ -286,6 +290,7 @@ public final class TableCompactor {
       try (ParquetFileReader reader = ParquetFileReader.open(store.open(key(file)))) {
         footer = reader.metadata();
       }
+      footers.put(file.location(), footer);
       int g = 0;
       while (g < firsts.size() && FileMerger.mismatch(firsts.get(g), footer) != null) {
         g++;
@@ -301,13 +306,15 @@ public final class TableCompactor {
 
   /** Writes the inputs' rows into files of about the target size; returns them as data files. */
   private List<DataFile> merge(
-      Table table, Snapshot start, List<DataFile> inputs, List<String> written)
+      Table table,
+      Snapshot start,
+      List<DataFile> inputs,
+      Map<String, FileMetaData> footersByLocation,
+      List<String> written)
       throws IOException, ParquetException {
     List<FileMetaData> footers = new ArrayList<>();
     for (DataFile file : inputs) {
-      try (ParquetFileReader reader = ParquetFileReader.open(store.open(key(file)))) {
-        footers.add(reader.metadata());
-      }
+      footers.add(footersByLocation.get(file.location()));
     }
     Map<String, String> keyValues = FileMerger.commonKeyValues(footers);
     long rowGroupBytes =
@@ -331,12 +338,14 @@ public final class TableCompactor {
         FileMerger merger =
             FileMerger.open(new KeepOpen(out), footers.get(next), keyValues, rowGroupBytes);
         try {
-          while (next < inputs.size() && merger.bytes() < policy.targetFileBytes()) {
+          boolean full = false;
+          while (next < inputs.size() && !full) {
             DataFile input = inputs.get(next++);
             expectedRows += input.recordCount();
             try (ParquetFileReader reader = ParquetFileReader.open(store.open(key(input)))) {
               merger.append(reader);
             }
+            full = merger.reached(policy.targetFileBytes());
           }
         } catch (IOException | ParquetException | RuntimeException e) {
           closeQuietly(merger);

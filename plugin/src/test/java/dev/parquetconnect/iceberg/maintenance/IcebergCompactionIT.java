@@ -1,0 +1,413 @@
+package dev.parquetconnect.iceberg.maintenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.Stores;
+import java.io.Closeable;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compaction inside the sink, on Iceberg's REST catalog with a local warehouse: many small commits
+ * by the production task (in-process, three Kafka partitions, two Iceberg partitions) while its
+ * maintenance thread compacts and expires snapshots in the background, then a last compaction run.
+ * Every row is in the table exactly once as Iceberg's generic reader and DuckDB read it; each
+ * partition has at most ceil(its bytes / target) + 1 files; a compacted file has the footer schema
+ * (types, logical types, field ids) of the sink's own files and reads the same in parquet-java and
+ * DuckDB, with the same DuckDB column types; a restart after compaction and expiry resumes exactly
+ * where the table says.
+ */
+final class IcebergCompactionIT {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCompactionIT.class);
+  private static final String TOPIC = "events";
+  private static final int PARTITIONS = 3;
+  private static final long SCHEDULE_MS = 10_000;
+  private static final long TARGET = 48 * 1024;
+  private static final int RECORDS_PER_COMMIT = 4;
+
+  /** Rounds of one commit per Kafka partition. */
+  private static final int ROUNDS = Integer.getInteger("compaction.rounds", 60);
+
+  private static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("Event")
+          .field("id", Schema.INT64_SCHEMA)
+          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("amount", Schema.FLOAT64_SCHEMA)
+          .field("region", Schema.STRING_SCHEMA)
+          .field("at", Timestamp.SCHEMA)
+          .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+          .build();
+
+  @TempDir static Path dir;
+  private static IcebergRestServer rest;
+  private static Catalog catalog;
+
+  @BeforeAll
+  static void startRestCatalog() throws Exception {
+    rest =
+        IcebergRestServer.start(
+            Files.createDirectories(dir.resolve("rest")),
+            dir.resolve("rest-warehouse").toString(),
+            Map.of());
+    catalog =
+        (Catalog)
+            CatalogUtil.buildIcebergCatalog(
+                "test", Map.of("type", "rest", "uri", rest.uri()), new Configuration());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (catalog instanceof Closeable c) {
+      c.close();
+    }
+    if (rest != null) {
+      rest.close();
+    }
+  }
+
+  @Test
+  void manySmallCommitsCompactedInTheBackgroundKeepEveryRowOnce() throws Exception {
+    Map<String, String> props = props();
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      partitions.add(new TopicPartition(TOPIC, p));
+    }
+    long began = System.nanoTime();
+    try (SinkTaskHarness task = new SinkTaskHarness(props, partitions)) {
+      for (int round = 0; round < ROUNDS; round++) {
+        task.put(records(round * RECORDS_PER_COMMIT, (round + 1) * RECORDS_PER_COMMIT));
+        task.commitOpenFiles(SCHEDULE_MS);
+      }
+    }
+    long ingestMs = (System.nanoTime() - began) / 1_000_000;
+    long offsets = (long) ROUNDS * RECORDS_PER_COMMIT;
+    Table table = catalog.loadTable(TableIdentifier.of("lake", TOPIC));
+    int compactedInBackground = countCompacted(table);
+    LOG.info(
+        "{} commits ({} rounds) in {} ms; {} compacted files from the background runs",
+        ROUNDS * PARTITIONS,
+        ROUNDS,
+        ingestMs,
+        compactedInBackground);
+    assertTrue(compactedInBackground > 0, "the task's maintenance compacted while it ingested");
+
+    ParquetSinkConfig config = new ParquetSinkConfig(props);
+    try (Store store = Stores.open(config.storeUrl(), config.storeSettings())) {
+      long t = System.nanoTime();
+      CompactionResult last =
+          new TableCompactor(store, CompactionPolicy.ofTarget(TARGET)).compact(table);
+      LOG.info("last run: {} in {} ms", last, (System.nanoTime() - t) / 1_000_000);
+    }
+    table.refresh();
+    assertEquals(expectedRows(offsets), rows(table), "every row once (Iceberg's reader)");
+    Map<String, List<DataFile>> byPartition = filesByPartition(table);
+    assertEquals(2, byPartition.size(), byPartition.keySet().toString());
+    for (Map.Entry<String, List<DataFile>> e : byPartition.entrySet()) {
+      long bytes = e.getValue().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+      long bound = (bytes + TARGET - 1) / TARGET + 1;
+      LOG.info("partition {}: {} files, {} bytes", e.getKey(), e.getValue().size(), bytes);
+      assertTrue(
+          e.getValue().size() <= bound,
+          e.getKey() + ": " + e.getValue().size() + " files for " + bytes + " bytes");
+    }
+    List<Path> files = dataFiles(table);
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement()) {
+      ResultSet r =
+          sql.executeQuery(
+              "SELECT count(*), count(DISTINCT (__kafka_partition, __kafka_offset)), sum(id)"
+                  + " FROM read_parquet(["
+                  + files.stream().map(f -> "'" + f + "'").collect(Collectors.joining(", "))
+                  + "])");
+      r.next();
+      long n = offsets * PARTITIONS;
+      assertEquals(n, r.getLong(1), "DuckDB rows");
+      assertEquals(n, r.getLong(2), "DuckDB distinct (partition, offset)");
+      assertEquals(n * (n - 1) / 2, r.getLong(3), "DuckDB sum(id)");
+    }
+
+    // A restart: Connect delivers again from offset 0; the table says where to resume, though
+    // the snapshots that committed the early ranges are expired and their files compacted.
+    try (SinkTaskHarness task = new SinkTaskHarness(props, partitions)) {
+      task.put(records(0, offsets + RECORDS_PER_COMMIT));
+      task.commitOpenFiles(SCHEDULE_MS);
+    }
+    table.refresh();
+    assertEquals(
+        expectedRows(offsets + RECORDS_PER_COMMIT),
+        rows(table),
+        "resumed exactly after compaction");
+
+    Path compacted = null;
+    Path small = null;
+    for (Path f : dataFiles(table)) {
+      if (f.getFileName().toString().startsWith(TableCompactor.FILE_PREFIX)) {
+        compacted = compacted == null ? f : compacted;
+      } else {
+        small = f;
+      }
+    }
+    assertTrue(compacted != null && small != null, dataFiles(table).toString());
+    assertEquals(
+        parquetJavaSchema(small), parquetJavaSchema(compacted), "footer schemas with field ids");
+    assertEquals(duckTypes(small), duckTypes(compacted), "DuckDB's column types");
+    assertEquals(parquetJavaRows(compacted), duckRows(compacted), "parquet-java and DuckDB");
+    LOG.info(
+        "compacted {} checked against {}: {} rows",
+        compacted.getFileName(),
+        small.getFileName(),
+        duckRows(compacted).size());
+  }
+
+  private static Map<String, String> props() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("sink"));
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "compacting");
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
+    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "rest");
+    props.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    props.put(IcebergConfig.PARTITION_SPEC_CONFIG, "region");
+    props.put(MaintenanceConfig.COMPACTION_ENABLED_CONFIG, "true");
+    props.put(MaintenanceConfig.COMPACTION_INTERVAL_MS_CONFIG, "300");
+    props.put(MaintenanceConfig.COMPACTION_TARGET_FILE_BYTES_CONFIG, Long.toString(TARGET));
+    props.put(MaintenanceConfig.COMPACTION_MIN_INPUT_FILES_CONFIG, "4");
+    props.put(MaintenanceConfig.COMPACTION_MIN_AGE_MS_CONFIG, "0");
+    props.put(MaintenanceConfig.SNAPSHOTS_EXPIRE_ENABLED_CONFIG, "true");
+    props.put(MaintenanceConfig.SNAPSHOTS_MAX_AGE_MS_CONFIG, "2000");
+    props.put(MaintenanceConfig.SNAPSHOTS_INTERVAL_MS_CONFIG, "700");
+    return props;
+  }
+
+  private static List<SinkRecord> records(long from, long to) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (long o = from; o < to; o++) {
+        long id = o * PARTITIONS + p;
+        Struct value =
+            new Struct(VALUE)
+                .put("id", id)
+                .put("name", id % 7 == 0 ? null : "name-" + id)
+                .put("amount", id / 4.0)
+                .put("region", id % 2 == 0 ? "eu" : "us")
+                .put("at", new Date(1_700_000_000_000L + id * 1000))
+                .put("tags", id % 5 == 0 ? null : List.of("t" + id % 3, "u" + id % 4));
+        records.add(
+            new SinkRecord(
+                TOPIC,
+                p,
+                null,
+                null,
+                VALUE,
+                value,
+                o,
+                1_700_000_000_000L + id,
+                TimestampType.CREATE_TIME));
+      }
+    }
+    return records;
+  }
+
+  /** {@code [id, name, amount, offset, partition]} of each row, with how often it occurs. */
+  private static Map<List<Object>, Integer> rows(Table table) throws Exception {
+    Map<List<Object>, Integer> rows = new HashMap<>();
+    try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
+      for (Record r : read) {
+        rows.merge(
+            row(
+                (Long) r.getField("id"),
+                (String) r.getField("name"),
+                (Double) r.getField("amount"),
+                (Long) r.getField("__kafka_offset"),
+                ((Number) r.getField("__kafka_partition")).longValue()),
+            1,
+            Integer::sum);
+      }
+    }
+    return rows;
+  }
+
+  private static Map<List<Object>, Integer> expectedRows(long offsets) {
+    Map<List<Object>, Integer> rows = new HashMap<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (long o = 0; o < offsets; o++) {
+        long id = o * PARTITIONS + p;
+        rows.put(row(id, id % 7 == 0 ? null : "name-" + id, id / 4.0, o, p), 1);
+      }
+    }
+    return rows;
+  }
+
+  private static List<Object> row(long id, String name, double amount, long offset, long p) {
+    List<Object> row = new ArrayList<>();
+    row.add(id);
+    row.add(name);
+    row.add(amount);
+    row.add(offset);
+    row.add(p);
+    return row;
+  }
+
+  private static int countCompacted(Table table) throws Exception {
+    int n = 0;
+    for (Path f : dataFiles(table)) {
+      if (f.getFileName().toString().startsWith(TableCompactor.FILE_PREFIX)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static Map<String, List<DataFile>> filesByPartition(Table table) throws Exception {
+    Map<String, List<DataFile>> files = new LinkedHashMap<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files
+            .computeIfAbsent(
+                table.spec().partitionToPath(task.file().partition()), k -> new ArrayList<>())
+            .add(task.file());
+      }
+    }
+    return files;
+  }
+
+  private static List<Path> dataFiles(Table table) throws Exception {
+    List<Path> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files.add(Path.of(URI.create(task.file().location())));
+      }
+    }
+    files.sort(null);
+    return files;
+  }
+
+  private static MessageType parquetJavaSchema(Path file) throws Exception {
+    try (org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+      return reader.getFooter().getFileMetaData().getSchema();
+    }
+  }
+
+  /**
+   * {@code [partition, offset, id, name, amount, tag count]} of each row, as parquet-java reads.
+   */
+  private static Set<List<Object>> parquetJavaRows(Path file) throws Exception {
+    Set<List<Object>> rows = new HashSet<>();
+    try (org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      PageReadStore pages;
+      while ((pages = reader.readNextRowGroup()) != null) {
+        RecordReader<Group> records =
+            new ColumnIOFactory()
+                .getColumnIO(schema)
+                .getRecordReader(pages, new GroupRecordConverter(schema));
+        for (long i = 0; i < pages.getRowCount(); i++) {
+          Group g = records.read();
+          List<Object> row = new ArrayList<>();
+          row.add((long) g.getInteger("__kafka_partition", 0));
+          row.add(g.getLong("__kafka_offset", 0));
+          row.add(g.getLong("id", 0));
+          row.add(g.getFieldRepetitionCount("name") == 0 ? null : g.getString("name", 0));
+          row.add(g.getDouble("amount", 0));
+          row.add(
+              g.getFieldRepetitionCount("tags") == 0
+                  ? null
+                  : (long) g.getGroup("tags", 0).getFieldRepetitionCount(0));
+          rows.add(row);
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static Set<List<Object>> duckRows(Path file) throws Exception {
+    Set<List<Object>> rows = new HashSet<>();
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement();
+        ResultSet r =
+            sql.executeQuery(
+                "SELECT __kafka_partition, __kafka_offset, id, name, amount, len(tags) FROM '"
+                    + file
+                    + "'")) {
+      while (r.next()) {
+        List<Object> row = new ArrayList<>();
+        row.add(r.getLong(1));
+        row.add(r.getLong(2));
+        row.add(r.getLong(3));
+        row.add(r.getString(4));
+        row.add(r.getDouble(5));
+        long tags = r.getLong(6);
+        row.add(r.wasNull() ? null : tags);
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private static List<String> duckTypes(Path file) throws Exception {
+    List<String> types = new ArrayList<>();
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement();
+        ResultSet r = sql.executeQuery("DESCRIBE SELECT * FROM '" + file + "'")) {
+      while (r.next()) {
+        types.add(r.getString(1) + " " + r.getString(2));
+      }
+    }
+    return types;
+  }
+}

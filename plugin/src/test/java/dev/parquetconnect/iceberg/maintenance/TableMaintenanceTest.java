@@ -1,0 +1,316 @@
+package dev.parquetconnect.iceberg.maintenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.parquetconnect.sink.ParquetSinkConfig;
+import dev.parquetconnect.sink.ParquetSinkConnector;
+import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
+import dev.parquetconnect.sink.commit.iceberg.OffsetSummary;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.Stores;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.parquet.io.LocalInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The policies of table maintenance on a Hadoop catalog in a local directory, with files the
+ * production task commits: the codec-level merge keeps every column's type and field id and each
+ * Kafka partition's offset order (also when a compacted file is merged again); the minimum age and
+ * minimum input files leave partitions alone; expiry keeps the snapshot the sink resumes from;
+ * orphan clean-up deletes only unreferenced files; the keys' rules.
+ */
+final class TableMaintenanceTest {
+  private static final String TOPIC = "orders";
+  private static final int PARTITIONS = 3;
+  private static final long SCHEDULE_MS = 10_000;
+  private static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("Order")
+          .field("id", Schema.INT64_SCHEMA)
+          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("price", Decimal.schema(2))
+          .field("qty", Schema.INT16_SCHEMA)
+          .build();
+
+  @TempDir Path dir;
+
+  @Test
+  void compactedFilesKeepTypesFieldIdsAndOffsetOrder() throws Exception {
+    Map<String, String> props = props("order");
+    ingest(props, 0, 6);
+    Table table = table(props);
+    List<Path> before = dataFiles(table);
+    try (Store store = store(props)) {
+      TableCompactor compactor = new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20));
+      CompactionResult first = compactor.compact(table);
+      assertEquals(PARTITIONS * 6, first.filesRewritten(), first.toString());
+      assertEquals(1, first.filesWritten(), first.toString());
+      // More commits, then the compacted file is an input again, before the new small files.
+      ingest(props, 6, 9);
+      CompactionResult second = compactor.compact(table);
+      assertEquals(1 + PARTITIONS * 3, second.filesRewritten(), second.toString());
+    }
+    table.refresh();
+    List<Path> after = dataFiles(table);
+    assertEquals(1, after.size(), after.toString());
+    Path compacted = after.get(0);
+    assertTrue(compacted.getFileName().toString().startsWith(TableCompactor.FILE_PREFIX));
+    assertEquals(parquetJavaSchema(before.get(0)), parquetJavaSchema(compacted));
+    assertEquals(duckTypes(before.get(0)), duckTypes(compacted));
+    Map<Long, Long> nextOffset = new HashMap<>();
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement()) {
+      sql.execute("SET threads = 1");
+      try (ResultSet r =
+          sql.executeQuery(
+              "SELECT __kafka_partition, __kafka_offset, id FROM '" + compacted + "'")) {
+        while (r.next()) {
+          long p = r.getLong(1);
+          long o = r.getLong(2);
+          assertEquals(nextOffset.getOrDefault(p, 0L), o, "partition " + p + " in offset order");
+          assertEquals(o * PARTITIONS + p, r.getLong(3));
+          nextOffset.put(p, o + 1);
+        }
+      }
+    }
+    assertEquals(Map.of(0L, 27L, 1L, 27L, 2L, 27L), nextOffset);
+  }
+
+  @Test
+  void youngPartitionsAndTooFewFilesAreLeftAlone() throws Exception {
+    Map<String, String> props = props("alone");
+    ingest(props, 0, 2);
+    Table table = table(props);
+    try (Store store = store(props)) {
+      CompactionPolicy young =
+          new CompactionPolicy(1 << 20, 2, Long.MAX_VALUE, 3_600_000, 60_000, 1 << 26);
+      assertEquals(0, new TableCompactor(store, young).compact(table).filesRewritten());
+      CompactionPolicy many =
+          new CompactionPolicy(1 << 20, 100, Long.MAX_VALUE, 0, 60_000, 1 << 26);
+      assertEquals(0, new TableCompactor(store, many).compact(table).filesRewritten());
+      long largest = 0;
+      for (Path f : dataFiles(table)) {
+        largest = Math.max(largest, Files.size(f));
+      }
+      CompactionPolicy small =
+          new CompactionPolicy(2 * largest, 2, Long.MAX_VALUE, 0, 60_000, 1 << 26);
+      CompactionResult r = new TableCompactor(store, small).compact(table);
+      assertTrue(r.filesRewritten() >= 2, r.toString());
+      assertTrue(r.filesWritten() >= 2, "files closed at the target: " + r);
+    }
+  }
+
+  @Test
+  void expiryKeepsTheSnapshotTheSinkResumesFromAndOrphansGo() throws Exception {
+    Map<String, String> props = props("expiry");
+    ingest(props, 0, 4);
+    Table table = table(props);
+    try (Store store = store(props)) {
+      new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20)).compact(table);
+      table.refresh();
+      assertEquals("replace", table.currentSnapshot().operation());
+      ingest(props, 4, 5);
+      table.refresh();
+      Snapshot withOffsets = OffsetSummary.newestWithOffsets(table);
+      Thread.sleep(5);
+      int expired = new SnapshotExpiry(store, 0, 1, System::currentTimeMillis).expire(table);
+      table.refresh();
+      assertTrue(expired > 0);
+      assertNotNull(table.snapshot(withOffsets.snapshotId()), "the sink's offsets stay readable");
+      assertEquals(withOffsets.snapshotId(), OffsetSummary.newestWithOffsets(table).snapshotId());
+      // The compacted inputs went with the expired snapshots; the live files stay.
+      List<Path> live = dataFiles(table);
+      try (var files = Files.walk(dir.resolve("expiry/store"))) {
+        assertEquals(
+            live.size(), files.filter(f -> f.toString().endsWith(".parquet")).count(), "left");
+      }
+      Path orphan = live.get(0).resolveSibling(TableCompactor.FILE_PREFIX + "1-dead-00000.parquet");
+      Files.copy(live.get(0), orphan);
+      Path fresh =
+          live.get(0)
+              .resolveSibling("orders+0+00000000000000000100+00000000000000000101-7.parquet");
+      Files.copy(live.get(0), fresh);
+      Files.setLastModifiedTime(orphan, FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+      OrphanFiles orphans = new OrphanFiles(store, 60_000, System::currentTimeMillis);
+      assertEquals(1, orphans.clean(table, "topics/" + TOPIC));
+      assertFalse(Files.exists(orphan));
+      assertTrue(Files.exists(fresh), "younger than the minimum age");
+      for (Path f : live) {
+        assertTrue(Files.exists(f), f + " is referenced");
+      }
+    }
+    // The sink resumes from the table although the snapshots of its commits are gone.
+    List<TopicPartition> partitions = partitions();
+    try (SinkTaskHarness task = new SinkTaskHarness(props, partitions)) {
+      task.put(records(0, 6 * 3));
+      task.commitOpenFiles(SCHEDULE_MS);
+      assertEquals(
+          Map.of(partitions.get(0), 18L, partitions.get(1), 18L, partitions.get(2), 18L),
+          task.committed());
+    }
+    table.refresh();
+    long rows = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        rows += t.file().recordCount();
+      }
+    }
+    assertEquals(18L * PARTITIONS, rows, "every offset once after expiry and a restart");
+  }
+
+  @Test
+  void orphanAgeBelowTheCommitTimeoutIsRefused() throws Exception {
+    Map<String, String> props = props("rules");
+    props.put(MaintenanceConfig.ORPHANS_ENABLED_CONFIG, "true");
+    props.put(MaintenanceConfig.ORPHANS_MIN_AGE_MS_CONFIG, "1000");
+    props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, "60000");
+    String errors =
+        new ParquetSinkConnector()
+            .validate(props).configValues().stream()
+                .filter(v -> v.name().equals(MaintenanceConfig.ORPHANS_MIN_AGE_MS_CONFIG))
+                .findFirst()
+                .orElseThrow()
+                .errorMessages()
+                .toString();
+    assertTrue(errors.contains("less than commit.timeout.ms"), errors);
+  }
+
+  /** Rounds {@code [from, to)} of 3 records per Kafka partition, one commit each. */
+  private void ingest(Map<String, String> props, int from, int to) {
+    try (SinkTaskHarness task = new SinkTaskHarness(props, partitions())) {
+      for (int round = from; round < to; round++) {
+        task.put(records(round * 3L, round * 3L + 3));
+        task.commitOpenFiles(SCHEDULE_MS);
+      }
+    }
+  }
+
+  private static List<TopicPartition> partitions() {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      partitions.add(new TopicPartition(TOPIC, p));
+    }
+    return partitions;
+  }
+
+  private static List<SinkRecord> records(long from, long to) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (long o = from; o < to; o++) {
+        long id = o * PARTITIONS + p;
+        Struct value =
+            new Struct(VALUE)
+                .put("id", id)
+                .put("name", id % 4 == 0 ? null : "n" + id)
+                .put("price", java.math.BigDecimal.valueOf(id, 2))
+                .put("qty", (short) (id % 100));
+        records.add(
+            new SinkRecord(
+                TOPIC,
+                p,
+                null,
+                null,
+                VALUE,
+                value,
+                o,
+                1_700_000_000_000L + id,
+                TimestampType.CREATE_TIME));
+      }
+    }
+    return records;
+  }
+
+  private Map<String, String> props(String name) throws Exception {
+    Path root = Files.createDirectories(dir.resolve(name));
+    Map<String, String> props = new HashMap<>();
+    props.put("name", name);
+    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
+    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
+    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "hadoop");
+    props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
+    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    return props;
+  }
+
+  private static Store store(Map<String, String> props) throws Exception {
+    ParquetSinkConfig config = new ParquetSinkConfig(props);
+    return Stores.open(config.storeUrl(), config.storeSettings());
+  }
+
+  private static Table table(Map<String, String> props) {
+    Catalog catalog =
+        (Catalog)
+            CatalogUtil.buildIcebergCatalog(
+                "test",
+                Map.of(
+                    "type",
+                    "hadoop",
+                    "warehouse",
+                    props.get(IcebergConfig.CATALOG_WAREHOUSE_CONFIG)),
+                new Configuration());
+    return catalog.loadTable(TableIdentifier.of("lake", TOPIC));
+  }
+
+  private static List<Path> dataFiles(Table table) throws Exception {
+    List<Path> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files.add(Path.of(URI.create(task.file().location())));
+      }
+    }
+    files.sort(null);
+    return files;
+  }
+
+  private static org.apache.parquet.schema.MessageType parquetJavaSchema(Path file)
+      throws Exception {
+    try (org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+      return reader.getFooter().getFileMetaData().getSchema();
+    }
+  }
+
+  private static List<String> duckTypes(Path file) throws Exception {
+    List<String> types = new ArrayList<>();
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement sql = duck.createStatement();
+        ResultSet r = sql.executeQuery("DESCRIBE SELECT * FROM '" + file + "'")) {
+      while (r.next()) {
+        types.add(r.getString(1) + " " + r.getString(2));
+      }
+    }
+    return types;
+  }
+}
