@@ -1,6 +1,7 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.format.filter.Literal;
 import dev.parquetconnect.format.filter.Predicate;
 import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.meta.ByteString;
@@ -13,6 +14,7 @@ import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -82,6 +84,22 @@ final class ReplaySelection {
     if (filter != null) {
       cursor.filter(filter);
     }
+  }
+
+  /**
+   * Applies {@code replay.filter} and keeps only the rows of one original partition: for a file
+   * that holds several (an Iceberg table's compacted file), read once per partition.
+   */
+  void filter(FileCursor cursor, String topic, int partition) {
+    Predicate own =
+        new Predicate.And(
+            new Predicate.Compare(
+                FileLayout.TOPIC_COLUMN, Predicate.Op.EQ, new Literal.TextValue(topic)),
+            new Predicate.Compare(
+                FileLayout.PARTITION_COLUMN,
+                Predicate.Op.EQ,
+                new Literal.IntegerValue(BigInteger.valueOf(partition))));
+    cursor.filter(filter == null ? own : new Predicate.And(own, filter));
   }
 
   boolean originalHeaders() {

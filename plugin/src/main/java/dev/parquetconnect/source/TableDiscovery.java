@@ -1,14 +1,27 @@
 package dev.parquetconnect.source;
 
 import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.format.ParquetException;
+import dev.parquetconnect.format.encoding.BinaryBatch;
+import dev.parquetconnect.format.meta.PhysicalType;
+import dev.parquetconnect.format.read.ColumnBatch;
+import dev.parquetconnect.format.read.ColumnReader;
+import dev.parquetconnect.format.read.ParquetFileReader;
+import dev.parquetconnect.format.schema.ColumnDescriptor;
 import dev.parquetconnect.sink.commit.iceberg.IcebergCatalogs;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
+import dev.parquetconnect.storage.StoreInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
@@ -21,6 +34,7 @@ import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,9 +131,10 @@ final class TableDiscovery implements SourceDiscovery {
                 file.fileSizeInBytes(),
                 Instant.ofEpochMilli(snapshot.timestampMillis()),
                 false);
-        SinkFileName origin = origin(table, file, storeFile.name(), name);
-        if (assignment.ownsPartition(origin.topic(), origin.partition())) {
-          found.add(new FileDiscovery.Found(storeFile, origin));
+        for (SinkFileName origin : origins(table, file, storeFile, name)) {
+          if (assignment.ownsPartition(origin.topic(), origin.partition())) {
+            found.add(new FileDiscovery.Found(storeFile, origin));
+          }
         }
       }
     } catch (RuntimeException e) {
@@ -218,14 +233,19 @@ final class TableDiscovery implements SourceDiscovery {
   }
 
   /**
-   * The original topic, partition and first offset of a data file: from the sink's name, else from
-   * its column bounds (exact only when the file holds one topic and partition).
+   * The original topics, partitions and first offsets of a data file: from the sink's name, else (a
+   * file a compaction wrote) from the bounds of its {@code __kafka_*} columns when it holds one
+   * Kafka partition, else from its {@code __kafka_partition} and {@code __kafka_offset} columns,
+   * read once here: a compacted file of an Iceberg partition holds the rows of every Kafka
+   * partition routed there, each partition's in offset order. {@link PartitionReplay} reads such a
+   * file once per Kafka partition, only that partition's rows.
    */
-  private SinkFileName origin(Table table, DataFile file, String fileName, String name) {
-    // The attempt of a table's file is a random int (up to ten digits), which says nothing here.
-    SinkFileName parsed = SinkFileName.parse(fileName.replaceFirst("-\\d+(\\.[^.+-]*)$", "$1"));
+  private List<SinkFileName> origins(Table table, DataFile file, StoreFile storeFile, String name)
+      throws IOException {
+    SinkFileName parsed = SinkFileName.parse(storeFile.name());
     if (parsed != null) {
-      return new SinkFileName(parsed.topic(), parsed.partition(), parsed.firstOffset(), 0);
+      // The attempt of a table's file is random and says nothing: every referenced file counts.
+      return List.of(new SinkFileName(parsed.topic(), parsed.partition(), parsed.firstOffset(), 0));
     }
     Object topicLow = bound(table, file, FileLayout.TOPIC_COLUMN, Types.StringType.get(), false);
     Object topicHigh = bound(table, file, FileLayout.TOPIC_COLUMN, Types.StringType.get(), true);
@@ -234,21 +254,105 @@ final class TableDiscovery implements SourceDiscovery {
     Object partHigh =
         bound(table, file, FileLayout.PARTITION_COLUMN, Types.IntegerType.get(), true);
     Object first = bound(table, file, FileLayout.OFFSET_COLUMN, Types.LongType.get(), false);
-    if (topicLow == null
-        || !topicLow.toString().equals(String.valueOf(topicHigh))
-        || partLow == null
-        || !partLow.equals(partHigh)
-        || first == null) {
+    if (topicLow != null
+        && topicLow.toString().equals(String.valueOf(topicHigh))
+        && partLow != null
+        && partLow.equals(partHigh)
+        && first != null) {
+      return List.of(new SinkFileName(topicLow.toString(), (Integer) partLow, (Long) first, 0));
+    }
+    List<SinkFileName> origins = new ArrayList<>();
+    try {
+      for (Map.Entry<TopicPartition, Long> e : firstOffsets(storeFile.key()).entrySet()) {
+        origins.add(new SinkFileName(e.getKey().topic(), e.getKey().partition(), e.getValue(), 0));
+      }
+    } catch (ParquetException | RuntimeException e) {
       throw new ConnectException(
           logPrefix
               + " data file "
               + file.location()
               + " of table "
               + name
-              + " is neither named like the sink's files nor holds one Kafka partition by its "
-              + "__kafka_topic, __kafka_partition and __kafka_offset bounds: cannot order it");
+              + " is not named like the sink's files, and its Kafka partitions cannot be read"
+              + " from its __kafka_topic, __kafka_partition and __kafka_offset columns: "
+              + e.getMessage(),
+          e);
     }
-    return new SinkFileName(topicLow.toString(), (Integer) partLow, (Long) first, 0);
+    return origins;
+  }
+
+  /** The first {@code __kafka_offset} of each original topic-partition in a file. */
+  private Map<TopicPartition, Long> firstOffsets(String key) throws IOException, ParquetException {
+    Map<TopicPartition, Long> first =
+        new TreeMap<>(
+            Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition));
+    try (StoreInput input = store.open(key);
+        ParquetFileReader reader = ParquetFileReader.open(input)) {
+      ColumnDescriptor topics = reader.schema().column(FileLayout.TOPIC_COLUMN);
+      ColumnDescriptor partitions = reader.schema().column(FileLayout.PARTITION_COLUMN);
+      ColumnDescriptor offsets = reader.schema().column(FileLayout.OFFSET_COLUMN);
+      if (topics == null
+          || partitions == null
+          || offsets == null
+          || topics.maxRepetitionLevel() != 0
+          || partitions.maxRepetitionLevel() != 0
+          || offsets.maxRepetitionLevel() != 0
+          || topics.primitive().type() != PhysicalType.BYTE_ARRAY
+          || partitions.primitive().type() != PhysicalType.INT32
+          || offsets.primitive().type() != PhysicalType.INT64) {
+        throw new IllegalArgumentException(
+            "no top-level __kafka_topic, INT32 __kafka_partition and INT64 __kafka_offset");
+      }
+      ColumnBatch t = new ColumnBatch(PhysicalType.BYTE_ARRAY, 4096);
+      ColumnBatch p = new ColumnBatch(PhysicalType.INT32, 4096);
+      ColumnBatch o = new ColumnBatch(PhysicalType.INT64, 4096);
+      for (int g = 0; g < reader.rowGroups().size(); g++) {
+        try (ColumnReader tr = reader.columnReader(g, topics);
+            ColumnReader pr = reader.columnReader(g, partitions);
+            ColumnReader or = reader.columnReader(g, offsets)) {
+          int n;
+          while ((n = pr.readBatch(p)) > 0) {
+            if (or.readBatch(o) != n || tr.readBatch(t) != n) {
+              throw new IllegalArgumentException("the __kafka_* columns hold different row counts");
+            }
+            BinaryBatch names = t.plainBinaries();
+            int tv = 0;
+            int pv = 0;
+            int ov = 0;
+            String topic = null;
+            byte[] topicBytes = null;
+            for (int i = 0; i < n; i++) {
+              boolean hasT = topics.maxDefinitionLevel() == 0 || t.definitionLevels()[i] > 0;
+              boolean hasP = partitions.maxDefinitionLevel() == 0 || p.definitionLevels()[i] > 0;
+              boolean hasO = offsets.maxDefinitionLevel() == 0 || o.definitionLevels()[i] > 0;
+              int at = hasT ? tv++ : -1;
+              int partition = hasP ? p.ints()[pv++] : -1;
+              long offset = hasO ? o.longs()[ov++] : -1;
+              if (at < 0 || !hasP || !hasO) {
+                continue;
+              }
+              // Rows of one topic come in long runs: a new String only where the topic changes.
+              if (topicBytes == null
+                  || !Arrays.equals(
+                      topicBytes,
+                      0,
+                      topicBytes.length,
+                      names.data(),
+                      names.offset(at),
+                      names.offset(at) + names.length(at))) {
+                topicBytes =
+                    Arrays.copyOfRange(
+                        names.data(), names.offset(at), names.offset(at) + names.length(at));
+                topic = new String(topicBytes, StandardCharsets.UTF_8);
+              }
+              first.merge(new TopicPartition(topic, partition), offset, Math::min);
+            }
+          }
+        }
+      }
+    }
+    return first;
   }
 
   private static Object bound(Table table, DataFile file, String column, Type type, boolean upper) {

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.format.filter.PredicateParser;
+import dev.parquetconnect.iceberg.maintenance.CompactionPolicy;
+import dev.parquetconnect.iceberg.maintenance.CompactionResult;
+import dev.parquetconnect.iceberg.maintenance.TableCompactor;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.source.SinkArchive.Original;
+import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.Stores;
 import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +37,12 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -201,6 +211,85 @@ final class TableReplayTest {
     assertSameRecords(replay(filesProps()), sent);
   }
 
+  /**
+   * After a compaction (the maintenance's {@code TableCompactor}: one file of every Kafka
+   * partition's rows per Iceberg partition), the replay sends the same records; a replay
+   * interrupted before the compaction resumes after it exactly, from a file that no longer exists.
+   */
+  @Test
+  void aCompactedTableReplaysTheSameRecordsAndResumesAcrossTheCompaction() throws Exception {
+    String topic = "events";
+    Map<String, String> sink = sinkProps(tableStore, "compaction-sink");
+    sink.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    sink.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    sink.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    List<TopicPartition> partitions =
+        List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+    Schema value =
+        SchemaBuilder.struct()
+            .name("Event")
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    try (SinkTaskHarness tableSink = new SinkTaskHarness(sink, partitions)) {
+      for (int c = 0; c < COMMITS; c++) {
+        List<SinkRecord> batch = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+          for (long o = (long) c * PER_COMMIT; o < (c + 1L) * PER_COMMIT; o++) {
+            long id = p * 1_000_000L + o;
+            ConnectHeaders headers = new ConnectHeaders();
+            headers.addString("source", "event-" + id);
+            batch.add(
+                new SinkRecord(
+                    topic,
+                    p,
+                    Schema.OPTIONAL_STRING_SCHEMA,
+                    id % 7 == 0 ? null : "key-" + id,
+                    value,
+                    new Struct(value).put("id", id).put("name", id % 5 == 0 ? null : "n" + id),
+                    o,
+                    1_700_000_000_000L + id,
+                    TimestampType.CREATE_TIME,
+                    headers));
+          }
+        }
+        tableSink.put(batch);
+        tableSink.commitOpenFiles(SCHEDULE_MS);
+      }
+    }
+    Map<String, String> props = tableProps(ParquetSourceConfig.BATCH_SIZE_CONFIG, "23");
+    props.put(TableReplayConfig.TABLE_CONFIG, "lake." + topic);
+    List<SourceRecord> before = replay(props);
+    assertEquals(PARTITIONS * PER_COMMIT * COMMITS, before.size());
+    // Part of a replay, committed, before the compaction.
+    TaskDriver driver = new TaskDriver(props).start();
+    List<SourceRecord> sent = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      sent.addAll(driver.poll(true));
+    }
+    Table table = catalog.loadTable(TableIdentifier.of("lake", topic));
+    try (Store store = Stores.open(tableStore.toUri().toString(), Map.of())) {
+      CompactionResult result =
+          new TableCompactor(store, CompactionPolicy.ofTarget(64L << 20)).compact(table);
+      LOG.info("compaction: {}", result);
+    }
+    table.refresh();
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(t -> files.add(t.file().location()));
+    }
+    LOG.info("data files after the compaction: {}", files);
+    assertEquals(1, files.size(), "one compacted file of both Kafka partitions: " + files);
+    assertSameRecords(before, replay(props));
+    try {
+      driver = driver.restart();
+      sent.addAll(driver.drain(20));
+    } finally {
+      driver.stop();
+    }
+    assertSameRecords(before, sent);
+  }
+
   @Test
   void validateNamesWhatATableReplayLacks() {
     Map<String, String> props = tableProps();
@@ -298,7 +387,7 @@ final class TableReplayTest {
   }
 
   private static long id(SourceRecord r) {
-    return ((org.apache.kafka.connect.data.Struct) r.value()).getInt64("id");
+    return ((Struct) r.value()).getInt64("id");
   }
 
   private static long offset(SourceRecord r) {
