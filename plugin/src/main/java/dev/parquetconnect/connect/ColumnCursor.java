@@ -48,6 +48,14 @@ final class ColumnCursor {
 
   int[] indices;
 
+  /** The row (index in the row group) of the batch's first entry. */
+  private long batchRow;
+
+  /** An entry of the batch at or before {@link #pos}, and its row: {@link #row()} counts on. */
+  private int rowPos;
+
+  private long rowAtRowPos;
+
   ColumnCursor(ColumnDescriptor descriptor) {
     this.name = descriptor.dottedPath();
     this.maxDefinition = descriptor.maxDefinitionLevel();
@@ -100,6 +108,10 @@ final class ColumnCursor {
       exhausted = true;
       return false;
     }
+    // An entry that continues a row belongs to the row begun before the batch.
+    batchRow = repetition[0] == 0 ? reader.batchStartRow() : reader.batchStartRow() - 1;
+    rowPos = 0;
+    rowAtRowPos = batchRow;
     // A batch is all dictionary-encoded or all plain; a chunk may change form between batches
     // (a writer falling back to plain mid-chunk) and every chunk brings its own dictionary.
     if (batch.isDictionaryEncoded()) {
@@ -145,6 +157,54 @@ final class ColumnCursor {
 
   int def() throws IOException, ParquetException {
     return pos < size || refill() ? definition[pos] : -1;
+  }
+
+  /**
+   * The row of the current entry, which {@link #hasEntry()} has confirmed. Counted from the batch's
+   * first row only when asked for, so reading row after row pays nothing for it.
+   */
+  long row() {
+    if (maxRepetition == 0) {
+      return batchRow + pos;
+    }
+    int[] rep = repetition;
+    while (rowPos < pos) {
+      rowPos++;
+      if (rep[rowPos] == 0) {
+        rowAtRowPos++;
+      }
+    }
+    return rowAtRowPos;
+  }
+
+  /**
+   * Moves past every entry of the rows before {@code target} (values stepped over, never
+   * converted); false when the column ends first. Pages the reader skipped never show up: the batch
+   * after a gap starts at the first row of the next page read.
+   */
+  boolean skipToRow(long target) throws IOException, ParquetException {
+    while (pos < size || refill()) {
+      if (maxRepetition == 0) {
+        long at = batchRow + pos;
+        if (at >= target) {
+          return true;
+        }
+        int end = (int) Math.min(size, pos + (target - at));
+        int[] def = definition;
+        int max = maxDefinition;
+        for (; pos < end; pos++) {
+          if (def[pos] == max) {
+            valueIndex++;
+          }
+        }
+      } else {
+        if (row() >= target) {
+          return true;
+        }
+        advance();
+      }
+    }
+    return false;
   }
 
   /** Moves past the current entry, which {@link #hasEntry()} has confirmed. */

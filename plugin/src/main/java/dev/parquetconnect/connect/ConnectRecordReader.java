@@ -3,6 +3,7 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.CorruptDataException;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.filter.BoundPredicate;
+import dev.parquetconnect.format.filter.RowRanges;
 import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.TimeUnit;
@@ -83,6 +84,29 @@ public final class ConnectRecordReader implements Closeable {
 
   private CursorValues filterValues;
 
+  /** Rows outside its candidates are passed over unread; rows in them are not tested. */
+  private BoundPredicate pagesHint;
+
+  // ---- the ranged path: a filter, a hint, or a start inside a row group. Only the pages holding
+  // candidate rows are fetched (by the offset index), for every column, and the columns are moved
+  // to each candidate row by row index: a page of one column may start in the middle of another's.
+
+  private boolean ranged;
+
+  /** The row of the first row group read to start at. */
+  private long startRow;
+
+  /** The rows of the open row group still to consider. */
+  private RowRanges candidates;
+
+  /** The first row {@link #candidates} is asked for next. */
+  private long nextCandidate;
+
+  /** The matching row hasNext found and next returns, or -1. */
+  private long pending = -1;
+
+  private final PageCounters pages = new PageCounters();
+
   /** The row groups read; the others are passed over unread (statistics ruled them out). */
   private IntPredicate rowGroupsRead = g -> true;
 
@@ -157,14 +181,26 @@ public final class ConnectRecordReader implements Closeable {
    * before the first row is read; the row group count leaves nothing to read.
    */
   public void startAtRowGroup(int index) {
-    if (groupOpen || nextRowGroup != 0) {
-      throw new IllegalStateException("startAtRowGroup after rows were read from " + fileName);
+    startAt(index, 0);
+  }
+
+  /**
+   * Starts at row {@code row} of row group {@code rowGroup} (the position {@link #rowGroup()} and
+   * {@link #rowInGroup()} gave an earlier reader), without reading the row groups before it and
+   * fetching, where the file has offset indexes, only the pages from that row on. A row past the
+   * row group's end leaves nothing of it to read. Only before the first row is read.
+   */
+  public void startAt(int rowGroup, long row) {
+    if (groupOpen || nextRowGroup != 0 || startRow != 0) {
+      throw new IllegalStateException("startAt after rows were read from " + fileName);
     }
-    if (index < 0 || index > rowGroupCount) {
+    if (rowGroup < 0 || rowGroup > rowGroupCount || row < 0) {
       throw new IllegalArgumentException(
-          "row group " + index + " of " + rowGroupCount + " in " + fileName);
+          "row group " + rowGroup + " of " + rowGroupCount + ", row " + row + " in " + fileName);
     }
-    nextRowGroup = index;
+    nextRowGroup = rowGroup;
+    startRow = row;
+    ranged |= row > 0;
   }
 
   /**
@@ -178,10 +214,12 @@ public final class ConnectRecordReader implements Closeable {
 
   /**
    * Reads only the rows that match {@code predicate} (bound to this file's schema): row groups its
-   * statistics, bloom filters or page indexes rule out are never opened, and every other row is
-   * tested before anything of it is converted; rows that do not match are consumed level by level.
-   * Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of the file, so a matching
-   * row's position counts the rows passed over before it. Only before the first row is read.
+   * statistics, bloom filters or page indexes rule out are never opened; in the others only the
+   * pages holding candidate rows are fetched, of every column (by the offset index), and each
+   * candidate row is tested before anything of it is converted; rows that do not match are stepped
+   * over level by level. Positions ({@link #rowGroup()}, {@link #rowInGroup()}) stay those of the
+   * file, so a matching row's position counts the rows passed over before it. Only before the first
+   * row is read.
    */
   public void filter(BoundPredicate predicate) {
     if (groupOpen) {
@@ -189,25 +227,107 @@ public final class ConnectRecordReader implements Closeable {
     }
     this.filter = predicate;
     this.filterValues = new CursorValues(columns);
+    this.ranged = true;
+  }
+
+  /**
+   * Passes over, unread, the rows that the page indexes (and statistics) show cannot satisfy {@code
+   * hint} (bound to this file's schema): a selection the caller checks exactly on each record it
+   * gets (a time or offset range), here only used to leave out pages. Rows it may hold are returned
+   * untested. Only before the first row is read.
+   */
+  public void skipPagesOutside(BoundPredicate hint) {
+    if (groupOpen) {
+      throw new IllegalStateException("skipPagesOutside after rows were read from " + fileName);
+    }
+    this.pagesHint = hint;
+    this.ranged = true;
+  }
+
+  /** What page skipping left out so far. */
+  public PageCounters pageCounters() {
+    return pages;
   }
 
   public boolean hasNext() throws IOException, ParquetException {
-    while (nextRow()) {
-      if (filter == null || matches()) {
+    return ranged ? hasNextRanged() : nextRow();
+  }
+
+  private boolean hasNextRanged() throws IOException, ParquetException {
+    while (!closed) {
+      if (pending >= 0) {
         return true;
       }
-      skipRow();
+      if (groupOpen) {
+        long row = candidates.nextRow(nextCandidate);
+        if (row >= 0) {
+          moveTo(row);
+          if (filter == null || matches()) {
+            pending = row;
+            return true;
+          }
+          nextCandidate = row + 1;
+          continue;
+        }
+        // Pages were skipped: the columns need not be used up.
+        groupOpen = false;
+        closeColumns();
+      }
+      while (nextRowGroup < rowGroupCount && !rowGroupsRead.test(nextRowGroup)) {
+        nextRowGroup++;
+        startRow = 0;
+      }
+      if (nextRowGroup == rowGroupCount) {
+        return false;
+      }
+      openCandidates(nextRowGroup++);
     }
     return false;
   }
 
   /**
-   * Passes over the next {@code count} rows of the file (matching or not) without converting them;
-   * a position recorded by {@link #rowInGroup()} is resumed with {@link #startAtRowGroup} and this.
+   * Opens row group {@code index} for its candidate rows: those from the start row on that the
+   * filter's and the hint's statistics, bloom filters and page indexes keep. Nothing is fetched
+   * when none is left; else, per column, only the pages holding candidate rows.
    */
-  public void skipRows(long count) throws IOException, ParquetException {
-    for (long i = 0; i < count && nextRow(); i++) {
-      skipRow();
+  private void openCandidates(int index) throws IOException, ParquetException {
+    long rows = file.rowGroups().get(index).numRows();
+    long from = Math.min(startRow, rows);
+    startRow = 0;
+    rowInGroup = from;
+    rowsInGroup = rows;
+    RowRanges wanted = RowRanges.of(from, rows);
+    if (filter != null && !wanted.isEmpty()) {
+      wanted = wanted.intersect(file.candidateRows(index, filter));
+    }
+    if (pagesHint != null && !wanted.isEmpty()) {
+      wanted = wanted.intersect(file.candidateRows(index, pagesHint));
+    }
+    pages.rowGroups++;
+    pages.rowsSkipped += rows - wanted.rowCount();
+    if (wanted.isEmpty()) {
+      pages.rowGroupsSkipped++;
+      return;
+    }
+    List<ColumnDescriptor> descriptors = file.schema().columns();
+    for (int i = 0; i < columns.length; i++) {
+      columns[i].bind(file.columnReader(index, descriptors.get(i), wanted), batchSize);
+    }
+    candidates = wanted;
+    nextCandidate = 0;
+    groupOpen = true;
+  }
+
+  /** Moves every column to the first entry of {@code row}. */
+  private void moveTo(long row) throws IOException, ParquetException {
+    scope.row = row;
+    for (ColumnCursor c : columns) {
+      if (!c.skipToRow(row)) {
+        throw corrupt(c, "the column ends before row " + row);
+      }
+      if (c.row() != row) {
+        throw corrupt(c, "the column skips from before row " + row + " to row " + c.row());
+      }
     }
   }
 
@@ -220,7 +340,7 @@ public final class ConnectRecordReader implements Closeable {
       if (groupOpen) {
         finishRowGroup();
       }
-      while (nextRowGroup < rowGroupCount && !readsRowGroup(nextRowGroup)) {
+      while (nextRowGroup < rowGroupCount && !rowGroupsRead.test(nextRowGroup)) {
         nextRowGroup++;
       }
       if (nextRowGroup == rowGroupCount) {
@@ -241,28 +361,6 @@ public final class ConnectRecordReader implements Closeable {
     }
   }
 
-  private boolean readsRowGroup(int index) throws IOException, ParquetException {
-    return rowGroupsRead.test(index)
-        && (filter == null || !file.candidateRows(index, filter).isEmpty());
-  }
-
-  /** Consumes the current row of every column. */
-  private void skipRow() throws IOException, ParquetException {
-    scope.row = rowInGroup++;
-    for (ColumnCursor c : columns) {
-      if (!c.hasEntry()) {
-        throw corrupt(c, "the column ends before the row");
-      }
-      if (c.rep() != 0) {
-        throw corrupt(c, "the row starts at repetition level " + c.rep() + ", not 0");
-      }
-      c.advance();
-      while (c.rep() > 0) {
-        c.advance();
-      }
-    }
-  }
-
   /**
    * Reads the next record into {@link #topic()}, {@link #value()} and the other parts. Throws
    * {@link DataException} (or another runtime exception of Connect's) for a value the mapping's
@@ -272,7 +370,14 @@ public final class ConnectRecordReader implements Closeable {
     if (!hasNext()) {
       throw new NoSuchElementException("no more rows in " + fileName);
     }
-    scope.row = rowInGroup++;
+    if (ranged) {
+      scope.row = pending;
+      rowInGroup = pending + 1;
+      nextCandidate = pending + 1;
+      pending = -1;
+    } else {
+      scope.row = rowInGroup++;
+    }
     scope.recordValues = 0;
     // A column without repetition has a row per entry (one ending early fails where it is read).
     for (ColumnCursor c : repeatedColumns) {
@@ -408,6 +513,7 @@ public final class ConnectRecordReader implements Closeable {
   public void close() {
     closeColumns();
     groupOpen = false;
+    pending = -1;
     closed = true;
   }
 

@@ -121,12 +121,28 @@ final class FileCursor implements Closeable {
 
   /**
    * Moves to row {@code row} of row group {@code rowGroup} (a position an earlier task recorded):
-   * the row groups before are not read at all, the rows before in the group are read and dropped (a
-   * row's place in its pages is known only by reading them).
+   * the row groups before are not read at all, and of that row group only the pages from that row
+   * on are fetched where the file has offset indexes (else the rows before are read and dropped).
    */
-  void seek(int rowGroup, long row) throws IOException, ParquetException {
-    startAt(Math.min(rowGroup, rowGroupCount()));
-    rows.skipRows(row);
+  void seek(int rowGroup, long row) {
+    if (started) {
+      throw new IllegalStateException("the cursor of " + key() + " has already moved");
+    }
+    started = true;
+    rows.startAt(Math.min(rowGroup, rowGroupCount()), Math.max(0, row));
+  }
+
+  /**
+   * Leaves out, unread, the pages (and row groups) whose statistics and page indexes show that no
+   * row of them satisfies {@code range}, a selection checked exactly on every record anyway (the
+   * time and offset ranges); nothing when it does not fit this file's schema.
+   */
+  void skipPagesOutside(Predicate range) {
+    try {
+      rows.skipPagesOutside(range.bind(reader.schema()));
+    } catch (PredicateBindException e) {
+      // A column of another type than the range's: the statistics of the row groups still prune.
+    }
   }
 
   /**

@@ -111,6 +111,7 @@ final class FileReplay implements ReplayUnit {
             rt.partitions);
     cursor.readWith(mapper.mapping());
     rt.selection.filter(cursor);
+    rt.selection.skipPagesOutsideTime(cursor, rt.config.timestampField());
     if (committed != null) {
       int rowGroup = (int) SourcePositions.longOf(committed, SourcePositions.ROW_GROUP, 0);
       long row = SourcePositions.longOf(committed, SourcePositions.ROW, 0);

@@ -275,6 +275,7 @@ final class PartitionReplay implements ReplayUnit {
       }
       cursor.selectRowGroups(
           rt.selection.rowGroups(cursor.schema(), cursor.rowGroups(), topic, partition));
+      rt.selection.skipPagesOutside(cursor, topic, partition);
       if (p.file().key().equals(resumeFile)) {
         cursor.seek(resumeRowGroup, resumeRow);
       } else if (lastOffset >= 0) {

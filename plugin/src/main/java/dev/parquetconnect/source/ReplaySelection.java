@@ -15,6 +15,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
 import java.math.BigInteger;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -100,6 +101,103 @@ final class ReplaySelection {
                 Predicate.Op.EQ,
                 new Literal.IntegerValue(BigInteger.valueOf(partition))));
     cursor.filter(filter == null ? own : new Predicate.And(own, filter));
+  }
+
+  /**
+   * Leaves out the pages of a replay-mode file of original partition {@code topic}-{@code
+   * partition} whose page indexes put them outside the offset and time ranges (every record is
+   * still checked exactly by {@link #selected}).
+   */
+  void skipPagesOutside(FileCursor cursor, String topic, int partition) {
+    Predicate range = range(cursor.schema(), topic, partition);
+    if (range != null) {
+      cursor.skipPagesOutside(range);
+    }
+  }
+
+  /**
+   * The offset and time ranges of an original partition as a predicate on {@code __kafka_offset}
+   * and {@code __kafka_timestamp}, true exactly for the records {@link #selected} keeps; null when
+   * nothing is limited. A timestamp column annotated TIMESTAMP (an Iceberg table's, in
+   * microseconds) takes an instant, a plain INT64 one epoch milliseconds.
+   */
+  Predicate range(MessageType schema, String topic, int partition) {
+    Predicate range = null;
+    long from = fromOffset(topic, partition);
+    long until = untilOffset(topic, partition);
+    if (from != NO_FROM) {
+      range = and(range, compare(FileLayout.OFFSET_COLUMN, Predicate.Op.GE, integer(from)));
+    }
+    if (until != Long.MAX_VALUE) {
+      range = and(range, compare(FileLayout.OFFSET_COLUMN, Predicate.Op.LT, integer(until)));
+    }
+    return and(range, timeRange(schema, FileLayout.TIMESTAMP_COLUMN));
+  }
+
+  /**
+   * Leaves out the pages of a generic-mode file whose page indexes put every value of {@code
+   * timestamp.field} (a top-level column) outside the time range; nothing without a time range or
+   * without the field (the file's modification time is each record's timestamp then).
+   */
+  void skipPagesOutsideTime(FileCursor cursor, String timestampField) {
+    if (!timestampField.isEmpty()) {
+      Predicate range = timeRange(cursor.schema(), timestampField);
+      if (range != null) {
+        cursor.skipPagesOutside(range);
+      }
+    }
+  }
+
+  /**
+   * The time range on top-level column {@code column} in epoch milliseconds, or null without one. A
+   * column annotated TIMESTAMP (of any unit) takes instants, which a record's millisecond timestamp
+   * (rounded down) satisfies exactly when the column's value does; an INT64 one epoch milliseconds;
+   * another type does not bind and the pages are not pruned by it.
+   */
+  private Predicate timeRange(MessageType schema, String column) {
+    if (!timeRange) {
+      return null;
+    }
+    int field = schema.root().fieldIndex(column);
+    boolean instants =
+        field >= 0
+            && schema.root().fields().get(field).logicalType() instanceof LogicalType.TimestampType;
+    Predicate range = null;
+    if (fromTimestamp != Long.MIN_VALUE) {
+      range =
+          compare(
+              column, Predicate.Op.GE, instants ? instant(fromTimestamp) : integer(fromTimestamp));
+    }
+    if (untilTimestamp != Long.MAX_VALUE) {
+      range =
+          and(
+              range,
+              compare(
+                  column,
+                  Predicate.Op.LT,
+                  instants ? instant(untilTimestamp) : integer(untilTimestamp)));
+    }
+    return range;
+  }
+
+  /** Both, either when the other is null (nothing), or null. */
+  private static Predicate and(Predicate left, Predicate right) {
+    if (left == null || right == null) {
+      return left == null ? right : left;
+    }
+    return new Predicate.And(left, right);
+  }
+
+  private static Predicate compare(String column, Predicate.Op op, Literal value) {
+    return new Predicate.Compare(column, op, value);
+  }
+
+  private static Literal integer(long value) {
+    return new Literal.IntegerValue(BigInteger.valueOf(value));
+  }
+
+  private static Literal instant(long epochMillis) {
+    return new Literal.TimestampValue(Instant.ofEpochMilli(epochMillis));
   }
 
   boolean originalHeaders() {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.engines.SparkLakeCheck;
+import dev.parquetconnect.format.meta.CompressionCodec;
+import dev.parquetconnect.format.write.WriterOptions;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ItPaths;
@@ -88,6 +90,12 @@ final class ParquetSourceIT {
   /** {@code total} records over the partitions, archived in files of {@code perFile}. */
   private static List<Original> archive(String topic, int total, int perFile, Path storeRoot)
       throws Exception {
+    return archive(topic, total, perFile, storeRoot, Integer.MAX_VALUE);
+  }
+
+  /** As above, with data pages of at most {@code pageRows} rows. */
+  private static List<Original> archive(
+      String topic, int total, int perFile, Path storeRoot, int pageRows) throws Exception {
     List<Original> all = new ArrayList<>(total);
     for (int p = 0; p < PARTITIONS; p++) {
       int count = total / PARTITIONS + (p < total % PARTITIONS ? 1 : 0);
@@ -103,7 +111,11 @@ final class ParquetSourceIT {
                     + "/"
                     + SinkArchive.fileName(topic, p, first, 0)),
             file,
-            1_000);
+            WriterOptions.builder()
+                .codec(CompressionCodec.ZSTD)
+                .rowGroupRowLimit(1_000)
+                .pageRowLimit(pageRows)
+                .build());
         all.addAll(file);
       }
     }
@@ -290,7 +302,9 @@ final class ParquetSourceIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void aSelectiveReplayKilledPartWayIsExactlyOnce() throws Exception {
     Path store = workDir.resolve("store-selective");
-    List<Original> originals = archive("picks", 12_000, 250, store);
+    // Pages of 10 rows: the time range and the filter leave pages out of the row groups they open,
+    // so the kill lands in a row group read page by page and the restart resumes inside it.
+    List<Original> originals = archive("picks", 12_000, 250, store, 10);
     ARCHIVES.remove(store.resolve("topics/picks")); // the other tests' archives are Spark's
     long from = 1_700_000_000_000L + 300; // partition 0, offset 300
     long until = 1_700_000_000_000L + 2_000_000L + 700; // partition 2, offset 700

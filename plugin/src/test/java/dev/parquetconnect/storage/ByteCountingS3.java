@@ -35,6 +35,11 @@ public final class ByteCountingS3 implements AutoCloseable {
     proxy.resetCounters();
   }
 
+  /** Requests (each a ranged GET, a HEAD or a listing) relayed since the last reset. */
+  public int requests() {
+    return proxy.requests();
+  }
+
   /** Bytes sent back to clients through the proxy since the last reset. */
   public long bytesToClient() {
     return proxy.bytesToClient();
