@@ -80,6 +80,9 @@ public final class TableCompactor {
   private final LongSupplier wallMillis;
   private final String root;
 
+  /** Runs between a partition's merge and its commit (tests: a concurrent writer). */
+  private Runnable beforeCommit = () -> {};
+
   /**
    * @param store where the table's data files are and the compacted files go
    * @param wallMillis the wall clock (partition ages compare with snapshot timestamps)
@@ -94,6 +97,12 @@ public final class TableCompactor {
   /** A compactor on the system clock. */
   public TableCompactor(Store store, CompactionPolicy policy) {
     this(store, policy, System::currentTimeMillis);
+  }
+
+  /** Runs {@code hook} after each partition's files are written, before their commit (tests). */
+  TableCompactor beforeEachCommit(Runnable hook) {
+    this.beforeCommit = hook;
+    return this;
   }
 
   /**
@@ -251,6 +260,7 @@ public final class TableCompactor {
       rewritten.forEach(rewrite::deleteFile);
       added.forEach(rewrite::addFile);
       rewrite.set(COMPACTION_PROPERTY, Long.toString(start.snapshotId()));
+      beforeCommit.run();
       rewrite.commit();
     } catch (CommitStateUnknownException e) {
       // The rewrite may be in the table: its files stay, for the orphan clean-up to decide.

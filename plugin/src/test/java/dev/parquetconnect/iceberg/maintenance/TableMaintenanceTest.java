@@ -107,6 +107,66 @@ final class TableMaintenanceTest {
     assertEquals(Map.of(0L, 27L, 1L, 27L, 2L, 27L), nextOffset);
   }
 
+  /**
+   * Two compactions of one table at once (a rebalance moving partition 0): the one that commits
+   * second finds its inputs rewritten, gives the partition up and deletes its files; an append
+   * between a compaction's plan and its commit does not stop it. Every row stays once.
+   */
+  @Test
+  void aConcurrentCompactionGivesUpAndAConcurrentAppendDoesNot() throws Exception {
+    Map<String, String> props = props("concurrent");
+    ingest(props, 0, 3);
+    Table table = table(props);
+    Table other = table(props);
+    try (Store store = store(props)) {
+      CompactionResult[] rival = new CompactionResult[1];
+      TableCompactor late =
+          new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20))
+              .beforeEachCommit(
+                  () -> {
+                    try {
+                      rival[0] =
+                          new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20))
+                              .compact(other);
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
+      CompactionResult lost = late.compact(table);
+      assertEquals(PARTITIONS * 3, rival[0].filesRewritten(), rival[0].toString());
+      assertEquals(1, lost.groupsGivenUp(), lost.toString());
+      assertEquals(0, lost.filesRewritten(), lost.toString());
+      table.refresh();
+      assertEquals(1, dataFiles(table).size());
+      try (var files = Files.list(dataFiles(table).get(0).getParent())) {
+        assertEquals(
+            1,
+            files
+                .filter(f -> f.getFileName().toString().startsWith(TableCompactor.FILE_PREFIX))
+                .count(),
+            "the files of the compaction given up are deleted");
+      }
+
+      ingest(props, 3, 5);
+      TableCompactor appendedMeanwhile =
+          new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20))
+              .beforeEachCommit(() -> ingest(props, 5, 6));
+      CompactionResult won = appendedMeanwhile.compact(table);
+      assertEquals(1 + PARTITIONS * 2, won.filesRewritten(), won.toString());
+    }
+    table.refresh();
+    long rows = 0;
+    for (Path f : dataFiles(table)) {
+      try (org.apache.parquet.hadoop.ParquetFileReader reader =
+          org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(f))) {
+        rows += reader.getRecordCount();
+      }
+    }
+    assertEquals(6L * 3 * PARTITIONS, rows, "every row once");
+    assertEquals(
+        1 + PARTITIONS, dataFiles(table).size(), "the compacted file and the appended ones");
+  }
+
   @Test
   void youngPartitionsAndTooFewFilesAreLeftAlone() throws Exception {
     Map<String, String> props = props("alone");
