@@ -119,7 +119,7 @@ public final class StoreUrls {
           }
         });
     try {
-      FileSystem.getFileSystemClass(scheme, HadoopStore.configuration(new StoreSettings(given)));
+      FileSystem.getFileSystemClass(scheme, configuration(given));
       return null;
     } catch (IOException e) {
       return KEY
@@ -132,6 +132,21 @@ public final class StoreUrls {
           + ".impl)";
     } catch (RuntimeException | LinkageError e) {
       return null; // e.g. hadoop.conf.dir is not a directory: the store reports it
+    }
+  }
+
+  /**
+   * The Hadoop configuration of the given keys; one that an unusable {@code hadoop.conf.dir} fails
+   * (the store reports that directory) is made without it, so the scheme is still checked.
+   */
+  private static org.apache.hadoop.conf.Configuration configuration(Map<String, Object> given)
+      throws IOException {
+    try {
+      return HadoopStore.configuration(new StoreSettings(given));
+    } catch (IllegalArgumentException e) {
+      Map<String, Object> without = new LinkedHashMap<>(given);
+      without.remove("hadoop.conf.dir");
+      return HadoopStore.configuration(new StoreSettings(without));
     }
   }
 
