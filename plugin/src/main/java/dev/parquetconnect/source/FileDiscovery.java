@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * mode ({@link RolledBackCommits}). The order is the store's: keys in UTF-8 byte order, the same on
  * every listing.
  */
-final class FileDiscovery {
+final class FileDiscovery implements SourceDiscovery {
   private static final Logger LOG = LoggerFactory.getLogger(FileDiscovery.class);
 
   /** A file this task replays; {@code name} is null for a file not named like the sink's. */
@@ -58,7 +58,8 @@ final class FileDiscovery {
   }
 
   /** The files of this task, in key order. */
-  List<Found> list() throws IOException {
+  @Override
+  public List<Found> list() throws IOException {
     List<Found> found = new ArrayList<>();
     Map<String, RolledBackCommits.Attempt> outcomes = new HashMap<>();
     for (StoreFile f : store.list(topicsDir, true)) {

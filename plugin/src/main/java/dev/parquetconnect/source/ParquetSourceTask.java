@@ -38,7 +38,7 @@ public final class ParquetSourceTask extends SourceTask {
   private ParquetSourceConfig config;
   private Store store;
   private TaskRuntime rt;
-  private FileDiscovery discovery;
+  private SourceDiscovery discovery;
   private String logPrefix;
   private long nextDiscoveryNanos;
   private volatile boolean stopping;
@@ -78,7 +78,10 @@ public final class ParquetSourceTask extends SourceTask {
             taskName,
             logPrefix,
             metrics);
-    discovery = new FileDiscovery(store, config, logPrefix);
+    discovery =
+        TableReplayConfig.isIceberg(config)
+            ? new TableDiscovery(store, config, logPrefix)
+            : new FileDiscovery(store, config, logPrefix);
     nextDiscoveryNanos = System.nanoTime();
     // After everything that can fail: a failed start leaves no bean behind (stop() closes it).
     metrics.register(context, connector, Integer.toString(config.taskIndex()));
@@ -183,6 +186,9 @@ public final class ParquetSourceTask extends SourceTask {
     try {
       found = discovery.list();
     } catch (IOException | RuntimeException e) {
+      if (e instanceof ConnectException c && discovery instanceof TableDiscovery) {
+        throw c; // the table or snapshot configured does not exist: retrying cannot help
+      }
       LOG.warn(
           "{} listing {} failed, retrying in {} ms: {}",
           logPrefix,
@@ -246,6 +252,9 @@ public final class ParquetSourceTask extends SourceTask {
     synchronized (lock) {
       partitions.values().forEach(PartitionReplay::close);
       fileQueue.forEach(FileReplay::close);
+      if (discovery != null) {
+        discovery.close();
+      }
       if (store != null) {
         try {
           store.close();

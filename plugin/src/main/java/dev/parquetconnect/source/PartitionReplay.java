@@ -268,7 +268,11 @@ final class PartitionReplay implements ReplayUnit {
           ReplayRowMapper.of(
               cursor.schema(), cursor.keyValueMetadata(), p.name().topic(), rt.partitions);
       cursor.readWith(mapper.mapping());
-      rt.selection.filter(cursor);
+      if (SinkFileName.parse(p.file().name()) != null) {
+        rt.selection.filter(cursor);
+      } else {
+        rt.selection.filter(cursor, topic, partition); // a table's compacted file
+      }
       cursor.selectRowGroups(
           rt.selection.rowGroups(cursor.schema(), cursor.rowGroups(), topic, partition));
       rt.selection.skipPagesOutside(cursor, topic, partition);

@@ -10,6 +10,7 @@ import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
@@ -84,6 +85,22 @@ final class ReplaySelection {
     if (filter != null) {
       cursor.filter(filter);
     }
+  }
+
+  /**
+   * Applies {@code replay.filter} and keeps only the rows of one original partition: for a file
+   * that holds several (an Iceberg table's compacted file), read once per partition.
+   */
+  void filter(FileCursor cursor, String topic, int partition) {
+    Predicate own =
+        new Predicate.And(
+            new Predicate.Compare(
+                FileLayout.TOPIC_COLUMN, Predicate.Op.EQ, new Literal.TextValue(topic)),
+            new Predicate.Compare(
+                FileLayout.PARTITION_COLUMN,
+                Predicate.Op.EQ,
+                new Literal.IntegerValue(BigInteger.valueOf(partition))));
+    cursor.filter(filter == null ? own : new Predicate.And(own, filter));
   }
 
   /**
@@ -239,6 +256,8 @@ final class ReplaySelection {
     long from = fromOffset(topic, partition);
     long until = untilOffset(topic, partition);
     boolean offsetRange = from != NO_FROM || until != Long.MAX_VALUE;
+    // An Iceberg table's files hold __kafka_timestamp in microseconds: bounds in milliseconds.
+    long unit = timestampColumn >= 0 && micros(schema, FileLayout.TIMESTAMP_COLUMN) ? 1000L : 1L;
     return g -> {
       RowGroup group = groups.get(g);
       if (offsetRange && offsetColumn >= 0) {
@@ -255,6 +274,8 @@ final class ReplaySelection {
         }
         Long min = bound(chunk, false);
         Long max = bound(chunk, true);
+        min = min == null ? null : Math.floorDiv(min, unit);
+        max = max == null ? null : Math.floorDiv(max, unit);
         if ((min != null && min >= untilTimestamp) || (max != null && max < fromTimestamp)) {
           return false;
         }
@@ -292,6 +313,14 @@ final class ReplaySelection {
     } catch (IllegalArgumentException e) {
       return -1;
     }
+  }
+
+  /** Whether a top-level column is a TIMESTAMP(MICROS). */
+  private static boolean micros(MessageType schema, String name) {
+    int field = schema.root().fieldIndex(name);
+    return field >= 0
+        && schema.root().fields().get(field).logicalType() instanceof LogicalType.TimestampType ts
+        && ts.unit() == TimeUnit.MICROS;
   }
 
   private static boolean allNull(ColumnChunk chunk, long rows) {

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 record SinkFileName(String topic, int partition, long firstOffset, int attempt) {
   private static final Pattern NAME =
       Pattern.compile(
-          "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,9}))?\\..*");
+          "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,10}))?\\..*");
 
   /** The parsed name, or null when {@code fileName} is not a sink file name. */
   static SinkFileName parse(String fileName) {

@@ -292,6 +292,7 @@ final class SourceConfigDef {
         EnumValues.recommender(TransactionUnit.values()));
 
     ReplaySelectionConfig.define(def);
+    TableReplayConfig.define(def);
 
     // The store settings, the sink's keys: checked by validate like every other key.
     StoreConfigDef.define(def);

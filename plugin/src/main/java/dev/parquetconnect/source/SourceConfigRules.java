@@ -160,6 +160,7 @@ final class SourceConfigRules {
               ERRORS_ON_CORRUPT_FILE_CONFIG));
     }
     problems.addAll(ReplaySelectionConfig.problems(c));
+    problems.addAll(TableReplayConfig.problems(c));
     problems.addAll(StoreConfigDef.problems(c.values()::get));
     int count = c.getInt(TASK_COUNT_CONFIG);
     int index = c.getInt(TASK_INDEX_CONFIG);

@@ -21,7 +21,8 @@ public final class StoreDirectories implements RemoteDirectories {
     if (colon <= 0) {
       return false;
     }
-    return !url.substring(0, colon).toLowerCase(Locale.ROOT).equals("file");
+    String scheme = url.substring(0, colon).toLowerCase(Locale.ROOT);
+    return !scheme.equals("file") && !scheme.equals("iceberg"); // iceberg: TableDirectories
   }
 
   @Override

@@ -38,6 +38,11 @@ interface Archive extends Closeable {
   /** The archive as the user named it. */
   String name();
 
+  /** Whether every listed file is committed (an Iceberg table's): no attempt supersedes another. */
+  default boolean everyFileCommitted() {
+    return false;
+  }
+
   @Override
   default void close() throws IOException {}
 
@@ -80,6 +85,11 @@ interface Archive extends Closeable {
           @Override
           public String name() {
             return location;
+          }
+
+          @Override
+          public boolean everyFileCommitted() {
+            return directory.everyFileCommitted();
           }
 
           @Override

@@ -5,9 +5,11 @@ import dev.parquetconnect.format.io.LittleEndian;
 import dev.parquetconnect.format.io.SeekableInput;
 import dev.parquetconnect.format.meta.ByteString;
 import dev.parquetconnect.format.meta.ColumnChunk;
+import dev.parquetconnect.format.meta.LogicalType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.meta.RowGroup;
 import dev.parquetconnect.format.meta.Statistics;
+import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.read.ColumnBatch;
 import dev.parquetconnect.format.read.ColumnReader;
 import dev.parquetconnect.format.read.ParquetFileReader;
@@ -54,7 +56,7 @@ final class ArchiveAudit {
 
   private static final Pattern NAME =
       Pattern.compile(
-          "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,9}))?\\..*");
+          "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,10}))?\\..*");
   private static final Pattern OUTCOME =
       Pattern.compile(
           "(?:.*/)?_markers/[^/]+/([^/]+)/(\\d{1,10})/(\\d{1,20})-(\\d{1,9})\\.outcome");
@@ -259,7 +261,8 @@ final class ArchiveAudit {
     }
     TreeMap<Long, List<FileFacts>> commits = new TreeMap<>();
     for (FileFacts f : all) {
-      if (f.name.attempt() < highest.get(f.name.first())) {
+      // In a table every file a snapshot references counts (its attempt numbers are random).
+      if (!archive.everyFileCommitted() && f.name.attempt() < highest.get(f.name.first())) {
         report.superseded.add(f.entry.key());
         continue;
       }
@@ -378,7 +381,7 @@ final class ArchiveAudit {
         RowGroup group = reader.rowGroups().get(g);
         f.rows += group.numRows();
         if (timestamps != null && timestamps.primitive().type() == PhysicalType.INT64) {
-          timestampBounds(f, group.columns().get(timestamps.index()));
+          timestampBounds(f, group.columns().get(timestamps.index()), micros(timestamps));
         }
         try (ColumnReader column = reader.columnReader(g, offsets)) {
           int n;
@@ -413,13 +416,23 @@ final class ArchiveAudit {
     }
   }
 
-  private static void timestampBounds(FileFacts f, ColumnChunk chunk) {
+  /** Whether a timestamp column is in microseconds (an Iceberg table's files), else millis. */
+  private static boolean micros(ColumnDescriptor column) {
+    return column.primitive().logicalType() instanceof LogicalType.TimestampType t
+        && t.unit() == TimeUnit.MICROS;
+  }
+
+  private static void timestampBounds(FileFacts f, ColumnChunk chunk, boolean micros) {
     if (chunk.metaData() == null || chunk.metaData().statistics() == null) {
       return;
     }
     Statistics s = chunk.metaData().statistics();
     Long min = int64(s.minValue() != null ? s.minValue() : s.min());
     Long max = int64(s.maxValue() != null ? s.maxValue() : s.max());
+    if (micros) {
+      min = min == null ? null : Math.floorDiv(min, 1000L);
+      max = max == null ? null : Math.floorDiv(max, 1000L);
+    }
     if (min != null) {
       f.minTimestamp = f.minTimestamp == null ? min : Math.min(f.minTimestamp, min);
     }

@@ -64,6 +64,9 @@ final class AuditCommand implements Command {
         plugin/target/plugin/lib when it exists), with the store settings of
         docs/storage.md (s3.region, s3.endpoint, aws.access.key.id, hadoop.*...) in the
         properties file --store-config.
+        iceberg://NAMESPACE.TABLE[@SNAPSHOT_ID]: the data files an Iceberg table's snapshot
+        references (the plugin's jars again), with store.url and the iceberg.catalog.* keys
+        in --store-config; every referenced file counts.
 
         Exit 0: every partition complete and exact. Exit 1: each gap, duplicate and
         unreadable file named (file and offsets). For a scheduled check, run it after the

@@ -33,5 +33,14 @@ public interface RemoteDirectories {
 
     /** Opens a listed file for ranged reads. */
     SeekableInput open(String key) throws IOException;
+
+    /**
+     * Whether every listed file is committed data, as the files an Iceberg table's snapshot
+     * references are: no file supersedes another (a directory's lower commit attempts do), and a
+     * file the table references twice is listed twice.
+     */
+    default boolean everyFileCommitted() {
+      return false;
+    }
   }
 }
