@@ -244,6 +244,8 @@ final class IcebergCrashIT {
       assertEquals(List.of(), temporaryFiles(lake), "temporary files left: " + rounds);
       int snapshots = assertSnapshotsAsDesigned(table, rounds);
       assertTrue(done.size() >= 10, rounds);
+      // Commits of several files, so that the crashes between files had some to leave.
+      assertTrue(referenced.size() > snapshots, referenced.size() + " files in " + snapshots);
       LOG.info(
           "IcebergCrashIT: {} crashes ({}), {} records, {} data files, {} snapshots; crashes took"
               + " {} s, all {} s",
@@ -316,10 +318,18 @@ final class IcebergCrashIT {
             List.of(
                 Map.of("field", "id", "type", "int64", "optional", false),
                 Map.of("field", "region", "type", "string", "optional", false)));
-    Map<String, Object> payload = Map.of("id", i, "region", SinkIts.region(i, REGIONS));
+    Map<String, Object> payload = Map.of("id", i, "region", region(i));
     return JsonRecord.of(null, Json.write(Map.of("schema", schema, "payload", payload)))
         .withPartition((int) (i % PARTITIONS))
         .withTimestamp(1_700_000_000_000L + i);
+  }
+
+  /**
+   * Every Kafka partition holds every region (i / 6, not i, decides it), so a commit has a data
+   * file per region and a crash between its files leaves some completed.
+   */
+  private static String region(long i) {
+    return SinkIts.region(i / PARTITIONS, REGIONS);
   }
 
   private static int hits(String point, Random random) {
@@ -600,7 +610,7 @@ final class IcebergCrashIT {
         if (found.put(at, id) != null) {
           twice.add(at);
         }
-        if (!SinkIts.region(id, REGIONS).equals(row.getField("region"))) {
+        if (!region(id).equals(row.getField("region"))) {
           wrong.add(at + " region " + row.getField("region"));
         }
       }
