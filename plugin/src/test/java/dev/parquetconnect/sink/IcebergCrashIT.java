@@ -1,0 +1,740 @@
+package dev.parquetconnect.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parquetconnect.it.Await;
+import dev.parquetconnect.it.ConnectWorker;
+import dev.parquetconnect.it.ContinuousProducer;
+import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.ItPaths;
+import dev.parquetconnect.it.Json;
+import dev.parquetconnect.it.JsonRecord;
+import dev.parquetconnect.it.KafkaBroker;
+import dev.parquetconnect.it.KafkaRuntime;
+import dev.parquetconnect.it.ProcessSignals;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.commit.FaultInjector;
+import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
+import java.io.Closeable;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exactly once in an Iceberg table through crashes of real workers: two Connect workers (child JVMs
+ * of the plugin archive) run a table-mode sink with three tasks on a six-partition topic that is
+ * produced to all along, committing into Iceberg's REST catalog (in this JVM, warehouse and data
+ * files on local disk), while at least ten crashes drawn from a logged seed hit them: a task failed
+ * at each crash point of the table commit ({@link FaultInjector}), a worker halted at a crash point
+ * or killed with SIGKILL at a random moment (then restarted), and a worker frozen with SIGSTOP
+ * until its partitions moved and were committed by their new owners, then woken with SIGCONT as a
+ * zombie. Afterwards, and after a recovery of every partition older than {@code commit.timeout.ms}
+ * (the orphan clean-up), Iceberg's generic reader finds every produced (partition, offset) in the
+ * current snapshot exactly once with its value, no data file is referenced twice, none under the
+ * topic's directory is unreferenced, and the snapshots are as designed. Replay a run with {@code
+ * -Dicecrash.seed=<seed>} (the seed is logged first).
+ */
+final class IcebergCrashIT {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCrashIT.class);
+  private static final String TOPIC = "icecrash";
+  private static final String CONNECTOR = "icecrash";
+  private static final TableIdentifier TABLE = TableIdentifier.of("lake", TOPIC);
+  private static final int WORKERS = 2;
+  private static final int PARTITIONS = 6;
+  private static final int TASKS = 3;
+  private static final int REGIONS = 3;
+  private static final int RECORDS_PER_SECOND = 150;
+  private static final long COMMIT_TIMEOUT_MS = 30_000;
+  private static final String COMMIT_INTERVAL_MS = "2000";
+  private static final String OFFSET_KEY = "parquet-connect.offset." + CONNECTOR + "/" + TOPIC;
+  private static final String COMMIT_PREFIX = "parquet-connect.commit.";
+  private static final String INTERVAL_PROPERTY = "parquet-connect.interval";
+
+  /**
+   * The crash points the table commit passes (after-intent is the file mode's alone): a task's
+   * staging of its ranges, then the round that commits every task's staged ranges.
+   */
+  private static final List<String> POINTS =
+      List.of(
+          CrashPoints.PUT,
+          CrashPoints.BEFORE_INTENT,
+          CrashPoints.BEFORE_FILE,
+          CrashPoints.MID_COMMIT,
+          CrashPoints.BEFORE_DONE,
+          CrashPoints.AFTER_DONE,
+          CrashPoints.BEFORE_TABLE_COMMIT,
+          CrashPoints.AFTER_TABLE_COMMIT);
+
+  private enum Kind {
+    /** The task throws at the point; the test restarts it. */
+    FAIL,
+    /** The worker JVM halts at the point (no shutdown, as SIGKILL there); the test restarts it. */
+    HALT,
+    /** SIGKILL to a worker at a random moment; the test restarts it. */
+    SIGKILL,
+    /** SIGSTOP to a worker until its tasks moved and committed, then SIGCONT. */
+    ZOMBIE
+  }
+
+  private record Crash(Kind kind, String point) {
+    @Override
+    public String toString() {
+      return point == null ? kind.toString() : kind + " at " + point;
+    }
+  }
+
+  private static Path workDir;
+  private static Path faultFile;
+  private static KafkaBroker broker;
+  private static IcebergRestServer rest;
+  private static final List<ConnectWorker> workers = new ArrayList<>();
+
+  /**
+   * Workers being restarted after a crash, in the background: a worker's start takes a minute on a
+   * loaded machine, and the other worker runs all the tasks meanwhile.
+   */
+  private static final Map<Integer, CompletableFuture<Void>> restarting = new HashMap<>();
+
+  /** Task failures that no crash of the plan caused (logged and reported, restarted). */
+  private static final List<String> unplanned = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    workDir = ItPaths.freshWorkDir("IcebergCrashIT");
+    faultFile = workDir.resolve("faults");
+    rest =
+        IcebergRestServer.start(
+            Files.createDirectories(workDir.resolve("rest")),
+            workDir.resolve("warehouse").toString(),
+            Map.of());
+    KafkaRuntime runtime = KafkaRuntime.defaultVersion();
+    broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
+    // Both workers start at once: their JVMs' start-up is most of the set-up's time.
+    List<CompletableFuture<ConnectWorker>> starting = new ArrayList<>();
+    for (int w = 0; w < WORKERS; w++) {
+      Path dir = workDir.resolve("worker-" + w);
+      starting.add(
+          CompletableFuture.supplyAsync(
+              () ->
+                  ConnectWorker.builder(runtime, broker.bootstrapServers())
+                      .workDir(dir)
+                      .groupId("icecrash-workers")
+                      .jvmOption("-D" + FaultInjector.PROPERTY + "=" + faultFile)
+                      .start()));
+    }
+    RuntimeException failed = null;
+    for (CompletableFuture<ConnectWorker> worker : starting) {
+      try {
+        workers.add(worker.join());
+      } catch (RuntimeException e) {
+        failed = e;
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    restarting.values().forEach(f -> f.cancel(false));
+    for (ConnectWorker worker : workers) {
+      worker.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+    if (rest != null) {
+      rest.close();
+    }
+  }
+
+  @Test
+  @Timeout(value = 15, unit = TimeUnit.MINUTES)
+  void everyOffsetOnceInTheTableAfterRandomCrashesOfRealWorkers() throws Exception {
+    long seed = Long.getLong("icecrash.seed", new SecureRandom().nextLong());
+    LOG.info("IcebergCrashIT seed {} (replay with -Dicecrash.seed={})", seed, seed);
+    Random random = new Random(seed);
+    long started = System.nanoTime();
+    List<Crash> crashes = plan(random);
+    LOG.info("Crashes planned: {}", crashes);
+    broker.createTopic(TOPIC, PARTITIONS);
+    Catalog catalog = catalog();
+    List<String> done = new ArrayList<>();
+    try (ContinuousProducer producer =
+        ContinuousProducer.start(
+            broker.bootstrapServers(), TOPIC, RECORDS_PER_SECOND, IcebergCrashIT::record)) {
+      anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
+      awaitRunning();
+      awaitCommitted(catalog, plusOne(tableOffsets(catalog)), "a first commit of every partition");
+      for (int round = 0; round < crashes.size(); round++) {
+        String what = crash(crashes.get(round), random, catalog);
+        done.add(what);
+        LOG.info(
+            "Round {} of {} at {} s: {}",
+            round + 1,
+            crashes.size(),
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+            what);
+      }
+      awaitRestarts();
+      Map<Integer, NavigableMap<Long, Long>> produced = producer.stop();
+      Map<Integer, Long> ends = new TreeMap<>();
+      produced.forEach((p, offsets) -> ends.put(p, offsets.lastKey()));
+      awaitCommitted(catalog, ends, "every produced record");
+      long crashesDone = System.nanoTime();
+
+      // The orphan clean-up: a recovery of every partition, later than commit.timeout.ms after
+      // any file a crashed, failed or fenced writer left.
+      Files.deleteIfExists(faultFile);
+      Thread.sleep(COMMIT_TIMEOUT_MS + 1000);
+      anyRunning().require("POST", "/connectors/" + CONNECTOR + "/restart?includeTasks=true", "");
+      awaitRunning();
+      Path lake = workDir.resolve("lake");
+      Await.until(
+          "the recovery to delete every data file no snapshot references and temporary file",
+          Duration.ofMinutes(1),
+          () ->
+              unreferenced(catalog.loadTable(TABLE), lake).isEmpty()
+                  && temporaryFiles(lake).isEmpty());
+      anyRunning().deleteConnector(CONNECTOR);
+      anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
+
+      String rounds = "seed " + seed + ", " + done + ", unplanned task failures " + unplanned;
+      Table table = catalog.loadTable(TABLE);
+      assertEveryOffsetOnceWithItsValue(table, produced, rounds);
+      List<String> referenced = referencedFiles(table);
+      assertEquals(
+          referenced.size(),
+          new HashSet<>(referenced).size(),
+          "a data file referenced twice: " + rounds);
+      assertEquals(List.of(), unreferenced(table, lake), "unreferenced data files: " + rounds);
+      assertEquals(List.of(), temporaryFiles(lake), "temporary files left: " + rounds);
+      int snapshots = assertSnapshotsAsDesigned(table, rounds);
+      assertTrue(done.size() >= 10, rounds);
+      // Commits of several files, so that the crashes between files had some to leave.
+      assertTrue(referenced.size() > snapshots, referenced.size() + " files in " + snapshots);
+      LOG.info(
+          "IcebergCrashIT: {} crashes ({}), {} records, {} data files, {} snapshots; crashes took"
+              + " {} s, all {} s",
+          done.size(),
+          rounds,
+          produced.values().stream().mapToInt(Map::size).sum(),
+          referenced.size(),
+          snapshots,
+          TimeUnit.NANOSECONDS.toSeconds(crashesDone - started),
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+    } finally {
+      if (catalog instanceof Closeable closeable) {
+        closeable.close();
+      }
+    }
+  }
+
+  /**
+   * The crashes of a run, in a random order: a task failed at every crash point of the table commit
+   * and at one of them again, a worker halted at one, a SIGKILL and a zombie. (A worker's restart
+   * is the slowest part of a crash: two of them.)
+   */
+  private static List<Crash> plan(Random random) {
+    List<Crash> crashes = new ArrayList<>();
+    for (String point : POINTS) {
+      crashes.add(new Crash(Kind.FAIL, point));
+    }
+    crashes.add(new Crash(Kind.FAIL, POINTS.get(random.nextInt(POINTS.size()))));
+    crashes.add(new Crash(Kind.HALT, POINTS.get(random.nextInt(POINTS.size()))));
+    crashes.add(new Crash(Kind.SIGKILL, null));
+    crashes.add(new Crash(Kind.ZOMBIE, null));
+    Collections.shuffle(crashes, random);
+    return crashes;
+  }
+
+  /** Makes one crash happen and the connector run again; returns what happened. */
+  private static String crash(Crash crash, Random random, Catalog catalog) throws Exception {
+    if (crash.kind() != Kind.FAIL) {
+      // A halt may hit either worker, a kill and a zombie need both.
+      awaitRestarts();
+    }
+    switch (crash.kind()) {
+      case FAIL:
+        return failTask(crash.point(), random);
+      case HALT:
+        return haltWorker(crash.point(), random);
+      case SIGKILL:
+        {
+          Thread.sleep(500 + random.nextInt(2500));
+          int w = random.nextInt(WORKERS);
+          workers.get(w).kill();
+          restartInBackground(w);
+          awaitRunning();
+          return "SIGKILL of worker " + w;
+        }
+      default:
+        return zombie(random, catalog);
+    }
+  }
+
+  /** Record {@code i}: a small struct (its converting costs little), in partition i % 6. */
+  private static JsonRecord record(long i) {
+    Map<String, Object> schema =
+        Map.of(
+            "type",
+            "struct",
+            "name",
+            "order",
+            "fields",
+            List.of(
+                Map.of("field", "id", "type", "int64", "optional", false),
+                Map.of("field", "region", "type", "string", "optional", false)));
+    Map<String, Object> payload = Map.of("id", i, "region", region(i));
+    return JsonRecord.of(null, Json.write(Map.of("schema", schema, "payload", payload)))
+        .withPartition((int) (i % PARTITIONS))
+        .withTimestamp(1_700_000_000_000L + i);
+  }
+
+  /**
+   * Every Kafka partition holds every region (i / 6, not i, decides it), so a commit has a data
+   * file per region and a crash between its files leaves some completed.
+   */
+  private static String region(long i) {
+    return SinkIts.region(i / PARTITIONS, REGIONS);
+  }
+
+  private static int hits(String point, Random random) {
+    // put is passed once a record, the others once a commit of one partition (before-file and
+    // mid-commit once a file).
+    return point.equals(CrashPoints.PUT) ? 1 + random.nextInt(300) : 1 + random.nextInt(3);
+  }
+
+  private static String failTask(String point, Random random) throws Exception {
+    int hits = hits(point, random);
+    String what = "task failed at " + point + " (hit " + hits + ")";
+    ConnectWorker.ConnectorStatus status = null;
+    // A task of a woken zombie, still running until its worker learns that its tasks moved, may
+    // take the fault: its failure is of a task generation Connect no longer reports. Then the
+    // fault is armed again.
+    for (int armed = 1; status == null; armed++) {
+      Files.writeString(faultFile, point + " fail " + hits);
+      Await.until(
+          "the fault at " + point + " to be taken",
+          Duration.ofSeconds(90),
+          () -> !Files.exists(faultFile));
+      try {
+        status =
+            anyRunning()
+                .awaitConnectorStatus(
+                    CONNECTOR,
+                    "a task to fail at " + point,
+                    Duration.ofSeconds(20),
+                    s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
+      } catch (IllegalStateException notSeen) {
+        if (armed == 3) {
+          throw new AssertionError(what + ": taken 3 times, no task reported failed", notSeen);
+        }
+        LOG.info("The fault at {} was taken by a task no longer reported: armed again", point);
+      }
+    }
+    // Another task may pass the point before the fault file's deletion is seen: all restart.
+    List<Integer> failed = new ArrayList<>();
+    for (ConnectWorker.TaskStatus task : status.tasks()) {
+      if ("FAILED".equals(task.state())) {
+        failed.add(task.id());
+        anyRunning().restartTask(CONNECTOR, task.id());
+      }
+    }
+    awaitRunning();
+    return what + ": task " + failed;
+  }
+
+  private static String haltWorker(String point, Random random) throws Exception {
+    int hits = hits(point, random);
+    Files.writeString(faultFile, point + " halt " + hits);
+    String what = "worker halted at " + point + " (hit " + hits + ")";
+    try {
+      Await.until(
+          "a worker to halt at " + point,
+          Duration.ofSeconds(90),
+          () -> !Files.exists(faultFile) && workers.stream().anyMatch(w -> !w.isRunning()));
+    } catch (IllegalStateException notReached) {
+      Files.deleteIfExists(faultFile);
+      throw new AssertionError(what + ": not reached in 90 s", notReached);
+    }
+    List<Integer> halted = new ArrayList<>();
+    for (int w = 0; w < WORKERS; w++) {
+      if (!workers.get(w).isRunning()) {
+        halted.add(w);
+        restartInBackground(w);
+      }
+    }
+    if (halted.size() == WORKERS) {
+      awaitRestarts();
+    }
+    awaitRunning();
+    return what + ": worker " + halted;
+  }
+
+  /**
+   * Freezes a worker that runs a task until the other worker runs all the tasks and every partition
+   * committed past where it was, then wakes it: its tasks still hold open commits of partitions
+   * that moved, which their condition on the table must refuse.
+   */
+  private static String zombie(Random random, Catalog catalog) throws Exception {
+    int w = random.nextInt(WORKERS);
+    JsonNode tasks = anyRunning().connectorStatus(CONNECTOR).json().path("tasks");
+    if (!runsATask(tasks, workers.get(w))) {
+      w = 1 - w;
+    }
+    ConnectWorker zombie = workers.get(w);
+    ConnectWorker other = workers.get(1 - w);
+    Map<Integer, Long> before = tableOffsets(catalog);
+    long pid = zombie.pid();
+    ProcessSignals.pause(pid);
+    long frozen = System.nanoTime();
+    try {
+      other.awaitConnectorStatus(
+          CONNECTOR,
+          "the tasks of the frozen worker to move",
+          Duration.ofMinutes(1),
+          s ->
+              s.isRunning(TASKS)
+                  && !runsATask(s.json().path("tasks"), zombie)
+                  && s.json().path("tasks").size() == TASKS);
+      awaitCommitted(catalog, plusOne(before), "every partition committed after the move");
+    } finally {
+      ProcessSignals.resume(pid);
+    }
+    long frozenSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - frozen);
+    // The zombie runs on, finds its commits refused and rejoins the group.
+    awaitRunning();
+    return "worker " + w + " frozen " + frozenSeconds + " s, woken as a zombie";
+  }
+
+  private static boolean runsATask(JsonNode tasks, ConnectWorker worker) {
+    String id = worker.restUri().getHost() + ":" + worker.restUri().getPort();
+    for (JsonNode task : tasks) {
+      if (id.equals(task.path("worker_id").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Map<Integer, Long> plusOne(Map<Integer, Long> offsets) {
+    Map<Integer, Long> next = new TreeMap<>();
+    offsets.forEach((p, o) -> next.put(p, o + 1));
+    return next;
+  }
+
+  private static void restartInBackground(int w) {
+    restarting.put(w, CompletableFuture.runAsync(() -> restart(workers.get(w))));
+  }
+
+  /**
+   * Restarts a crashed worker. On a machine loaded far beyond its cores a worker JVM can take
+   * longer than the harness's two minutes to serve requests: it is then given three more.
+   */
+  private static void restart(ConnectWorker worker) {
+    try {
+      worker.restart();
+    } catch (IllegalStateException slow) {
+      if (!worker.isRunning()) {
+        throw slow;
+      }
+      LOG.warn("{} is slow to start: {}", worker, slow.getMessage());
+      Await.until(
+          worker + " to serve requests",
+          Duration.ofMinutes(3),
+          () -> worker.send("GET", "/connectors", null).status() == 200);
+    }
+  }
+
+  private static void awaitRestarts() {
+    restarting.values().forEach(CompletableFuture::join);
+    restarting.clear();
+  }
+
+  /** A worker that runs and serves REST requests. */
+  private static ConnectWorker anyRunning() {
+    for (int w = 0; w < WORKERS; w++) {
+      CompletableFuture<Void> restart = restarting.get(w);
+      if (workers.get(w).isRunning() && (restart == null || restart.isDone())) {
+        return workers.get(w);
+      }
+    }
+    throw new IllegalStateException("no worker runs");
+  }
+
+  /**
+   * Waits until the connector runs all its tasks. A task that failed by itself is restarted, as an
+   * operator would, and noted: after five commits in a row given up (slower than half of {@code
+   * commit.timeout.ms}, as on an overloaded machine) a task fails by design.
+   */
+  private static void awaitRunning() {
+    Await.until(
+        "the connector to run " + TASKS + " tasks",
+        Duration.ofMinutes(3),
+        () -> {
+          Thread.sleep(300);
+          ConnectWorker worker = anyRunning();
+          ConnectWorker.ConnectorStatus status = worker.connectorStatus(CONNECTOR);
+          for (ConnectWorker.TaskStatus task : status.tasks()) {
+            if ("FAILED".equals(task.state())) {
+              String trace = task.trace() == null ? "" : task.trace();
+              // The status of a task restarted a moment ago may still say its injected failure.
+              if (!trace.contains(FaultInjector.InjectedFault.class.getSimpleName())) {
+                String first = trace.lines().findFirst().orElse("");
+                LOG.warn("Task {} failed outside the planned crashes: {}", task.id(), first);
+                unplanned.add("task " + task.id() + ": " + first);
+              }
+              worker.restartTask(CONNECTOR, task.id());
+            }
+          }
+          return status.isRunning(TASKS);
+        });
+  }
+
+  private static Map<String, String> connectorConfig() {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", ParquetSinkConnector.class.getName());
+    config.put("tasks.max", Integer.toString(TASKS));
+    config.put("topics", TOPIC);
+    config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "true");
+    config.put("consumer.override.max.poll.records", "500");
+    config.put(ParquetSinkConfig.STORE_URL_CONFIG, workDir.resolve("lake").toUri().toString());
+    config.put(ParquetSinkConfig.TOPICS_DIR_CONFIG, SinkIts.TOPICS_DIR);
+    // Short, so that the run is: a commit gives up after 15 s, files a crashed writer left are
+    // deleted by a recovery 30 s later, temporary files too (a file is open for 2 s at most).
+    config.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(COMMIT_TIMEOUT_MS));
+    config.put(ParquetSinkConfig.ORPHAN_MIN_AGE_MS_CONFIG, Long.toString(COMMIT_TIMEOUT_MS));
+    config.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    config.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    config.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+    // Six partitions commit into one table, each as a snapshot of its own: their catalog commits
+    // conflict often. Iceberg retries a refused commit after 100 ms to 60 s by default; retrying
+    // sooner keeps a commit well within half of commit.timeout.ms on a loaded machine.
+    config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.min-wait-ms", "10");
+    config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.max-wait-ms", "500");
+    config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.num-retries", "10");
+    config.put(IcebergConfig.CATALOG_TYPE_CONFIG, "rest");
+    config.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    // Several data files per commit, so that a crash between files leaves some published.
+    config.put(IcebergConfig.PARTITION_SPEC_CONFIG, "identity(region)");
+    return config;
+  }
+
+  private static Catalog catalog() {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
+    properties.put("uri", rest.uri());
+    return CatalogUtil.buildIcebergCatalog("iceberg", properties, new Configuration());
+  }
+
+  /** Each partition's committed offset in the table's current snapshot (-1: none yet). */
+  private static Map<Integer, Long> tableOffsets(Catalog catalog) {
+    Map<Integer, Long> offsets = new TreeMap<>();
+    Snapshot current;
+    try {
+      current = catalog.loadTable(TABLE).currentSnapshot();
+    } catch (NoSuchTableException notYet) {
+      current = null;
+    }
+    for (int p = 0; p < PARTITIONS; p++) {
+      String value = current == null ? null : current.summary().get(OFFSET_KEY + "/" + p);
+      offsets.put(p, value == null ? -1 : Long.parseLong(value));
+    }
+    return offsets;
+  }
+
+  /** Waits until the table holds each partition's offsets up to at least {@code ends}. */
+  private static void awaitCommitted(Catalog catalog, Map<Integer, Long> ends, String what) {
+    Await.until(
+        "the table to commit " + what + " (up to " + ends + ")",
+        Duration.ofMinutes(3),
+        () -> {
+          // Once a second: each look loads the table's metadata, which grows with its snapshots.
+          Thread.sleep(800);
+          Map<Integer, Long> offsets = tableOffsets(catalog);
+          return ends.entrySet().stream().allMatch(e -> offsets.get(e.getKey()) >= e.getValue());
+        });
+  }
+
+  private static void assertEveryOffsetOnceWithItsValue(
+      Table table, Map<Integer, NavigableMap<Long, Long>> produced, String rounds)
+      throws Exception {
+    Map<String, Long> expected = new HashMap<>();
+    produced.forEach((p, offsets) -> offsets.forEach((o, i) -> expected.put(p + "/" + o, i)));
+    Map<String, Long> found = new HashMap<>();
+    List<String> twice = new ArrayList<>();
+    List<String> wrong = new ArrayList<>();
+    try (CloseableIterable<Record> rows =
+        IcebergGenerics.read(table)
+            .select("id", "region", "__kafka_partition", "__kafka_offset")
+            .build()) {
+      for (Record row : rows) {
+        String at = row.getField("__kafka_partition") + "/" + row.getField("__kafka_offset");
+        long id = (Long) row.getField("id");
+        if (found.put(at, id) != null) {
+          twice.add(at);
+        }
+        if (!region(id).equals(row.getField("region"))) {
+          wrong.add(at + " region " + row.getField("region"));
+        }
+      }
+    }
+    expected.forEach(
+        (at, id) -> {
+          Long got = found.get(at);
+          if (got != null && got.longValue() != id) {
+            wrong.add(at + " id " + got + " not " + id);
+          }
+        });
+    Set<String> missing = new HashSet<>(expected.keySet());
+    missing.removeAll(found.keySet());
+    Set<String> extra = new HashSet<>(found.keySet());
+    extra.removeAll(expected.keySet());
+    assertEquals(List.of(), first(twice), "offsets twice in the table: " + rounds);
+    assertEquals(List.of(), first(missing), missing.size() + " offsets missing: " + rounds);
+    assertEquals(List.of(), first(extra), "offsets never produced: " + rounds);
+    assertEquals(List.of(), first(wrong), "rows with another value: " + rounds);
+    assertEquals(expected.size(), found.size(), rounds);
+  }
+
+  private static List<String> first(Collection<String> items) {
+    return items.stream().sorted().limit(20).collect(Collectors.toList());
+  }
+
+  /**
+   * The snapshots are as designed: all in the current ancestry; each adds ranges (named in its
+   * commit keys); no range of a Kafka partition is added by two snapshots; and the rounds of the
+   * schedule make at most one snapshot per table and commit interval (the others are the rounds of
+   * a recovery or of a task letting its partitions go). Returns how many there are.
+   */
+  private static int assertSnapshotsAsDesigned(Table table, String rounds) {
+    List<Snapshot> history = new ArrayList<>();
+    SnapshotUtil.currentAncestors(table).forEach(history::add);
+    int all = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      all++;
+    }
+    assertEquals(all, history.size(), "snapshots outside the current ancestry: " + rounds);
+    Map<String, Integer> ranges = new TreeMap<>();
+    Map<String, Integer> intervals = new TreeMap<>();
+    List<Long> withoutRange = new ArrayList<>();
+    int unscheduled = 0;
+    for (Snapshot snapshot : history) {
+      int added = 0;
+      for (Map.Entry<String, String> entry : snapshot.summary().entrySet()) {
+        if (entry.getKey().startsWith(COMMIT_PREFIX)) {
+          String partition = entry.getKey().substring(COMMIT_PREFIX.length());
+          for (String range : entry.getValue().split(",")) {
+            ranges.merge(partition + "/" + range.trim(), 1, Integer::sum);
+            added++;
+          }
+        }
+      }
+      if (added == 0) {
+        withoutRange.add(snapshot.snapshotId());
+      }
+      String interval = snapshot.summary().get(INTERVAL_PROPERTY);
+      if (interval == null) {
+        unscheduled++;
+      } else {
+        intervals.merge(interval, 1, Integer::sum);
+      }
+    }
+    assertEquals(List.of(), withoutRange, "snapshots adding no range: " + rounds);
+    assertEquals(Map.of(), repeated(ranges), "ranges in more than one snapshot: " + rounds);
+    assertEquals(Map.of(), repeated(intervals), "intervals with more than one snapshot: " + rounds);
+    LOG.info(
+        "IcebergCrashIT: {} snapshots, {} of them rounds of the schedule, {} of recoveries and"
+            + " hand-overs, adding {} ranges",
+        history.size(),
+        history.size() - unscheduled,
+        unscheduled,
+        ranges.size());
+    return history.size();
+  }
+
+  private static Map<String, Integer> repeated(Map<String, Integer> counts) {
+    Map<String, Integer> repeated = new TreeMap<>();
+    counts.forEach(
+        (id, n) -> {
+          if (n > 1) {
+            repeated.put(id, n);
+          }
+        });
+    return repeated;
+  }
+
+  private static List<String> referencedFiles(Table table) throws Exception {
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(t -> files.add(Path.of(URI.create(t.file().location())).toString()));
+    }
+    return files;
+  }
+
+  /** The data files under the topic's directory that the current snapshot does not reference. */
+  private static List<String> unreferenced(Table table, Path lake) throws Exception {
+    Set<String> referenced = new HashSet<>(referencedFiles(table));
+    try (Stream<Path> files = Files.walk(lake.resolve(SinkIts.TOPICS_DIR).resolve(TOPIC))) {
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+          .filter(f -> !f.getFileName().toString().startsWith(".tmp-pqc-"))
+          .map(Path::toString)
+          .filter(f -> !referenced.contains(f))
+          .sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
+  private static List<String> temporaryFiles(Path lake) throws Exception {
+    try (Stream<Path> files = Files.walk(lake)) {
+      return files
+          .filter(f -> f.getFileName().toString().startsWith(".tmp-pqc-"))
+          .map(Path::toString)
+          .sorted()
+          .collect(Collectors.toList());
+    }
+  }
+}
