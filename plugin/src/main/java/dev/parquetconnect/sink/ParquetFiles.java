@@ -12,7 +12,7 @@ import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.format.write.EncodingPolicy;
 import dev.parquetconnect.format.write.PageVersion;
 import dev.parquetconnect.format.write.WriterOptions;
-import java.io.FilterOutputStream;
+import dev.parquetconnect.storage.UnclosedOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
@@ -126,7 +126,7 @@ final class ParquetFiles implements RecordWriterFactory {
         new ParquetFile(
             first.topic(),
             new ParquetRecordWriter(
-                new KeepOpen(out), layout, options, inference, fileSchemas.apply(first)));
+                new UnclosedOutput(out), layout, options, inference, fileSchemas.apply(first)));
     // Learned once the file's schema is accepted: a table that refuses it (a bad record) must not
     // make the topic's next files start from the refused layout.
     learn(first.topic(), layout);
@@ -325,27 +325,6 @@ final class ParquetFiles implements RecordWriterFactory {
     public void finish() throws IOException {
       writer.close();
       finished = true;
-    }
-  }
-
-  /**
-   * The store output as the Parquet writer sees it: closing it (which the writer does after the
-   * footer) only flushes, because the sink commits the output later, with the others of its commit,
-   * and an output closed before its commit is aborted.
-   */
-  private static final class KeepOpen extends FilterOutputStream {
-    KeepOpen(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.flush();
     }
   }
 }

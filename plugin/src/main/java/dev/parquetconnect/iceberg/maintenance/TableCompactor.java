@@ -9,9 +9,8 @@ import dev.parquetconnect.sink.commit.iceberg.StoreLocations;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.StoreOutput;
-import java.io.FilterOutputStream;
+import dev.parquetconnect.storage.UnclosedOutput;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -346,7 +345,7 @@ public final class TableCompactor {
       String key = dir + "/" + stem + String.format("%05d", outputs.size()) + ".parquet";
       try (StoreOutput out = store.create(key)) {
         FileMerger merger =
-            FileMerger.open(new KeepOpen(out), footers.get(next), keyValues, rowGroupBytes);
+            FileMerger.open(new UnclosedOutput(out), footers.get(next), keyValues, rowGroupBytes);
         try {
           boolean full = false;
           while (next < inputs.size() && !full) {
@@ -411,23 +410,6 @@ public final class TableCompactor {
       merger.close();
     } catch (IOException | RuntimeException e) {
       // The output is abandoned; the failure that brought us here is the one to report.
-    }
-  }
-
-  /** The merger closes its stream when the file is complete; the output commits after that. */
-  private static final class KeepOpen extends FilterOutputStream {
-    KeepOpen(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.flush();
     }
   }
 }

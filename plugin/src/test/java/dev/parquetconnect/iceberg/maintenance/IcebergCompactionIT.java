@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
@@ -37,7 +38,6 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -250,17 +250,7 @@ final class IcebergCompactionIT {
                 .put("at", new Date(1_700_000_000_000L + id * 1000))
                 .put("tags", id % 5 == 0 ? null : List.of("t" + id % 3, "u" + id % 4))
                 .put("note", note(id));
-        records.add(
-            new SinkRecord(
-                TOPIC,
-                p,
-                null,
-                null,
-                VALUE,
-                value,
-                o,
-                1_700_000_000_000L + id,
-                TimestampType.CREATE_TIME));
+        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
       }
     }
     return records;

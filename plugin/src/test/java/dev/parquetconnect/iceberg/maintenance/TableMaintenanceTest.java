@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
 import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.commit.iceberg.OffsetSummary;
 import dev.parquetconnect.storage.Store;
@@ -33,7 +34,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -295,17 +295,7 @@ final class TableMaintenanceTest {
                 .put("name", id % 4 == 0 ? null : "n" + id)
                 .put("price", java.math.BigDecimal.valueOf(id, 2))
                 .put("qty", (short) (id % 100));
-        records.add(
-            new SinkRecord(
-                TOPIC,
-                p,
-                null,
-                null,
-                VALUE,
-                value,
-                o,
-                1_700_000_000_000L + id,
-                TimestampType.CREATE_TIME));
+        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
       }
     }
     return records;

@@ -158,7 +158,7 @@ public final class OffsetSummary {
     return null;
   }
 
-  private static boolean hasOffsets(Map<String, String> summary) {
+  static boolean hasOffsets(Map<String, String> summary) {
     for (String key : summary.keySet()) {
       if (key.startsWith(OFFSET_PREFIX)) {
         return true;

@@ -293,9 +293,10 @@ public final class TableCommitter {
         if (interval != null) {
           delta.set(OffsetSummary.INTERVAL_PROPERTY, Long.toString(interval));
         }
-        // Any snapshot committed since the offsets were read fails the commit, also inside
+        // Any sink snapshot committed since the offsets were read fails the commit, also inside
         // Iceberg's own retries (which would otherwise rebase it on a newer parent with the
-        // offsets of this one): the round then reads the offsets again.
+        // offsets of this one): the round then reads the offsets again. Snapshots without sink
+        // offsets (compaction) in between leave them valid, so a busy compaction cannot starve it.
         Long baseId = base == null ? null : base.snapshotId();
         delta.validateWith(new ParentIs(baseId));
         faults.at(CrashPoints.BEFORE_TABLE_COMMIT);
@@ -473,17 +474,29 @@ public final class TableCommitter {
   }
 
   /** The commit's parent must be the snapshot its offsets were read from. */
+  /**
+   * The table's offsets are still those the round read on {@code baseId}: every snapshot committed
+   * after it carries no sink offsets (a compaction's rewrite, another writer's delete), so the
+   * offsets it copies forward and its per-partition condition still hold. A snapshot of a sink
+   * round or commit in between fails it, and the round reads the offsets again.
+   */
   private record ParentIs(Long baseId) implements SnapshotAncestryValidator {
     @Override
     public boolean validate(Iterable<Snapshot> ancestry) {
-      Iterator<Snapshot> it = ancestry.iterator();
-      Long parent = it.hasNext() ? it.next().snapshotId() : null;
-      return Objects.equals(parent, baseId);
+      for (Snapshot snapshot : ancestry) {
+        if (Objects.equals(snapshot.snapshotId(), baseId)) {
+          return true;
+        }
+        if (OffsetSummary.hasOffsets(snapshot.summary())) {
+          return false;
+        }
+      }
+      return baseId == null;
     }
 
     @Override
     public String errorMessage() {
-      return "another snapshot was committed after " + baseId;
+      return "another sink commit was made after snapshot " + baseId;
     }
   }
 }

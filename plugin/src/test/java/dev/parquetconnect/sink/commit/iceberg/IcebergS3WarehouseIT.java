@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.storage.S3ProxyServer;
 import dev.parquetconnect.storage.Secret;
 import java.io.Closeable;
@@ -30,7 +31,6 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -229,17 +229,7 @@ final class IcebergS3WarehouseIT {
                 .put("id", id)
                 .put("name", id % 7 == 0 ? null : "name-" + id)
                 .put("amount", id / 4.0);
-        records.add(
-            new SinkRecord(
-                TOPIC,
-                p,
-                null,
-                null,
-                VALUE,
-                value,
-                o,
-                1_700_000_000_000L + id,
-                TimestampType.CREATE_TIME));
+        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
       }
     }
     return records;

@@ -8,6 +8,7 @@ import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
 import dev.parquetconnect.sink.SinkClock;
 import dev.parquetconnect.sink.SinkTaskHarness;
+import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.Store;
@@ -41,7 +42,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -341,9 +341,7 @@ final class IcebergTableSinkTest {
             newer
                 ? new Struct(v2).put("id", o).put("note", "note-" + o)
                 : new Struct(v1).put("id", (int) o);
-        records.add(
-            new SinkRecord(
-                TOPIC, 0, null, null, newer ? v2 : v1, value, o, 0L, TimestampType.CREATE_TIME));
+        records.add(ValueRecords.of(TOPIC, 0, newer ? v2 : v1, value, o, 0L));
         if (o == 9) {
           task.put(records);
           task.commitOpenFiles(SCHEDULE_MS);
@@ -529,17 +527,7 @@ final class IcebergTableSinkTest {
               .put("id", id)
               .put("name", id % 7 == 0 ? null : "name-" + id)
               .put("amount", id / 4.0);
-      records.add(
-          new SinkRecord(
-              TOPIC,
-              partition,
-              null,
-              null,
-              VALUE,
-              value,
-              o,
-              1_700_000_000_000L + id,
-              TimestampType.CREATE_TIME));
+      records.add(ValueRecords.of(TOPIC, partition, VALUE, value, o, 1_700_000_000_000L + id));
     }
     return records;
   }
