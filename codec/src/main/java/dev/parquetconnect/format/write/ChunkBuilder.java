@@ -34,6 +34,8 @@ import java.util.Set;
  * is chosen once per column, from the data ({@link FallbackEncodings}).
  */
 final class ChunkBuilder {
+  private static final int INITIAL_PAGES_CAPACITY = 512;
+
   private final ColumnDescriptor column;
   private final PhysicalType type;
   private final int typeLength;
@@ -85,7 +87,7 @@ final class ChunkBuilder {
   private ValuesEncoder fallbackEncoder;
 
   /** The chunk's data pages, headers included, back to back (grows: files may be tiny). */
-  private final GrowableBuffer pages = new GrowableBuffer(512);
+  private final GrowableBuffer pages = new GrowableBuffer(INITIAL_PAGES_CAPACITY);
 
   private long uncompressedPageBytes;
   private long valueCount;
@@ -179,6 +181,14 @@ final class ChunkBuilder {
   /** Bytes held for the chunk: its encoded pages, its dictionary and its bloom filter. */
   long bufferedBytes() {
     return bufferedBytes;
+  }
+
+  /**
+   * The heap the chunk holds: as {@link #bufferedBytes()}, but the page buffer's whole array, which
+   * grows by doubling.
+   */
+  long heapBytes() {
+    return bufferedBytes - pages.size() + pages.capacity();
   }
 
   private void updateBufferedBytes() {
@@ -590,7 +600,9 @@ final class ChunkBuilder {
   }
 
   private void reset() {
-    pages.reset();
+    // A sink keeps thousands of files open: an array grown for a whole chunk is not kept for the
+    // next one, which may be as small (the memory budget counts what is kept).
+    pages.release(INITIAL_PAGES_CAPACITY);
     uncompressedPageBytes = 0;
     valueCount = 0;
     nonNullValues = 0;
