@@ -294,6 +294,11 @@ public final class ParquetRecordWriter implements Closeable {
     return writer.bufferedBytes();
   }
 
+  /** The heap the writer holds now, spare capacity of its arrays included (a memory budget's). */
+  public long heapBytes() {
+    return writer.heapBytes();
+  }
+
   /** Bytes written to the stream so far. */
   public long bytesWritten() {
     return writer.bytesWritten();

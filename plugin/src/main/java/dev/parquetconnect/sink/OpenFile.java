@@ -71,7 +71,7 @@ final class OpenFile {
 
   /** The heap this file holds: rows not yet written out plus the output's buffers. */
   long heapBytes() {
-    return (writer == null ? 0 : writer.bufferedBytes()) + output.heapBytes();
+    return (writer == null ? 0 : writer.heapBytes()) + output.heapBytes();
   }
 
   /**

@@ -206,6 +206,9 @@ final class ParquetFiles implements RecordWriterFactory {
      */
     private long buffered;
 
+    /** {@link #heapBytes} as of {@code bufferedAtRecords} records. */
+    private long heap;
+
     private long bufferedAtRecords = -1;
 
     ParquetFile(String topic, ParquetRecordWriter writer) {
@@ -293,9 +296,20 @@ final class ParquetFiles implements RecordWriterFactory {
       long records = writer.recordCount();
       if (records != bufferedAtRecords) {
         buffered = writer.bufferedBytes() + fixedBytes;
+        heap = writer.heapBytes() + fixedBytes;
         bufferedAtRecords = records;
       }
       return buffered;
+    }
+
+    /**
+     * {@link #bufferedBytes} with the spare capacity of the column writers' arrays, which grow by
+     * doubling: a page buffer of a file that took most of the records holds its doubled arrays.
+     */
+    @Override
+    public long heapBytes() {
+      bufferedBytes();
+      return finished ? 0 : heap;
     }
 
     /**

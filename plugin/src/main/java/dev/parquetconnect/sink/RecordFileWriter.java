@@ -62,6 +62,14 @@ interface RecordFileWriter {
   long bufferedBytes();
 
   /**
+   * The heap the writer holds now, what the memory budget counts: {@link #bufferedBytes()} unless
+   * the writer keeps arrays larger than its rows.
+   */
+  default long heapBytes() {
+    return bufferedBytes();
+  }
+
+  /**
    * About the bytes the rows not yet written out will add to the file: what {@code file.max.bytes}
    * counts besides {@link #bytesWritten()}. {@link #bufferedBytes()} unless the writer's heap
    * includes more than its rows (fixed per-file overhead the memory budget must see, but that never

@@ -36,7 +36,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalStore implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(LocalStore.class);
-  private static final int BUFFER = 64 * 1024;
+
+  /**
+   * Per open file: a sink may hold thousands, each buffer counted in its memory budget. The writer
+   * hands over whole column chunks, which pass the buffer; it only gathers headers and footers.
+   */
+  private static final int BUFFER = 8 * 1024;
 
   private final Path root;
   private final Path realRoot;

@@ -16,23 +16,15 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
-import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
-import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 
 /**
  * An S3 bucket and prefix ({@code s3://bucket/prefix}) on AWS or an S3-compatible store (MinIO,
@@ -50,8 +42,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
  *
  * <p>By role: {@link S3ClientSetup} builds the client (HTTP, endpoint, credentials), {@link S3Sse}
  * holds the encryption settings, {@link S3Input} reads and {@link S3MultipartOutput} writes; this
- * class holds what they share (bucket, root, retries) and the listing, copy, delete and cleanup
- * calls.
+ * class holds what they share (bucket, root, retries) and the listing and delete calls; {@link
+ * S3Copy} makes the server-side copies of a move or a commit, {@link S3OrphanCleanup} aborts and
+ * deletes what crashed writers left.
  *
  * <p>See docs/storage.md for every setting.
  */
@@ -72,14 +65,15 @@ public final class S3Store implements Store {
   static final String STAGING_DIR = StoreKeys.TEMP_PREFIX + "staging";
 
   final String bucket;
-  private final String rootPrefix; // "" or "a/b"
+  final String rootPrefix; // "" or "a/b"
   private final String url;
   final S3Client s3;
   private final SdkHttpClient http;
   private final AutoCloseable credentialsToClose;
   final Retrier retrier;
   final int partSize;
-  private final long copyPartSize;
+  private final S3Copy copier;
+  private final S3OrphanCleanup orphans;
   final boolean conditionalWrites;
   final S3Sse sse;
 
@@ -113,7 +107,7 @@ public final class S3Store implements Store {
     }
     this.partSize = (int) part;
     // UploadPartCopy takes parts of 5 MiB to 5 GiB.
-    this.copyPartSize =
+    long copyPartSize =
         Math.min(
             MAX_SINGLE_COPY,
             Math.max(MIN_PART_SIZE, settings.longValue("s3.copy.part.size", 512L * 1024 * 1024)));
@@ -125,6 +119,8 @@ public final class S3Store implements Store {
             settings.longValue("s3.retry.max.delay.ms", 10_000),
             url);
     this.sse = S3Sse.from(settings);
+    this.copier = new S3Copy(this, copyPartSize);
+    this.orphans = new S3OrphanCleanup(this);
 
     S3ClientSetup client = S3ClientSetup.open(settings);
     this.s3 = client.s3;
@@ -169,14 +165,14 @@ public final class S3Store implements Store {
   }
 
   /** The object-key prefix of everything under a store prefix, ending in "/" (or ""). */
-  private String listPrefix(String prefix) {
+  String listPrefix(String prefix) {
     StoreKeys.checkPrefix(prefix);
     String p =
         rootPrefix.isEmpty() ? prefix : prefix.isEmpty() ? rootPrefix : rootPrefix + "/" + prefix;
     return p.isEmpty() ? "" : p + "/";
   }
 
-  private String keyOf(String objectKey) {
+  String keyOf(String objectKey) {
     return rootPrefix.isEmpty() ? objectKey : objectKey.substring(rootPrefix.length() + 1);
   }
 
@@ -378,88 +374,11 @@ public final class S3Store implements Store {
 
   /**
    * A server-side copy that never replaces {@code dst} where the store honours {@code
-   * If-None-Match} (one CopyObject, or UploadPartCopy parts above {@code s3.copy.part.size} or 5
-   * GiB). The object under {@code dst} appears at once, whole. User metadata is copied; a multipart
-   * copy sets {@code writerToken} (when not null) as CopyObject would have copied it.
+   * If-None-Match}: see {@link S3Copy}.
    */
   void copy(String src, String dst, long size, String from, String to, String writerToken)
       throws IOException {
-    if (size <= Math.min(MAX_SINGLE_COPY, copyPartSize)) {
-      CopyObjectRequest.Builder b =
-          CopyObjectRequest.builder()
-              .sourceBucket(bucket)
-              .sourceKey(src)
-              .destinationBucket(bucket)
-              .destinationKey(dst);
-      if (conditionalWrites) {
-        b.ifNoneMatch("*");
-      }
-      applySse(b);
-      CopyObjectRequest req = b.build();
-      retrier.call("COPY " + from + " -> " + to, () -> s3.copyObject(req));
-    } else {
-      multipartCopy(src, dst, size, to, writerToken);
-    }
-  }
-
-  private void applySse(CopyObjectRequest.Builder b) {
-    switch (sse.type) {
-      case "sse-s3" -> b.serverSideEncryption(ServerSideEncryption.AES256);
-      case "sse-kms" -> {
-        b.serverSideEncryption(ServerSideEncryption.AWS_KMS);
-        if (sse.kmsKeyId != null) {
-          b.ssekmsKeyId(sse.kmsKeyId);
-        }
-      }
-      case "sse-c" ->
-          b.sseCustomerAlgorithm("AES256")
-              .sseCustomerKey(sse.customerKey.value())
-              .sseCustomerKeyMD5(sse.customerKeyMd5)
-              .copySourceSSECustomerAlgorithm("AES256")
-              .copySourceSSECustomerKey(sse.customerKey.value())
-              .copySourceSSECustomerKeyMD5(sse.customerKeyMd5);
-      default -> {}
-    }
-  }
-
-  private void multipartCopy(String src, String dst, long size, String to, String writerToken)
-      throws IOException {
-    String uploadId = createUpload(dst, writerToken, to);
-    try {
-      List<CompletedPart> parts = new ArrayList<>();
-      int n = 1;
-      for (long pos = 0; pos < size; pos += copyPartSize, n++) {
-        long end = Math.min(size, pos + copyPartSize) - 1;
-        UploadPartCopyRequest.Builder b =
-            UploadPartCopyRequest.builder()
-                .sourceBucket(bucket)
-                .sourceKey(src)
-                .destinationBucket(bucket)
-                .destinationKey(dst)
-                .uploadId(uploadId)
-                .partNumber(n)
-                .copySourceRange("bytes=" + pos + "-" + end);
-        if (sse.customer()) {
-          b.sseCustomerAlgorithm("AES256")
-              .sseCustomerKey(sse.customerKey.value())
-              .sseCustomerKeyMD5(sse.customerKeyMd5)
-              .copySourceSSECustomerAlgorithm("AES256")
-              .copySourceSSECustomerKey(sse.customerKey.value())
-              .copySourceSSECustomerKeyMD5(sse.customerKeyMd5);
-        }
-        UploadPartCopyRequest req = b.build();
-        int partNumber = n;
-        String etag =
-            retrier.call(
-                "COPY PART " + n + " of " + to,
-                () -> s3.uploadPartCopy(req).copyPartResult().eTag());
-        parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
-      }
-      completeUpload(dst, uploadId, parts, to);
-    } catch (IOException | RuntimeException e) {
-      abortUpload(dst, uploadId);
-      throw e;
-    }
+    copier.copy(src, dst, size, from, to, writerToken);
   }
 
   String createUpload(String objectKey, String writerToken, String key) throws IOException {
@@ -493,22 +412,6 @@ public final class S3Store implements Store {
     }
   }
 
-  /** Completes the upload of a multipart copy, with the conditional header when enabled. */
-  private void completeUpload(
-      String objectKey, String uploadId, List<CompletedPart> parts, String key) throws IOException {
-    CompleteMultipartUploadRequest.Builder b =
-        CompleteMultipartUploadRequest.builder()
-            .bucket(bucket)
-            .key(objectKey)
-            .uploadId(uploadId)
-            .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
-    if (conditionalWrites) {
-      b.ifNoneMatch("*");
-    }
-    CompleteMultipartUploadRequest req = b.build();
-    retrier.call("COMPLETE " + key, () -> s3.completeMultipartUpload(req));
-  }
-
   void abortUpload(String objectKey, String uploadId) {
     try {
       retrier.call(
@@ -539,105 +442,7 @@ public final class S3Store implements Store {
 
   @Override
   public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
-    int aborted = abortUploads(listPrefix(prefix), prefix, olderThan);
-    if (!prefix.isEmpty()) {
-      // The uploads of files named at their commit go to the staging prefix (under the root,
-      // so a cleanup of the root found them above).
-      aborted += abortUploads(stagingPrefix(prefix), prefix, olderThan);
-    }
-    return aborted + deleteStagingObjects(prefix, olderThan);
-  }
-
-  /** The object-key prefix of the staging objects of files under a store prefix. */
-  private String stagingPrefix(String prefix) {
-    return (rootPrefix.isEmpty() ? "" : rootPrefix + "/")
-        + STAGING_DIR
-        + "/"
-        + (prefix.isEmpty() ? "" : prefix + "/");
-  }
-
-  /** Aborts the multipart uploads under the object-key prefix {@code lp} begun before a time. */
-  private int abortUploads(String lp, String prefix, Instant olderThan) throws IOException {
-    int aborted = 0;
-    String keyMarker = null;
-    String idMarker = null;
-    try {
-      while (true) {
-        ListMultipartUploadsRequest.Builder rb =
-            ListMultipartUploadsRequest.builder().bucket(bucket).prefix(lp);
-        if (keyMarker != null) {
-          rb.keyMarker(keyMarker).uploadIdMarker(idMarker);
-        }
-        ListMultipartUploadsRequest req = rb.build();
-        ListMultipartUploadsResponse page =
-            retrier.call("LIST UPLOADS " + prefix, () -> s3.listMultipartUploads(req));
-        for (MultipartUpload u : page.uploads()) {
-          if (!u.key().startsWith(lp)) {
-            continue;
-          }
-          if (u.initiated() != null && !u.initiated().isBefore(olderThan)) {
-            continue;
-          }
-          abortUpload(u.key(), u.uploadId());
-          aborted++;
-          LOG.info("{}: aborted the orphaned multipart upload of {}", url, keyOf(u.key()));
-        }
-        if (!Boolean.TRUE.equals(page.isTruncated())) {
-          break;
-        }
-        keyMarker = page.nextKeyMarker();
-        idMarker = page.nextUploadIdMarker();
-      }
-    } catch (SdkException e) {
-      throw io(
-          url
-              + ": listing the multipart uploads under "
-              + (prefix.isEmpty() ? "the root" : prefix)
-              + " failed",
-          e);
-    }
-    return aborted;
-  }
-
-  /**
-   * Deletes the staging objects of files named at their commit under {@code prefix}, last modified
-   * before {@code olderThan}: completed uploads whose writer crashed (or was fenced) before copying
-   * them to their final key, or after copying and before deleting them. Deleting one fences its
-   * writer: the copy of a missing source fails.
-   */
-  private int deleteStagingObjects(String prefix, Instant olderThan) throws IOException {
-    String stagingPrefix = stagingPrefix(prefix);
-    int deleted = 0;
-    String token = null;
-    try {
-      do {
-        ListObjectsV2Request.Builder rb =
-            ListObjectsV2Request.builder().bucket(bucket).prefix(stagingPrefix);
-        if (token != null) {
-          rb.continuationToken(token);
-        }
-        ListObjectsV2Request req = rb.build();
-        ListObjectsV2Response page =
-            retrier.call("LIST STAGING " + prefix, () -> s3.listObjectsV2(req));
-        for (S3Object o : page.contents()) {
-          if (o.lastModified() != null && !o.lastModified().isBefore(olderThan)) {
-            continue;
-          }
-          deleteObject(o.key());
-          deleted++;
-          LOG.info("{}: deleted the orphaned staging object {}", url, keyOf(o.key()));
-        }
-        token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-      } while (token != null);
-    } catch (SdkException e) {
-      throw io(
-          url
-              + ": listing the staging objects under "
-              + (prefix.isEmpty() ? "the root" : prefix)
-              + " failed",
-          e);
-    }
-    return deleted;
+    return orphans.cleanup(prefix, olderThan);
   }
 
   /** Deletes an object by its full key; a missing object is not an error. */

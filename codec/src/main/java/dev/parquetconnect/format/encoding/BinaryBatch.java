@@ -48,6 +48,11 @@ public final class BinaryBatch {
     return offsets[count];
   }
 
+  /** The heap the batch's arrays take, whatever they hold now. */
+  public long capacityBytes() {
+    return data.length + 4L * offsets.length;
+  }
+
   public void clear() {
     count = 0;
     offsets[0] = 0;

@@ -44,6 +44,22 @@ public final class GrowableBuffer {
     size = 0;
   }
 
+  /** The length of the backing array: the heap the buffer holds whatever its size. */
+  public int capacity() {
+    return buf.length;
+  }
+
+  /**
+   * Forgets the content and lets go of an array grown past {@code capacity}: for a buffer that grew
+   * for a whole row group and would otherwise hold that heap until the next one fills it.
+   */
+  public void release(int capacity) {
+    size = 0;
+    if (buf.length > capacity) {
+      buf = new byte[Math.max(16, capacity)];
+    }
+  }
+
   /** Makes room for {@code extra} more bytes past {@link #size()}. */
   public void ensureCapacity(int extra) {
     long needed = (long) size + extra;

@@ -1,7 +1,6 @@
 package dev.parquetconnect.format.write;
 
 import dev.parquetconnect.format.compress.Compressor;
-import dev.parquetconnect.format.encoding.BitPacking;
 import dev.parquetconnect.format.encoding.DictionaryBuilder;
 import dev.parquetconnect.format.encoding.ValuesCodecs;
 import dev.parquetconnect.format.encoding.ValuesEncoder;
@@ -34,29 +33,14 @@ import java.util.Set;
  * is chosen once per column, from the data ({@link FallbackEncodings}).
  */
 final class ChunkBuilder {
+  private static final int INITIAL_PAGES_CAPACITY = 512;
+
   private final ColumnDescriptor column;
   private final PhysicalType type;
   private final int typeLength;
   private final PageVersion version;
   private final Compressor compressor;
 
-  /** Whether pages are compressed: what the run threshold of dictionary indices follows. */
-  private final boolean compressed;
-
-  /** Whether dictionary pages split where their index width grows ({@link #narrowerHead}). */
-  private final boolean splitsByIndexWidth;
-
-  /** The page whose dictionary indices {@code scratch.indices} holds, or null. */
-  private PageBuffer indexedPage;
-
-  /**
-   * The page whose first {@link #trialValues} values the dictionary trial added (their indices are
-   * in {@code scratch.indices}), or null: the page's encoding goes on from there instead of looking
-   * those values up a second time.
-   */
-  private PageBuffer trialPage;
-
-  private int trialValues;
   private final PageScratch scratch;
   private final PageAssembler assembler;
   private final boolean headerStatistics;
@@ -64,7 +48,6 @@ final class ChunkBuilder {
   private final boolean pageIndexEnabled;
   private final Encoding fixedFallback;
   private final EncodingPolicy policy;
-  private final int dictionaryByteLimit;
   private final Encoding dictionaryDataEncoding;
   private final Encoding dictionaryPageEncoding;
 
@@ -77,15 +60,14 @@ final class ChunkBuilder {
   private final PageIndexBuilder pageIndex;
   private final LevelHistograms histograms;
 
-  private final DictionaryBuilder dictionary;
-  private boolean dictionaryActive;
-  private boolean dictionaryUsed;
+  /** Null when the column has no dictionary. */
+  private final ChunkDictionary dictionary;
 
   private Encoding fallbackEncoding;
   private ValuesEncoder fallbackEncoder;
 
   /** The chunk's data pages, headers included, back to back (grows: files may be tiny). */
-  private final GrowableBuffer pages = new GrowableBuffer(512);
+  private final GrowableBuffer pages = new GrowableBuffer(INITIAL_PAGES_CAPACITY);
 
   private long uncompressedPageBytes;
   private long valueCount;
@@ -103,9 +85,6 @@ final class ChunkBuilder {
    */
   private long bufferedBytes;
 
-  private int[] seenIndexStamps = new int[0];
-  private int pageStamp;
-
   ChunkBuilder(
       ColumnDescriptor column,
       WriterOptions options,
@@ -117,9 +96,8 @@ final class ChunkBuilder {
     this.typeLength = column.primitive().typeLength();
     this.version = options.pageVersion();
     this.compressor = compressor;
-    this.compressed = compressor.codec() != CompressionCodec.UNCOMPRESSED;
     // A split is a page boundary of this column alone: with aligned pages it would undo them.
-    this.splitsByIndexWidth =
+    boolean splitsByIndexWidth =
         !options.alignedPages()
             && switch (compressor.codec()) {
               case UNCOMPRESSED, SNAPPY, LZ4, LZ4_RAW, LZO -> true;
@@ -144,7 +122,6 @@ final class ChunkBuilder {
     }
     this.policy = options.encodingPolicy();
     this.fixedFallback = FallbackEncodings.fixedChoice(type, override, policy, version);
-    this.dictionaryByteLimit = options.dictionaryByteLimit();
     // v1 pages name the dictionary encoding as parquet-java's v1 writer does, for old readers.
     this.dictionaryDataEncoding =
         version == PageVersion.V1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY;
@@ -153,8 +130,14 @@ final class ChunkBuilder {
     boolean wantsDictionary =
         overrides.dictionary() != null ? overrides.dictionary() : options.dictionary();
     if (wantsDictionary && type != PhysicalType.BOOLEAN) {
-      dictionary = DictionaryBuilder.forType(type, typeLength);
-      dictionaryActive = true;
+      dictionary =
+          new ChunkDictionary(
+              DictionaryBuilder.forType(type, typeLength),
+              column.maxDefinitionLevel(),
+              scratch,
+              compressor.codec() != CompressionCodec.UNCOMPRESSED,
+              splitsByIndexWidth,
+              options.dictionaryByteLimit());
     } else {
       dictionary = null;
     }
@@ -181,15 +164,27 @@ final class ChunkBuilder {
     return bufferedBytes;
   }
 
+  /**
+   * The heap the chunk holds: as {@link #bufferedBytes()}, but the page buffer's whole array, which
+   * grows by doubling.
+   */
+  long heapBytes() {
+    return bufferedBytes - pages.size() + pages.capacity();
+  }
+
   private void updateBufferedBytes() {
     long bytes = pages.size();
     if (dictionary != null) {
-      bytes += dictionary.dictionaryByteSize();
+      bytes += dictionary.builder().dictionaryByteSize();
     }
     if (bloomFilter != null) {
       bytes += bloomFilter.bufferedBytes();
     }
     bufferedBytes = bytes;
+  }
+
+  private boolean dictionaryUsed() {
+    return dictionary != null && dictionary.used();
   }
 
   /** Non-null values in the chunk's closed pages. */
@@ -207,10 +202,11 @@ final class ChunkBuilder {
    * holds of this column so far. Returns their level entries (the chunk's num_values).
    */
   long copyPagesTo(GrowableBuffer out) {
-    if (dictionaryUsed) {
+    if (dictionaryUsed()) {
       scratch.values.reset();
-      dictionary.writeDictionaryPage(scratch.values);
-      assembler.appendDictionaryPage(dictionary.dictionarySize(), dictionaryPageEncoding, out);
+      dictionary.builder().writeDictionaryPage(scratch.values);
+      assembler.appendDictionaryPage(
+          dictionary.builder().dictionarySize(), dictionaryPageEncoding, out);
     }
     out.write(pages);
     return valueCount;
@@ -223,21 +219,22 @@ final class ChunkBuilder {
 
   /** Encodes and keeps a closed page; the caller clears it afterwards. */
   void addPage(PageBuffer page) {
-    if (dictionaryActive && !dictionaryUsed && page.values > DICTIONARY_TRIAL_VALUES) {
-      tryDictionaryOnFirstValues(page);
+    boolean trying = dictionary != null && dictionary.active();
+    if (trying && !dictionary.used() && page.values > ChunkDictionary.TRIAL_VALUES) {
+      dictionary.tryOnFirstValues(page);
     }
-    int head = dictionaryActive ? narrowerHead(page) : 0;
+    int head = dictionary != null && dictionary.active() ? dictionary.narrowerHead(page) : 0;
     if (head > 0) {
-      indexedPage = null;
-      trialPage = null;
-      int entry = entryOfValue(page, head);
+      dictionary.pageDone();
+      int entry = dictionary.entryOfValue(page, head);
       addPage(page.slice(typeLength, 0, entry, 0, head));
       addPage(page.slice(typeLength, entry, page.entries, head, page.values));
       return;
     }
     Encoding encoding = encodeValues(page);
-    indexedPage = null; // the writer reuses one PageBuffer: never trust the indices later
-    trialPage = null;
+    if (dictionary != null) {
+      dictionary.pageDone(); // the writer reuses one PageBuffer: never trust the indices later
+    }
     pageStatistics.reset();
     pageStatistics.nullCount = page.entries - page.values;
     if (encoding == dictionaryDataEncoding
@@ -245,7 +242,7 @@ final class ChunkBuilder {
         && pageStatistics instanceof BinaryStatistics binary) {
       // The page's dictionary indices say which values are equal: compare each distinct one once.
       binary.addValuesOncePerIndex(
-          page, scratch.indices(page.values), seenIndices(), nextPageStamp());
+          page, scratch.indices(page.values), dictionary.seenIndices(), dictionary.nextPageStamp());
     } else {
       pageStatistics.addValues(page);
     }
@@ -277,128 +274,6 @@ final class ChunkBuilder {
     updateBufferedBytes();
   }
 
-  /** Per dictionary index, the stamp of the last page that compared its value for statistics. */
-  private int[] seenIndices() {
-    int size = dictionary.dictionarySize();
-    if (seenIndexStamps.length < size) {
-      seenIndexStamps = Arrays.copyOf(seenIndexStamps, Math.max(size, seenIndexStamps.length * 2));
-    }
-    return seenIndexStamps;
-  }
-
-  private int nextPageStamp() {
-    if (++pageStamp == Integer.MAX_VALUE) {
-      Arrays.fill(seenIndexStamps, 0);
-      pageStamp = 1;
-    }
-    return pageStamp;
-  }
-
-  /**
-   * How many leading values of a dictionary-encoded page to close as a page of their own, or 0. A
-   * page's indices all take the width of its largest one, and a dictionary that keeps growing
-   * (prices, ids, anything with a long tail) crosses a power of two somewhere in a large page: the
-   * indices before that point then fit one bit or more narrower. Splitting there pays when those
-   * bits outweigh a page boundary (header, page index entries, and under a codec a new frame);
-   * {@link #MIN_SPLIT_SAVING} bytes of bit-packed indices do by far. Not under codecs with an
-   * entropy coder (ZSTD, GZIP, Brotli): they squeeze the unused high bits themselves, and the split
-   * then costs more context than it saves (FileSizeTest). Flat columns only, where every entry
-   * starts a record. The values are added to the dictionary here, in page order, so the two halves
-   * find the same indices when they are encoded.
-   */
-  private int narrowerHead(PageBuffer page) {
-    int n = page.values;
-    if (!splitsByIndexWidth
-        || page.hasRepetitionLevels
-        || n < 2
-        || (long) n * 32 / 8 < MIN_SPLIT_SAVING) {
-      return 0;
-    }
-    int[] indices = scratch.indices(n);
-    addToDictionary(page, indices);
-    indexedPage = page; // encodeValues reuses the indices unless the page is split
-    int all = 0;
-    for (int i = 0; i < n; i++) {
-      all |= indices[i];
-    }
-    int width = BitPacking.bitWidth(all);
-    if (width < 2) {
-      return 0;
-    }
-    int widest = 1 << (width - 1);
-    int first = 0;
-    int before = 0;
-    while (indices[first] < widest) {
-      before |= indices[first++];
-    }
-    long saving = (long) first * (width - BitPacking.bitWidth(before)) / 8;
-    if (first == 0 || saving < MIN_SPLIT_SAVING) {
-      return 0;
-    }
-    if (!dictionaryUsed) {
-      // The head decides whether the chunk keeps its dictionary (the whole dictionary against
-      // the head's values): split only when the head alone pays for it, as the page would.
-      long headIndexBytes = 1 + ((long) first * BitPacking.bitWidth(before) + 7) / 8;
-      if (dictionary.dictionaryByteSize() + headIndexBytes >= plainBytes(page, first)) {
-        return 0;
-      }
-    }
-    return first;
-  }
-
-  /**
-   * Values of the chunk's first page a dictionary must pay on before it sees the rest: a column of
-   * distinct values (ids, timestamps, measurements) is refused after hashing this many, not a whole
-   * page of them (a 1 MiB page of longs is 131,072, whose hash table would take a few MiB of heap
-   * per column only to be dropped).
-   */
-  private static final int DICTIONARY_TRIAL_VALUES = 16_384;
-
-  /** Drops the dictionary when the page's first values show it does not pay. */
-  private void tryDictionaryOnFirstValues(PageBuffer page) {
-    int k = DICTIONARY_TRIAL_VALUES;
-    int[] indices = scratch.indices(k);
-    addToDictionary(page, k, indices);
-    // The same test as the whole page gets in encodeValues, on its first values (scratch.values
-    // is free until then).
-    scratch.values.reset();
-    int indexBytes = encodeIndices(indices, k, scratch.values);
-    if (dictionary.dictionaryByteSize() + indexBytes >= plainBytes(page, k)) {
-      dictionary.clear();
-      dictionaryActive = false;
-    } else {
-      trialPage = page;
-      trialValues = k;
-    }
-  }
-
-  /** Bytes of indices a split must save: a page boundary costs well under a tenth of this. */
-  private static final int MIN_SPLIT_SAVING = 1024;
-
-  /** The PLAIN size of the page's first {@code count} values. */
-  private long plainBytes(PageBuffer page, int count) {
-    if (type == PhysicalType.BYTE_ARRAY) {
-      return 4L * count + page.binaries.offset(count) - page.binaries.offset(0);
-    }
-    return page.valueBytes() / page.values * count;
-  }
-
-  /** The entry holding the page's value number {@code value} (nulls hold none). */
-  private int entryOfValue(PageBuffer page, int value) {
-    if (!page.hasDefinitionLevels) {
-      return value;
-    }
-    int maxDefinitionLevel = column.maxDefinitionLevel();
-    int seen = 0;
-    int entry = 0;
-    while (seen < value) {
-      if (page.definitionLevels[entry++] == maxDefinitionLevel) {
-        seen++;
-      }
-    }
-    return entry;
-  }
-
   /** Encodes the page's values into {@code scratch.values}; returns the encoding used. */
   private Encoding encodeValues(PageBuffer page) {
     GrowableBuffer out = scratch.values;
@@ -407,65 +282,13 @@ final class ChunkBuilder {
     if (n == 0) {
       return Encoding.PLAIN; // no values: an empty PLAIN section, whatever the column uses
     }
-    if (dictionaryActive) {
-      int[] indices = scratch.indices(n);
-      if (indexedPage != page) {
-        addToDictionary(page, indices);
-      }
-      indexedPage = null;
-      int indexBytes = encodeIndices(indices, n, out);
-      boolean overLimit = dictionary.dictionaryByteSize() > dictionaryByteLimit;
-      boolean pays = dictionary.dictionaryByteSize() + indexBytes < page.valueBytes();
-      if (!dictionaryUsed && (overLimit || !pays)) {
-        // No page depends on the dictionary yet: drop it for the whole chunk.
-        dictionary.clear();
-        out.reset();
-        dictionaryActive = false;
-      } else {
-        dictionaryUsed = true;
-        dictionaryActive = !overLimit;
-        return dictionaryDataEncoding;
-      }
+    if (dictionary != null && dictionary.active() && dictionary.encode(page, out)) {
+      return dictionaryDataEncoding;
     }
     ValuesEncoder encoder = fallbackEncoder(page);
     PageValues.writeTo(page, encoder);
     encoder.flushTo(out);
     return fallbackEncoding;
-  }
-
-  /**
-   * A dictionary-encoded page body: the bit width of the page's largest index in one byte, then the
-   * indices in the RLE / bit-packing hybrid ({@link HybridRunsEncoder}). Returns its size.
-   */
-  private int encodeIndices(int[] indices, int n, GrowableBuffer out) {
-    int max = 0;
-    for (int i = 0; i < n; i++) {
-      max = Math.max(max, indices[i]);
-    }
-    int width = BitPacking.bitWidth(max);
-    out.writeByte(width);
-    return 1 + new HybridRunsEncoder(width, compressed, false).encode(indices, n, out);
-  }
-
-  private void addToDictionary(PageBuffer page, int[] indices) {
-    addToDictionary(page, page.values, indices);
-  }
-
-  /** Adds the page's first {@code n} values to the dictionary; their indices to {@code indices}. */
-  private void addToDictionary(PageBuffer page, int n, int[] indices) {
-    // Values the trial added are in the dictionary, their indices in place (in the same order,
-    // so the dictionary is the one a lookup of every value would build).
-    int from = page == trialPage ? Math.min(trialValues, n) : 0;
-    int len = n - from;
-    switch (type) {
-      case INT32 -> dictionary.addInts(page.ints, from, len, indices, from);
-      case INT64 -> dictionary.addLongs(page.longs, from, len, indices, from);
-      case FLOAT -> dictionary.addFloats(page.floats, from, len, indices, from);
-      case DOUBLE -> dictionary.addDoubles(page.doubles, from, len, indices, from);
-      case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96 ->
-          dictionary.addBinaries(page.binaries, from, len, indices, from);
-      case BOOLEAN -> throw new IllegalStateException("BOOLEAN columns have no dictionary");
-    }
   }
 
   private ValuesEncoder fallbackEncoder(PageBuffer page) {
@@ -487,12 +310,13 @@ final class ChunkBuilder {
     long compressedBytes = pages.size();
     long uncompressedBytes = uncompressedPageBytes;
     Long dictionaryOffset = null;
-    if (dictionaryUsed) {
+    if (dictionaryUsed()) {
       scratch.values.reset();
-      dictionary.writeDictionaryPage(scratch.values);
+      dictionary.builder().writeDictionaryPage(scratch.values);
       GrowableBuffer page = scratch.trial;
       page.reset();
-      assembler.appendDictionaryPage(dictionary.dictionarySize(), dictionaryPageEncoding, page);
+      assembler.appendDictionaryPage(
+          dictionary.builder().dictionarySize(), dictionaryPageEncoding, page);
       dictionaryOffset = sink.position();
       sink.write(page);
       compressedBytes += page.size();
@@ -549,7 +373,7 @@ final class ChunkBuilder {
   /** Every encoding the chunk uses: dictionary page, levels, data pages. */
   private List<Encoding> encodings() {
     Set<Encoding> used = new LinkedHashSet<>();
-    if (dictionaryUsed) {
+    if (dictionaryUsed()) {
       used.add(dictionaryPageEncoding);
     }
     if (column.maxRepetitionLevel() > 0 || column.maxDefinitionLevel() > 0) {
@@ -565,7 +389,7 @@ final class ChunkBuilder {
 
   private List<PageEncodingStats> encodingStats() {
     List<PageEncodingStats> stats = new ArrayList<>();
-    if (dictionaryUsed) {
+    if (dictionaryUsed()) {
       stats.add(new PageEncodingStats(PageType.DICTIONARY_PAGE, dictionaryPageEncoding, 1));
     }
     PageType dataPage = version == PageVersion.V1 ? PageType.DATA_PAGE : PageType.DATA_PAGE_V2;
@@ -590,7 +414,9 @@ final class ChunkBuilder {
   }
 
   private void reset() {
-    pages.reset();
+    // A sink keeps thousands of files open: an array grown for a whole chunk is not kept for the
+    // next one, which may be as small (the memory budget counts what is kept).
+    pages.release(INITIAL_PAGES_CAPACITY);
     uncompressedPageBytes = 0;
     valueCount = 0;
     nonNullValues = 0;
@@ -601,9 +427,7 @@ final class ChunkBuilder {
     chunkStatistics.reset();
     pageIndex.clear();
     if (dictionary != null) {
-      dictionary.clear();
-      dictionaryActive = true;
-      dictionaryUsed = false;
+      dictionary.reset();
     }
     updateBufferedBytes();
   }

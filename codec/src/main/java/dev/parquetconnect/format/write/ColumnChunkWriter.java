@@ -596,6 +596,11 @@ public final class ColumnChunkWriter {
     return page.bufferedBytes() + chunk.bufferedBytes();
   }
 
+  /** The heap this column holds now: {@link #bufferedBytes()} with its arrays' spare capacity. */
+  public long heapBytes() {
+    return page.heapBytes() + chunk.heapBytes();
+  }
+
   /** Records this column holds in the current row group. */
   long rows() {
     return chunk.rows() + page.rows;

@@ -97,6 +97,24 @@ final class PageBuffer {
     return valueBytes() + levelBytes(entries);
   }
 
+  /**
+   * The heap the page's arrays take, whatever they hold now: they grow by doubling and are kept for
+   * the next page, so a sink's memory budget counts this rather than {@link #bufferedBytes()}.
+   */
+  long heapBytes() {
+    long levels = levelCapacity == Integer.MAX_VALUE ? 0 : 4L * levelCapacity * levelArrays;
+    long valueArrays =
+        switch (type) {
+          case BOOLEAN -> booleans.length;
+          case INT32 -> 4L * ints.length;
+          case INT64 -> 8L * longs.length;
+          case FLOAT -> 4L * floats.length;
+          case DOUBLE -> 8L * doubles.length;
+          case INT96, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY -> binaries.capacityBytes();
+        };
+    return levels + valueArrays;
+  }
+
   /** The levels' share of {@link #bufferedBytes()} for {@code entryCount} entries. */
   long levelBytes(long entryCount) {
     return entryCount * levelArrays >>> 2;

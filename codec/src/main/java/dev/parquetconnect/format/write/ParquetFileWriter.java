@@ -439,6 +439,18 @@ public final class ParquetFileWriter implements Closeable {
     return total;
   }
 
+  /**
+   * The heap the column writers hold now: {@link #bufferedBytes()} plus the spare capacity of their
+   * arrays, which grow by doubling and are kept from page to page: what a memory budget counts.
+   */
+  public long heapBytes() {
+    long total = 0;
+    for (ColumnChunkWriter column : columns) {
+      total += column.heapBytes();
+    }
+    return total;
+  }
+
   /** Writes the open row group now (nothing when it holds no record). */
   public void flushRowGroup() throws IOException {
     ensureOpen();
