@@ -3,11 +3,10 @@ package dev.parquetconnect.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
-import java.io.Closeable;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -53,28 +50,20 @@ final class TableAuditTest {
       SchemaBuilder.struct().name("Order").field("id", Schema.INT64_SCHEMA).build();
 
   @TempDir static Path dir;
-  private static IcebergRestServer rest;
+  private static IcebergFixture rest;
   private static Catalog catalog;
   private static Path storeConfig;
 
   @BeforeAll
   static void writeTables() throws Exception {
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(dir.resolve("rest")),
-            dir.resolve("warehouse").toString(),
-            Map.of());
-    catalog =
-        CatalogUtil.buildIcebergCatalog(
-            "test", Map.of("type", "rest", "uri", rest.uri()), new Configuration());
+    rest = IcebergFixture.restOnLocalDisk(dir);
+    catalog = rest.catalog();
     Path store = Files.createDirectories(dir.resolve("store"));
     Map<String, String> props = new HashMap<>();
     props.put("name", "audit-sink");
     props.put(ParquetSinkConfig.STORE_URL_CONFIG, store.toUri().toString());
     props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, "10000");
-    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    props.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
-    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    rest.tableMode(props);
     List<String> topics = List.of("clean", "twice", "holes");
     List<TopicPartition> partitions = new ArrayList<>();
     for (String topic : topics) {
@@ -115,9 +104,6 @@ final class TableAuditTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (catalog instanceof Closeable c) {
-      c.close();
-    }
     if (rest != null) {
       rest.close();
     }

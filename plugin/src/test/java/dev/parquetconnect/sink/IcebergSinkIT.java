@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
-import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.ItPaths;
 import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.KafkaBroker;
@@ -13,7 +13,6 @@ import dev.parquetconnect.it.KafkaRecords;
 import dev.parquetconnect.it.KafkaRuntime;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import java.io.Closeable;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,16 +56,12 @@ final class IcebergSinkIT {
   private static Path workDir;
   private static KafkaBroker broker;
   private static ConnectWorker worker;
-  private static IcebergRestServer rest;
+  private static IcebergFixture rest;
 
   @BeforeAll
   static void start() throws Exception {
     workDir = ItPaths.freshWorkDir("IcebergSinkIT");
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(workDir.resolve("rest")),
-            workDir.resolve("rest-warehouse").toString(),
-            Map.of());
+    rest = IcebergFixture.restOnLocalDisk(workDir);
     KafkaRuntime runtime = KafkaRuntime.defaultVersion();
     broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
     worker =

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
-import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.ItPaths;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.KafkaBroker;
@@ -49,17 +49,13 @@ final class TableReplayIT {
   private static final int COMMITS = 3;
 
   private static Path workDir;
-  private static IcebergRestServer rest;
+  private static IcebergFixture rest;
   private static KafkaBroker broker;
 
   @BeforeAll
   static void start() throws Exception {
     workDir = ItPaths.freshWorkDir("TableReplayIT");
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(workDir.resolve("rest")),
-            workDir.resolve("warehouse").toString(),
-            Map.of());
+    rest = IcebergFixture.restOnLocalDisk(workDir);
     broker =
         KafkaBroker.builder(KafkaRuntime.defaultVersion(), workDir.resolve("broker"))
             // A killed worker's open transaction is aborted within a second of its timeout.

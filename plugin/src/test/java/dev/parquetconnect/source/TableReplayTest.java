@@ -8,14 +8,13 @@ import dev.parquetconnect.format.filter.PredicateParser;
 import dev.parquetconnect.iceberg.maintenance.CompactionPolicy;
 import dev.parquetconnect.iceberg.maintenance.CompactionResult;
 import dev.parquetconnect.iceberg.maintenance.TableCompactor;
-import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.source.SinkArchive.Original;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
-import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -68,7 +65,7 @@ final class TableReplayTest {
   private static final long SCHEDULE_MS = 10_000;
 
   @TempDir static Path dir;
-  private static IcebergRestServer rest;
+  private static IcebergFixture rest;
   private static Catalog catalog;
   private static Path tableStore;
   private static Path filesStore;
@@ -77,20 +74,11 @@ final class TableReplayTest {
 
   @BeforeAll
   static void writeTheTableAndTheFiles() throws Exception {
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(dir.resolve("rest")),
-            dir.resolve("warehouse").toString(),
-            Map.of());
-    catalog =
-        CatalogUtil.buildIcebergCatalog(
-            "test", Map.of("type", "rest", "uri", rest.uri()), new Configuration());
+    rest = IcebergFixture.restOnLocalDisk(dir);
+    catalog = rest.catalog();
     tableStore = Files.createDirectories(dir.resolve("table-store"));
     filesStore = Files.createDirectories(dir.resolve("files-store"));
-    Map<String, String> table = sinkProps(tableStore, "table-sink");
-    table.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    table.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
-    table.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    Map<String, String> table = rest.tableMode(sinkProps(tableStore, "table-sink"));
     Map<String, String> files = sinkProps(filesStore, "files-sink");
     List<TopicPartition> partitions = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
@@ -121,9 +109,6 @@ final class TableReplayTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (catalog instanceof Closeable c) {
-      c.close();
-    }
     if (rest != null) {
       rest.close();
     }
@@ -220,9 +205,7 @@ final class TableReplayTest {
   void aCompactedTableReplaysTheSameRecordsAndResumesAcrossTheCompaction() throws Exception {
     String topic = "events";
     Map<String, String> sink = sinkProps(tableStore, "compaction-sink");
-    sink.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    sink.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
-    sink.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    rest.tableMode(sink);
     List<TopicPartition> partitions =
         List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
     Schema value =

@@ -3,14 +3,13 @@ package dev.parquetconnect.iceberg.maintenance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parquetconnect.it.IcebergRestServer;
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
-import java.io.Closeable;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -91,27 +88,17 @@ final class IcebergCompactionIT {
           .build();
 
   @TempDir static Path dir;
-  private static IcebergRestServer rest;
+  private static IcebergFixture rest;
   private static Catalog catalog;
 
   @BeforeAll
   static void startRestCatalog() throws Exception {
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(dir.resolve("rest")),
-            dir.resolve("rest-warehouse").toString(),
-            Map.of());
-    catalog =
-        (Catalog)
-            CatalogUtil.buildIcebergCatalog(
-                "test", Map.of("type", "rest", "uri", rest.uri()), new Configuration());
+    rest = IcebergFixture.restOnLocalDisk(dir);
+    catalog = rest.catalog();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (catalog instanceof Closeable c) {
-      c.close();
-    }
     if (rest != null) {
       rest.close();
     }

@@ -3,6 +3,7 @@ package dev.parquetconnect.sink.commit.iceberg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
@@ -32,7 +33,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -57,13 +57,7 @@ final class IcebergS3WarehouseIT {
   private static final int PARTITIONS = 2;
   private static final int OFFSETS = 60;
   private static final long SCHEDULE_MS = 10_000;
-  private static final Schema VALUE =
-      SchemaBuilder.struct()
-          .name("Order")
-          .field("id", Schema.INT64_SCHEMA)
-          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("amount", Schema.FLOAT64_SCHEMA)
-          .build();
+  private static final Schema VALUE = IcebergFixture.ORDER_VALUE;
 
   @TempDir static Path dir;
   private static S3ProxyServer s3;

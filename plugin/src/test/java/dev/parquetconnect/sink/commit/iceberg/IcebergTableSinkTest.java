@@ -3,6 +3,7 @@ package dev.parquetconnect.sink.commit.iceberg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
@@ -66,13 +67,7 @@ final class IcebergTableSinkTest {
   private static final String TOPIC = "orders";
   private static final int PARTITIONS = 3;
   private static final long SCHEDULE_MS = 10_000;
-  private static final Schema VALUE =
-      SchemaBuilder.struct()
-          .name("Order")
-          .field("id", Schema.INT64_SCHEMA)
-          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("amount", Schema.FLOAT64_SCHEMA)
-          .build();
+  private static final Schema VALUE = IcebergFixture.ORDER_VALUE;
 
   @TempDir static Path dir;
   private static IcebergRestServer rest;
