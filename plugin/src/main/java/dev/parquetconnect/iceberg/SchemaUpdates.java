@@ -3,11 +3,14 @@ package dev.parquetconnect.iceberg;
 import dev.parquetconnect.format.schema.MessageType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -52,6 +55,38 @@ public final class SchemaUpdates {
       change.accept(update);
     }
     return Optional.empty();
+  }
+
+  /**
+   * What {@code wider}, the result of {@link #apply} on {@code table}, changes, column by column
+   * (dotted paths, a list's element and a map's value as {@code element} and {@code value}), for a
+   * message that says why a record needs a schema change; empty when nothing changed.
+   */
+  public static String describeChanges(Schema table, Schema wider) {
+    List<String> changes = new ArrayList<>();
+    for (Map.Entry<String, Integer> column :
+        new TreeMap<>(TypeUtil.indexByName(wider.asStruct())).entrySet()) {
+      Types.NestedField after = wider.findField(column.getValue());
+      Types.NestedField before = table.findField(column.getValue());
+      String name = column.getKey();
+      if (before == null) {
+        if (!name.contains(".") || table.findField(parentOf(name)) != null) {
+          changes.add("new column '" + name + "' (" + after.type() + ")");
+        }
+        continue;
+      }
+      if (after.type().isPrimitiveType() && !after.type().equals(before.type())) {
+        changes.add("column '" + name + "' from " + before.type() + " to " + after.type());
+      }
+      if (before.isRequired() && after.isOptional()) {
+        changes.add("column '" + name + "' from required to optional");
+      }
+    }
+    return String.join(", ", changes);
+  }
+
+  private static String parentOf(String dotted) {
+    return dotted.substring(0, dotted.lastIndexOf('.'));
   }
 
   /** Whether {@code table}'s columns already hold every file of {@code written} as they are. */

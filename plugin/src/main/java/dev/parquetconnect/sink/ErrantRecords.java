@@ -60,9 +60,12 @@ final class ErrantRecords {
             + record.kafkaPartition()
             + " offset "
             + record.kafkaOffset();
+    // The dead letter queue's message says where, as the failed task's would: its headers are
+    // off unless errors.deadletterqueue.context.headers.enable is set.
+    DataException named =
+        new DataException("Cannot write the record at " + where + ": " + error.getMessage(), error);
     if (!tolerate) {
-      throw new DataException(
-          "Cannot write the record at " + where + ": " + error.getMessage(), error);
+      throw named;
     }
     if (reporter == null) {
       LOG.warn("{} skipping the record at {}: {}", logPrefix, where, error.getMessage());
@@ -73,7 +76,7 @@ final class ErrantRecords {
         logPrefix,
         where,
         error.getMessage());
-    return reporter.report(record, error);
+    return reporter.report(record, named);
   }
 
   /** Waits until the dead letter queue has every record of {@code futures}. */

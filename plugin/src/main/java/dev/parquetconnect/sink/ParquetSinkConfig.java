@@ -11,6 +11,7 @@ import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.partition.PartitionerPresets;
 import dev.parquetconnect.sink.partition.RecordTime;
+import dev.parquetconnect.storage.DelegatedCredentials;
 import dev.parquetconnect.storage.StoreSettings;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -128,6 +129,8 @@ public final class ParquetSinkConfig extends AbstractConfig {
 
   public static final ConfigDef CONFIG_DEF = configDef();
 
+  private final DelegatedCredentials vendedCredentials = new DelegatedCredentials();
+
   public ParquetSinkConfig(Map<String, String> props) {
     super(CONFIG_DEF, props);
     ConnectorValidation.requireValid(CONFIG_DEF, props, () -> SinkConfigRules.problems(this::get));
@@ -162,7 +165,18 @@ public final class ParquetSinkConfig extends AbstractConfig {
    * secrets as {@code Secret}s, and the {@code hadoop.config.*} pass-through keys).
    */
   public StoreSettings storeSettings() {
-    return ConnectorStoreSettings.of(this);
+    StoreSettings settings = ConnectorStoreSettings.of(this);
+    return icebergTables()
+        ? settings.with(StoreSettings.DELEGATED_CREDENTIALS, vendedCredentials)
+        : settings;
+  }
+
+  /**
+   * Where table mode puts the credentials a catalog vends with a table, for the store of {@link
+   * #storeSettings()} to sign with ({@code IcebergTables.shareVendedCredentials}).
+   */
+  public DelegatedCredentials vendedCredentials() {
+    return vendedCredentials;
   }
 
   /**

@@ -208,7 +208,10 @@ public final class ParquetSinkTask extends SinkTask {
   private IcebergTables openTables(ParquetSinkConfig config) {
     IcebergSettings settings = config.iceberg();
     try {
-      return new IcebergTables(IcebergCatalogs.open(settings), settings, bindings.apply(config));
+      IcebergTables opened =
+          new IcebergTables(IcebergCatalogs.open(settings), settings, bindings.apply(config));
+      opened.shareVendedCredentials(config.vendedCredentials());
+      return opened;
     } catch (IOException e) {
       closeStoreQuietly();
       throw new ConnectException(

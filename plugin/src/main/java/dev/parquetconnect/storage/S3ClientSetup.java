@@ -130,8 +130,22 @@ final class S3ClientSetup {
     return h.build();
   }
 
-  /** Static keys or the default chain, under an assumed role if {@code aws.sts.role.arn} is set. */
+  /**
+   * The delegated credentials while a holder has some, else {@link #ownCredentials}: the SDK asks
+   * for them at every request, so new ones apply at once.
+   */
   private static AwsCredentialsProvider credentials(
+      StoreSettings settings, String region, SdkHttpClient http) {
+    AwsCredentialsProvider own = ownCredentials(settings, region, http);
+    DelegatedCredentials delegated = settings.delegatedCredentials();
+    if (delegated == null) {
+      return own;
+    }
+    return new DelegatingCredentialsProvider(delegated, own);
+  }
+
+  /** Static keys or the default chain, under an assumed role if {@code aws.sts.role.arn} is set. */
+  private static AwsCredentialsProvider ownCredentials(
       StoreSettings settings, String region, SdkHttpClient http) {
     Secret id = settings.secret("aws.access.key.id");
     Secret secret = settings.secret("aws.secret.access.key");

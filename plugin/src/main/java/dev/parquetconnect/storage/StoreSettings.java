@@ -24,6 +24,12 @@ public final class StoreSettings {
           "s3.tls.truststore.password",
           "aws.sts.external.id");
 
+  /**
+   * The setting that carries a {@link DelegatedCredentials} holder (an object, never a string): an
+   * S3 store signs with the holder's credentials once it has any.
+   */
+  public static final String DELEGATED_CREDENTIALS = "delegated.credentials";
+
   private final Map<String, ?> values;
 
   public StoreSettings(Map<String, ?> values) {
@@ -105,6 +111,18 @@ public final class StoreSettings {
     }
     throw new IllegalArgumentException(
         "setting " + key + " must be true or false, got '" + s + "'");
+  }
+
+  /** The holder of {@link #DELEGATED_CREDENTIALS}, or null. */
+  public DelegatedCredentials delegatedCredentials() {
+    return values.get(DELEGATED_CREDENTIALS) instanceof DelegatedCredentials d ? d : null;
+  }
+
+  /** These settings with one more (or another) value. */
+  public StoreSettings with(String key, Object value) {
+    Map<String, Object> more = new java.util.HashMap<>(values);
+    more.put(key, value);
+    return new StoreSettings(more);
   }
 
   /** The settings whose names start with {@code prefix}, with the prefix removed, as strings. */

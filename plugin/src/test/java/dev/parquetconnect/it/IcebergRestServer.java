@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.rest.IcebergServerAdapters;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
 import org.eclipse.jetty.server.Server;
@@ -36,7 +37,10 @@ public final class IcebergRestServer implements AutoCloseable {
 
   /**
    * Starts a server whose tables live under {@code warehouse} (a local path or any location the
-   * backend's FileIO writes, with {@code backendProperties} such as an S3 endpoint).
+   * backend's FileIO writes, with {@code backendProperties} such as an S3 endpoint). With {@code
+   * include-credentials=true} among them, it vends their {@code s3.access-key-id}, {@code
+   * s3.secret-access-key} and {@code s3.session-token} with every table, as Iceberg's {@code
+   * RESTCatalogServer} does.
    */
   public static IcebergRestServer start(
       Path workDir, String warehouse, Map<String, String> backendProperties) throws Exception {
@@ -53,8 +57,13 @@ public final class IcebergRestServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
-    context.addServlet(
-        new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
+    // Iceberg's server adapter vends the configuration's storage credentials with each table
+    // when include-credentials is true; the plain adapter never does.
+    RESTCatalogAdapter adapter =
+        properties.containsKey("include-credentials")
+            ? IcebergServerAdapters.serverAdapter(backend, properties)
+            : new RESTCatalogAdapter(backend);
+    context.addServlet(new ServletHolder(new RESTCatalogServlet(adapter)), "/*");
     server.setHandler(context);
     server.start();
     String uri = "http://" + ItPaths.LOOPBACK + ":" + connector.getLocalPort() + "/";

@@ -3,6 +3,7 @@ package dev.parquetconnect.sink.commit.iceberg;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.iceberg.IcebergSchemas;
 import dev.parquetconnect.iceberg.SchemaUpdates;
+import dev.parquetconnect.storage.DelegatedCredentials;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,11 +42,20 @@ public final class IcebergTables implements Closeable {
   private final IcebergSettings settings;
   private final TableBindings bindings;
   private final Map<String, Table> tables = new HashMap<>();
+  private DelegatedCredentials dataStoreCredentials;
 
   public IcebergTables(Catalog catalog, IcebergSettings settings, TableBindings bindings) {
     this.catalog = catalog;
     this.settings = settings;
     this.bindings = bindings;
+  }
+
+  /**
+   * Hands the credentials a catalog vends with a table (its FileIO's properties, {@link
+   * VendedCredentials}) to {@code holder}, the data files' store's, whenever a table is loaded.
+   */
+  public void shareVendedCredentials(DelegatedCredentials holder) {
+    this.dataStoreCredentials = holder;
   }
 
   public IcebergSettings settings() {
@@ -65,11 +75,18 @@ public final class IcebergTables implements Closeable {
   public Table load(String topic) throws IOException {
     Table table = tables.get(topic);
     try {
+      if (table != null
+          && VendedCredentials.expiring(table.io().properties(), System.currentTimeMillis())) {
+        // A refresh keeps the FileIO and its credentials; a load gets new ones.
+        LOG.info("the credentials vended with {} expire soon: loading it again", table.name());
+        table = null;
+      }
       if (table != null) {
         table.refresh();
         return table;
       }
       table = catalog.loadTable(identifier(topic));
+      shareCredentialsOf(table);
     } catch (NoSuchTableException e) {
       tables.remove(topic);
       return null;
@@ -111,6 +128,7 @@ public final class IcebergTables implements Closeable {
               .withProperties(properties)
               .create();
       LOG.info("created table {} (spec {}, schema {})", id, spec, table.schema());
+      shareCredentialsOf(table);
     } catch (AlreadyExistsException e) {
       LOG.info("table {} was created meanwhile by another task", id);
       table = load(topic);
@@ -162,6 +180,18 @@ public final class IcebergTables implements Closeable {
     };
   }
 
+  private void shareCredentialsOf(Table table) {
+    if (dataStoreCredentials == null) {
+      return;
+    }
+    DelegatedCredentials.Current vended = VendedCredentials.of(table.io().properties());
+    if (vended != null) {
+      dataStoreCredentials.update(vended);
+      LOG.info(
+          "the data files of {} go to the store with the {} it was vended", table.name(), vended);
+    }
+  }
+
   private void createNamespace(Namespace namespace) {
     if (catalog instanceof SupportsNamespaces namespaces
         && !namespace.isEmpty()
@@ -194,10 +224,11 @@ public final class IcebergTables implements Closeable {
     if (!settings.evolveSchema()) {
       throw new SchemaRefused(
           table.name()
-              + " cannot hold the files' schema without a schema change and "
+              + " cannot hold the record without a schema change ("
+              + SchemaUpdates.describeChanges(table.schema(), wider)
+              + ") and "
               + IcebergConfig.SCHEMA_EVOLVE_CONFIG
-              + "=false; new schema would be "
-              + wider);
+              + "=false");
     }
     update.commit();
     transaction

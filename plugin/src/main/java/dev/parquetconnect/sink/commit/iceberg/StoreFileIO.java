@@ -94,8 +94,15 @@ public final class StoreFileIO implements SupportsPrefixOperations {
             values.put(name, StoreSettings.SECRET_KEYS.contains(name) ? Secret.of(value) : value);
           }
         });
-    this.settings = new StoreSettings(values);
+    // A table's FileIO carries what the catalog vended with it: those credentials, not the
+    // connector's, are the ones the table's storage accepts.
+    this.settings = new StoreSettings(VendedCredentials.overStoreSettings(values, props));
     this.stores = new ConcurrentHashMap<>();
+  }
+
+  /** The settings its stores are opened with (the connector's, or what the catalog vended). */
+  StoreSettings settings() {
+    return settings;
   }
 
   @Override

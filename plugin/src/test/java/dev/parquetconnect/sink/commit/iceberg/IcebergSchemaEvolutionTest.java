@@ -304,6 +304,8 @@ final class IcebergSchemaEvolutionTest {
           task.deadLetterErrors().toString());
       String error = task.deadLetterErrors().get(0).getMessage();
       assertTrue(error.contains(IcebergConfig.SCHEMA_EVOLVE_CONFIG + "=false"), error);
+      assertTrue(error.contains("partition 0 offset 10"), "where: " + error);
+      assertTrue(error.contains("column 'id' from int to long"), "which column and why: " + error);
     }
     Table table = table(props);
     assertEquals(11, count(table), "offsets 0-9 and 12");
