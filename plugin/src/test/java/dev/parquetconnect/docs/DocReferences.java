@@ -194,6 +194,14 @@ final class DocReferences {
   /** First folders of paths to what a build or a run makes, or to what lies beside the project. */
   private static final Set<String> NOT_SOURCES = Set.of("target", "data", "..", ".");
 
+  /**
+   * Package folders of other projects' names in our test sources (a test class that must live in
+   * {@code org/apache/...} to reach a package-private type): their names are no folders of ours, so
+   * a doc's {@code apache/kafka} (an image) is not read as a path into them.
+   */
+  private static final Pattern FOREIGN_PACKAGE =
+      Pattern.compile("(.*/)?src/[^/]+/java/(?!dev(/|$)).*");
+
   /** Folders never indexed: build output and Git; and the root's data/, the quickstart's state. */
   private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "node_modules");
 
@@ -266,7 +274,9 @@ final class DocReferences {
           continue;
         }
         paths.add(relative);
-        folderNames.add(name);
+        if (!FOREIGN_PACKAGE.matcher(relative).matches()) {
+          folderNames.add(name);
+        }
         if (relative.endsWith("dev/parquetconnect/" + name)) {
           packages.add(name);
         }
