@@ -99,6 +99,30 @@ public final class StagedRow {
     nullAt[leaf] = -1;
   }
 
+  /**
+   * The leaf's value as the Struct path would hold it (a String, Integer, Long, Double, Boolean or
+   * Date), or null: for tests and messages, not for the write.
+   */
+  public Object value(int leaf) {
+    if (nullAt[leaf] >= 0) {
+      return null;
+    }
+    return switch (kinds[leaf]) {
+      case STRING -> StagedValueWriter.text(this, leaf);
+      case INT32 -> (int) longs[leaf];
+      case INT64 -> longs[leaf];
+      case TIMESTAMP -> new java.util.Date(longs[leaf]);
+      case FLOAT64 -> doubles[leaf];
+      case BOOLEAN -> longs[leaf] != 0;
+      default -> throw new IllegalStateException("no staged kind " + kinds[leaf]);
+    };
+  }
+
+  /** The depth of the node that is null for the leaf, -1 when it has a value (tests). */
+  public int nullDepth(int leaf) {
+    return nullAt[leaf];
+  }
+
   /** A null at {@code depth} for the leaf. */
   public void setNull(int leaf, int depth) {
     nullAt[leaf] = depth;
