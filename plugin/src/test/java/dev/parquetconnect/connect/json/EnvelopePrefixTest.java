@@ -220,8 +220,7 @@ final class EnvelopePrefixTest {
   }
 
   /** The leaves of a struct in column order, a null struct's as nulls. */
-  private static void leaves(
-      Struct struct, org.apache.kafka.connect.data.Schema schema, List<Object> out) {
+  static void leaves(Struct struct, org.apache.kafka.connect.data.Schema schema, List<Object> out) {
     for (org.apache.kafka.connect.data.Field f : schema.fields()) {
       Object v = struct == null ? null : struct.get(f);
       if (f.schema().type() == org.apache.kafka.connect.data.Schema.Type.STRUCT) {
