@@ -71,6 +71,9 @@ public final class ConnectRecordShredder {
   /** Every value column, for a tombstone's nulls. */
   private final ColumnChunkWriter[] valueColumns;
 
+  /** Rows read straight from raw JSON ({@link #shredStaged}); null: the value cannot be staged. */
+  private final StagedValueWriter staged;
+
   private final StagedHeaders headers = new StagedHeaders();
   private final Map<Schema, byte[]> headerSchemaJson = new IdentityHashMap<>();
 
@@ -150,6 +153,14 @@ public final class ConnectRecordShredder {
     if (next != root.fieldCount() || compiler.columnsUsed() != writer.columnCount()) {
       throw new IllegalStateException("the plan does not cover the layout's columns");
     }
+    this.staged =
+        valueFields != null && valueConnectFields.length > 0
+            ? StagedValueWriter.compile(
+                valueSchema,
+                root,
+                valueColumns,
+                layout.options().timestampUnit() == TimeUnit.MICROS)
+            : null;
   }
 
   public FileLayout layout() {
@@ -175,6 +186,45 @@ public final class ConnectRecordShredder {
       fileWriter.discardPartialRecord();
       throw explain(record, keyValue, value, e);
     }
+  }
+
+  /**
+   * Writes one record whose value is {@code row}, read from the record's raw JSON, as {@link
+   * #shred} writes the Struct JsonConverter would make of it; false, with nothing written, when
+   * this file's value is not the row's schema or a value of the row needs the Struct path's checks.
+   * The caller ends the record on the file writer.
+   *
+   * @throws DataException naming topic, partition, offset and column when the record's other parts
+   *     (key, headers, metadata) cannot be written; nothing of it is left in the file writer then
+   */
+  public boolean shredStaged(SinkRecord record, Object keyValue, StagedRow row) {
+    if (staged == null || !staged.fits(row) || !staged.writable(row)) {
+      return false;
+    }
+    try {
+      checkRecordParts(record);
+    } catch (BadValue e) {
+      throw new DataException(where(record) + ": " + e.describe(), e.getCause());
+    }
+    try {
+      staged.write(row);
+      writeRecordParts(record, keyValue, false);
+    } catch (RuntimeException e) {
+      fileWriter.discardPartialRecord();
+      if (key != null && keyValue != null) {
+        try {
+          key.check(keyValue);
+        } catch (BadValue bad) {
+          BadValue named = bad.under(FileLayout.KEY_COLUMN);
+          throw new DataException(where(record) + ": " + named.describe(), bad.getCause());
+        }
+      }
+      if (e instanceof BadValue bad) {
+        throw new DataException(where(record) + ": " + bad.describe(), bad.getCause());
+      }
+      throw e;
+    }
+    return true;
   }
 
   /**
@@ -227,6 +277,11 @@ public final class ConnectRecordShredder {
     } else if (valueFields != null) {
       checkValueSchema(asStruct(value, layout.valueSchema()).schema());
     }
+    checkRecordParts(record);
+  }
+
+  /** The checks of the record's parts besides its value: topic, partition, headers (staged). */
+  private void checkRecordParts(SinkRecord record) {
     if (topic != null && record.originalTopic() == null) {
       throw new BadValue("the record has no topic").under(FileLayout.TOPIC_COLUMN);
     }
@@ -339,6 +394,11 @@ public final class ConnectRecordShredder {
     } else {
       valueColumn.writeField(value, 0);
     }
+    writeRecordParts(record, keyValue, value == null);
+  }
+
+  /** The columns besides the value's: metadata, key, headers, tombstone. */
+  private void writeRecordParts(SinkRecord record, Object keyValue, boolean nullValue) {
     if (topic != null) {
       int n = utf8.encode(record.originalTopic());
       topic.writeBinary(utf8.buffer(), 0, n, 0, 0);
@@ -362,7 +422,7 @@ public final class ConnectRecordShredder {
       headers.writeTo(headerKey, headerSchema, headerValue, utf8);
     }
     if (tombstone != null) {
-      tombstone.writeBoolean(value == null, 0, 0);
+      tombstone.writeBoolean(nullValue, 0, 0);
     }
   }
 

@@ -212,6 +212,51 @@ public final class ParquetRecordWriter implements Closeable {
     }
   }
 
+  /**
+   * Writes one record whose value is {@code row}, read straight from its raw JSON (the record's
+   * key, if stored, already decoded): the file is as if the Struct JsonConverter would make of the
+   * same JSON had been written with {@link #write}. False, with nothing written, when the row does
+   * not fit this file as it is (another value schema, a key of another schema, a value the Struct
+   * path must check): the caller then goes the Struct way.
+   *
+   * @throws DataException for a record whose key, headers or metadata cannot be written (nothing of
+   *     it was written)
+   * @throws IOException when the stream fails (the file is then incomplete)
+   */
+  public boolean writeStaged(SinkRecord record, StagedRow row) throws IOException {
+    if (layout.valueSchemaless() || !stagedKeyFits(record)) {
+      return false;
+    }
+    Object key = storesKeys ? prepareKey(record) : null;
+    if (!shredder.shredStaged(record, key, row)) {
+      return false;
+    }
+    try {
+      writer.endRecord();
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      throw new ConnectException(
+          "the Parquet writer rejected a staged record at "
+              + ConnectRecordShredder.where(record)
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    return true;
+  }
+
+  /** Whether the record's key goes into this file without a decision of schema evolution. */
+  private boolean stagedKeyFits(SinkRecord record) {
+    if (!storesKeys || record.key() == null) {
+      return true;
+    }
+    Schema schema = record.keySchema();
+    Schema expected = layout.keySchema();
+    return schema != null
+        && expected != null
+        && !layout.keySchemaless()
+        && (schema == expected || schema == lastEqualKeySchema || schema.equals(expected));
+  }
+
   private Object prepareValue(SinkRecord record) {
     Object value = record.value();
     Schema schema = record.valueSchema();

@@ -6,6 +6,7 @@ import dev.parquetconnect.connect.ParquetRecordWriter;
 import dev.parquetconnect.connect.SchemaCompatibility;
 import dev.parquetconnect.connect.SchemaEvolution;
 import dev.parquetconnect.connect.SchemaInference;
+import dev.parquetconnect.connect.StagedRow;
 import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.meta.TimeUnit;
 import dev.parquetconnect.format.schema.MessageType;
@@ -263,6 +264,11 @@ final class ParquetFiles implements RecordWriterFactory {
               ? evolution.project(record, layout)
               : record;
       writer.write(fitted);
+    }
+
+    @Override
+    public boolean writeStaged(SinkRecord record, StagedRow row) throws IOException {
+      return !finished && writer.writeStaged(record, row);
     }
 
     private SchemaEvolution.Action decide(SinkRecord record) {

@@ -70,6 +70,12 @@ public final class ParquetSinkTask extends SinkTask {
   private IcebergTables tables;
   private TableMaintenance maintenance;
   private SinkRuntime runtime;
+
+  /** Records {@code input.format=json} wrote from rows staged from their JSON (tests). */
+  long jsonRecordsStaged() {
+    return runtime == null || runtime.jsonInput() == null ? 0 : runtime.jsonInput().stagedRecords();
+  }
+
   private MarkerKeys markerKeys;
   private String taskName = "parquet-sink";
 

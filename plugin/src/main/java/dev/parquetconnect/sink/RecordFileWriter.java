@@ -1,5 +1,6 @@
 package dev.parquetconnect.sink;
 
+import dev.parquetconnect.connect.StagedRow;
 import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.schema.MessageType;
 import java.io.IOException;
@@ -44,6 +45,20 @@ interface RecordFileWriter {
    * @throws IOException when writing to the store fails (the file is then unusable)
    */
   void write(SinkRecord record) throws IOException;
+
+  /**
+   * Appends a record whose value was read from raw JSON straight into {@code row} ({@code
+   * input.format=json}), with the same result as {@link #write} of the Struct JsonConverter would
+   * make of it; false, with nothing written, when the file cannot take the row as it is (the caller
+   * then decodes the record and goes through {@link #accepts} and {@link #write}).
+   *
+   * @throws org.apache.kafka.connect.errors.DataException if the record's key, headers or metadata
+   *     cannot be written (nothing of it was written)
+   * @throws IOException when writing to the store fails (the file is then unusable)
+   */
+  default boolean writeStaged(SinkRecord record, StagedRow row) throws IOException {
+    return false;
+  }
 
   /** Records written. */
   long recordCount();

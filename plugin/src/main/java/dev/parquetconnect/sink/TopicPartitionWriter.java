@@ -1,6 +1,7 @@
 package dev.parquetconnect.sink;
 
 import dev.parquetconnect.connect.ParquetToConnect;
+import dev.parquetconnect.connect.StagedRow;
 import dev.parquetconnect.format.ParquetException;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.sink.Epoch.Place;
@@ -53,6 +54,12 @@ final class TopicPartitionWriter {
 
   private Epoch epoch;
 
+  /**
+   * Whether raw JSON values may be written without a Connect value ({@link #writeStaged}): only
+   * where neither the partitioner nor the record time reads the value.
+   */
+  private final boolean stagesJson;
+
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
     this.source = source;
     this.rt = runtime;
@@ -60,6 +67,11 @@ final class TopicPartitionWriter {
     this.protocol = runtime.commits().open(source, log);
     this.files = new FileOpener(source, runtime);
     this.failures = new StoreFailures(log, runtime.clock());
+    this.stagesJson =
+        runtime.jsonInput() != null
+            && runtime.jsonInput().stagesValues()
+            && !runtime.partitioner().readsValue()
+            && !(runtime.rotation().intervalMs() > 0 && runtime.recordTime().readsValue());
   }
 
   TopicPartition source() {
@@ -174,6 +186,9 @@ final class TopicPartitionWriter {
       return;
     }
     if (rt.jsonInput() != null) {
+      if (stagesJson && writeStaged(record, offset)) {
+        return;
+      }
       try {
         record = rt.jsonInput().decode(record);
       } catch (DataException e) {
@@ -251,6 +266,57 @@ final class TopicPartitionWriter {
     rt.budget().update(file);
     rt.faults().at(CrashPoints.PUT);
     afterRecord(file);
+  }
+
+  /**
+   * {@code input.format=json}, the common case: the record's raw JSON read straight into a {@link
+   * StagedRow} and appended to the open file of its place, with no Connect value in between. True
+   * when the record is done (written, or a bad record of its key, headers or metadata); false, with
+   * nothing written or decided, when it must go the way of a decoded record: the JSON is not of the
+   * common shape, no file of its schema is open, a commit is due first.
+   */
+  private boolean writeStaged(SinkRecord raw, long offset) {
+    if (epoch == null) {
+      return false;
+    }
+    StagedRow row = rt.jsonInput().stage(raw.value());
+    if (row == null) {
+      return false;
+    }
+    SinkRecord record = rt.jsonInput().withDecodedKey(raw);
+    if (record == null) {
+      return false;
+    }
+    long time;
+    OpenFile file;
+    try {
+      time = rt.rotation().intervalMs() > 0 ? rt.recordTime().of(record) : 0;
+      if (rt.rotation().intervalMs() > 0
+          && epoch.firstRecordTime() != Long.MIN_VALUE
+          && time - epoch.firstRecordTime() >= rt.rotation().intervalMs()) {
+        return false;
+      }
+      file = files.find(epoch, files.place(record.topic(), rt.partitioner().partition(record)));
+    } catch (DataException e) {
+      return false; // the decoded record's way names it as before
+    }
+    try {
+      if (file == null || !file.writer().writeStaged(record, row)) {
+        return false;
+      }
+    } catch (DataException e) {
+      badRecord(raw, e);
+      return true;
+    } catch (IOException | UncheckedIOException e) {
+      fail("writing offset " + offset, e);
+      return true;
+    }
+    rt.jsonInput().countStaged();
+    epoch.read(offset, time, true);
+    rt.budget().update(file);
+    rt.faults().at(CrashPoints.PUT);
+    afterRecord(file);
+    return true;
   }
 
   private Epoch openEpochIfNone(long offset) {

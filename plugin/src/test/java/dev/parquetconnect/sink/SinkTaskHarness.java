@@ -50,6 +50,11 @@ public final class SinkTaskHarness implements AutoCloseable {
     task.open(this.partitions);
   }
 
+  /** How many records {@code input.format=json} wrote from rows staged from their JSON. */
+  public long jsonRecordsStaged() {
+    return task.jsonRecordsStaged();
+  }
+
   public void put(Collection<SinkRecord> records) {
     task.put(records);
   }

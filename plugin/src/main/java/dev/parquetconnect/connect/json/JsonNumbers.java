@@ -52,6 +52,55 @@ final class JsonNumbers {
     return bigDecimal(reader, buf, start).doubleValue();
   }
 
+  /** {@link #readPrimitive}: not of the common kinds below (the exact form decides its value). */
+  static final int OTHER = 0;
+
+  /** {@link #readPrimitive}: an integer of at most 18 digits, in {@link #longValue()}. */
+  static final int INTEGER = 1;
+
+  /**
+   * {@link #readPrimitive}: a fraction whose double is exact arithmetic, {@link #doubleValue()}.
+   */
+  static final int FRACTION = 2;
+
+  private long longValue;
+  private double doubleValue;
+
+  /**
+   * Reads a number into a primitive, where that needs no object: {@link #INTEGER} or {@link
+   * #FRACTION}, the values those of {@link #readExact} ({@code Long}, and {@code BigDecimal}'s
+   * double, which the exact multiplication or division gives); else {@link #OTHER}. Sets {@link
+   * #end} either way.
+   */
+  int readPrimitive(JsonReader reader, byte[] buf, int start, int limit)
+      throws MalformedJsonException {
+    Shape s = scan(reader, buf, start, limit);
+    if (!s.fraction && !s.exponent) {
+      if (s.intDigits <= 18) {
+        longValue = s.negative ? -s.mantissa : s.mantissa;
+        return INTEGER;
+      }
+      return OTHER;
+    }
+    if (s.significant <= 15 && s.mantissa != 0) {
+      long exp10 = s.exponentValue - s.fractionDigits;
+      if (exp10 >= -22 && exp10 <= 22) {
+        double m = s.negative ? -(double) s.mantissa : (double) s.mantissa;
+        doubleValue = exp10 >= 0 ? m * POWERS_OF_TEN[(int) exp10] : m / POWERS_OF_TEN[(int) -exp10];
+        return FRACTION;
+      }
+    }
+    return OTHER;
+  }
+
+  long longValue() {
+    return longValue;
+  }
+
+  double doubleValue() {
+    return doubleValue;
+  }
+
   /** Checks a number without making its value (sets {@link #end}). */
   void skip(JsonReader reader, byte[] buf, int start, int limit) throws MalformedJsonException {
     Shape s = scan(reader, buf, start, limit);

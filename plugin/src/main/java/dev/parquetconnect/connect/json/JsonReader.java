@@ -1,5 +1,6 @@
 package dev.parquetconnect.connect.json;
 
+import dev.parquetconnect.connect.StagedRow;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -200,6 +201,62 @@ final class JsonReader {
     pos++;
     depth--;
     return payload;
+  }
+
+  /**
+   * As {@link #resumeEnvelope}, the payload read by {@code staging} into its row (of {@code plan})
+   * instead of Connect values.
+   */
+  void resumeStaged(
+      byte[] bytes, int prefixLength, StagedPayloadReader staging, StagedPayloadReader.Plan plan)
+      throws MalformedJsonException {
+    start(bytes, true);
+    depth = 1;
+    pos = prefixLength;
+    staging.read(this, plan);
+    if (!skipWhitespace() || buf[pos] != '}') {
+      throw SchemaDirectedReader.NOT_DIRECT;
+    }
+    pos++;
+    depth--;
+  }
+
+  /**
+   * Stages the string at the position (its opening quote) as leaf {@code leaf} of {@code row}: its
+   * bytes' range when it has no escapes, else its decoded text.
+   */
+  void stageString(StagedRow row, int leaf) throws MalformedJsonException {
+    pos++;
+    int close = strings.plainEnd(this, buf, pos, end);
+    if (close >= 0) {
+      row.setText(leaf, pos, close - pos);
+      pos = close + 1;
+    } else {
+      row.setEscapedText(leaf, strings.read(this, buf, pos, end));
+      pos = strings.end();
+    }
+  }
+
+  /** Reads the number at the position into a primitive: {@link JsonNumbers#readPrimitive}. */
+  int readPrimitiveNumber() throws MalformedJsonException {
+    int kind = numbers.readPrimitive(this, buf, pos, end);
+    pos = numbers.end();
+    return kind;
+  }
+
+  /** The last {@link #readPrimitiveNumber}'s integer. */
+  long primitiveLong() {
+    return numbers.longValue();
+  }
+
+  /** The last {@link #readPrimitiveNumber}'s fraction. */
+  double primitiveDouble() {
+    return numbers.doubleValue();
+  }
+
+  /** Reads the literal at the position, one of {@code true}, {@code false}, {@code null}. */
+  void readLiteral(String word) throws MalformedJsonException {
+    literal(word);
   }
 
   /** The position after the payload's ':' of the last {@link #readEnvelope}, or -1. */

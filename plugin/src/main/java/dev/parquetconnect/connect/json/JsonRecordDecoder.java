@@ -1,5 +1,6 @@
 package dev.parquetconnect.connect.json;
 
+import dev.parquetconnect.connect.StagedRow;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -24,6 +25,7 @@ public final class JsonRecordDecoder {
   private final EnvelopeSchemas schemas = new EnvelopeSchemas();
   private final int[] schemaRange = new int[2];
   private final SchemaDirectedReader directed = new SchemaDirectedReader();
+  private final StagedPayloadReader staging = new StagedPayloadReader();
 
   /**
    * The last envelope's bytes up to its payload ({@code {"schema":...,"payload":}}), of length
@@ -35,6 +37,7 @@ public final class JsonRecordDecoder {
   private int prefixLength;
   private Schema prefixSchema;
   private long directRecords;
+  private long stagedRecords;
 
   /**
    * @param envelopes {@code input.json.schemas.enable}
@@ -64,6 +67,77 @@ public final class JsonRecordDecoder {
         value.value(),
         record.timestamp(),
         record.headers());
+  }
+
+  /**
+   * Whether {@link #stage} can take values at all: envelopes only (a schemaless document's shape is
+   * learned per record by schema inference, which the staged row does not do).
+   */
+  public boolean stagesValues() {
+    return envelopes;
+  }
+
+  /**
+   * The raw value read straight into the row of its schema when it is an envelope of the common
+   * shape whose bytes up to the payload are the last envelope's (see {@link StagedPayloadReader});
+   * null otherwise, nothing decided: the record is then read with {@link #decode}, which gives its
+   * meaning or its error. The row is reused by the next call of the same schema.
+   */
+  public StagedRow stage(Object raw) {
+    if (!envelopes
+        || prefixLength == 0
+        || !(raw instanceof byte[] bytes)
+        || bytes.length <= prefixLength
+        || !Arrays.equals(prefix, 0, prefixLength, bytes, 0, prefixLength)) {
+      return null;
+    }
+    StagedPayloadReader.Plan plan = staging.plan(prefixSchema);
+    if (plan == null) {
+      return null;
+    }
+    plan.row.start(bytes);
+    try {
+      reader.resumeStaged(bytes, prefixLength, staging, plan);
+    } catch (MalformedJsonException | SchemaDirectedReader.NotDirect e) {
+      return null;
+    }
+    return plan.row;
+  }
+
+  /**
+   * {@code record} with its key decoded when keys are raw JSON too (the value left raw), else
+   * {@code record} itself; null when the key is not valid JSON (the record is then read with {@link
+   * #decode}, which names the error).
+   */
+  public SinkRecord withDecodedKey(SinkRecord record) {
+    if (!keys) {
+      return record;
+    }
+    SchemaAndValue k;
+    try {
+      k = decode(record.key(), "key");
+    } catch (DataException e) {
+      return null;
+    }
+    return record.newRecord(
+        record.topic(),
+        record.kafkaPartition(),
+        k.schema(),
+        k.value(),
+        record.valueSchema(),
+        record.value(),
+        record.timestamp(),
+        record.headers());
+  }
+
+  /** Counts a record written from its staged row (tests, the differential's report). */
+  public void countStaged() {
+    stagedRecords++;
+  }
+
+  /** How many records were written from their staged rows (tests). */
+  public long stagedRecords() {
+    return stagedRecords;
   }
 
   /** The Connect schema and value of one raw JSON part. */

@@ -74,6 +74,32 @@ final class JsonStrings {
     }
   }
 
+  /**
+   * The position of the closing quote of the string whose text starts at {@code start}, its UTF-8
+   * checked, or -1 at its first escape (nothing decided then: the caller reads it with {@link
+   * #read}). The text is then exactly {@code buf[start, returned)}.
+   */
+  int plainEnd(JsonReader reader, byte[] buf, int start, int limit) throws MalformedJsonException {
+    int p = start;
+    while (true) {
+      if (p >= limit) {
+        throw reader.errorAt("unexpected end of the input in a string", p);
+      }
+      int b = buf[p];
+      if (b == '"') {
+        return p;
+      }
+      if (b == '\\') {
+        return -1;
+      }
+      if (b >= 0 && b < 0x20) {
+        throw reader.errorAt(
+            "unescaped control character 0x" + Integer.toHexString(b) + " in a string", p);
+      }
+      p = b < 0 ? checkUtf8(reader, buf, p, limit) : p + 1;
+    }
+  }
+
   /** Decodes a string with escapes; {@code [start, escape)} is plain text already checked. */
   private String readEscaped(JsonReader reader, byte[] buf, int start, int escape, int limit)
       throws MalformedJsonException {

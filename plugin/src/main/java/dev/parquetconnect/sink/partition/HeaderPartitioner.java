@@ -25,6 +25,11 @@ final class HeaderPartitioner implements Partitioner {
   public void configure(Map<String, String> config) {}
 
   @Override
+  public boolean readsValue() {
+    return false;
+  }
+
+  @Override
   public List<PartitionColumn> partition(SinkRecord record) {
     List<PartitionColumn> columns = new ArrayList<>(headers.size());
     for (String name : headers) {

@@ -17,6 +17,11 @@ final class KafkaPartitionPartitioner implements Partitioner {
   public void configure(Map<String, String> config) {}
 
   @Override
+  public boolean readsValue() {
+    return false;
+  }
+
+  @Override
   public List<PartitionColumn> partition(SinkRecord record) {
     int partition = record.kafkaPartition();
     if (partition != lastPartition || lastColumns == null) {

@@ -33,4 +33,13 @@ public interface Partitioner {
    *     errors.tolerance})
    */
   List<PartitionColumn> partition(SinkRecord record);
+
+  /**
+   * Whether {@link #partition} may look at the record's value. The sink reads raw JSON values
+   * straight into its columns only under a partitioner that does not ({@code input.format=json}); a
+   * user's own is assumed to.
+   */
+  default boolean readsValue() {
+    return true;
+  }
 }

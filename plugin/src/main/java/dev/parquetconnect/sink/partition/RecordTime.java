@@ -52,6 +52,11 @@ public final class RecordTime {
     return source != Source.WALLCLOCK;
   }
 
+  /** Whether the time is read from the record's value (a field). */
+  public boolean readsValue() {
+    return source == Source.FIELD;
+  }
+
   /** Milliseconds since the epoch. */
   public long of(SinkRecord record) {
     switch (source) {

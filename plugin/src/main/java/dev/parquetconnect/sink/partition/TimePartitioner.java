@@ -131,6 +131,11 @@ public final class TimePartitioner implements Partitioner {
   public void configure(Map<String, String> config) {}
 
   @Override
+  public boolean readsValue() {
+    return time.readsValue();
+  }
+
+  @Override
   public List<PartitionColumn> partition(SinkRecord record) {
     Instant instant = floor(time.of(record));
     List<PartitionColumn> columns = new ArrayList<>(segments.size());

@@ -95,7 +95,8 @@ public final class WorkerBenchMain {
             + " cpus="
             + Runtime.getRuntime().availableProcessors()
             + " load="
-            + loadAverage());
+            + loadAverage()
+            + (consumerOverrides().isEmpty() ? "" : " consumer=" + consumerOverrides()));
     KafkaRuntime runtime = KafkaRuntime.defaultVersion();
     try (KafkaBroker broker =
             KafkaBroker.builder(runtime, workDir.resolve("broker")).heap("1g").start();
@@ -224,7 +225,10 @@ public final class WorkerBenchMain {
     }
     leg.prepare(broker, name);
     Map<String, String> config =
-        leg.connectorConfig(name, dataset, output, options.records(), options.commitIntervalMs());
+        new java.util.LinkedHashMap<>(
+            leg.connectorConfig(
+                name, dataset, output, options.records(), options.commitIntervalMs()));
+    config.putAll(consumerOverrides());
     long pid = worker.pid();
     boolean profile = options.profile() && leg.kind() != LegKind.ICEBERG_JSON_CONVERTER;
     JfrProfile recording = profile ? JfrProfile.start(pid, workDir.resolve(name + ".jfr")) : null;
@@ -416,6 +420,27 @@ public final class WorkerBenchMain {
         StandardCharsets.UTF_8,
         StandardOpenOption.CREATE,
         StandardOpenOption.APPEND);
+  }
+
+  /**
+   * {@code -Dbench.consumer.overrides=fetch.min.bytes=1048576,fetch.max.wait.ms=500}: consumer
+   * settings given to every leg's connector alike ({@code consumer.override.*}, which the worker's
+   * default client override policy allows), to see what they change in the consumer's share.
+   */
+  static Map<String, String> consumerOverrides() {
+    String spec = System.getProperty("bench.consumer.overrides", "").trim();
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    if (spec.isEmpty()) {
+      return out;
+    }
+    for (String pair : spec.split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("bench.consumer.overrides: KEY=VALUE expected: " + pair);
+      }
+      out.put("consumer.override." + pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return out;
   }
 
   private static String loadAverage() {

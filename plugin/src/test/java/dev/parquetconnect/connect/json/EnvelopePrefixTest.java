@@ -122,6 +122,115 @@ final class EnvelopePrefixTest {
     assertEquals(1, decoder.schemasKept());
   }
 
+  private static final String STAGED_PREFIX =
+      "{\"schema\":{\"type\":\"struct\",\"fields\":["
+          + "{\"field\":\"id\",\"type\":\"int64\"},"
+          + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true},"
+          + "{\"field\":\"score\",\"type\":\"double\",\"optional\":true},"
+          + "{\"field\":\"qty\",\"type\":\"int32\",\"optional\":true},"
+          + "{\"field\":\"ok\",\"type\":\"boolean\",\"optional\":true},"
+          + "{\"field\":\"ts\",\"type\":\"int64\",\"name\":\"org.apache.kafka.connect.data"
+          + ".Timestamp\",\"optional\":true},"
+          + "{\"field\":\"address\",\"type\":\"struct\",\"optional\":true,\"fields\":["
+          + "{\"field\":\"city\",\"type\":\"string\"},"
+          + "{\"field\":\"geo\",\"type\":\"struct\",\"optional\":true,\"fields\":["
+          + "{\"field\":\"lat\",\"type\":\"double\"}]}]},"
+          + "{\"field\":\"code\",\"type\":\"string\"}],"
+          + "\"optional\":false,\"name\":\"orders.Staged\"},\"payload\":";
+
+  private static final String STAGED_PRIMER =
+      STAGED_PREFIX
+          + "{\"id\":1,\"name\":\"a\",\"score\":2.5,\"qty\":3,\"ok\":true,\"ts\":1700000000000,"
+          + "\"address\":{\"city\":\"Z\u00fcrich\",\"geo\":{\"lat\":47.37}},\"code\":\"c\"}}";
+
+  /**
+   * Payloads after a stageable schema's prefix, each with whether the row takes it: the common
+   * shape at its edges, then every way of leaving it part way through the record.
+   */
+  private static final Map<String, Boolean> STAGED_PAYLOADS = stagedPayloads();
+
+  private static Map<String, Boolean> stagedPayloads() {
+    Map<String, Boolean> p = new java.util.LinkedHashMap<>();
+    p.put(
+        "{\"id\":2,\"name\":\"b\",\"score\":-3.25,\"qty\":-7,\"ok\":false,\"ts\":-5,"
+            + "\"address\":{\"city\":\"\u00e9\u4e2d\ud83d\ude00\",\"geo\":null},\"code\":\"d\"}}",
+        true);
+    p.put("{\"id\":3,\"code\":\"c\"}}", true); // absent optional fields, a null struct
+    p.put("{\"id\":3,\"address\":{\"city\":\"x\"},\"code\":\"c\"}}", true); // nested absent
+    p.put("{\"id\":3,\"address\":null,\"code\":null}}", false); // a required null: error
+    p.put("{\"id\":-999999999999999999,\"qty\":2147483648,\"code\":\"\"}}", true); // int wraps
+    p.put("{\"id\":9223372036854775807,\"code\":\"c\"}}", false); // 19 digits: Struct path
+    p.put("{\"id\":4,\"score\":0.1,\"code\":\"c\"}}", true);
+    p.put("{\"id\":4,\"score\":1e300,\"code\":\"c\"}}", false); // BigDecimal's double
+    p.put("{\"id\":4,\"score\":-0.0,\"code\":\"c\"}}", false); // zero: BigDecimal's
+    p.put("{\"id\":4,\"score\":12345678901234567,\"code\":\"c\"}}", true); // long to double
+    p.put("{\"id\":4,\"score\":0.12345678901234567,\"code\":\"c\"}}", false);
+    p.put("{\"id\":4,\"qty\":1.0,\"code\":\"c\"}}", false); // a fraction where int32
+    p.put("{\"id\":4,\"ts\":1.5,\"code\":\"c\"}}", false); // not integral: error
+    p.put("{\"id\":4,\"ok\":1,\"code\":\"c\"}}", false); // coerced: Struct path
+    p.put("{\"id\":\"4\",\"code\":\"c\"}}", false); // text where int64: coerced to 0
+    p.put("{\"id\":5,\"name\":\"tab\\there \\\"q\\\" \\u00e9 \\ud800\",\"code\":\"c\"}}", true);
+    p.put("{\"id\":5,\"name\":\"bad \\x escape\",\"code\":\"c\"}}", false); // error
+    p.put("{\"id\":6,\"code\":\"c\",\"name\":\"n\"}}", false); // out of order
+    p.put("{\"id\":6,\"id\":7,\"code\":\"c\"}}", false); // repeated: the last wins
+    p.put("{\"id\":6,\"extra\":1,\"code\":\"c\"}}", false); // unknown key
+    p.put("{\"id\":6,\"address\":{\"city\":\"x\",\"geo\":{\"lat\":1}},\"code\":\"c\"", false);
+    p.put("{\"id\":6,\"address\":{\"city\":\"x\",\"geo\":{\"lat\":}},\"code\":\"c\"}}", false);
+    p.put("{\"id\":6,\"name\":\"cut", false); // truncated in a string
+    p.put("{\"id\":6,\"code\":\"c\"}, \"extra\":1}", false); // a member after the payload
+    p.put("{\"id\":6,\"code\":\"c\"}} trailing", true); // bytes after the envelope: ignored
+    p.put(" { \"id\" : 7 ,\n \"code\" : \"c\" } }", true); // white space
+    p.put("{\"id\":8,\"name\":\"\u00ff\",\"code\":\"c\"}}", true);
+    return p;
+  }
+
+  /**
+   * Envelopes of a schema the staged path takes: where the row takes a record, its values are the
+   * Struct's a fresh decoder gives, leaf by leaf; where it does not, the decoder's own reading (the
+   * same as from scratch, or the same error) is what the sink gets. Each follows a record that left
+   * the path, so a row is never a leftover of the record before.
+   */
+  @Test
+  void stagedRowsHoldTheStructsValuesOrLeaveTheRecordToThem() {
+    JsonRecordDecoder primed = new JsonRecordDecoder(true, false);
+    byte[] primer = STAGED_PRIMER.getBytes(StandardCharsets.UTF_8);
+    byte[] leaving =
+        (STAGED_PREFIX + "{\"id\":\"x\",\"code\":7}}").getBytes(StandardCharsets.UTF_8);
+    for (Map.Entry<String, Boolean> e : STAGED_PAYLOADS.entrySet()) {
+      byte[] doc = (STAGED_PREFIX + e.getKey()).getBytes(StandardCharsets.UTF_8);
+      String what = e.getKey();
+      assertNotNull(primed.decode(primer, "value"));
+      assertEquals(null, primed.stage(leaving), "a coerced record leaves the path");
+      dev.parquetconnect.connect.StagedRow row = primed.stage(doc);
+      assertEquals(e.getValue(), row != null, "staged: " + what);
+      Outcome fresh = Outcome.of(() -> new JsonRecordDecoder(true, false).decode(doc, "value"));
+      if (row == null) {
+        Outcome decoded = Outcome.of(() -> primed.decode(doc, "value"));
+        assertEquals(fresh.error, decoded.error, "error of " + what);
+        continue;
+      }
+      assertEquals(null, fresh.error, what);
+      java.util.List<Object> leaves = new java.util.ArrayList<>();
+      leaves((Struct) fresh.value.value(), fresh.value.schema(), leaves);
+      assertEquals(leaves.size(), row.leafCount(), what);
+      for (int i = 0; i < leaves.size(); i++) {
+        assertEquals(leaves.get(i), row.value(i), what + " leaf " + i);
+      }
+    }
+  }
+
+  /** The leaves of a struct in column order, a null struct's as nulls. */
+  static void leaves(Struct struct, org.apache.kafka.connect.data.Schema schema, List<Object> out) {
+    for (org.apache.kafka.connect.data.Field f : schema.fields()) {
+      Object v = struct == null ? null : struct.get(f);
+      if (f.schema().type() == org.apache.kafka.connect.data.Schema.Type.STRUCT) {
+        leaves((Struct) v, f.schema(), out);
+      } else {
+        out.add(v);
+      }
+    }
+  }
+
   private record Outcome(SchemaAndValue value, String error) {
     static Outcome of(java.util.function.Supplier<SchemaAndValue> decode) {
       try {

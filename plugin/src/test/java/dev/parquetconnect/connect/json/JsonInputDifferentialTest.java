@@ -28,6 +28,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code input.format=json} against Kafka's JsonConverter + {@code input.format=connect}, over
- * 100,000 seeded random documents (schemaless under both conflict policies, and envelopes of
- * drifting schemas), a tenth of them mutated (truncated, a byte changed, inserted or dropped).
+ * 100,000 seeded random documents (schemaless under both conflict policies, envelopes of drifting
+ * schemas, and envelopes of schemas whose records the raw path writes from staged rows straight
+ * into the columns, with keys, headers and the metadata columns stored), a tenth of them mutated
+ * (truncated, a byte changed, inserted or dropped).
  *
  * <ol>
  *   <li>Record by record: JsonConverter refuses a document exactly when our reader does, and
@@ -72,17 +75,25 @@ final class JsonInputDifferentialTest {
     Random random = new Random(SEED);
     long started = System.nanoTime();
     int total = 0;
-    total += stream("schemaless-string", false, "string", 40_000, random);
-    total += stream("schemaless-fail", false, "fail", 15_000, random);
-    total += stream("envelopes", true, "string", 45_000, random);
+    total += stream("schemaless-string", false, false, "string", 30_000, random);
+    total += stream("schemaless-fail", false, false, "fail", 15_000, random);
+    total += stream("envelopes", true, false, "string", 35_000, random);
+    total += stream("staged", true, true, "string", 20_000, random);
     LOG.info("{} documents compared in {} ms", total, (System.nanoTime() - started) / 1_000_000);
     assertTrue(total >= 100_000);
   }
 
-  private int stream(String name, boolean envelopes, String policy, int count, Random random)
+  /**
+   * One stream of {@code count} documents; {@code staged}: envelopes of the schemas the staged path
+   * reads straight into the columns (most of them written that way, the rest after a fall back to
+   * the Struct path), with keys, headers and the Kafka metadata columns stored.
+   */
+  private int stream(
+      String name, boolean envelopes, boolean staged, String policy, int count, Random random)
       throws Exception {
     long started = System.nanoTime();
     RandomJson gen = new RandomJson(random);
+    gen.shortDoubles(staged);
     JsonConverter converter = new JsonConverter();
     converter.configure(Map.of("schemas.enable", Boolean.toString(envelopes)), false);
     JsonConverter base64 = new JsonConverter();
@@ -102,11 +113,14 @@ final class JsonInputDifferentialTest {
       if (envelopes) {
         // A topic's schema changes now and then, sometimes back to an older version.
         if (schemas.isEmpty() || random.nextInt(1000) == 0) {
-          schemas.add(0, gen.schema(0));
+          schemas.add(0, staged ? gen.stageableSchema(0) : gen.schema(0));
         } else if (schemas.size() > 1 && random.nextInt(2000) == 0) {
           schemas.add(0, schemas.remove(1));
         }
         doc = gen.envelope(schemas.get(0), base64, numeric);
+        if (staged && random.nextInt(20) == 0) {
+          doc = spacedPayload(doc);
+        }
       } else {
         doc = gen.document().getBytes(StandardCharsets.UTF_8);
       }
@@ -155,12 +169,13 @@ final class JsonInputDifferentialTest {
         }
         compared++;
       }
+      String key = staged && offset % 5 > 0 ? "k" + offset % 7 : null;
       if (converterError == null) {
-        connectRecords.add(record(offset, expected.schema(), expected.value()));
+        connectRecords.add(record(offset, key, expected.schema(), expected.value()));
       } else {
         refused.add((long) offset);
       }
-      rawRecords.add(record(offset, Schema.OPTIONAL_BYTES_SCHEMA, doc));
+      rawRecords.add(record(offset, key, Schema.OPTIONAL_BYTES_SCHEMA, doc));
     }
     LOG.info(
         "{}: {} documents, {} mutated, {} refused by JsonConverter, {} values compared, {} read"
@@ -178,8 +193,14 @@ final class JsonInputDifferentialTest {
 
     Path connectDir = dir.resolve(name + "-connect");
     Path jsonDir = dir.resolve(name + "-json");
-    Run connect = run(connectDir, policy, "connect", envelopes, connectRecords, count, random);
-    Run json = run(jsonDir, policy, "json", envelopes, rawRecords, count, random);
+    Run connect =
+        run(connectDir, policy, "connect", envelopes, staged, connectRecords, count, random);
+    Run json = run(jsonDir, policy, "json", envelopes, staged, rawRecords, count, random);
+    LOG.info("{}: {} records written from rows staged from their JSON", name, json.staged);
+    if (staged) {
+      // The staged path must carry most of them: the files' equality is then its evidence.
+      assertTrue(json.staged > count / 2, name + ": " + json.staged + " staged");
+    }
     List<Map.Entry<long[], byte[]>> connectFiles = files(connectDir);
     List<Map.Entry<long[], byte[]>> jsonFiles = files(jsonDir);
     assertEquals(connectFiles.size(), jsonFiles.size(), name + ": the same number of files");
@@ -225,13 +246,14 @@ final class JsonInputDifferentialTest {
     return count;
   }
 
-  private record Run(List<Long> deadLettered, Map<Long, String> errors) {}
+  private record Run(List<Long> deadLettered, Map<Long, String> errors, long staged) {}
 
   private static Run run(
       Path store,
       String policy,
       String format,
       boolean envelopes,
+      boolean parts,
       List<SinkRecord> records,
       int count,
       Random random) {
@@ -246,6 +268,11 @@ final class JsonInputDifferentialTest {
     props.put(ParquetSinkConfig.SCHEMA_COMPATIBILITY_CONFIG, "BACKWARD");
     props.put(JsonInputConfig.INPUT_FORMAT_CONFIG, format);
     props.put(JsonInputConfig.INPUT_JSON_SCHEMAS_ENABLE_CONFIG, Boolean.toString(envelopes));
+    if (parts) {
+      props.put(ParquetSinkConfig.STORE_KAFKA_METADATA_CONFIG, "true");
+      props.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
+      props.put(ParquetSinkConfig.STORE_KAFKA_HEADERS_CONFIG, "true");
+    }
     try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
       // Commits by the schedule after every CHUNK offsets, at the same offsets in both paths.
       Random batches = new Random(7);
@@ -270,21 +297,42 @@ final class JsonInputDifferentialTest {
         errors.put(dead.get(i).kafkaOffset(), why.get(i).getMessage());
       }
       bad.sort(null);
-      return new Run(bad, errors);
+      return new Run(bad, errors, sink.jsonRecordsStaged());
     }
   }
 
-  private static SinkRecord record(long offset, Schema schema, Object value) {
+  /** A record; with a key, also a header or two (keys and headers are not JSON here). */
+  private static SinkRecord record(long offset, String key, Schema schema, Object value) {
+    ConnectHeaders headers = new ConnectHeaders();
+    if (key != null) {
+      headers.addString("h", "v" + offset % 3);
+      if (offset % 2 == 0) {
+        headers.addLong("n", offset);
+      }
+    }
     return new SinkRecord(
         TOPIC,
         0,
-        null,
-        null,
+        key == null ? null : Schema.OPTIONAL_STRING_SCHEMA,
+        key,
         schema,
         value,
         offset,
         1_700_000_000_000L + offset,
-        TimestampType.CREATE_TIME);
+        TimestampType.CREATE_TIME,
+        headers);
+  }
+
+  /** The envelope with white space after the payload's ',' and ':' (its prefix unchanged). */
+  private static byte[] spacedPayload(byte[] doc) {
+    String text = new String(doc, StandardCharsets.UTF_8);
+    int at = text.indexOf("\"payload\":");
+    if (at < 0) {
+      return doc;
+    }
+    at += "\"payload\":".length();
+    String payload = text.substring(at).replace(",\"", ", \"").replace("\":", "\" :\n ");
+    return (text.substring(0, at) + payload).getBytes(StandardCharsets.UTF_8);
   }
 
   /** The committed files by first offset: {first, last} offset of the commit, and the bytes. */

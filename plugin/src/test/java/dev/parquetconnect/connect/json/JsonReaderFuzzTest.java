@@ -1,14 +1,22 @@
 package dev.parquetconnect.connect.json;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.parquetconnect.connect.StagedRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -95,6 +103,76 @@ final class JsonReaderFuzzTest {
         }
       }
     }
+  }
+
+  /**
+   * Envelopes of stageable schemas whose payloads (after a known prefix) are mutated, and payloads
+   * of pathological shapes: staging ends in a row or in nothing (the record left to the Struct
+   * path), never in an exception; and a row it takes is one the Struct path takes, leaf for leaf.
+   */
+  @Test
+  @Timeout(60)
+  void stagingEndsInARowOrLeavesTheRecord() {
+    LOG.info("seed {}", SEED + 1);
+    Random random = new Random(SEED + 1);
+    RandomJson gen = new RandomJson(random);
+    gen.shortDoubles(true);
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of("schemas.enable", "true"), false);
+    long start = System.nanoTime();
+    int inputs = 0;
+    int staged = 0;
+    while (inputs < INPUTS / 4 && System.nanoTime() - start < BUDGET_NANOS) {
+      Schema schema = gen.stageableSchema(0);
+      byte[] primer = converter.fromConnectData("t", schema, gen.valueOf(schema));
+      String text = new String(primer, StandardCharsets.UTF_8);
+      int prefix = text.indexOf(",\"payload\":") + ",\"payload\":".length();
+      byte[] head = Arrays.copyOf(primer, prefix);
+      JsonRecordDecoder decoder = new JsonRecordDecoder(true, false);
+      List<byte[]> payloads = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        byte[] doc = converter.fromConnectData("t", schema, gen.valueOf(schema));
+        payloads.add(Arrays.copyOfRange(doc, prefix, doc.length));
+      }
+      payloads.add(("{\"f0\":" + "{\"a\":".repeat(5_000)).getBytes(StandardCharsets.UTF_8));
+      payloads.add(("{\"f0\":" + "9".repeat(100_000) + "}}").getBytes(StandardCharsets.UTF_8));
+      payloads.add(("{\"f0\":\"" + "\\u00e9".repeat(100_000)).getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 200; i++, inputs++) {
+        decoder.decode(primer, "value");
+        byte[] payload = payloads.get(random.nextInt(payloads.size()));
+        int mutations = random.nextInt(4);
+        for (int m = 0; m < mutations; m++) {
+          payload = JsonInputDifferentialTest.mutate(payload, random);
+        }
+        byte[] input = new byte[prefix + payload.length];
+        System.arraycopy(head, 0, input, 0, prefix);
+        System.arraycopy(payload, 0, input, prefix, payload.length);
+        StagedRow row;
+        try {
+          row = decoder.stage(input);
+        } catch (Throwable t) {
+          throw new AssertionError("staging input " + inputs + " threw " + t, t);
+        }
+        if (row == null) {
+          continue;
+        }
+        staged++;
+        List<Object> leaves = new ArrayList<>();
+        Object[] values = new Object[row.leafCount()];
+        for (int leaf = 0; leaf < values.length; leaf++) {
+          values[leaf] = row.value(leaf); // before the decoder reads again into the row
+        }
+        SchemaAndValue decoded = new JsonRecordDecoder(true, false).decode(input, "value");
+        EnvelopePrefixTest.leaves((Struct) decoded.value(), decoded.schema(), leaves);
+        assertEquals(leaves, Arrays.asList(values), "input " + inputs);
+      }
+    }
+    LOG.info(
+        "{} mutated staged envelopes in {} ms, {} staged",
+        inputs,
+        (System.nanoTime() - start) / 1_000_000,
+        staged);
+    assertTrue(staged > 0 && staged < inputs, staged + " of " + inputs);
   }
 
   private static byte[] input(int i, Random random, List<byte[]> seeds) {

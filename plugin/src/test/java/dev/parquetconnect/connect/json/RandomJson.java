@@ -329,6 +329,55 @@ final class RandomJson {
     return built;
   }
 
+  /**
+   * A struct schema of the kinds the staged path reads straight into the columns (text, INT32,
+   * INT64, FLOAT64, BOOLEAN, Timestamp, nested structs, optional or not, no defaults), with now and
+   * then one field it leaves to the Struct path (a default, a float, bytes, a list).
+   */
+  Schema stageableSchema(int depth) {
+    SchemaBuilder b = SchemaBuilder.struct().name("staged" + random.nextInt(3));
+    int n = 1 + random.nextInt(depth == 0 ? 10 : 4);
+    for (int i = 0; i < n; i++) {
+      SchemaBuilder f;
+      int kind = random.nextInt(depth < 2 ? 9 : 8);
+      switch (kind) {
+        case 0, 1 -> f = SchemaBuilder.string();
+        case 2 -> f = SchemaBuilder.int32();
+        case 3 -> f = SchemaBuilder.int64();
+        case 4 -> f = SchemaBuilder.float64();
+        case 5 -> f = SchemaBuilder.bool();
+        case 6 -> f = Timestamp.builder();
+        case 7 -> {
+          if (random.nextInt(40) > 0) {
+            f = SchemaBuilder.string();
+          } else {
+            b.field("f" + i, schema(depth + 1)); // anything: mostly left to the Struct path
+            continue;
+          }
+        }
+        default -> {
+          Schema nested = stageableSchema(depth + 1);
+          SchemaBuilder copy = SchemaBuilder.struct().name(nested.name());
+          nested.fields().forEach(x -> copy.field(x.name(), x.schema()));
+          f = copy;
+        }
+      }
+      if (random.nextInt(3) > 0) {
+        f.optional();
+      }
+      b.field("f" + i, f.build());
+    }
+    return b.build();
+  }
+
+  /** Doubles as producers write them most: a few digits; else {@link #randomDouble}. */
+  private boolean shortDoubles;
+
+  /** Whether most doubles have a few digits (their JSON then reads without BigDecimal). */
+  void shortDoubles(boolean on) {
+    shortDoubles = on;
+  }
+
   /** A value of {@code schema}, null now and then where allowed. */
   Object valueOf(Schema schema) {
     if (schema.isOptional() && random.nextInt(8) == 0) {
@@ -400,6 +449,13 @@ final class RandomJson {
   }
 
   private double randomDouble() {
+    if (shortDoubles && random.nextInt(4) > 0) {
+      return switch (random.nextInt(3)) {
+        case 0 -> (random.nextInt(2_000_001) - 1_000_000) / 100.0;
+        case 1 -> (double) (random.nextInt() >> random.nextInt(32));
+        default -> random.nextInt(1_000_000) * Math.pow(10, random.nextInt(40) - 20);
+      };
+    }
     return switch (random.nextInt(6)) {
       case 0 -> 0.0;
       case 1 -> -0.0;
