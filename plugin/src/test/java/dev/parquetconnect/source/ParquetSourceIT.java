@@ -347,7 +347,12 @@ final class ParquetSourceIT {
               "replay.filter",
               "amount IS NOT NULL AND NOT (address.zip BETWEEN 10400 AND 10999)",
               "replay.headers.original",
-              "true"));
+              "true",
+              // The killed task's open transaction holds back the restarted worker's
+              // read_committed reader of the offsets topic until it times out (60 s by default);
+              // a batch's transaction takes well under a second.
+              "producer.override.transaction.timeout.ms",
+              "10000"));
       List<ConsumerRecord<String, String>> restored =
           killOnceAndConsumeAll(broker, worker, target, PARTITIONS, selected.size(), IO_TIMEOUT);
       LOG.info(
