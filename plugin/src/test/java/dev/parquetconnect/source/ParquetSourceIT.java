@@ -347,51 +347,96 @@ final class ParquetSourceIT {
               "replay.filter",
               "amount IS NOT NULL AND NOT (address.zip BETWEEN 10400 AND 10999)",
               "replay.headers.original",
-              "true"));
-      long threshold = selected.size() / 3;
-      Await.until(
-          threshold + " records in " + target, IO_TIMEOUT, () -> endOffsetSum(target) >= threshold);
-      long at = endOffsetSum(target);
-      worker.kill();
-      LOG.info("killed the worker at {} of {} selected records", at, selected.size());
-      assertTrue(at < selected.size(), "the kill landed before the replay finished");
-      worker.restart();
-      List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
-      Await.until(
-          "every selected record in " + target,
-          IO_TIMEOUT,
-          () -> {
-            last.clear();
-            last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
-            return last.get(0).size() >= selected.size();
-          });
-      List<ConsumerRecord<String, String>> restored = last.get(0);
+              "true",
+              // The killed task's open transaction holds back the restarted worker's
+              // read_committed reader of the offsets topic until it times out (60 s by default);
+              // a batch's transaction takes well under a second.
+              "producer.override.transaction.timeout.ms",
+              "10000"));
+      List<ConsumerRecord<String, String>> restored =
+          killOnceAndConsumeAll(broker, worker, target, PARTITIONS, selected.size(), IO_TIMEOUT);
       LOG.info(
           "selective replay: {} records in {} ms, one kill",
           restored.size(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-      assertEquals(selected.size(), restored.size(), "each selected record once");
-      Map<Integer, List<Original>> byPartition = new HashMap<>();
-      for (Original o : selected) {
-        byPartition.computeIfAbsent(o.partition(), k -> new ArrayList<>()).add(o);
-      }
-      Map<Integer, Integer> next = new HashMap<>();
-      for (ConsumerRecord<String, String> r : restored) {
-        int i = next.merge(r.partition(), 1, Integer::sum) - 1;
-        Original o = byPartition.get(r.partition()).get(i);
-        String what = "partition " + r.partition() + " record " + i;
-        assertEquals(o.id(), Json.read(r.value()).path("id").asLong(), what + ", in order");
-        assertEquals(o.timestamp(), r.timestamp(), what);
-        List<String> h = headers(r);
-        assertEquals(
-            List.of(
-                "__original.topic=picks",
-                "__original.partition=" + o.partition(),
-                "__original.offset=" + o.offset(),
-                "__original.timestamp=" + o.timestamp()),
-            h.subList(h.size() - 4, h.size()),
-            what);
-      }
+      assertEachOnceInOrder(
+          selected,
+          restored,
+          (o, r, what) -> {
+            assertEquals(o.timestamp(), r.timestamp(), what);
+            List<String> h = headers(r);
+            assertEquals(
+                List.of(
+                    "__original.topic=picks",
+                    "__original.partition=" + o.partition(),
+                    "__original.offset=" + o.offset(),
+                    "__original.timestamp=" + o.timestamp()),
+                h.subList(h.size() - 4, h.size()),
+                what);
+          });
+    }
+  }
+
+  /**
+   * Kills {@code worker} once a third of the {@code selected} records are in {@code target},
+   * restarts it, and returns what a read_committed consumer reads there once it reads at least
+   * {@code selected} records (the replay of {@code partitions} partitions, with exactly-once source
+   * support, ended). Shared with TableReplayIT.
+   */
+  static List<ConsumerRecord<String, String>> killOnceAndConsumeAll(
+      KafkaBroker broker,
+      ConnectWorker worker,
+      String target,
+      int partitions,
+      int selected,
+      Duration timeout)
+      throws Exception {
+    long threshold = selected / 3;
+    Await.until(
+        threshold + " records in " + target,
+        timeout,
+        () -> endOffsetSum(broker, target, partitions) >= threshold);
+    long at = endOffsetSum(broker, target, partitions);
+    worker.kill();
+    LOG.info("killed the worker at {} of {} selected records in {}", at, selected, target);
+    assertTrue(at < selected, "the kill landed before the replay finished");
+    worker.restart();
+    List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
+    Await.until(
+        "every selected record in " + target,
+        timeout,
+        () -> {
+          last.clear();
+          last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, timeout));
+          return last.get(0).size() >= selected;
+        });
+    return last.get(0);
+  }
+
+  /** What a replayed record must share with its original, besides its place and id. */
+  interface SameRecord {
+    void check(Original original, ConsumerRecord<String, String> replayed, String what);
+  }
+
+  /**
+   * The {@code restored} records are the {@code selected} originals, each once, in offset order
+   * within each partition (ids carry partition and offset), each passing {@code same}. Shared with
+   * TableReplayIT.
+   */
+  static void assertEachOnceInOrder(
+      List<Original> selected, List<ConsumerRecord<String, String>> restored, SameRecord same) {
+    assertEquals(selected.size(), restored.size(), "each selected record once");
+    Map<Integer, List<Original>> byPartition = new HashMap<>();
+    for (Original o : selected) {
+      byPartition.computeIfAbsent(o.partition(), k -> new ArrayList<>()).add(o);
+    }
+    Map<Integer, Integer> next = new HashMap<>();
+    for (ConsumerRecord<String, String> r : restored) {
+      int i = next.merge(r.partition(), 1, Integer::sum) - 1;
+      Original o = byPartition.get(r.partition()).get(i);
+      String what = "partition " + r.partition() + " record " + i;
+      assertEquals(o.id(), Json.read(r.value()).path("id").asLong(), what + ", in order");
+      same.check(o, r, what);
     }
   }
 
@@ -416,8 +461,13 @@ final class ParquetSourceIT {
 
   /** The sum of the topic's end offsets (with transactions: records and markers). */
   private static long endOffsetSum(String topic) throws Exception {
+    return endOffsetSum(broker, topic, PARTITIONS);
+  }
+
+  /** As above, for a topic of {@code partitions} partitions on {@code broker}. */
+  static long endOffsetSum(KafkaBroker broker, String topic, int partitions) throws Exception {
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    for (int p = 0; p < PARTITIONS; p++) {
+    for (int p = 0; p < partitions; p++) {
       latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
     }
     long sum = 0;

@@ -38,6 +38,7 @@ import java.util.TreeSet;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.compat.RowGroupFilter;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.filter2.predicate.Operators;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -377,7 +378,7 @@ final class RecordReaderPageSkippingTest {
       case 1 ->
           same(
               "name " + s + " '" + o.name() + "'",
-              compareBinary(binaryColumn("name"), op, text(o.name())));
+              compare(binaryColumn("name"), op, text(o.name())));
       case 2 ->
           same("address.zip " + s + " " + o.zip(), compare(intColumn("address.zip"), op, o.zip()));
       case 3 ->
@@ -405,30 +406,9 @@ final class RecordReaderPageSkippingTest {
     return Binary.fromString(s);
   }
 
-  private static FilterPredicate compare(
-      org.apache.parquet.filter2.predicate.Operators.LongColumn c, int op, long v) {
-    return switch (op) {
-      case 0 -> eq(c, v);
-      case 1 -> lt(c, v);
-      case 2 -> ltEq(c, v);
-      case 3 -> gt(c, v);
-      default -> gtEq(c, v);
-    };
-  }
-
-  private static FilterPredicate compare(
-      org.apache.parquet.filter2.predicate.Operators.IntColumn c, int op, int v) {
-    return switch (op) {
-      case 0 -> eq(c, v);
-      case 1 -> lt(c, v);
-      case 2 -> ltEq(c, v);
-      case 3 -> gt(c, v);
-      default -> gtEq(c, v);
-    };
-  }
-
-  private static FilterPredicate compareBinary(
-      org.apache.parquet.filter2.predicate.Operators.BinaryColumn c, int op, Binary v) {
+  /** {@code c op v}, {@code op} indexing {@code =, <, <=, >, >=}. */
+  private static <T extends Comparable<T>, C extends Operators.Column<T> & Operators.SupportsLtGt>
+      FilterPredicate compare(C c, int op, T v) {
     return switch (op) {
       case 0 -> eq(c, v);
       case 1 -> lt(c, v);

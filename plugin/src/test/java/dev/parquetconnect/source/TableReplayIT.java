@@ -1,15 +1,11 @@
 package dev.parquetconnect.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.ItPaths;
-import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.KafkaBroker;
-import dev.parquetconnect.it.KafkaRecords;
 import dev.parquetconnect.it.KafkaRuntime;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
@@ -23,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -90,38 +85,16 @@ final class TableReplayIT {
             .workerProperty("exactly.once.source.support", "enabled")
             .start()) {
       worker.putConnectorConfig("table-replay", connectorConfig(store, target));
-      long threshold = selected.size() / 3;
-      Await.until(
-          threshold + " records in " + target, IO_TIMEOUT, () -> endOffsetSum(target) >= threshold);
-      long at = endOffsetSum(target);
-      worker.kill();
-      LOG.info("killed the worker at {} of {} selected records", at, selected.size());
-      assertTrue(at < selected.size(), "the kill landed before the replay finished");
-      worker.restart();
-      List<List<ConsumerRecord<String, String>>> last = new ArrayList<>();
-      Await.until(
-          "every selected record in " + target,
-          IO_TIMEOUT,
-          () -> {
-            last.clear();
-            last.add(KafkaRecords.consumeAll(broker.bootstrapServers(), target, IO_TIMEOUT));
-            return last.get(0).size() >= selected.size();
+      List<ConsumerRecord<String, String>> restored =
+          ParquetSourceIT.killOnceAndConsumeAll(
+              broker, worker, target, PARTITIONS, selected.size(), IO_TIMEOUT);
+      ParquetSourceIT.assertEachOnceInOrder(
+          selected,
+          restored,
+          (o, r, what) -> {
+            assertEquals(o.key(), r.key(), what);
+            assertEquals(o.timestamp(), r.timestamp(), what);
           });
-      List<ConsumerRecord<String, String>> restored = last.get(0);
-      assertEquals(selected.size(), restored.size(), "each selected record once");
-      Map<Integer, List<Original>> byPartition = new HashMap<>();
-      for (Original o : selected) {
-        byPartition.computeIfAbsent(o.partition(), k -> new ArrayList<>()).add(o);
-      }
-      Map<Integer, Integer> next = new HashMap<>();
-      for (ConsumerRecord<String, String> r : restored) {
-        int i = next.merge(r.partition(), 1, Integer::sum) - 1;
-        Original o = byPartition.get(r.partition()).get(i);
-        String what = "partition " + r.partition() + " record " + i;
-        assertEquals(o.id(), Json.read(r.value()).path("id").asLong(), what + ", in order");
-        assertEquals(o.key(), r.key(), what);
-        assertEquals(o.timestamp(), r.timestamp(), what);
-      }
       LOG.info(
           "table replay: {} of {} records once after a kill, {} s",
           restored.size(),
@@ -185,18 +158,5 @@ final class TableReplayIT {
     c.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
     c.put(ReplaySelectionConfig.FILTER_CONFIG, "amount IS NOT NULL AND address.zip IS NOT NULL");
     return c;
-  }
-
-  /** The sum of the topic's end offsets (with transactions: records and markers). */
-  private static long endOffsetSum(String topic) throws Exception {
-    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-    }
-    long sum = 0;
-    for (var e : broker.admin().listOffsets(latest).all().get(30, TimeUnit.SECONDS).values()) {
-      sum += e.offset();
-    }
-    return sum;
   }
 }

@@ -1,6 +1,5 @@
 package dev.parquetconnect.bench.sink;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -70,11 +69,10 @@ public class SinkThroughputBench {
 
   private List<SinkRecord> all;
 
-  /** The batch the next call hands over, 0 to BATCHES - 1. */
-  private int next;
+  /** The batch the next call hands over, and the file's directory. */
+  private final BatchRun run = new BatchRun("sink-bench", BATCHES);
 
   private List<SinkRecord> batch;
-  private Path root;
   private SinkPaths.OursRun oursRun;
   private SinkPaths.PeerRun peerRun;
 
@@ -85,21 +83,12 @@ public class SinkThroughputBench {
 
   @Setup(Level.Iteration)
   public void checkIterationStartsAFile() {
-    if (next != 0) {
-      throw new IllegalStateException(
-          "an iteration must be one whole file: run with batchSize "
-              + BATCHES
-              + ", got an iteration starting at batch "
-              + next);
-    }
+    run.checkIterationStartsARun();
   }
 
   @Setup(Level.Invocation)
   public void prepareBatch() throws Exception {
-    if (next == 0) {
-      root = Files.createTempDirectory("sink-bench");
-    }
-    List<SinkRecord> slice = all.subList(next * SinkPaths.BATCH, (next + 1) * SinkPaths.BATCH);
+    List<SinkRecord> slice = run.nextSlice(all);
     batch =
         switch (records) {
           case "fresh" -> SinkData.fresh(slice);
@@ -111,11 +100,7 @@ public class SinkThroughputBench {
   @TearDown(Level.Invocation)
   public void afterBatch() throws Exception {
     batch = null;
-    if (++next == BATCHES) {
-      next = 0;
-      SinkPaths.delete(root);
-      root = null;
-    }
+    run.advance();
   }
 
   @TearDown(Level.Trial)
@@ -126,17 +111,17 @@ public class SinkThroughputBench {
     if (peerRun != null) {
       peerRun.abandon();
     }
-    SinkPaths.delete(root);
+    run.deleteUnfinished();
   }
 
   @Benchmark
   @OperationsPerInvocation(RECORDS)
   public Object ours() throws Exception {
-    if (next == 0) {
-      oursRun = new SinkPaths.OursRun(root, codec, metadata.equals("on"), RECORDS);
+    if (run.first()) {
+      oursRun = new SinkPaths.OursRun(run.root(), codec, metadata.equals("on"), RECORDS);
     }
     oursRun.put(batch);
-    if (next == BATCHES - 1) {
+    if (run.last()) {
       Path file = oursRun.finish();
       oursRun = null;
       return file;
@@ -147,11 +132,11 @@ public class SinkThroughputBench {
   @Benchmark
   @OperationsPerInvocation(RECORDS)
   public Object parquetJava() throws Exception {
-    if (next == 0) {
-      peerRun = new SinkPaths.PeerRun(root, codec, RECORDS);
+    if (run.first()) {
+      peerRun = new SinkPaths.PeerRun(run.root(), codec, RECORDS);
     }
     peerRun.write(batch);
-    if (next == BATCHES - 1) {
+    if (run.last()) {
       Path file = peerRun.finish();
       peerRun = null;
       return file;

@@ -1,7 +1,5 @@
 package dev.parquetconnect.bench.sink;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,9 +47,8 @@ public class TableModeBench {
   public String peer;
 
   private List<SinkRecord> all;
-  private int next;
+  private final BatchRun run = new BatchRun("table-bench", BATCHES);
   private List<SinkRecord> batch;
-  private Path root;
   private TablePaths.TaskRun oursRun;
   private TablePaths.TaskRun filesRun;
   private TablePaths.IcebergAppenderRun icebergRun;
@@ -63,28 +60,18 @@ public class TableModeBench {
 
   @Setup(Level.Iteration)
   public void checkIterationStartsARun() {
-    if (next != 0) {
-      throw new IllegalStateException(
-          "an iteration must be one whole run: batchSize " + BATCHES + ", started at " + next);
-    }
+    run.checkIterationStartsARun();
   }
 
   @Setup(Level.Invocation)
   public void prepareBatch() throws Exception {
-    if (next == 0) {
-      root = Files.createTempDirectory("table-bench");
-    }
-    batch = SinkData.fresh(all.subList(next * SinkPaths.BATCH, (next + 1) * SinkPaths.BATCH));
+    batch = SinkData.fresh(run.nextSlice(all));
   }
 
   @TearDown(Level.Invocation)
   public void afterBatch() throws Exception {
     batch = null;
-    if (++next == BATCHES) {
-      next = 0;
-      SinkPaths.delete(root);
-      root = null;
-    }
+    run.advance();
   }
 
   @TearDown(Level.Trial)
@@ -98,18 +85,18 @@ public class TableModeBench {
     if (icebergRun != null) {
       icebergRun.abandon();
     }
-    SinkPaths.delete(root);
+    run.deleteUnfinished();
   }
 
   /** Our task in table mode. */
   @Benchmark
   @OperationsPerInvocation(RECORDS)
   public Object ours() {
-    if (next == 0) {
-      oursRun = new TablePaths.TaskRun(root, codec, true, RECORDS);
+    if (run.first()) {
+      oursRun = new TablePaths.TaskRun(run.root(), codec, true, RECORDS);
     }
     oursRun.put(batch);
-    if (next == BATCHES - 1) {
+    if (run.last()) {
       oursRun.finish();
       oursRun = null;
     }
@@ -120,11 +107,11 @@ public class TableModeBench {
   @Benchmark
   @OperationsPerInvocation(RECORDS)
   public Object parquetJava() throws Exception {
-    boolean last = next == BATCHES - 1;
+    boolean last = run.last();
     switch (peer) {
       case "files" -> {
-        if (next == 0) {
-          filesRun = new TablePaths.TaskRun(root, codec, false, RECORDS);
+        if (run.first()) {
+          filesRun = new TablePaths.TaskRun(run.root(), codec, false, RECORDS);
         }
         filesRun.put(batch);
         if (last) {
@@ -133,8 +120,8 @@ public class TableModeBench {
         }
       }
       case "iceberg" -> {
-        if (next == 0) {
-          icebergRun = new TablePaths.IcebergAppenderRun(root, codec);
+        if (run.first()) {
+          icebergRun = new TablePaths.IcebergAppenderRun(run.root(), codec);
         }
         icebergRun.write(batch);
         if (last) {
