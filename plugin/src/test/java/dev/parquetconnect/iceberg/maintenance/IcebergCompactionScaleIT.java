@@ -72,7 +72,7 @@ final class IcebergCompactionScaleIT {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergCompactionScaleIT.class);
   private static final String TOPIC = "clicks";
   private static final long SCHEDULE_MS = 10_000;
-  private static final long TARGET = 48 * 1024;
+  private static final long TARGET = 12 * 1024;
 
   /** How the REST server's StoreFileIO takes the store settings (StoreFileIO's own prefix). */
   private static final String STORE_PROPERTY_PREFIX = "parquet-connect.store.";
