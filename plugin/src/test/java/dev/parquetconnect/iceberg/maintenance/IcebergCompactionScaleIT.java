@@ -55,12 +55,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Table maintenance at the scale of continuous ingestion: {@value #COMMITS} small commits of the
- * production sink task (in-process, {@link SinkTaskHarness}) into a table of Iceberg's REST catalog
- * server, while the task's own maintenance thread compacts, expires snapshots and cleans orphans
- * concurrently, once with a local warehouse and once with an S3Proxy warehouse (data and metadata
- * in the bucket, through {@link StoreFileIO}). Each commit holds one Kafka partition's next range
- * (the two partitions take turns), so it is one sink commit whatever the commit protocol groups.
+ * Table maintenance at the scale of continuous ingestion: many small commits (400; 2,000 with
+ * {@code -Dcompaction.scale.commits=2000}) of the production sink task (in-process, {@link
+ * SinkTaskHarness}) into a table of Iceberg's REST catalog server, while the task's own maintenance
+ * thread compacts, expires snapshots and cleans orphans concurrently, once with a local warehouse
+ * and once with an S3Proxy warehouse (data and metadata in the bucket, through {@link
+ * StoreFileIO}). Each commit holds one Kafka partition's next range (the two partitions take
+ * turns), so it is one sink commit whatever the commit protocol groups.
  *
  * <p>Afterwards, and after a last compaction run: every row once with its values through Iceberg's
  * generic reader and DuckDB; each Iceberg partition has at most ceil(its bytes / target) + 1 files;
