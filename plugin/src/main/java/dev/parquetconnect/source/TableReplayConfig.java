@@ -2,6 +2,7 @@ package dev.parquetconnect.source;
 
 import dev.parquetconnect.config.ConfigProblem;
 import dev.parquetconnect.config.OfferedValues;
+import dev.parquetconnect.config.StoreConfigDef;
 import dev.parquetconnect.config.VisibleWhen;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
@@ -136,13 +137,20 @@ final class TableReplayConfig {
   static IcebergSettings catalogSettings(Map<String, ?> originals) {
     Map<String, Object> catalog = new HashMap<>();
     for (Map.Entry<String, ?> e : originals.entrySet()) {
-      if (e.getKey().startsWith(IcebergConfig.CATALOG_PREFIX)) {
+      // The store keys too: a warehouse on S3 or HDFS is read through StoreFileIO, which takes
+      // its endpoint, region and credentials from them.
+      if (e.getKey().startsWith(IcebergConfig.CATALOG_PREFIX)
+          || StoreConfigDef.KEYS.contains(e.getKey())
+          || e.getKey().startsWith(StoreConfigDef.HADOOP_CONFIG_PREFIX)) {
         catalog.put(e.getKey(), e.getValue());
       }
     }
     catalog.put(IcebergConfig.TABLE_FORMAT_CONFIG, IcebergConfig.TABLE_FORMAT_ICEBERG);
     ConfigDef sink = new ConfigDef();
     IcebergConfig.define(sink);
+    // The store keys' recommenders refer to store.url.
+    sink.define(ParquetSourceConfig.STORE_URL_CONFIG, Type.STRING, null, Importance.LOW, "");
+    StoreConfigDef.define(sink);
     return IcebergConfig.settings(new AbstractConfig(sink, catalog, false));
   }
 

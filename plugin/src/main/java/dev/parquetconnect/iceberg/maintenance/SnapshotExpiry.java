@@ -53,6 +53,10 @@ public final class SnapshotExpiry {
         return 0;
       }
       long cutoff = Math.min(wallMillis.getAsLong() - maxAgeMs, keepFrom(table, current));
+      if (!anyOlderThan(table, cutoff)) {
+        // Nothing can expire: no commit, which would only race the sink's commits.
+        return 0;
+      }
       String root = StoreLocations.uri(store, "");
       Set<Long> before = new HashSet<>();
       table.snapshots().forEach(s -> before.add(s.snapshotId()));
@@ -68,6 +72,15 @@ public final class SnapshotExpiry {
     } catch (RuntimeException e) {
       throw new IOException("cannot expire the snapshots of " + table.name() + ": " + e, e);
     }
+  }
+
+  private static boolean anyOlderThan(Table table, long cutoff) {
+    for (Snapshot s : table.snapshots()) {
+      if (s.timestampMillis() < cutoff) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
