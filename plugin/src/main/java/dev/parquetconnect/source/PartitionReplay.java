@@ -36,8 +36,12 @@ import org.slf4j.LoggerFactory;
 final class PartitionReplay implements ReplayUnit {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionReplay.class);
 
-  /** A file not yet read, in replay order. */
-  private record Pending(SinkFileName name, StoreFile file) {}
+  /**
+   * A file not yet read, in replay order.
+   *
+   * @param last its last offset when known (the name's, or the discovery's), else -1
+   */
+  private record Pending(SinkFileName name, StoreFile file, long last) {}
 
   private static final Comparator<Pending> ORDER =
       Comparator.comparingLong((Pending p) -> p.name().firstOffset())
@@ -165,14 +169,15 @@ final class PartitionReplay implements ReplayUnit {
           groupFirstOffset,
           lastOffset);
     }
-    if (!rt.selection.fileMayMatch(topic, partition, first, SinkFileName.lastOffset(file.name()))) {
+    long last = name.lastOffset() >= 0 ? name.lastOffset() : SinkFileName.lastOffset(file.name());
+    if (!rt.selection.fileMayMatch(topic, partition, first, last)) {
       LOG.debug(
           "{} passing over {}: its offsets lie outside replay.from.offset/replay.until.offset",
           rt.logPrefix,
           file.key());
       return;
     }
-    pending.add(new Pending(name, file));
+    pending.add(new Pending(name, file, last));
   }
 
   /** Files discovered and not yet read to the end (open or pending). */
@@ -227,8 +232,11 @@ final class PartitionReplay implements ReplayUnit {
   }
 
   /**
-   * Opens the files of the next first offset. Groups that a later group's first offset shows to be
-   * entirely sent already (a restart) are passed over without being opened.
+   * Opens the files of the next first offset, and with them every file whose offsets interleave
+   * with theirs: a table's compacted files of different Iceberg partitions each hold part of the
+   * same Kafka offsets (the even ones here, the odd ones there), so they are merged in offset order
+   * like the files of one commit. Groups that a later group's first offset shows to be entirely
+   * sent already (a restart) are passed over without being opened.
    *
    * @return false when there is nothing to read
    */
@@ -236,8 +244,13 @@ final class PartitionReplay implements ReplayUnit {
     while (!pending.isEmpty()) {
       long first = pending.first().name().firstOffset();
       List<Pending> members = new ArrayList<>();
-      while (!pending.isEmpty() && pending.first().name().firstOffset() == first) {
-        members.add(pending.pollFirst());
+      long end = -1;
+      while (!pending.isEmpty()
+          && (pending.first().name().firstOffset() == first
+              || pending.first().name().firstOffset() <= end)) {
+        Pending p = pending.pollFirst();
+        members.add(p);
+        end = Math.max(end, p.last());
       }
       Pending after = pending.isEmpty() ? null : pending.first();
       if (after != null && after.name().firstOffset() <= lastOffset + 1) {

@@ -15,8 +15,14 @@ import java.util.regex.Pattern;
  * @param partition the original Kafka partition
  * @param firstOffset the offset of the file's first record (its commit's first offset)
  * @param attempt 0, or the commit attempt that wrote the file
+ * @param lastOffset the offset of the file's last record when known (from the name, or for a
+ *     table's compacted file from its {@code __kafka_offset} values), else -1
  */
-record SinkFileName(String topic, int partition, long firstOffset, int attempt) {
+record SinkFileName(String topic, int partition, long firstOffset, int attempt, long lastOffset) {
+  SinkFileName(String topic, int partition, long firstOffset, int attempt) {
+    this(topic, partition, firstOffset, attempt, -1);
+  }
+
   private static final Pattern NAME =
       Pattern.compile(
           "([^+]+)\\+(\\d{1,10})\\+(\\d{1,20})(?:\\+(\\d{1,20}))?(?:-(\\d{1,10}))?\\..*");
@@ -32,7 +38,9 @@ record SinkFileName(String topic, int partition, long firstOffset, int attempt) 
       int partition = Integer.parseInt(m.group(2));
       long first = Long.parseLong(m.group(3));
       int attempt = m.group(5) == null ? 0 : Integer.parseInt(m.group(5));
-      return topic == null ? null : new SinkFileName(topic, partition, first, attempt);
+      return topic == null
+          ? null
+          : new SinkFileName(topic, partition, first, attempt, lastOffset(fileName));
     } catch (NumberFormatException e) {
       return null; // more digits than an int or a long holds: not one of ours
     }

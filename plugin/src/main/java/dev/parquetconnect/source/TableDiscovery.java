@@ -245,7 +245,9 @@ final class TableDiscovery implements SourceDiscovery {
     SinkFileName parsed = SinkFileName.parse(storeFile.name());
     if (parsed != null) {
       // The attempt of a table's file is random and says nothing: every referenced file counts.
-      return List.of(new SinkFileName(parsed.topic(), parsed.partition(), parsed.firstOffset(), 0));
+      return List.of(
+          new SinkFileName(
+              parsed.topic(), parsed.partition(), parsed.firstOffset(), 0, parsed.lastOffset()));
     }
     Object topicLow = bound(table, file, FileLayout.TOPIC_COLUMN, Types.StringType.get(), false);
     Object topicHigh = bound(table, file, FileLayout.TOPIC_COLUMN, Types.StringType.get(), true);
@@ -254,17 +256,22 @@ final class TableDiscovery implements SourceDiscovery {
     Object partHigh =
         bound(table, file, FileLayout.PARTITION_COLUMN, Types.IntegerType.get(), true);
     Object first = bound(table, file, FileLayout.OFFSET_COLUMN, Types.LongType.get(), false);
+    Object last = bound(table, file, FileLayout.OFFSET_COLUMN, Types.LongType.get(), true);
     if (topicLow != null
         && topicLow.toString().equals(String.valueOf(topicHigh))
         && partLow != null
         && partLow.equals(partHigh)
-        && first != null) {
-      return List.of(new SinkFileName(topicLow.toString(), (Integer) partLow, (Long) first, 0));
+        && first != null
+        && last != null) {
+      return List.of(
+          new SinkFileName(topicLow.toString(), (Integer) partLow, (Long) first, 0, (Long) last));
     }
     List<SinkFileName> origins = new ArrayList<>();
     try {
-      for (Map.Entry<TopicPartition, Long> e : firstOffsets(storeFile.key()).entrySet()) {
-        origins.add(new SinkFileName(e.getKey().topic(), e.getKey().partition(), e.getValue(), 0));
+      for (Map.Entry<TopicPartition, long[]> e : offsetRanges(storeFile.key()).entrySet()) {
+        long[] range = e.getValue();
+        origins.add(
+            new SinkFileName(e.getKey().topic(), e.getKey().partition(), range[0], 0, range[1]));
       }
     } catch (ParquetException | RuntimeException e) {
       throw new ConnectException(
@@ -281,9 +288,14 @@ final class TableDiscovery implements SourceDiscovery {
     return origins;
   }
 
-  /** The first {@code __kafka_offset} of each original topic-partition in a file. */
-  private Map<TopicPartition, Long> firstOffsets(String key) throws IOException, ParquetException {
-    Map<TopicPartition, Long> first =
+  /**
+   * The first and last {@code __kafka_offset} of each original topic-partition in a file: the last
+   * one tells the replay which other files' offsets interleave with this one's (a compacted file of
+   * another Iceberg partition), to be read together in offset order.
+   */
+  private Map<TopicPartition, long[]> offsetRanges(String key)
+      throws IOException, ParquetException {
+    Map<TopicPartition, long[]> ranges =
         new TreeMap<>(
             Comparator.comparing(TopicPartition::topic)
                 .thenComparingInt(TopicPartition::partition));
@@ -346,13 +358,18 @@ final class TableDiscovery implements SourceDiscovery {
                         names.data(), names.offset(at), names.offset(at) + names.length(at));
                 topic = new String(topicBytes, StandardCharsets.UTF_8);
               }
-              first.merge(new TopicPartition(topic, partition), offset, Math::min);
+              long[] range =
+                  ranges.computeIfAbsent(
+                      new TopicPartition(topic, partition),
+                      tp -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+              range[0] = Math.min(range[0], offset);
+              range[1] = Math.max(range[1], offset);
             }
           }
         }
       }
     }
-    return first;
+    return ranges;
   }
 
   private static Object bound(Table table, DataFile file, String column, Type type, boolean upper) {

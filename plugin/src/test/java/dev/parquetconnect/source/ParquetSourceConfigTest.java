@@ -124,10 +124,10 @@ final class ParquetSourceConfigTest {
         new SinkFileName("orders", 3, 1000, 2),
         SinkFileName.parse("orders+3+00000000000000001000-2.parquet"));
     assertEquals(
-        new SinkFileName("orders", 3, 1000, 0),
+        new SinkFileName("orders", 3, 1000, 0, 1999),
         SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999.parquet"));
     assertEquals(
-        new SinkFileName("orders", 3, 1000, 4),
+        new SinkFileName("orders", 3, 1000, 4, 1999),
         SinkFileName.parse("orders+3+00000000000000001000+00000000000000001999-4.parquet"));
     assertEquals(new SinkFileName(".hidden", 0, 5, 0), SinkFileName.parse("%2Ehidden+0+5.parquet"));
     assertEquals(null, SinkFileName.parse("part-0001.parquet"));

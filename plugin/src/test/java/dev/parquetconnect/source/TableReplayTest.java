@@ -203,9 +203,26 @@ final class TableReplayTest {
    */
   @Test
   void aCompactedTableReplaysTheSameRecordsAndResumesAcrossTheCompaction() throws Exception {
-    String topic = "events";
-    Map<String, String> sink = sinkProps(tableStore, "compaction-sink");
+    replaysTheSameRecordsAcrossACompaction("events", null, 1);
+  }
+
+  /**
+   * A partitioned table's compacted files each hold part of every Kafka partition's offsets (here
+   * the ids of one bucket, so offsets interleave between the two files): the replay reads them
+   * together in offset order, as the files of one commit, and loses none.
+   */
+  @Test
+  void aCompactedPartitionedTableReplaysTheInterleavedFilesTogether() throws Exception {
+    replaysTheSameRecordsAcrossACompaction("bucketed", "bucket(2, id)", 2);
+  }
+
+  private void replaysTheSameRecordsAcrossACompaction(
+      String topic, String partitionSpec, int compactedFiles) throws Exception {
+    Map<String, String> sink = sinkProps(tableStore, "compaction-sink-" + topic);
     rest.tableMode(sink);
+    if (partitionSpec != null) {
+      sink.put(IcebergConfig.PARTITION_SPEC_CONFIG, partitionSpec);
+    }
     List<TopicPartition> partitions =
         List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
     Schema value =
@@ -262,7 +279,10 @@ final class TableReplayTest {
       tasks.forEach(t -> files.add(t.file().location()));
     }
     LOG.info("data files after the compaction: {}", files);
-    assertEquals(1, files.size(), "one compacted file of both Kafka partitions: " + files);
+    assertEquals(
+        compactedFiles,
+        files.size(),
+        "one compacted file of both Kafka partitions per Iceberg partition: " + files);
     assertSameRecords(before, replay(props));
     try {
       driver = driver.restart();
