@@ -207,13 +207,22 @@ final class MaintenanceCrashIT {
             what,
             compactions.size());
       }
+      long lastHalt = System.nanoTime();
       awaitCompaction(compactions.size(), "a compaction after the last crash");
+      long compacted = System.nanoTime();
       awaitRunning();
       Map<Integer, NavigableMap<Long, Long>> produced = producer.stop();
+      long stopped = System.nanoTime();
       Map<Integer, Long> ends = new TreeMap<>();
       produced.forEach((p, offsets) -> ends.put(p, offsets.lastKey()));
       awaitCommitted(catalog, ends, "every produced record");
       long crashesDone = System.nanoTime();
+      LOG.info(
+          "After the last halt: {} ms until a compaction, {} ms until both tasks ran and the"
+              + " producer stopped, {} ms until the table committed every record",
+          TimeUnit.NANOSECONDS.toMillis(compacted - lastHalt),
+          TimeUnit.NANOSECONDS.toMillis(stopped - compacted),
+          TimeUnit.NANOSECONDS.toMillis(crashesDone - stopped));
 
       // The final orphan clean-up: the maintenance deletes every orphan once older than its age.
       Path topicDir = workDir.resolve("lake").resolve(TOPICS_DIR).resolve(TOPIC);
