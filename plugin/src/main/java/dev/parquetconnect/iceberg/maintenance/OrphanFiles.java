@@ -1,5 +1,6 @@
 package dev.parquetconnect.iceberg.maintenance;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.iceberg.StoreLocations;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
@@ -33,11 +34,20 @@ public final class OrphanFiles {
   private final Store store;
   private final long minAgeMs;
   private final LongSupplier wallMillis;
+  private CrashPoints crashPoints = CrashPoints.NONE;
 
   public OrphanFiles(Store store, long minAgeMs, LongSupplier wallMillis) {
     this.store = store;
     this.minAgeMs = minAgeMs;
     this.wallMillis = wallMillis;
+  }
+
+  /**
+   * Passes {@link MaintenanceCrashPoints#ORPHAN_DELETE} before each orphan deleted (crash tests).
+   */
+  OrphanFiles crashPoints(CrashPoints points) {
+    this.crashPoints = points;
+    return this;
   }
 
   /**
@@ -59,6 +69,7 @@ public final class OrphanFiles {
         referenced = referenced(table);
       }
       if (!referenced.contains(root + file.key())) {
+        crashPoints.at(MaintenanceCrashPoints.ORPHAN_DELETE);
         store.delete(file.key());
         deleted++;
         LOG.info("deleted {}, a data file no snapshot of {} references", file.key(), table.name());

@@ -1,5 +1,6 @@
 package dev.parquetconnect.iceberg.maintenance;
 
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.iceberg.OffsetSummary;
 import dev.parquetconnect.sink.commit.iceberg.StoreLocations;
 import dev.parquetconnect.storage.Store;
@@ -32,12 +33,19 @@ public final class SnapshotExpiry {
   private final long maxAgeMs;
   private final int minToKeep;
   private final LongSupplier wallMillis;
+  private CrashPoints crashPoints = CrashPoints.NONE;
 
   public SnapshotExpiry(Store store, long maxAgeMs, int minToKeep, LongSupplier wallMillis) {
     this.store = store;
     this.maxAgeMs = maxAgeMs;
     this.minToKeep = Math.max(1, minToKeep);
     this.wallMillis = wallMillis;
+  }
+
+  /** Passes {@link MaintenanceCrashPoints#EXPIRY_DELETE} before each file deleted (crash tests). */
+  SnapshotExpiry crashPoints(CrashPoints points) {
+    this.crashPoints = points;
+    return this;
   }
 
   /**
@@ -102,6 +110,7 @@ public final class SnapshotExpiry {
   }
 
   private void delete(Table table, String root, String location) {
+    crashPoints.at(MaintenanceCrashPoints.EXPIRY_DELETE);
     try {
       if (location.startsWith(root)) {
         store.delete(location.substring(root.length()));

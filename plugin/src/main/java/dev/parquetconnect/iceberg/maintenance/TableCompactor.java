@@ -5,6 +5,7 @@ import dev.parquetconnect.format.meta.FileMetaData;
 import dev.parquetconnect.format.read.ParquetFileReader;
 import dev.parquetconnect.format.write.WriterOptions;
 import dev.parquetconnect.iceberg.DataFileMetrics;
+import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.iceberg.StoreLocations;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreKeys;
@@ -82,6 +83,8 @@ public final class TableCompactor {
   /** Runs between a partition's merge and its commit (tests: a concurrent writer). */
   private Runnable beforeCommit = () -> {};
 
+  private CrashPoints crashPoints = CrashPoints.NONE;
+
   /**
    * @param store where the table's data files are and the compacted files go
    * @param wallMillis the wall clock (partition ages compare with snapshot timestamps)
@@ -101,6 +104,12 @@ public final class TableCompactor {
   /** Runs {@code hook} after each partition's files are written, before their commit (tests). */
   TableCompactor beforeEachCommit(Runnable hook) {
     this.beforeCommit = hook;
+    return this;
+  }
+
+  /** Passes {@link MaintenanceCrashPoints} before and after each rewrite commit (crash tests). */
+  TableCompactor crashPoints(CrashPoints points) {
+    this.crashPoints = points;
     return this;
   }
 
@@ -260,6 +269,7 @@ public final class TableCompactor {
       added.forEach(rewrite::addFile);
       rewrite.set(COMPACTION_PROPERTY, Long.toString(start.snapshotId()));
       beforeCommit.run();
+      crashPoints.at(MaintenanceCrashPoints.BEFORE_REWRITE_COMMIT);
       rewrite.commit();
     } catch (CommitStateUnknownException e) {
       // The rewrite may be in the table: its files stay, for the orphan clean-up to decide.
@@ -275,6 +285,8 @@ public final class TableCompactor {
       deleteQuietly(written);
       return givenUp();
     }
+    // Outside the try: a failure from here on must not delete the files the commit references.
+    crashPoints.at(MaintenanceCrashPoints.AFTER_REWRITE_COMMIT);
     return new CompactionResult(
         1,
         rewritten.size(),

@@ -1,6 +1,8 @@
 package dev.parquetconnect.iceberg.maintenance;
 
 import dev.parquetconnect.metrics.MaintenanceMetrics;
+import dev.parquetconnect.sink.commit.CrashPoints;
+import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.sink.commit.iceberg.IcebergCatalogs;
 import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.commit.iceberg.IcebergTables;
@@ -62,6 +64,21 @@ public final class TableMaintenance implements AutoCloseable {
       UnaryOperator<String> topicDir,
       MaintenanceMetrics metrics,
       String log) {
+    this(settings, tables, store, topicDir, metrics, log, CrashPoints.NONE);
+  }
+
+  /**
+   * As above, passing {@code crashPoints} at the {@link MaintenanceCrashPoints} of its runs (crash
+   * tests).
+   */
+  public TableMaintenance(
+      MaintenanceSettings settings,
+      IcebergTables tables,
+      Store store,
+      UnaryOperator<String> topicDir,
+      MaintenanceMetrics metrics,
+      String log,
+      CrashPoints crashPoints) {
     this.settings = settings;
     this.tables = tables;
     this.topicDir = topicDir;
@@ -75,6 +92,9 @@ public final class TableMaintenance implements AutoCloseable {
             settings.snapshotsToKeep(),
             System::currentTimeMillis);
     this.orphans = new OrphanFiles(store, settings.orphanMinAgeMs(), System::currentTimeMillis);
+    compactor.crashPoints(crashPoints);
+    expiry.crashPoints(crashPoints);
+    orphans.crashPoints(crashPoints);
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -120,7 +140,15 @@ public final class TableMaintenance implements AutoCloseable {
     }
     MaintenanceMetrics metrics = new MaintenanceMetrics();
     metrics.register(taskContext, connector, taskNumber);
-    return new TableMaintenance(settings, own, store, topicDir, metrics, "[" + taskName + "]");
+    // An injector of its own: the task's is not shared with this thread (none in production).
+    return new TableMaintenance(
+        settings,
+        own,
+        store,
+        topicDir,
+        metrics,
+        "[" + taskName + "]",
+        FaultInjector.fromSystemProperty());
   }
 
   /** Partitions the task was given: it maintains the tables of topics whose partition 0 it has. */

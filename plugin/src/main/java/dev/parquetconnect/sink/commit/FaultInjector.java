@@ -44,8 +44,9 @@ public final class FaultInjector implements CrashPoints {
 
   private FaultInjector() {}
 
+  // Synchronized: a maintenance run may pass its points on Iceberg's worker threads too.
   @Override
-  public void at(String point) {
+  public synchronized void at(String point) {
     refresh();
     if (!point.equals(armedPoint)) {
       return;
