@@ -451,7 +451,7 @@ final class TopicPartitionWriter {
     if (recovering || !protocol.lost()) {
       return;
     }
-    LOG.warn("{} a committed range was refused by the table; recovering", log);
+    LOG.warn("{} a staged range was refused or withdrawn; recovering from the table", log);
     rt.metrics().commitFailed();
     if (epoch != null) {
       discard(epoch);

@@ -27,6 +27,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,6 +141,110 @@ final class IcebergCrashWindowsTest {
     last.start(() -> newTask(CrashPoints.NONE), props, false);
     last.stop();
     check(sub, "paused committer");
+  }
+
+  /**
+   * A staged range withdrawn while its writer goes on (a zombie's or a crashed writer's clean-up
+   * deleted its descriptor after a crash point): its writer's later ranges can never continue the
+   * table's offset. The writer notices at its next round, withdraws its later ranges and rewinds to
+   * the table's offset + 1, as a new owner would, with no restart and no rebalance: the withdrawn
+   * offsets are in the table a few intervals later, long before half of {@code commit.timeout.ms}
+   * (when an undecided range is given up anyway). {@code hit}: the withdrawal happens the hit-th
+   * time a range is staged and takes the range of that partition with the smallest start still
+   * staged (the first one: the table holds no offset of the partition yet; later ones: it does).
+   */
+  @ParameterizedTest(name = "withdrawn at staging #{0}")
+  @ValueSource(ints = {1, 2, 4, 7})
+  void aWithdrawnRangeIsWrittenAgainWithinAFewIntervals(int hit) throws Exception {
+    Path sub = Files.createDirectories(dir.resolve("withdrawn-" + hit));
+    Map<String, String> props = props(sub);
+    SimulatedConnect sim = simulation();
+    int[] seen = {0};
+    long[] withdrawn = {-1, -1, -1};
+    CrashPoints withdraw =
+        at -> {
+          if (at.equals(CrashPoints.AFTER_DONE) && ++seen[0] == hit) {
+            try {
+              long[] range = withdrawOldestStaged(sub.resolve("store"));
+              withdrawn[0] = range[0];
+              withdrawn[1] = range[1];
+              withdrawn[2] = clock.wallMillis();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        };
+    sim.start(() -> newTask(withdraw), props, false);
+    TopicPartition victim = new TopicPartition(SinkTaskTest.TOPIC, 0);
+    long healedAt = -1;
+    for (int i = 0; i < 2000; i++) {
+      sim.step(4);
+      clock.advance(STEP_MS);
+      sim.commitOffsets();
+      if (withdrawn[2] >= 0) {
+        victim = new TopicPartition(SinkTaskTest.TOPIC, (int) withdrawn[0]);
+        Long reported = sim.committed().get(victim);
+        if (healedAt < 0 && reported != null && reported > withdrawn[1]) {
+          healedAt = clock.wallMillis();
+        }
+      }
+      if (healedAt >= 0 && allCommitted(sim)) {
+        break;
+      }
+    }
+    assertTrue(withdrawn[2] >= 0, "a range was withdrawn");
+    assertTrue(healedAt >= 0, "the withdrawn offsets of " + victim + " were committed again");
+    long tookMs = healedAt - withdrawn[2];
+    assertTrue(
+        tookMs <= 8 * INTERVAL_MS,
+        "healed " + tookMs + " ms after the withdrawal, not within a few intervals");
+    assertTrue(allCommitted(sim), "every offset reported committed: " + sim.committed());
+    sim.stop();
+    age(sub.resolve("store"), 2 * TIMEOUT_MS);
+    SimulatedConnect last = simulation();
+    last.start(() -> newTask(CrashPoints.NONE), props, false);
+    last.stop();
+    check(sub, "withdrawn at staging #" + hit);
+  }
+
+  private static boolean allCommitted(SimulatedConnect sim) {
+    for (int p = 0; p < PARTITIONS; p++) {
+      Long offset = sim.committed().get(new TopicPartition(SinkTaskTest.TOPIC, p));
+      if (offset == null || offset < OFFSETS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Deletes the staged descriptor with the smallest start of partition 0 (else of any partition),
+   * as a withdrawal does; returns {@code {partition, end}} of its range.
+   */
+  private static long[] withdrawOldestStaged(Path store) throws IOException {
+    List<Path> staged;
+    try (Stream<Path> files = Files.walk(store)) {
+      staged =
+          files
+              .filter(f -> f.toString().contains("_staging") && f.toString().endsWith(".json"))
+              .toList();
+    }
+    Path oldest = null;
+    long[] best = null;
+    for (Path f : staged) {
+      // topic+partition+start+end-attempt.json
+      String[] parts = f.getFileName().toString().split("\\+");
+      long partition = Long.parseLong(parts[1]);
+      long start = Long.parseLong(parts[2]);
+      long end = Long.parseLong(parts[3].substring(0, parts[3].indexOf('-')));
+      if (best == null || partition < best[0] || (partition == best[0] && start < best[1])) {
+        best = new long[] {partition, start, end};
+        oldest = f;
+      }
+    }
+    assertTrue(oldest != null, "a staged descriptor to withdraw");
+    Files.delete(oldest);
+    return new long[] {best[0], best[2]};
   }
 
   private static SimulatedConnect simulation() {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -62,6 +63,10 @@ public final class IcebergCommitProtocol implements CommitProtocol {
   private final String log;
 
   private long committedEnd = -1;
+
+  /** Whether this writer recovered before: later recoveries withdraw only its own ranges. */
+  private boolean owner;
+
   private List<String> lastCommitFiles = List.of();
 
   /** The ranges staged and not yet decided by the table, in offset order. */
@@ -196,7 +201,17 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     // What a previous owner (or this writer) staged for this partition is committed now or never:
     // the resume offset is read after it.
     committer.round(table, source, Long.MAX_VALUE, null);
-    committer.withdraw(table, source);
+    if (owner) {
+      // A recovery in place (a refused or withdrawn range, a failed commit): only this writer's
+      // own ranges are withdrawn. A zombie's recovery must not withdraw the new owner's ranges.
+      for (PendingRange r : pending) {
+        committer.deleteQuietly(r.descriptor());
+      }
+    } else {
+      // A new owner: what a previous owner staged and the round did not take is withdrawn.
+      committer.withdraw(table, source);
+    }
+    owner = true;
     pending.clear();
     lostFrom = -1;
     table.refresh();
@@ -289,6 +304,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
       throw IcebergCatalogs.asIOException("preparing the commit into " + table.name(), e);
     }
     long stagedAt = clock.wallMillis();
+    long after = pending.isEmpty() ? committedEnd : pending.get(pending.size() - 1).end();
     byte[] descriptor =
         StagedRange.encode(
             source,
@@ -296,12 +312,13 @@ public final class IcebergCommitProtocol implements CommitProtocol {
             commit.end(),
             commit.attempt(),
             stagedAt,
+            after,
             keys,
             dataFiles,
             table.specs());
     StagedRange range =
         new StagedRange(
-            source, commit.start(), commit.end(), commit.attempt(), stagedAt, keys, null);
+            source, commit.start(), commit.end(), commit.attempt(), stagedAt, after, keys, null);
     checkDeadline(began);
     stagingKey = committer.stagingDir(table) + "/" + range.name();
     committer.stage(table, range, descriptor);
@@ -334,7 +351,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
    *
    * @return whether ranges are still pending
    */
-  boolean decide(Table table) {
+  boolean decide(Table table, Set<String> staged) {
     long tableOffset = tableOffset(table);
     for (Iterator<PendingRange> it = pending.iterator(); it.hasNext(); ) {
       PendingRange r = it.next();
@@ -371,6 +388,23 @@ public final class IcebergCommitProtocol implements CommitProtocol {
         committer.deleteQuietly(r.descriptor());
         it.remove();
       } else {
+        if (!staged.contains(r.descriptor())
+            || (tableOffset >= 0 && r.start() != tableOffset + 1)) {
+          // The chain is broken: the earliest range the table does not hold was withdrawn (by a
+          // zombie's or a crashed writer's clean-up) or an earlier one was, and no round can take
+          // this one or any later one. The writer goes back to recovery at once, as a new owner
+          // would: its later ranges are withdrawn and the records read again after the offset the
+          // table holds.
+          LOG.warn(
+              "{} the staged offsets {}-{} cannot be committed: {}; recovering",
+              log,
+              r.start(),
+              r.end(),
+              staged.contains(r.descriptor())
+                  ? "the table holds offsets up to " + tableOffset + ", not right before them"
+                  : "their descriptor was withdrawn");
+          lostFrom = lostFrom < 0 ? r.start() : Math.min(lostFrom, r.start());
+        }
         break;
       }
     }

@@ -28,6 +28,9 @@ import org.apache.kafka.common.TopicPartition;
  * @param end the last offset
  * @param attempt the attempt number in the data files' names
  * @param stagedAt when its writer staged it (the writer's wall clock): which round takes it
+ * @param after the offset its writer's chain continues: the end of its previous range, or the
+ *     offset the table held when it recovered; -1 when its writer knew of nothing before it (only
+ *     such a range may start a partition the table has no offset of)
  * @param keys the store keys of the data files
  * @param files the data files as JSON, in the order of {@code keys}
  */
@@ -37,6 +40,7 @@ record StagedRange(
     long end,
     long attempt,
     long stagedAt,
+    long after,
     List<String> keys,
     JsonNode files) {
   private static final int FORMAT = 1;
@@ -77,6 +81,7 @@ record StagedRange(
       long end,
       long attempt,
       long stagedAt,
+      long after,
       List<String> keys,
       List<DataFile> dataFiles,
       Map<Integer, PartitionSpec> specs) {
@@ -90,6 +95,7 @@ record StagedRange(
       json.writeNumberField("end", end);
       json.writeNumberField("attempt", attempt);
       json.writeNumberField("staged-at", stagedAt);
+      json.writeNumberField("after", after);
       json.writeArrayFieldStart("keys");
       for (String key : keys) {
         json.writeString(key);
@@ -132,6 +138,8 @@ record StagedRange(
           root.get("end").asLong(),
           root.get("attempt").asLong(),
           root.get("staged-at").asLong(),
+          // Descriptors of earlier versions do not say: as before, any start may begin a chain.
+          root.path("after").asLong(-1),
           keys,
           files);
     } catch (IOException | RuntimeException e) {

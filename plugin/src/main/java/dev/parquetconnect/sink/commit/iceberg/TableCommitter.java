@@ -10,13 +10,14 @@ import dev.parquetconnect.storage.StoreOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
@@ -173,9 +174,13 @@ public final class TableCommitter {
             long interval = Math.floorDiv(now - gatherMs, intervalMs);
             round(table, null, interval * intervalMs + gatherMs, interval);
           }
-          table.refresh();
         }
-        decide(table, p);
+        // Listed before the table is read again: a range committed (and its descriptor removed)
+        // before the listing is in the refreshed table, so a missing descriptor of a range the
+        // table does not hold means the range was withdrawn and can never be committed.
+        Set<String> staged = stagedKeys(table);
+        table.refresh();
+        decide(table, p, staged);
         p.dueAt = p.protocols.isEmpty() ? Long.MAX_VALUE : dueAfter(now + 1);
       } catch (IOException | RuntimeException e) {
         long retryMs = Math.max(gatherMs, Math.min(intervalMs, 5000));
@@ -200,10 +205,10 @@ public final class TableCommitter {
     return true;
   }
 
-  private void decide(Table table, Pending p) {
+  private void decide(Table table, Pending p, Set<String> staged) {
     for (Iterator<IcebergCommitProtocol> it = p.protocols.iterator(); it.hasNext(); ) {
       IcebergCommitProtocol protocol = it.next();
-      if (!protocol.decide(table)) {
+      if (!protocol.decide(table, staged)) {
         it.remove();
       }
     }
@@ -263,8 +268,8 @@ public final class TableCommitter {
         if (conflict > 0) {
           table.refresh();
         }
-        Snapshot base = table.currentSnapshot();
         Map<String, String> offsets = OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table));
+        Map<String, String> read = Map.copyOf(offsets);
         Map<TopicPartition, List<StagedRange>> chains = chains(taken, offsets, listedAt);
         if (chains.isEmpty()) {
           break;
@@ -293,12 +298,7 @@ public final class TableCommitter {
         if (interval != null) {
           delta.set(OffsetSummary.INTERVAL_PROPERTY, Long.toString(interval));
         }
-        // Any sink snapshot committed since the offsets were read fails the commit, also inside
-        // Iceberg's own retries (which would otherwise rebase it on a newer parent with the
-        // offsets of this one): the round then reads the offsets again. Snapshots without sink
-        // offsets (compaction) in between leave them valid, so a busy compaction cannot starve it.
-        Long baseId = base == null ? null : base.snapshotId();
-        delta.validateWith(new ParentIs(baseId));
+        delta.validateWith(new OffsetsUnchanged(read));
         faults.at(CrashPoints.BEFORE_TABLE_COMMIT);
         delta.commit();
         faults.at(CrashPoints.AFTER_TABLE_COMMIT);
@@ -314,7 +314,18 @@ public final class TableCommitter {
           throw new IOException(
               "committing into " + table.name() + " conflicted " + conflict + " times", e);
         }
-        LOG.debug("{} table commit conflict, retrying: {}", log, e.getMessage());
+        // Another committer's snapshot came in between: back off a little (the other committers
+        // are most likely in the same round) and read the refreshed table again.
+        long backoffMs =
+            Math.min(1000, 20L << Math.min(conflict, 6)) + ThreadLocalRandom.current().nextLong(20);
+        LOG.debug(
+            "{} table commit conflict, retrying in {} ms: {}", log, backoffMs, e.getMessage());
+        try {
+          Thread.sleep(backoffMs);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while retrying the commit into " + table.name());
+        }
       } catch (CommitStateUnknownException e) {
         throw new IOException(
             "the catalog's answer to the commit into " + table.name() + " was lost", e);
@@ -327,8 +338,8 @@ public final class TableCommitter {
     return added;
   }
 
-  /** A staged range as listed: its descriptor's key and age. */
-  private record Staged(String key, long modifiedMillis, StagedRange range) {}
+  /** A staged range as listed: its descriptor's key and what it says. */
+  private record Staged(String key, StagedRange range) {}
 
   private List<Staged> list(String dir, long now) throws IOException {
     List<Staged> staged = new ArrayList<>();
@@ -336,19 +347,27 @@ public final class TableCommitter {
       if (file.directory() || !file.name().endsWith(".json")) {
         continue;
       }
-      long modified = file.modified().toEpochMilli();
-      if (modified < now - commitTimeoutMs) {
-        // Given up long ago by its writer; its data files are orphans, cleaned up by recovery.
+      StagedRange range;
+      try {
+        range = read(file.key());
+      } catch (java.nio.file.NoSuchFileException e) {
+        // Removed by another committer since the listing.
+        continue;
+      } catch (IOException e) {
+        LOG.warn("{} skipping {}", log, e.getMessage());
+        if (file.modified().toEpochMilli() < now - commitTimeoutMs) {
+          deleteQuietly(file.key());
+        }
+        continue;
+      }
+      // Ages by the writer's clock (the tasks' clocks agree; the store's need not): a descriptor
+      // staged more than commit.timeout.ms ago was given up long ago by its writer, its data
+      // files are orphans, cleaned up by recovery.
+      if (range.stagedAt() < now - commitTimeoutMs) {
         deleteQuietly(file.key());
         continue;
       }
-      try {
-        staged.add(new Staged(file.key(), modified, read(file.key())));
-      } catch (java.nio.file.NoSuchFileException e) {
-        // Removed by another committer since the listing.
-      } catch (IOException e) {
-        LOG.warn("{} skipping {}", log, e.getMessage());
-      }
+      staged.add(new Staged(file.key(), range));
     }
     return staged;
   }
@@ -367,14 +386,15 @@ public final class TableCommitter {
 
   /**
    * Per Kafka partition, the staged ranges that continue its committed offset contiguously (any
-   * start when the table has none); of two with the same start, the longer. Descriptors older than
-   * half of {@code commit.timeout.ms} are never taken: their writers gave them up.
+   * start when the table has none); of two with the same start, the longer. Ranges staged more than
+   * half of {@code commit.timeout.ms} ago (by their writer's clock) are never taken: their writers
+   * gave them up.
    */
   private Map<TopicPartition, List<StagedRange>> chains(
       List<Staged> staged, Map<String, String> offsets, long listedAt) {
     Map<TopicPartition, List<StagedRange>> byPartition = new HashMap<>();
     for (Staged s : staged) {
-      if (s.modifiedMillis() >= listedAt - commitTimeoutMs / 2) {
+      if (s.range().stagedAt() >= listedAt - commitTimeoutMs / 2) {
         byPartition.computeIfAbsent(s.range().source(), tp -> new ArrayList<>()).add(s.range());
       }
     }
@@ -384,9 +404,13 @@ public final class TableCommitter {
           OffsetSummary.offset(offsets, OffsetSummary.offsetKey(connector, e.getKey()));
       long next = committed + 1;
       if (committed < 0) {
+        // Only a range whose writer knew of nothing before it begins the partition: a later range
+        // of a writer whose first one was withdrawn must not, or the records before it are lost.
         next = Long.MAX_VALUE;
         for (StagedRange r : e.getValue()) {
-          next = Math.min(next, r.start());
+          if (r.after() < 0) {
+            next = Math.min(next, r.start());
+          }
         }
       }
       List<StagedRange> chain = new ArrayList<>();
@@ -442,6 +466,17 @@ public final class TableCommitter {
     }
   }
 
+  /** The keys of the descriptors in a table's staging directory now. */
+  Set<String> stagedKeys(Table table) throws IOException {
+    Set<String> keys = new HashSet<>();
+    for (StoreFile file : store.list(stagingDir(table), false)) {
+      if (!file.directory() && file.name().endsWith(".json")) {
+        keys.add(file.key());
+      }
+    }
+    return keys;
+  }
+
   /**
    * Withdraws the staged descriptors of one partition (its new owner, after its recovery round):
    * their data files are left to the orphan clean-up, which sees whether a committer that had
@@ -473,30 +508,29 @@ public final class TableCommitter {
     }
   }
 
-  /** The commit's parent must be the snapshot its offsets were read from. */
   /**
-   * The table's offsets are still those the round read on {@code baseId}: every snapshot committed
-   * after it carries no sink offsets (a compaction's rewrite, another writer's delete), so the
-   * offsets it copies forward and its per-partition condition still hold. A snapshot of a sink
-   * round or commit in between fails it, and the round reads the offsets again.
+   * The round's condition, checked by Iceberg on the table its commit is applied to (also inside
+   * Iceberg's own retries, which rebase the commit on a newer parent): the newest snapshot with
+   * sink offsets there carries exactly the offsets the round read, so each chain still starts right
+   * after its partition's committed offset and the offsets copied forward are current. Snapshots
+   * without sink offsets in between (a compaction's rewrite, another writer's delete) leave it
+   * true, so a busy compaction cannot starve a round; another sink commit in between fails it, and
+   * the round reads the offsets again.
    */
-  private record ParentIs(Long baseId) implements SnapshotAncestryValidator {
+  private record OffsetsUnchanged(Map<String, String> read) implements SnapshotAncestryValidator {
     @Override
     public boolean validate(Iterable<Snapshot> ancestry) {
       for (Snapshot snapshot : ancestry) {
-        if (Objects.equals(snapshot.snapshotId(), baseId)) {
-          return true;
-        }
         if (OffsetSummary.hasOffsets(snapshot.summary())) {
-          return false;
+          return OffsetSummary.offsets(snapshot).equals(read);
         }
       }
-      return baseId == null;
+      return read.isEmpty();
     }
 
     @Override
     public String errorMessage() {
-      return "another sink commit was made after snapshot " + baseId;
+      return "another sink commit changed the committed offsets the round read";
     }
   }
 }
