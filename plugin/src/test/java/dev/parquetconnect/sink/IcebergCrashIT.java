@@ -66,8 +66,9 @@ import org.slf4j.LoggerFactory;
  * at each crash point of the table commit ({@link FaultInjector}), a worker halted at a crash point
  * or killed with SIGKILL at a random moment (then restarted), and a worker frozen with SIGSTOP
  * until its partitions moved and were committed by their new owners, then woken with SIGCONT as a
- * zombie. Afterwards, and after a recovery of every partition older than {@code commit.timeout.ms}
- * (the orphan clean-up), Iceberg's generic reader finds every produced (partition, offset) in the
+ * zombie, and a staged range withdrawn while its writer goes on (healed in place, no rebalance).
+ * Afterwards, and after a recovery of every partition older than {@code commit.timeout.ms} (the
+ * orphan clean-up), Iceberg's generic reader finds every produced (partition, offset) in the
  * current snapshot exactly once with its value, no data file is referenced twice, none under the
  * topic's directory is unreferenced, and the snapshots are as designed. Replay a run with {@code
  * -Dicecrash.seed=<seed>} (the seed is logged first).
@@ -122,7 +123,12 @@ final class IcebergCrashIT {
     /** SIGKILL to a worker at a random moment; the test restarts it. */
     SIGKILL,
     /** SIGSTOP to a worker until its tasks moved and committed, then SIGCONT. */
-    ZOMBIE
+    ZOMBIE,
+    /**
+     * The oldest staged descriptor deleted while its writer goes on (as a zombie's recovery or a
+     * clean-up after a crash point can): the writer must heal in place, without a rebalance.
+     */
+    WITHDRAW
   }
 
   private record Crash(Kind kind, String point) {
@@ -300,13 +306,14 @@ final class IcebergCrashIT {
     crashes.add(new Crash(Kind.HALT, POINTS.get(random.nextInt(POINTS.size()))));
     crashes.add(new Crash(Kind.SIGKILL, null));
     crashes.add(new Crash(Kind.ZOMBIE, null));
+    crashes.add(new Crash(Kind.WITHDRAW, null));
     Collections.shuffle(crashes, random);
     return crashes;
   }
 
   /** Makes one crash happen and the connector run again; returns what happened. */
   private static String crash(Crash crash, Random random, Catalog catalog) throws Exception {
-    if (crash.kind() != Kind.FAIL) {
+    if (crash.kind() != Kind.FAIL && crash.kind() != Kind.WITHDRAW) {
       // A halt may hit either worker, a kill and a zombie need both.
       awaitRestarts();
     }
@@ -324,9 +331,62 @@ final class IcebergCrashIT {
           awaitRunning();
           return "SIGKILL of worker " + w;
         }
+      case WITHDRAW:
+        return withdraw(catalog);
       default:
         return zombie(random, catalog);
     }
+  }
+
+  /**
+   * Deletes the staged descriptor with the smallest start of a partition whose range the table does
+   * not hold yet, while its writer goes on staging later ranges; then waits until the table holds
+   * that range's offsets again: its writer notices at its next round and rewinds (no rebalance).
+   */
+  private static String withdraw(Catalog catalog) throws Exception {
+    Path staging = workDir.resolve("lake").resolve(SinkIts.TOPICS_DIR).resolve("_staging");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      Map<Integer, Long> offsets = tableOffsets(catalog);
+      Path oldest = null;
+      long[] range = null;
+      List<Path> staged;
+      try (Stream<Path> files = Files.walk(staging)) {
+        staged = files.filter(f -> f.toString().endsWith(".json")).toList();
+      } catch (java.io.IOException | java.io.UncheckedIOException listing) {
+        staged = List.of();
+      }
+      for (Path f : staged) {
+        // topic+partition+start+end-attempt.json
+        String[] parts = f.getFileName().toString().split("\\+");
+        int partition = Integer.parseInt(parts[1]);
+        long start = Long.parseLong(parts[2]);
+        long end = Long.parseLong(parts[3].substring(0, parts[3].indexOf('-')));
+        if (start > offsets.get(partition) && (range == null || start < range[1])) {
+          range = new long[] {partition, start, end};
+          oldest = f;
+        }
+      }
+      if (oldest != null && Files.deleteIfExists(oldest)) {
+        long withdrawn = System.nanoTime();
+        awaitCommitted(
+            catalog,
+            Map.of((int) range[0], range[2]),
+            "the withdrawn range " + range[0] + "/" + range[1] + "-" + range[2] + " again",
+            Duration.ofSeconds(60));
+        return "staged range "
+            + range[0]
+            + "/"
+            + range[1]
+            + "-"
+            + range[2]
+            + " withdrawn, in the table "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - withdrawn)
+            + " ms later";
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no staged range to withdraw within 30 s");
   }
 
   /** Record {@code i}: a small struct (its converting costs little), in partition i % 6. */

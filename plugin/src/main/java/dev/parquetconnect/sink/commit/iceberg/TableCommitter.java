@@ -271,7 +271,12 @@ public final class TableCommitter {
         Map<String, String> offsets = OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table));
         Map<String, String> read = Map.copyOf(offsets);
         Map<TopicPartition, List<StagedRange>> chains = chains(taken, offsets, listedAt);
-        if (chains.isEmpty()) {
+        if (chains.isEmpty() || (interval != null && committedInterval(table, interval))) {
+          // An interval's round that finds the interval (or a later one) already committed by
+          // another task's round commits nothing: what that round did not take (staged late, or
+          // listed after it) waits for the next interval, so each interval has one snapshot. The
+          // condition below keeps this true up to the catalog commit: any sink snapshot in
+          // between changes the offsets the round read.
           break;
         }
         RowDelta delta = table.newRowDelta();
@@ -336,6 +341,30 @@ public final class TableCommitter {
     table.refresh();
     cleanUp(table, staged);
     return added;
+  }
+
+  /**
+   * Whether a sink snapshot of the current ancestry made in interval {@code interval} or later
+   * names its interval (a round of the schedule); looks back only at snapshots younger than the
+   * interval before it, so the walk is short.
+   */
+  private boolean committedInterval(Table table, long interval) {
+    long since = (interval - 1) * intervalMs;
+    for (Snapshot s = table.currentSnapshot();
+        s != null && s.timestampMillis() >= since;
+        s = OffsetSummary.parent(table, s)) {
+      String value = s.summary().get(OffsetSummary.INTERVAL_PROPERTY);
+      if (value != null) {
+        try {
+          if (Long.parseLong(value.trim()) >= interval) {
+            return true;
+          }
+        } catch (NumberFormatException e) {
+          // Not ours to read; ignored.
+        }
+      }
+    }
+    return false;
   }
 
   /** A staged range as listed: its descriptor's key and what it says. */
