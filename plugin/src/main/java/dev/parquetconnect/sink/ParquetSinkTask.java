@@ -15,6 +15,7 @@ import dev.parquetconnect.sink.commit.iceberg.IcebergCommitProtocol;
 import dev.parquetconnect.sink.commit.iceberg.IcebergSettings;
 import dev.parquetconnect.sink.commit.iceberg.IcebergTables;
 import dev.parquetconnect.sink.commit.iceberg.TableBindings;
+import dev.parquetconnect.sink.commit.iceberg.TableCommitter;
 import dev.parquetconnect.sink.commit.iceberg.TableRouting;
 import dev.parquetconnect.sink.partition.Partitioner;
 import dev.parquetconnect.sink.partition.Partitioners;
@@ -69,6 +70,7 @@ public final class ParquetSinkTask extends SinkTask {
   private Store store;
   private IcebergTables tables;
   private TableMaintenance maintenance;
+  private TableCommitter tableCommitter;
   private SinkRuntime runtime;
 
   /** Records {@code input.format=json} wrote from rows staged from their JSON (tests). */
@@ -149,12 +151,25 @@ public final class ParquetSinkTask extends SinkTask {
     CommitProtocol.Factory commits;
     if (config.icebergTables()) {
       tables = openTables(config);
+      tableCommitter =
+          new TableCommitter(
+              tables,
+              store,
+              config.connectorName(),
+              config.topicsDir(),
+              clock,
+              config.commitTimeoutMs(),
+              scheduleMs,
+              taskNumberOf(taskNumber),
+              crashPoints,
+              "[" + taskName + "]");
       commits =
           IcebergCommitProtocol.factory(
               tables,
               store,
               config.connectorName(),
               keys::topicDir,
+              tableCommitter,
               clock,
               config.commitTimeoutMs(),
               crashPoints);
@@ -208,6 +223,28 @@ public final class ParquetSinkTask extends SinkTask {
         writerId,
         store.url(),
         config.topicsDir());
+  }
+
+  private static int taskNumberOf(String taskNumber) {
+    try {
+      return Integer.parseInt(taskNumber);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * The table commit's rounds that are due ({@code all}: every pending one, before partitions go),
+   * then the partitions whose staged ranges the table refused go back to recovering.
+   */
+  private void runTableCommits(boolean all) {
+    if (tableCommitter == null) {
+      return;
+    }
+    tableCommitter.runDue(all);
+    for (TopicPartitionWriter writer : writers.values()) {
+      writer.checkLost();
+    }
   }
 
   /** The catalog and tables of {@code table.format=iceberg}. */
@@ -300,6 +337,11 @@ public final class ParquetSinkTask extends SinkTask {
       writer.commitIfScheduled();
       untilSchedule = Math.min(untilSchedule, writer.untilScheduledCommit(now));
     }
+    if (tableCommitter != null) {
+      runTableCommits(false);
+      untilSchedule =
+          Math.min(untilSchedule, tableCommitter.untilDue(runtime.clock().wallMillis()));
+    }
     if (untilSchedule != Long.MAX_VALUE) {
       // Connect calls put next when records arrive or when its offset flush is due (every
       // offset.flush.interval.ms, a minute by default): a quiet partition's open files would wait
@@ -330,6 +372,8 @@ public final class ParquetSinkTask extends SinkTask {
     if (maintenance != null) {
       maintenance.revoked(partitions);
     }
+    // Staged ranges are committed before the partitions go, so their new owners find them there.
+    runTableCommits(true);
     for (TopicPartition partition : partitions) {
       TopicPartitionWriter writer = writers.remove(partition);
       if (writer != null) {
@@ -340,6 +384,9 @@ public final class ParquetSinkTask extends SinkTask {
 
   @Override
   public void stop() {
+    if (runtime != null) {
+      runTableCommits(true);
+    }
     for (TopicPartitionWriter writer : writers.values()) {
       writer.close();
     }
@@ -368,6 +415,14 @@ public final class ParquetSinkTask extends SinkTask {
       runtime.metrics().close();
     }
     LOG.info("[{}] stopped", taskName);
+  }
+
+  /**
+   * Runs the table commit now for every staged range (tests: a harness that wants everything put in
+   * the table without waiting for the round's due time).
+   */
+  void commitStagedNow() {
+    runTableCommits(true);
   }
 
   /** The task's metrics (tests); null before {@code start}. */

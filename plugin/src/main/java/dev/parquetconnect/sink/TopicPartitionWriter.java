@@ -496,14 +496,39 @@ final class TopicPartitionWriter {
 
   private void goRecovering(long resumeAt) {
     recovering = true;
+    // Ranges the protocol accepted but the table does not hold yet are read again when the
+    // table holds nothing of this partition.
+    long unconfirmed = protocol.unconfirmedFrom();
+    if (unconfirmed >= 0) {
+      resumeAt = resumeAt < 0 ? unconfirmed : Math.min(resumeAt, unconfirmed);
+    }
     if (resumeAt >= 0) {
       rewindTo = rewindTo < 0 ? resumeAt : Math.min(rewindTo, resumeAt);
     }
     recover();
   }
 
+  /**
+   * Goes back to recovering when the protocol refused a range it had accepted ({@link
+   * CommitProtocol#lost}): the open commit is discarded, and the partition resumes after what the
+   * table holds.
+   */
+  void checkLost() {
+    if (recovering || !protocol.lost()) {
+      return;
+    }
+    LOG.warn("{} a staged range was refused or withdrawn; recovering from the table", log);
+    rt.metrics().commitFailed();
+    if (epoch != null) {
+      discard(epoch);
+    } else {
+      goRecovering(-1);
+    }
+  }
+
   /** Discards the open commit without committing (partition revoked, task stopped). */
   void close() {
+    protocol.release();
     if (epoch != null) {
       for (OpenFile file : epoch.files()) {
         rt.budget().release(file);

@@ -20,10 +20,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -33,6 +35,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * and of a Hadoop catalog on local disk, read back by Iceberg's generic reader, every row equal to
  * what was produced and every offset once, the partition spec as configured (or derived from the
  * field partitioner), a filtered scan planning only the matching partition's files, and a restart
- * of the connector resuming from the table exactly once.
+ * of the connector resuming from the table exactly once. Three tasks over six partitions make at
+ * most one snapshot per table and commit interval.
  */
 final class IcebergSinkIT {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergSinkIT.class);
@@ -123,6 +127,107 @@ final class IcebergSinkIT {
           eu.size(),
           all.size(),
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+    } finally {
+      if (catalog instanceof Closeable closeable) {
+        closeable.close();
+      }
+    }
+  }
+
+  /**
+   * {@code tasks.max=3} over 6 partitions, records arriving over several commit intervals: the
+   * table gets at most one snapshot per interval (the round of the interval's boundary, whichever
+   * task commits it), every offset once, and no snapshot but the sink's.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void threeTasksMakeAtMostOneSnapshotPerInterval() throws Exception {
+    long started = System.nanoTime();
+    int partitions = 6;
+    int batches = 3;
+    int perBatch = 120;
+    long intervalMs = 3000;
+    String topic = "spread";
+    String connector = "iceberg-spread";
+    broker.createTopic(topic, partitions);
+    Map<String, String> config = connectorConfig("rest", topic);
+    config.put("tasks.max", "3");
+    config.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(intervalMs));
+    worker.putConnectorConfig(connector, config);
+    worker.awaitConnectorRunning(connector, 3, Duration.ofMinutes(2));
+    Catalog catalog = catalog(config);
+    try {
+      for (int b = 0; b < batches; b++) {
+        List<JsonRecord> records = new ArrayList<>();
+        for (long i = (long) b * perBatch; i < (long) (b + 1) * perBatch; i++) {
+          records.add(SinkIts.order(i, (int) (i % partitions), REGIONS));
+        }
+        KafkaRecords.produce(broker.bootstrapServers(), topic, records, Duration.ofMinutes(1));
+        if (b < batches - 1) {
+          Thread.sleep(intervalMs);
+        }
+      }
+      TableIdentifier id = TableIdentifier.of("lake", topic);
+      long total = (long) batches * perBatch;
+      Await.until(
+          "the table to hold " + total + " records of " + topic,
+          Duration.ofMinutes(1),
+          () -> {
+            if (!catalog.tableExists(id)) {
+              return false;
+            }
+            Snapshot current = catalog.loadTable(id).currentSnapshot();
+            for (int p = 0; p < partitions && current != null; p++) {
+              String value =
+                  current
+                      .summary()
+                      .get("parquet-connect.offset." + connector + "/" + topic + "/" + p);
+              if (value == null || Long.parseLong(value) < total / partitions - 1) {
+                return false;
+              }
+            }
+            return current != null;
+          });
+      worker.deleteConnector(connector);
+      Table table = catalog.loadTable(id);
+      Map<String, Integer> offsets = new TreeMap<>();
+      try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
+        for (Record r : read) {
+          offsets.merge(
+              r.getField("__kafka_partition") + "/" + r.getField("__kafka_offset"),
+              1,
+              Integer::sum);
+        }
+      }
+      assertEquals(total, offsets.size(), "every offset");
+      offsets.forEach((offset, n) -> assertEquals(1, n, "offset " + offset + " once"));
+      // Each snapshot of the schedule names its interval; a round outside it (a task letting
+      // partitions go, a recovery finding staged ranges of a dead owner) names none.
+      Map<String, Integer> byInterval = new TreeMap<>();
+      int snapshots = 0;
+      int outside = 0;
+      for (Snapshot s : table.snapshots()) {
+        snapshots++;
+        assertTrue(
+            s.summary().keySet().stream().anyMatch(k -> k.startsWith("parquet-connect.offset.")),
+            "a snapshot that is not the sink's: " + s.summary());
+        String interval = s.summary().get("parquet-connect.interval");
+        if (interval == null) {
+          outside++;
+        } else {
+          byInterval.merge(interval, 1, Integer::sum);
+        }
+      }
+      LOG.info(
+          "3 tasks, {} partitions: {} snapshots, by interval {}, {} outside the schedule, {} s",
+          partitions,
+          snapshots,
+          byInterval,
+          outside,
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+      byInterval.forEach(
+          (interval, n) -> assertEquals(1, n, "snapshots of one interval: " + byInterval));
+      assertTrue(outside <= 1, outside + " snapshots outside the schedule");
     } finally {
       if (catalog instanceof Closeable closeable) {
         closeable.close();

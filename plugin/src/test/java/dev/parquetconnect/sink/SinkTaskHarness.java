@@ -17,7 +17,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * store.url}) on a {@link ManualClock} and a {@link TestContext}, for tests of other packages that
  * archive records with the real task. {@link #commitOpenFiles} moves the clock past {@code
  * rotate.schedule.interval.ms} (which the properties must set), so every open file is committed and
- * everything put is in the store, without waiting for the wall clock.
+ * everything put is in the store (in table mode: in the table, the staged ranges committed at
+ * once), without waiting for the wall clock; {@link #stageOpenFiles} only moves the clock and puts,
+ * as Connect would.
  */
 public final class SinkTaskHarness implements AutoCloseable {
   private final ManualClock clock = new ManualClock();
@@ -36,6 +38,15 @@ public final class SinkTaskHarness implements AutoCloseable {
    */
   public SinkTaskHarness(
       Map<String, String> props, Collection<TopicPartition> partitions, boolean withReporter) {
+    this(props, partitions, withReporter, CrashPoints.NONE);
+  }
+
+  /** As above, stopping or pausing at the named points of the commit ({@code crashPoints}). */
+  public SinkTaskHarness(
+      Map<String, String> props,
+      Collection<TopicPartition> partitions,
+      boolean withReporter,
+      CrashPoints crashPoints) {
     this.context = new TestContext(withReporter);
     this.partitions = List.copyOf(partitions);
     task =
@@ -43,7 +54,7 @@ public final class SinkTaskHarness implements AutoCloseable {
             ParquetFiles::writerFactory,
             config -> Stores.open(config.storeUrl(), config.storeSettings()),
             clock,
-            CrashPoints.NONE);
+            crashPoints);
     context.assignment.addAll(this.partitions);
     task.initialize(context);
     task.start(props);
@@ -75,6 +86,36 @@ public final class SinkTaskHarness implements AutoCloseable {
   public void commitOpenFiles(long ms) {
     clock.advance(ms);
     task.put(List.of());
+    task.commitStagedNow();
+  }
+
+  /**
+   * Moves the clock by {@code ms} and calls {@code put} without records: in table mode the open
+   * files are staged, and committed by the round that is due, if any.
+   */
+  public void stageOpenFiles(long ms) {
+    clock.advance(ms);
+    task.put(List.of());
+  }
+
+  /** The task's (manual) wall clock. */
+  public long wallMillis() {
+    return clock.wallMillis();
+  }
+
+  /** Moves the task's clock by {@code ms} without calling the task. */
+  public void advanceClock(long ms) {
+    clock.advance(ms);
+  }
+
+  /** Sets both harnesses' clocks to the later of the two: tasks on one clock, as in production. */
+  public static void alignClocks(SinkTaskHarness a, SinkTaskHarness b) {
+    long lag = b.wallMillis() - a.wallMillis();
+    if (lag > 0) {
+      a.advanceClock(lag);
+    } else {
+      b.advanceClock(-lag);
+    }
   }
 
   /** The offsets the task reports as committed ({@code preCommit}). */

@@ -46,16 +46,15 @@ import org.apache.kafka.common.TopicPartition;
  *       references are orphans to delete.
  *   <li>{@link #attemptAt}: a number that keeps the file names of a retried range unique.
  *   <li>{@link #commit}: {@link DataFile#publish} completes each upload at its final key (invisible
- *       to readers until a snapshot references it), then one transaction appends the files with the
- *       offsets {@code [start, end]} in the snapshot summary, on the condition that the table's
- *       committed offset for this partition is still {@code start - 1}: a conflict that moved those
- *       offsets is {@link Fenced} (how zombies are refused), any other conflict is retried on the
- *       refreshed table. An implementation that joins the commits of several partitions into one
- *       snapshot per interval returns from {@code commit} only once the snapshot holding this range
- *       is committed.
- *   <li>{@link #abort}: a commit whose outcome is unknown (a lost response) is decided by reading
- *       the table again: if its offsets are there it is done ({@code true}), else its data files
- *       are deleted.
+ *       to readers until a snapshot references it), then the range is staged: one snapshot per
+ *       table and interval adds the staged ranges of all tasks, each on the condition that the
+ *       table's committed offset for its partition is still {@code start - 1}. So {@code commit}
+ *       returns before the range is durable: {@link #lastCommitted} moves when the table holds it,
+ *       and a range the table refused (a zombie's, or one no committer took in time) is reported by
+ *       {@link #lost}, which sends the writer back to {@link #recover}.
+ *   <li>{@link #abort}: files of a range never staged are deleted; a range that may be staged is
+ *       withdrawn and its files are left to the orphan clean-up, which sees whether a committer
+ *       took it after all.
  *   <li>{@link #lastCommitFiles}: the data files the last commit added.
  * </ul>
  *
@@ -113,6 +112,28 @@ public interface CommitProtocol {
    *     committed and {@link #lastCommitted} says so
    */
   boolean abort(long start, int attempt);
+
+  /**
+   * Whether a range {@link #commit} accepted was refused afterwards, so the writer must go back to
+   * {@link #recover}. Only an implementation whose {@code commit} returns before the range is
+   * durable (an Iceberg table's ranges, committed together with other tasks' once per interval) has
+   * such ranges; {@link #lastCommitted} moves only when they are durable.
+   */
+  default boolean lost() {
+    return false;
+  }
+
+  /**
+   * The first offset of the ranges {@link #commit} accepted that are not known to be durable, -1
+   * when there are none: where a writer that goes back to {@link #recover} reads again from when
+   * nothing is committed.
+   */
+  default long unconfirmedFrom() {
+    return -1;
+  }
+
+  /** The partition is no longer the task's: what the protocol holds for it can go. */
+  default void release() {}
 
   /** Opens the protocol of one Kafka partition. */
   @FunctionalInterface

@@ -5,9 +5,10 @@ package dev.parquetconnect.sink.commit;
  * {@code put} (after a record is written), {@code before-intent} (files finished and uploaded,
  * nothing claimed yet), {@code after-intent}, {@code before-file} (before each file of a commit is
  * made visible, after its deadline check), {@code mid-commit} (after the first file of a commit
- * became visible), {@code before-done} (all files visible, no outcome yet) and {@code after-done}.
- * Production passes {@link #NONE}; tests install one that throws or halts at a point ({@link
- * FaultInjector} in a real worker).
+ * became visible), {@code before-done} (all files visible, no outcome yet) and {@code after-done}
+ * (for an Iceberg table: the range staged); and in an Iceberg table's commit round {@code
+ * before-table-commit} and {@code after-table-commit}. Production passes {@link #NONE}; tests
+ * install one that throws or halts at a point ({@link FaultInjector} in a real worker).
  */
 public interface CrashPoints {
   /** No crash points: production. */
@@ -20,6 +21,12 @@ public interface CrashPoints {
   String MID_COMMIT = "mid-commit";
   String BEFORE_DONE = "before-done";
   String AFTER_DONE = "after-done";
+
+  /** An Iceberg table commit's round: ranges listed and chosen, before the catalog commit. */
+  String BEFORE_TABLE_COMMIT = "before-table-commit";
+
+  /** An Iceberg table commit's round: after the catalog commit, before its clean-up. */
+  String AFTER_TABLE_COMMIT = "after-table-commit";
 
   void at(String point);
 }

@@ -8,52 +8,47 @@ import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.Store;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetricsConfig;
-import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link CommitProtocol} of {@code table.format=iceberg}: one Kafka partition's ranges
- * committed into the Iceberg table of its topic, each as one snapshot that adds the range's data
- * files and carries the partition's committed offset in its summary ({@link OffsetSummary}). The
- * protocol, its crash windows and how each is closed: docs/exactly-once.md, "Iceberg tables".
+ * The {@link CommitProtocol} of {@code table.format=iceberg}: one Kafka partition's ranges staged
+ * for the table of its topic, and committed with the staged ranges of every task in one snapshot
+ * per table and commit interval ({@link TableCommitter}), which carries the partition's committed
+ * offset in its summary ({@link OffsetSummary}). The protocol, its crash windows and how each is
+ * closed: docs/exactly-once.md, "Iceberg tables".
  *
  * <ul>
- *   <li>{@link #recover}: the committed offset is the one in the newest snapshot with sink offsets;
- *       data files of this partition that no snapshot references are deleted ({@link
- *       TableOrphans}).
- *   <li>{@link #commit}: the files are completed at their final keys (invisible to table readers),
- *       then a row delta adds them, on two conditions checked on the table as it is at the commit:
- *       the partition's committed offset is {@code start - 1} (else {@link Fenced}: a zombie or an
- *       overtaken writer), and no data was added since the snapshot that condition was read from
- *       (Iceberg's own validation; on a conflict the offsets are read again and the commit
- *       retried). A writer that took longer than half of {@code commit.timeout.ms} since its first
- *       file became durable gives up, so the orphan clean-up, which waits the whole timeout, never
- *       deletes a file a live commit is about to add.
- *   <li>{@link #abort}: the table decides: the range's commit id in a snapshot means done; else the
- *       files this writer completed are deleted.
+ *   <li>{@link #recover}: a round commits the staged ranges of this partition a previous owner left
+ *       (now or never), the rest are withdrawn, then the committed offset is the one in the newest
+ *       snapshot with sink offsets; data files of this partition that no snapshot references are
+ *       deleted ({@link TableOrphans}).
+ *   <li>{@link #commit}: the files are completed at their final keys (invisible to table readers)
+ *       and their Iceberg data files, with the writer's metrics, are staged in a descriptor ({@link
+ *       StagedRange}); the range is then pending: {@link #lastCommitted} moves only when the table
+ *       holds it, and a range the table refused sets {@link #lost}. A writer that took longer than
+ *       a quarter of {@code commit.timeout.ms} since its first file became durable gives up before
+ *       staging, so the orphan clean-up, which waits the whole timeout, never deletes a file a
+ *       commit is about to add.
+ *   <li>{@link #abort}: files of a range never staged are deleted; a descriptor that may have been
+ *       written is withdrawn, its files left to the orphan clean-up (a committer may have listed
+ *       it).
  * </ul>
  */
 public final class IcebergCommitProtocol implements CommitProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitProtocol.class);
-
-  /** Conflicts with other writers' commits retried at once, on the refreshed table. */
-  private static final int MAX_CONFLICT_RETRIES = 20;
 
   private final IcebergTables tables;
   private final Store store;
@@ -61,13 +56,27 @@ public final class IcebergCommitProtocol implements CommitProtocol {
   private final String connector;
   private final String offsetKey;
   private final TableOrphans orphans;
+  private final TableCommitter committer;
   private final SinkClock clock;
   private final long commitTimeoutMs;
   private final CrashPoints faults;
   private final String log;
 
   private long committedEnd = -1;
+
+  /** Whether this writer recovered before: later recoveries withdraw only its own ranges. */
+  private boolean owner;
+
   private List<String> lastCommitFiles = List.of();
+
+  /** The ranges staged and not yet decided by the table, in offset order. */
+  private final List<PendingRange> pending = new ArrayList<>();
+
+  /**
+   * The first offset of a pending range the table refused or no committer takes any more (then the
+   * writer recovers), -1 for none.
+   */
+  private long lostFrom = -1;
 
   /** The keys this writer completed for its last commit attempt: only these may it delete. */
   private final List<String> published = new ArrayList<>();
@@ -75,12 +84,25 @@ public final class IcebergCommitProtocol implements CommitProtocol {
   private long publishedStart = -1;
   private int publishedAttempt = -1;
 
+  /** The descriptor the last commit attempt wrote or was writing; null before staging. */
+  private String stagingKey;
+
+  private record PendingRange(
+      long start,
+      long end,
+      long attempt,
+      String descriptor,
+      List<String> keys,
+      long stagedAt,
+      long after) {}
+
   IcebergCommitProtocol(
       IcebergTables tables,
       Store store,
       TopicPartition source,
       String connector,
       UnaryOperator<String> topicDir,
+      TableCommitter committer,
       SinkClock clock,
       long commitTimeoutMs,
       CrashPoints faults,
@@ -91,6 +113,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     this.connector = connector;
     this.offsetKey = OffsetSummary.offsetKey(connector, source);
     this.orphans = new TableOrphans(store, source, connector, topicDir.apply(source.topic()), log);
+    this.committer = committer;
     this.clock = clock;
     this.commitTimeoutMs = commitTimeoutMs;
     this.faults = faults;
@@ -99,7 +122,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
 
   /**
    * The factory a task puts into its runtime: one protocol per Kafka partition, all on the task's
-   * tables.
+   * tables and its committer.
    *
    * @param topicDir the store directory of a topic's data files
    */
@@ -108,12 +131,22 @@ public final class IcebergCommitProtocol implements CommitProtocol {
       Store store,
       String connector,
       UnaryOperator<String> topicDir,
+      TableCommitter committer,
       SinkClock clock,
       long commitTimeoutMs,
       CrashPoints faults) {
     return (source, log) ->
         new IcebergCommitProtocol(
-            tables, store, source, connector, topicDir, clock, commitTimeoutMs, faults, log);
+            tables,
+            store,
+            source,
+            connector,
+            topicDir,
+            committer,
+            clock,
+            commitTimeoutMs,
+            faults,
+            log);
   }
 
   @Override
@@ -124,6 +157,22 @@ public final class IcebergCommitProtocol implements CommitProtocol {
   @Override
   public List<String> lastCommitFiles() {
     return lastCommitFiles;
+  }
+
+  @Override
+  public boolean lost() {
+    return lostFrom >= 0;
+  }
+
+  @Override
+  public long unconfirmedFrom() {
+    long first = pending.isEmpty() ? -1 : pending.get(0).start();
+    return lostFrom < 0 ? first : first < 0 ? lostFrom : Math.min(first, lostFrom);
+  }
+
+  @Override
+  public void release() {
+    committer.forget(this);
   }
 
   /**
@@ -137,6 +186,7 @@ public final class IcebergCommitProtocol implements CommitProtocol {
 
   @Override
   public boolean recover() throws IOException {
+    committer.forget(this);
     Table table = tables.load(source.topic());
     if (table == null) {
       if (!tables.settings().autoCreate()) {
@@ -147,13 +197,33 @@ public final class IcebergCommitProtocol implements CommitProtocol {
                 + IcebergConfig.TABLE_AUTO_CREATE_CONFIG
                 + "=false");
       }
+      pending.clear();
+      lostFrom = -1;
       committedEnd = -1;
       lastCommitFiles = List.of();
       orphans.clean(null, -1, olderThan());
       return true;
     }
-    Snapshot withOffsets = OffsetSummary.newestWithOffsets(table);
-    committedEnd = OffsetSummary.offset(OffsetSummary.offsets(withOffsets), offsetKey);
+    // What a previous owner (or this writer) staged for this partition is committed now or never:
+    // the resume offset is read after it.
+    committer.round(table, source, Long.MAX_VALUE, null);
+    if (owner) {
+      // A recovery in place (a refused or withdrawn range, a failed commit): only this writer's
+      // own ranges are withdrawn. A zombie's recovery must not withdraw the new owner's ranges.
+      for (PendingRange r : pending) {
+        committer.deleteQuietly(r.descriptor());
+      }
+    } else {
+      // A new owner: what a previous owner staged and the round did not take is withdrawn.
+      committer.withdraw(table, source);
+    }
+    owner = true;
+    pending.clear();
+    lostFrom = -1;
+    table.refresh();
+    committedEnd =
+        OffsetSummary.offset(
+            OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table)), offsetKey);
     lastCommitFiles = committedEnd < 0 ? List.of() : filesOfLastCommit(table);
     orphans.clean(table, committedEnd, olderThan());
     return true;
@@ -164,24 +234,26 @@ public final class IcebergCommitProtocol implements CommitProtocol {
    * schemas); empty when that snapshot is not in the current ancestry any more. Best effort.
    */
   private List<String> filesOfLastCommit(Table table) {
-    String ours = connector + "/" + source.topic() + "/" + source.partition() + "/";
     try {
-      for (Snapshot s = table.currentSnapshot(); s != null; ) {
-        String id = s.summary().get(OffsetSummary.COMMIT_PROPERTY);
-        String[] range =
-            id != null && id.startsWith(ours) ? id.substring(ours.length()).split("/") : null;
-        if (range != null && range.length == 3 && range[1].equals(Long.toString(committedEnd))) {
+      for (Snapshot s = table.currentSnapshot(); s != null; s = OffsetSummary.parent(table, s)) {
+        for (long[] range : OffsetSummary.ranges(s, connector, source)) {
+          if (range[1] != committedEnd) {
+            continue;
+          }
           List<String> keys = new ArrayList<>();
           String root = StoreLocations.uri(store, "");
           for (org.apache.iceberg.DataFile file : s.addedDataFiles(table.io())) {
-            if (file.location().startsWith(root)) {
-              keys.add(file.location().substring(root.length()));
+            String location = file.location();
+            long[] named = orphans.parse(location.substring(location.lastIndexOf('/') + 1));
+            if (location.startsWith(root)
+                && named != null
+                && named[0] == range[0]
+                && named[1] == range[2]) {
+              keys.add(location.substring(root.length()));
             }
           }
           return keys;
         }
-        Long parent = s.parentId();
-        s = parent == null ? null : table.snapshot(parent);
       }
     } catch (RuntimeException e) {
       LOG.info("{} cannot list the files of the last commit: {}", log, e.toString());
@@ -195,10 +267,14 @@ public final class IcebergCommitProtocol implements CommitProtocol {
 
   @Override
   public long commit(PendingCommit commit) throws Fenced, IOException {
+    if (lostFrom >= 0) {
+      throw new Fenced("a staged range of " + source + " was refused by the table");
+    }
     long began = clock.nanos();
     published.clear();
     publishedStart = commit.start();
     publishedAttempt = commit.attempt();
+    stagingKey = null;
     boolean first = true;
     for (CommitProtocol.DataFile file : commit.files()) {
       faults.at(CrashPoints.BEFORE_FILE);
@@ -218,71 +294,134 @@ public final class IcebergCommitProtocol implements CommitProtocol {
     if (table == null) {
       throw new IOException("table " + tables.identifier(source.topic()) + " does not exist");
     }
-    for (int conflict = 0; ; conflict++) {
-      checkDeadline(began);
-      try {
-        if (conflict > 0) {
-          table.refresh();
-        }
-        if (written != null) {
-          tables.evolve(table, written);
-        }
-        Snapshot base = table.currentSnapshot();
-        Map<String, String> offsets = OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table));
-        long committed = OffsetSummary.offset(offsets, offsetKey);
-        // Offsets the task is never given (a converter's errors Connect sends to the dead letter
-        // queue itself, transaction markers, compacted or expired records) leave a gap before the
-        // range: fine while the table is where this writer recovered or last committed it, since
-        // it resumed right after that; another writer's commit meanwhile is not.
-        boolean gapSinceOwnPosition = committed == committedEnd && committed < commit.start() - 1;
-        if (committed != commit.start() - 1 && !gapSinceOwnPosition) {
-          throw new Fenced(
-              table.name()
-                  + " holds offsets of "
-                  + source
-                  + " up to "
-                  + committed
-                  + ", not "
-                  + (commit.start() - 1)
-                  + ": another writer committed meanwhile");
-        }
-        RowDelta delta = table.newRowDelta();
-        for (CommitProtocol.DataFile file : commit.files()) {
-          delta.addRows(dataFile(table, file));
-        }
-        offsets.put(offsetKey, Long.toString(commit.end()));
-        offsets.forEach(delta::set);
-        delta.set(
-            OffsetSummary.COMMIT_PROPERTY,
-            OffsetSummary.commitId(
-                connector, source, commit.start(), commit.end(), commit.attempt()));
-        if (base != null) {
-          delta.validateFromSnapshot(base.snapshotId());
-        }
-        delta.conflictDetectionFilter(Expressions.alwaysTrue()).validateNoConflictingDataFiles();
-        delta.commit();
-        break;
-      } catch (ValidationException | CommitFailedException e) {
-        // Another writer added data after the offsets were read: read them again.
-        if (conflict >= MAX_CONFLICT_RETRIES) {
-          throw new IOException(
-              "committing into " + table.name() + " conflicted " + conflict + " times", e);
-        }
-        LOG.debug("{} commit conflict, retrying: {}", log, e.getMessage());
-      } catch (IcebergTables.SchemaRefused e) {
-        throw new IOException(e.getMessage(), e);
-      } catch (CommitStateUnknownException e) {
-        throw new IOException(
-            "the catalog's answer to the commit into " + table.name() + " was lost", e);
-      } catch (RuntimeException e) {
-        throw IcebergCatalogs.asIOException("committing into " + table.name(), e);
+    List<org.apache.iceberg.DataFile> dataFiles = new ArrayList<>(commit.files().size());
+    List<String> keys = new ArrayList<>(commit.files().size());
+    try {
+      if (written != null) {
+        tables.evolve(table, written);
       }
+      for (CommitProtocol.DataFile file : commit.files()) {
+        dataFiles.add(dataFile(table, file));
+        keys.add(file.key());
+      }
+    } catch (IcebergTables.SchemaRefused e) {
+      throw new IOException(e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw IcebergCatalogs.asIOException("preparing the commit into " + table.name(), e);
     }
-    committedEnd = commit.end();
-    lastCommitFiles = List.copyOf(published);
+    long stagedAt = clock.wallMillis();
+    long after = pending.isEmpty() ? committedEnd : pending.get(pending.size() - 1).end();
+    byte[] descriptor =
+        StagedRange.encode(
+            source,
+            commit.start(),
+            commit.end(),
+            commit.attempt(),
+            stagedAt,
+            after,
+            keys,
+            dataFiles,
+            table.specs());
+    StagedRange range =
+        new StagedRange(
+            source, commit.start(), commit.end(), commit.attempt(), stagedAt, after, keys, null);
+    checkDeadline(began);
+    stagingKey = committer.stagingDir(table) + "/" + range.name();
+    committer.stage(table, range, descriptor);
+    pending.add(
+        new PendingRange(
+            commit.start(), commit.end(), commit.attempt(), stagingKey, keys, stagedAt, after));
+    committer.pending(this, table, source.topic(), stagedAt);
     published.clear();
+    stagingKey = null;
     faults.at(CrashPoints.AFTER_DONE);
     return clock.nanos() - began;
+  }
+
+  /** Whether the table has decided each pending range (committed or refused). */
+  boolean allDecided(Table table) {
+    long tableOffset = tableOffset(table);
+    for (PendingRange r : pending) {
+      if (r.start() > tableOffset) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Decides the pending ranges on the refreshed table, oldest first: committed (the offset moves
+   * on), refused (its offsets held from another writer's range, or staged longer than half of
+   * {@code commit.timeout.ms} ago, which no committer takes any more: {@link #lost}), or still
+   * pending.
+   *
+   * @return whether ranges are still pending
+   */
+  boolean decide(Table table, Set<String> staged) {
+    long tableOffset = tableOffset(table);
+    for (Iterator<PendingRange> it = pending.iterator(); it.hasNext(); ) {
+      PendingRange r = it.next();
+      if (r.start() <= tableOffset) {
+        OffsetSummary.RangeState state =
+            OffsetSummary.state(table, connector, source, r.start(), r.attempt());
+        if (state == OffsetSummary.RangeState.COMMITTED) {
+          committedEnd = Math.max(committedEnd, r.end());
+          lastCommitFiles = r.keys();
+        } else {
+          LOG.warn(
+              "{} the table did not take the staged offsets {}-{}: it holds them from another "
+                  + "writer",
+              log,
+              r.start(),
+              r.end());
+          lostFrom = lostFrom < 0 ? r.start() : Math.min(lostFrom, r.start());
+          committer.deleteQuietly(r.descriptor());
+          if (state == OffsetSummary.RangeState.REFUSED) {
+            for (String key : r.keys()) {
+              committer.deleteQuietly(key);
+            }
+          }
+        }
+        it.remove();
+      } else if (clock.wallMillis() - r.stagedAt() > commitTimeoutMs / 2) {
+        LOG.warn(
+            "{} the staged offsets {}-{} were not committed within half of commit.timeout.ms: "
+                + "withdrawn",
+            log,
+            r.start(),
+            r.end());
+        lostFrom = lostFrom < 0 ? r.start() : Math.min(lostFrom, r.start());
+        committer.deleteQuietly(r.descriptor());
+        it.remove();
+      } else {
+        if (!staged.contains(r.descriptor())
+            || (tableOffset >= 0
+                && r.start() != tableOffset + 1
+                && !(r.start() > tableOffset + 1 && r.after() == tableOffset))) {
+          // The chain is broken: the earliest range the table does not hold was withdrawn (by a
+          // zombie's or a crashed writer's clean-up) or an earlier one was, and no round can take
+          // this one or any later one. The writer goes back to recovery at once, as a new owner
+          // would: its later ranges are withdrawn and the records read again after the offset the
+          // table holds.
+          LOG.warn(
+              "{} the staged offsets {}-{} cannot be committed: {}; recovering",
+              log,
+              r.start(),
+              r.end(),
+              staged.contains(r.descriptor())
+                  ? "the table holds offsets up to " + tableOffset + ", not right before them"
+                  : "their descriptor was withdrawn");
+          lostFrom = lostFrom < 0 ? r.start() : Math.min(lostFrom, r.start());
+        }
+        break;
+      }
+    }
+    return !pending.isEmpty();
+  }
+
+  private long tableOffset(Table table) {
+    return OffsetSummary.offset(
+        OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table)), offsetKey);
   }
 
   /**
@@ -303,12 +442,12 @@ public final class IcebergCommitProtocol implements CommitProtocol {
 
   private void checkDeadline(long began) throws IOException {
     long tookMs = TimeUnit.NANOSECONDS.toMillis(clock.nanos() - began);
-    if (tookMs > commitTimeoutMs / 2) {
+    if (tookMs > commitTimeoutMs / 4) {
       throw new IOException(
-          "the commit has taken "
+          "staging the range has taken "
               + tookMs
-              + " ms, more than half of commit.timeout.ms: giving up, since its files may be "
-              + "cleaned up as orphans now");
+              + " ms, more than a quarter of commit.timeout.ms: giving up, since its files may "
+              + "be cleaned up as orphans before a committer takes it");
     }
   }
 
@@ -331,36 +470,19 @@ public final class IcebergCommitProtocol implements CommitProtocol {
 
   @Override
   public boolean abort(long start, int attempt) {
-    try {
-      Table table = tables.load(source.topic());
-      if (table != null && TableOrphans.committed(table, connector, source, start, attempt)) {
-        committedEnd =
-            OffsetSummary.offset(
-                OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table)), offsetKey);
-        published.clear();
-        return true;
-      }
-    } catch (IOException | RuntimeException e) {
-      // Undecided: the files stay; the next recovery's clean-up decides on them.
-      LOG.warn(
-          "{} cannot tell whether the commit at {} (attempt {}) is in the table: {}",
-          log,
-          start,
-          attempt,
-          e.toString());
-      published.clear();
-      return false;
-    }
     if (start == publishedStart && attempt == publishedAttempt) {
-      for (String key : published) {
-        try {
-          store.delete(key);
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("{} cannot delete {} of a failed commit: {}", log, key, e.toString());
+      if (stagingKey != null) {
+        // The descriptor may exist and a committer may have listed it: withdraw it and leave its
+        // files to the orphan clean-up, which sees whether they were committed after all.
+        committer.deleteQuietly(stagingKey);
+      } else {
+        for (String key : published) {
+          committer.deleteQuietly(key);
         }
       }
     }
     published.clear();
+    stagingKey = null;
     return false;
   }
 }

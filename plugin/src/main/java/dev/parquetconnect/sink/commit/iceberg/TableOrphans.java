@@ -18,13 +18,16 @@ import org.slf4j.LoggerFactory;
  * The data files of one Kafka partition that no snapshot references: written and completed by a
  * writer that crashed, failed or was fenced before its catalog commit. A file's name says its
  * range's first offset and attempt ({@code TOPIC+PARTITION+START+END-ATTEMPT.parquet}); a
- * snapshot's {@link OffsetSummary#COMMIT_PROPERTY} says which range and attempt it committed. A
+ * snapshot's commit keys ({@link OffsetSummary#ranges}) say which ranges and attempts it added. A
  * file is referenced only if a snapshot committed its start and attempt; one starting after the
  * committed offset cannot be. Only files older than {@code commit.timeout.ms} are deleted: a live
  * writer gives up its commit at half of that.
  */
 final class TableOrphans {
   private static final Logger LOG = LoggerFactory.getLogger(TableOrphans.class);
+
+  /** Stands for "every file may be referenced": the ancestry could not tell. */
+  private static final Set<String> ALL = Set.of("*");
 
   private final Store store;
   private final TopicPartition source;
@@ -48,12 +51,22 @@ final class TableOrphans {
    * Best effort: a failure is logged, and the next recovery tries again.
    *
    * @param table the table, or null when it does not exist (then no file is referenced)
-   * @param committedEnd the partition's committed offset in the table's newest snapshot
+   * @param committedEnd the partition's committed offset as the caller read it (read again after
+   *     the listing)
    * @return how many files were deleted
    */
   int clean(Table table, long committedEnd, long olderThanMillis) {
     try {
       List<StoreFile> files = store.list(topicDir, true);
+      if (table != null) {
+        // Read after the listing: a commit that lands between the caller's load and the listing
+        // references files this listing may hold (old enough to delete, but committed).
+        table.refresh();
+        committedEnd =
+            OffsetSummary.offset(
+                OffsetSummary.offsets(OffsetSummary.newestWithOffsets(table)),
+                OffsetSummary.offsetKey(connector, source));
+      }
       Set<String> referenced = null;
       Set<String> reachable = null;
       int deleted = 0;
@@ -66,8 +79,16 @@ final class TableOrphans {
         if (table != null && start <= committedEnd) {
           if (referenced == null) {
             referenced = committedAttempts(table, minStart(files));
+            if (referenced == null) {
+              LOG.info(
+                  "{} keeps the data files up to offset {}: the snapshots that could reference "
+                      + "them are expired",
+                  log,
+                  committedEnd);
+              referenced = ALL;
+            }
           }
-          if (referenced.contains(start + "/" + range[1])) {
+          if (referenced == ALL || referenced.contains(start + "/" + range[1])) {
             continue;
           }
           // The snapshot that committed it may have expired while later ones still hold it.
@@ -122,51 +143,21 @@ final class TableOrphans {
 
   /**
    * {@code start/attempt} of every range of this partition committed in the current snapshot's
-   * ancestry from {@code minStart} on.
+   * ancestry from {@code minStart} on; null when the ancestry ends (expired snapshots) before it
+   * reaches a snapshot whose offset is below {@code minStart}, so it cannot tell.
    */
   private Set<String> committedAttempts(Table table, long minStart) {
     Set<String> ids = new HashSet<>();
-    String ours = connector + "/" + source.topic() + "/" + source.partition() + "/";
     String offsetKey = OffsetSummary.offsetKey(connector, source);
-    for (Snapshot s = table.currentSnapshot(); s != null; s = parent(table, s)) {
-      String id = s.summary().get(OffsetSummary.COMMIT_PROPERTY);
-      if (id != null && id.startsWith(ours)) {
-        String[] parts = id.substring(ours.length()).split("/");
-        if (parts.length == 3) {
-          ids.add(parts[0] + "/" + parts[2]);
-        }
+    for (Snapshot s = table.currentSnapshot(); s != null; s = OffsetSummary.parent(table, s)) {
+      for (long[] range : OffsetSummary.ranges(s, connector, source)) {
+        ids.add(range[0] + "/" + range[2]);
       }
       String offset = s.summary().get(offsetKey);
-      if (offset != null && Long.parseLong(offset) < minStart) {
-        break;
+      if ((offset != null && Long.parseLong(offset.trim()) < minStart) || s.parentId() == null) {
+        return ids;
       }
     }
-    return ids;
-  }
-
-  /** Whether a snapshot of the current ancestry committed {@code start}/{@code attempt}. */
-  static boolean committed(
-      Table table, String connector, TopicPartition source, long start, int attempt) {
-    String ours = connector + "/" + source.topic() + "/" + source.partition() + "/";
-    String offsetKey = OffsetSummary.offsetKey(connector, source);
-    for (Snapshot s = table.currentSnapshot(); s != null; s = parent(table, s)) {
-      String id = s.summary().get(OffsetSummary.COMMIT_PROPERTY);
-      if (id != null && id.startsWith(ours)) {
-        String[] parts = id.substring(ours.length()).split("/");
-        if (parts.length == 3 && Long.parseLong(parts[0]) == start) {
-          return Long.parseLong(parts[2]) == attempt;
-        }
-      }
-      String offset = s.summary().get(offsetKey);
-      if (offset != null && Long.parseLong(offset) < start) {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  private static Snapshot parent(Table table, Snapshot snapshot) {
-    Long parent = snapshot.parentId();
-    return parent == null ? null : table.snapshot(parent);
+    return null;
   }
 }

@@ -15,6 +15,7 @@ import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -58,9 +59,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The sink's table mode through the production task in-process, against Iceberg's own catalogs
  * (Hadoop on local disk, JDBC on SQLite, REST on Iceberg's REST catalog servlet): every offset once
- * in the table as Iceberg's generic reader reads it, one snapshot per partition commit with the
- * offsets in its summary, a restart resuming from the table, a zombie's commit refused and its
- * files deleted.
+ * in the table as Iceberg's generic reader reads it, one snapshot per round of the table commit
+ * (all partitions' and all tasks' staged ranges) with the offsets in its summary, a restart
+ * resuming from the table, a zombie's range refused and its files deleted, a paused committer that
+ * comes back adding nothing twice.
  */
 final class IcebergTableSinkTest {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergTableSinkTest.class);
@@ -122,13 +124,15 @@ final class IcebergTableSinkTest {
       for (Snapshot s : table.snapshots()) {
         snapshots++;
       }
-      // One snapshot per partition and commit: three commits of three partitions, plus the
-      // table's creation (a name mapping) that holds no data.
-      assertEquals(PARTITIONS * 3, countAppends(table), catalogType);
+      // One snapshot per round of the table commit, each with the ranges of all three
+      // partitions: three rounds (the table's creation, a name mapping, holds no data).
+      assertEquals(3, countAppends(table), catalogType);
       Map<String, String> summary = table.currentSnapshot().summary();
       for (int p = 0; p < PARTITIONS; p++) {
         assertEquals(
             "99", summary.get("parquet-connect.offset.sink-" + catalogType + "/orders/" + p));
+        String range = summary.get("parquet-connect.commit.sink-" + catalogType + "/orders/" + p);
+        assertTrue(range != null && range.matches("70/99/\\d+"), range);
       }
       assertEquals(List.of(), unreferencedFiles(table), "every data file is referenced");
       LOG.info("{}: {} snapshots, {} rows", catalogType, snapshots, expectedRows(100).size());
@@ -164,6 +168,92 @@ final class IcebergTableSinkTest {
       assertEquals(expected, offsets);
       assertEquals(List.of(), unreferencedFiles(table), "the zombie's files are deleted");
     }
+  }
+
+  /**
+   * Two tasks that stage their ranges in the same interval: the first whose round comes due commits
+   * both in one snapshot; the second finds its range there and commits nothing.
+   */
+  @Test
+  void theRangesOfTwoTasksGoIntoOneSnapshotPerInterval() throws Exception {
+    Map<String, String> props = props("jdbc", "two-tasks");
+    List<TopicPartition> all = partitions();
+    try (SinkTaskHarness first = new SinkTaskHarness(props, all.subList(0, 2));
+        SinkTaskHarness second = new SinkTaskHarness(props, all.subList(2, 3))) {
+      SinkTaskHarness.alignClocks(first, second);
+      first.put(recordsOf(0, 30, all.subList(0, 2)));
+      second.put(recordsOf(0, 30, all.subList(2, 3)));
+      first.stageOpenFiles(SCHEDULE_MS);
+      second.stageOpenFiles(SCHEDULE_MS);
+      assertEquals(Map.of(), first.committed(), "staged, not in the table yet");
+      // The next interval: the first task's round is due, the second's after it.
+      first.stageOpenFiles(SCHEDULE_MS);
+      second.stageOpenFiles(SCHEDULE_MS);
+      assertEquals(Map.of(all.get(0), 30L, all.get(1), 30L), first.committed());
+      assertEquals(Map.of(all.get(2), 30L), second.committed());
+      Table table = loadTable(props);
+      assertEquals(1, countAppends(table), "one snapshot for both tasks");
+      Map<String, String> summary = table.currentSnapshot().summary();
+      for (int p = 0; p < PARTITIONS; p++) {
+        assertEquals("29", summary.get("parquet-connect.offset.two-tasks/orders/" + p));
+      }
+      assertEquals(expectedRows(30), rows(table));
+    }
+    assertEquals(List.of(), stagedDescriptors(props), "every descriptor removed");
+  }
+
+  /**
+   * A committer paused after it chose its ranges, before its catalog commit, while another task
+   * commits the same staged ranges: when it comes back its commit fails Iceberg's validation (the
+   * table moved), and on the refreshed table it finds nothing left to add.
+   */
+  @Test
+  void aPausedCommitterThatComesBackAddsNothingTwice() throws Exception {
+    Map<String, String> props = props("rest", "paused");
+    // The REST catalog is the class's: a table of its own.
+    props.put(IcebergConfig.TABLE_CONFIG, "paused.${topic}");
+    List<TopicPartition> all = partitions();
+    try (SinkTaskHarness other = new SinkTaskHarness(props, all.subList(2, 3))) {
+      boolean[] paused = {false};
+      CrashPoints pause =
+          point -> {
+            if (point.equals(CrashPoints.BEFORE_TABLE_COMMIT) && !paused[0]) {
+              paused[0] = true;
+              // While this committer is paused, the other task commits every staged range.
+              other.commitOpenFiles(SCHEDULE_MS);
+            }
+          };
+      try (SinkTaskHarness committer =
+          new SinkTaskHarness(props, all.subList(0, 2), false, pause)) {
+        SinkTaskHarness.alignClocks(committer, other);
+        committer.put(recordsOf(0, 25, all.subList(0, 2)));
+        other.put(recordsOf(0, 25, all.subList(2, 3)));
+        other.stageOpenFiles(SCHEDULE_MS);
+        committer.commitOpenFiles(SCHEDULE_MS);
+        assertTrue(paused[0], "paused before its catalog commit");
+        assertEquals(Map.of(all.get(0), 25L, all.get(1), 25L), committer.committed());
+        assertEquals(Map.of(all.get(2), 25L), other.committed());
+      }
+    }
+    Table table = loadTable(props);
+    assertEquals(1, countAppends(table), "the paused committer added no second snapshot");
+    assertEquals(expectedRows(25), rows(table));
+    assertEquals(List.of(), unreferencedFiles(table));
+    assertEquals(List.of(), stagedDescriptors(props));
+  }
+
+  /** The staged range descriptors left in the store's staging directory. */
+  private static List<String> stagedDescriptors(Map<String, String> props) throws IOException {
+    Path staging = Path.of(URI.create(props.get(ParquetSinkConfig.STORE_URL_CONFIG)));
+    List<String> left = new ArrayList<>();
+    if (Files.exists(staging)) {
+      try (Stream<Path> files = Files.walk(staging)) {
+        files
+            .filter(f -> f.toString().endsWith(".json") && f.toString().contains("_staging"))
+            .forEach(f -> left.add(f.toString()));
+      }
+    }
+    return left;
   }
 
   /**
@@ -296,6 +386,17 @@ final class IcebergTableSinkTest {
                   store,
                   "learn",
                   topic -> "topics/" + topic,
+                  new TableCommitter(
+                      tables,
+                      store,
+                      "learn",
+                      "topics",
+                      SinkClock.SYSTEM,
+                      60_000,
+                      SCHEDULE_MS,
+                      0,
+                      CrashPoints.NONE,
+                      "[test]"),
                   SinkClock.SYSTEM,
                   60_000,
                   CrashPoints.NONE)
@@ -372,7 +473,8 @@ final class IcebergTableSinkTest {
   private static Table loadTable(Map<String, String> props) {
     Catalog catalog = catalog(props);
     CATALOGS.add(catalog);
-    return catalog.loadTable(TableIdentifier.of("lake", TOPIC));
+    return catalog.loadTable(
+        TableIdentifier.parse(props.get(IcebergConfig.TABLE_CONFIG).replace("${topic}", TOPIC)));
   }
 
   private static Catalog catalog(Map<String, String> props) {
@@ -398,6 +500,15 @@ final class IcebergTableSinkTest {
     List<SinkRecord> records = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
       records.addAll(records(from, to, p));
+    }
+    return records;
+  }
+
+  /** Offsets {@code [from, to)} of some partitions. */
+  private static List<SinkRecord> recordsOf(long from, long to, List<TopicPartition> partitions) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (TopicPartition tp : partitions) {
+      records.addAll(records(from, to, tp.partition()));
     }
     return records;
   }
