@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.IcebergFixture;
-import dev.parquetconnect.it.ItPaths;
+import dev.parquetconnect.it.IcebergWorkerHarness;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
-import dev.parquetconnect.it.KafkaBroker;
 import dev.parquetconnect.it.KafkaRecords;
-import dev.parquetconnect.it.KafkaRuntime;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,33 +53,17 @@ final class IcebergDeadLetterIT {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergDeadLetterIT.class);
   private static final Duration WAIT = Duration.ofSeconds(90);
 
-  private static Path workDir;
-  private static IcebergFixture iceberg;
-  private static KafkaBroker broker;
-  private static ConnectWorker worker;
+  private static IcebergWorkerHarness harness;
 
   @BeforeAll
   static void start() throws Exception {
-    workDir = ItPaths.freshWorkDir("IcebergDeadLetterIT");
-    iceberg = IcebergFixture.restOnLocalDisk(workDir);
-    KafkaRuntime runtime = KafkaRuntime.defaultVersion();
-    broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
-    worker =
-        ConnectWorker.builder(runtime, broker.bootstrapServers())
-            .workDir(workDir.resolve("worker"))
-            .start();
+    harness = IcebergWorkerHarness.start("IcebergDeadLetterIT");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (worker != null) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
-    if (iceberg != null) {
-      iceberg.close();
+    if (harness != null) {
+      harness.close();
     }
   }
 
@@ -92,7 +73,7 @@ final class IcebergDeadLetterIT {
   void badRecordsGoToTheDeadLetterQueueOnceAndTheRestIntoTheTableOnce() throws Exception {
     long started = System.nanoTime();
     for (String topic : List.of("events", "frozen", "strict")) {
-      broker.createTopic(topic, 1);
+      harness.broker().createTopic(topic, 1);
     }
     // Offset by offset: what each record is (see the record builders below).
     List<JsonRecord> events = new ArrayList<>();
@@ -116,7 +97,7 @@ final class IcebergDeadLetterIT {
     for (long o = 19; o < 24; o++) {
       events.add(v1(o));
     }
-    KafkaRecords.produce(broker.bootstrapServers(), "events", events, WAIT);
+    KafkaRecords.produce(harness.broker().bootstrapServers(), "events", events, WAIT);
 
     List<JsonRecord> frozen = new ArrayList<>();
     for (long o = 0; o < 3; o++) {
@@ -126,7 +107,7 @@ final class IcebergDeadLetterIT {
     frozen.add(qtyAsLong(4));
     frozen.add(v1(5));
     frozen.add(v1(6));
-    KafkaRecords.produce(broker.bootstrapServers(), "frozen", frozen, WAIT);
+    KafkaRecords.produce(harness.broker().bootstrapServers(), "frozen", frozen, WAIT);
 
     List<JsonRecord> strict = new ArrayList<>();
     for (long o = 0; o < 4; o++) {
@@ -136,27 +117,29 @@ final class IcebergDeadLetterIT {
     for (long o = 5; o < 8; o++) {
       strict.add(v1(o));
     }
-    KafkaRecords.produce(broker.bootstrapServers(), "strict", strict, WAIT);
+    KafkaRecords.produce(harness.broker().bootstrapServers(), "strict", strict, WAIT);
 
-    worker.putConnectorConfig("dlq-events", config("events", true, "events-dlq"));
-    worker.putConnectorConfig("dlq-frozen", config("frozen", false, "frozen-dlq"));
-    worker.putConnectorConfig("dlq-strict", config("strict", true, null));
+    harness.worker().putConnectorConfig("dlq-events", config("events", true, "events-dlq"));
+    harness.worker().putConnectorConfig("dlq-frozen", config("frozen", false, "frozen-dlq"));
+    harness.worker().putConnectorConfig("dlq-strict", config("strict", true, null));
 
     // errors.tolerance=none: the task fails naming the record, column and reason.
     ConnectWorker.ConnectorStatus failed =
-        worker.awaitConnectorStatus(
-            "dlq-strict",
-            "the strict task to fail",
-            WAIT,
-            s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
+        harness
+            .worker()
+            .awaitConnectorStatus(
+                "dlq-strict",
+                "the strict task to fail",
+                WAIT,
+                s -> s.tasks().stream().anyMatch(t -> "FAILED".equals(t.state())));
     String trace = failed.tasks().get(0).trace();
     assertTrue(
         trace.contains("topic strict partition 0 offset 4")
             && trace.contains("column 'name' is string in the table and int in the records"),
         trace);
     TableIdentifier strictTable = TableIdentifier.of(IcebergFixture.NAMESPACE, "strict");
-    if (iceberg.catalog().tableExists(strictTable)) {
-      Map<Long, Record> before = rowsByOffset(iceberg.table("strict"));
+    if (harness.iceberg().catalog().tableExists(strictTable)) {
+      Map<Long, Record> before = rowsByOffset(harness.iceberg().table("strict"));
       assertTrue(before.keySet().stream().allMatch(o -> o < 4), "committed " + before.keySet());
     }
 
@@ -170,7 +153,7 @@ final class IcebergDeadLetterIT {
             13L, "column 'id' is long in the table and string in the records",
             17L, "column 'name' is string in the table and struct<",
             18L, "VALUE_CONVERTER"));
-    Table events1 = iceberg.table("events");
+    Table events1 = harness.iceberg().table("events");
     Map<Long, Record> rows = rowsByOffset(events1);
     assertEquals(
         List.of(
@@ -192,24 +175,26 @@ final class IcebergDeadLetterIT {
         Map.of(
             3L, "new column 'note' (string)",
             4L, "column 'qty' from int to long"));
-    Table frozenTable = iceberg.table("frozen");
+    Table frozenTable = harness.iceberg().table("frozen");
     assertEquals(List.of(0L, 1L, 2L, 5L, 6L), List.copyOf(rowsByOffset(frozenTable).keySet()));
     assertEquals(null, frozenTable.schema().findField("note"), "no column added");
     assertColumn(frozenTable.schema(), "qty", Types.IntegerType.get(), true);
 
     // The strict connector, told to tolerate: the rest arrives, the bad record in the queue.
     // The task configs do not change with errors.*, so the failed task is restarted by hand.
-    worker.putConnectorConfig("dlq-strict", config("strict", true, "strict-dlq"));
-    worker.awaitConnectorStatus(
-        "dlq-strict", "the connector running", WAIT, s -> "RUNNING".equals(s.connectorState()));
-    worker.restartTask("dlq-strict", 0);
-    worker.awaitConnectorRunning("dlq-strict", 1, WAIT);
+    harness.worker().putConnectorConfig("dlq-strict", config("strict", true, "strict-dlq"));
+    harness
+        .worker()
+        .awaitConnectorStatus(
+            "dlq-strict", "the connector running", WAIT, s -> "RUNNING".equals(s.connectorState()));
+    harness.worker().restartTask("dlq-strict", 0);
+    harness.worker().awaitConnectorRunning("dlq-strict", 1, WAIT);
     awaitCommitted("dlq-strict", "strict", 7);
     assertDeadLettered(
         "strict-dlq", Map.of(4L, "column 'name' is string in the table and int in the records"));
     assertEquals(
         List.of(0L, 1L, 2L, 3L, 5L, 6L, 7L),
-        List.copyOf(rowsByOffset(iceberg.table("strict")).keySet()));
+        List.copyOf(rowsByOffset(harness.iceberg().table("strict")).keySet()));
     LOG.info(
         "dead letter queue and table mode checked in {} s",
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
@@ -223,9 +208,10 @@ final class IcebergDeadLetterIT {
     config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
     config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
     config.put("value.converter.schemas.enable", "true");
-    config.put(ParquetSinkConfig.STORE_URL_CONFIG, workDir.resolve("lake").toUri().toString());
+    config.put(
+        ParquetSinkConfig.STORE_URL_CONFIG, harness.workDir().resolve("lake").toUri().toString());
     config.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, "20000");
-    iceberg.tableMode(config);
+    harness.iceberg().tableMode(config);
     config.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, "1000");
     config.put(IcebergConfig.SCHEMA_EVOLVE_CONFIG, Boolean.toString(evolve));
     if (deadLetters == null) {
@@ -247,14 +233,14 @@ final class IcebergDeadLetterIT {
         topic + " committed through offset " + last,
         WAIT,
         () -> {
-          var status = worker.connectorStatus(connector);
+          var status = harness.worker().connectorStatus(connector);
           if (status.tasks().stream().anyMatch(t -> "FAILED".equals(t.state()))) {
             throw new AssertionError(connector + " failed: " + status.json());
           }
-          if (!iceberg.catalog().tableExists(id)) {
+          if (!harness.iceberg().catalog().tableExists(id)) {
             return false;
           }
-          Table table = iceberg.catalog().loadTable(id);
+          Table table = harness.iceberg().catalog().loadTable(id);
           String committed =
               table.currentSnapshot() == null ? null : table.currentSnapshot().summary().get(key);
           return committed != null && Long.parseLong(committed) >= last;
@@ -268,7 +254,7 @@ final class IcebergDeadLetterIT {
    */
   private static void assertDeadLettered(String queue, Map<Long, String> expected) {
     List<ConsumerRecord<String, String>> dead =
-        KafkaRecords.consumeAll(broker.bootstrapServers(), queue, WAIT);
+        KafkaRecords.consumeAll(harness.broker().bootstrapServers(), queue, WAIT);
     Map<Long, String> messages = new TreeMap<>();
     for (ConsumerRecord<String, String> record : dead) {
       long offset = Long.parseLong(header(record, "__connect.errors.offset"));

@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.parquetconnect.it.Await;
-import dev.parquetconnect.it.ConnectWorker;
-import dev.parquetconnect.it.IcebergFixture;
-import dev.parquetconnect.it.ItPaths;
+import dev.parquetconnect.it.IcebergWorkerHarness;
 import dev.parquetconnect.it.JsonRecord;
-import dev.parquetconnect.it.KafkaBroker;
 import dev.parquetconnect.it.KafkaRecords;
-import dev.parquetconnect.it.KafkaRuntime;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import java.io.Closeable;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,33 +52,17 @@ final class IcebergSinkIT {
   private static final int REGIONS = 3;
   private static final int RECORDS = 600;
 
-  private static Path workDir;
-  private static KafkaBroker broker;
-  private static ConnectWorker worker;
-  private static IcebergFixture rest;
+  private static IcebergWorkerHarness harness;
 
   @BeforeAll
   static void start() throws Exception {
-    workDir = ItPaths.freshWorkDir("IcebergSinkIT");
-    rest = IcebergFixture.restOnLocalDisk(workDir);
-    KafkaRuntime runtime = KafkaRuntime.defaultVersion();
-    broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
-    worker =
-        ConnectWorker.builder(runtime, broker.bootstrapServers())
-            .workDir(workDir.resolve("worker"))
-            .start();
+    harness = IcebergWorkerHarness.start("IcebergSinkIT");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (worker != null) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
-    if (rest != null) {
-      rest.close();
+    if (harness != null) {
+      harness.close();
     }
   }
 
@@ -94,21 +73,21 @@ final class IcebergSinkIT {
     long started = System.nanoTime();
     String topic = "orders-" + catalogType;
     String connector = "iceberg-" + catalogType;
-    broker.createTopic(topic, PARTITIONS);
+    harness.broker().createTopic(topic, PARTITIONS);
     produce(topic, 0, RECORDS / 2);
     Map<String, String> config = connectorConfig(catalogType, topic);
-    worker.putConnectorConfig(connector, config);
-    worker.awaitConnectorRunning(connector, 1, Duration.ofMinutes(2));
+    harness.worker().putConnectorConfig(connector, config);
+    harness.worker().awaitConnectorRunning(connector, 1, Duration.ofMinutes(2));
     Catalog catalog = catalog(config);
     try {
       TableIdentifier id = TableIdentifier.of("lake", topic);
       awaitOffsets(catalog, id, connector, topic, RECORDS / 2);
       // A restart of connector and task: they resume where the table says.
-      worker.send("POST", "/connectors/" + connector + "/restart?includeTasks=true", "");
+      harness.worker().send("POST", "/connectors/" + connector + "/restart?includeTasks=true", "");
       produce(topic, RECORDS / 2, RECORDS);
-      worker.awaitConnectorRunning(connector, 1, Duration.ofMinutes(2));
+      harness.worker().awaitConnectorRunning(connector, 1, Duration.ofMinutes(2));
       awaitOffsets(catalog, id, connector, topic, RECORDS);
-      worker.deleteConnector(connector);
+      harness.worker().deleteConnector(connector);
       Table table = catalog.loadTable(id);
       assertEquals(expectedRows(), rows(table), catalogType);
       assertEquals("[1000: region: identity(2)]", table.spec().fields().toString(), "the spec");
@@ -149,12 +128,12 @@ final class IcebergSinkIT {
     long intervalMs = 3000;
     String topic = "spread";
     String connector = "iceberg-spread";
-    broker.createTopic(topic, partitions);
+    harness.broker().createTopic(topic, partitions);
     Map<String, String> config = connectorConfig("rest", topic);
     config.put("tasks.max", "3");
     config.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(intervalMs));
-    worker.putConnectorConfig(connector, config);
-    worker.awaitConnectorRunning(connector, 3, Duration.ofMinutes(2));
+    harness.worker().putConnectorConfig(connector, config);
+    harness.worker().awaitConnectorRunning(connector, 3, Duration.ofMinutes(2));
     Catalog catalog = catalog(config);
     try {
       for (int b = 0; b < batches; b++) {
@@ -162,7 +141,8 @@ final class IcebergSinkIT {
         for (long i = (long) b * perBatch; i < (long) (b + 1) * perBatch; i++) {
           records.add(SinkIts.order(i, (int) (i % partitions), REGIONS));
         }
-        KafkaRecords.produce(broker.bootstrapServers(), topic, records, Duration.ofMinutes(1));
+        KafkaRecords.produce(
+            harness.broker().bootstrapServers(), topic, records, Duration.ofMinutes(1));
         if (b < batches - 1) {
           Thread.sleep(intervalMs);
         }
@@ -188,7 +168,7 @@ final class IcebergSinkIT {
             }
             return current != null;
           });
-      worker.deleteConnector(connector);
+      harness.worker().deleteConnector(connector);
       Table table = catalog.loadTable(id);
       Map<String, Integer> offsets = new TreeMap<>();
       try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
@@ -245,7 +225,7 @@ final class IcebergSinkIT {
     config.put("value.converter.schemas.enable", "true");
     config.put(
         ParquetSinkConfig.STORE_URL_CONFIG,
-        workDir.resolve("lake-" + catalogType).toUri().toString());
+        harness.workDir().resolve("lake-" + catalogType).toUri().toString());
     config.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
     config.put(ParquetSinkConfig.STORE_KAFKA_HEADERS_CONFIG, "true");
     config.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, "20000");
@@ -254,11 +234,12 @@ final class IcebergSinkIT {
     config.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, "2000");
     config.put(IcebergConfig.CATALOG_TYPE_CONFIG, catalogType);
     if (catalogType.equals("rest")) {
-      config.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+      config.put(IcebergConfig.CATALOG_URI_CONFIG, harness.iceberg().uri());
       config.put(IcebergConfig.PARTITION_SPEC_CONFIG, "identity(region)");
     } else {
       config.put(
-          IcebergConfig.CATALOG_WAREHOUSE_CONFIG, workDir.resolve("hadoop-warehouse").toString());
+          IcebergConfig.CATALOG_WAREHOUSE_CONFIG,
+          harness.workDir().resolve("hadoop-warehouse").toString());
       config.put(ParquetSinkConfig.PARTITIONER_CONFIG, "field");
       config.put(ParquetSinkConfig.PARTITION_FIELDS_CONFIG, SinkIts.REGIONS_FIELD);
     }
@@ -281,7 +262,8 @@ final class IcebergSinkIT {
     for (long i = from; i < to; i++) {
       records.add(SinkIts.order(i, (int) (i % PARTITIONS), REGIONS));
     }
-    KafkaRecords.produce(broker.bootstrapServers(), topic, records, Duration.ofMinutes(1));
+    KafkaRecords.produce(
+        harness.broker().bootstrapServers(), topic, records, Duration.ofMinutes(1));
   }
 
   /** Waits until the table's newest snapshot holds every partition's offsets below {@code n/3}. */
