@@ -66,21 +66,8 @@ final class IcebergCrashWindowsTest {
   void everyOffsetOnceAndNoOrphanAfterACrashAt(String point) throws Exception {
     for (int hit = 1; hit <= 2; hit++) {
       Path sub = Files.createDirectories(dir.resolve(point + "-" + hit));
-      SimulatedConnect sim = new SimulatedConnect();
-      for (int p = 0; p < PARTITIONS; p++) {
-        for (long o = 0; o < OFFSETS; o++) {
-          sim.append(SinkTaskTest.record(p, o, "v" + o));
-        }
-      }
-      Map<String, String> props = new HashMap<>();
-      props.put("name", "crash");
-      props.put(ParquetSinkConfig.STORE_URL_CONFIG, sub.resolve("store").toUri().toString());
-      props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "10");
-      props.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT_MS));
-      props.put(IcebergConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(INTERVAL_MS));
-      props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-      props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "hadoop");
-      props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, sub.resolve("warehouse").toString());
+      SimulatedConnect sim = simulation();
+      Map<String, String> props = props(sub);
       int crashAt = hit;
       int[] seen = {0};
       CrashPoints crash =
