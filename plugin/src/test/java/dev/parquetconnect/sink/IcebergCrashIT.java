@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parquetconnect.iceberg.maintenance.MaintenanceTableChecks;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ContinuousProducer;
@@ -24,7 +25,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,8 +46,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -257,20 +255,24 @@ final class IcebergCrashIT {
           Duration.ofMinutes(1),
           () ->
               unreferenced(catalog.loadTable(TABLE), lake).isEmpty()
-                  && temporaryFiles(lake).isEmpty());
+                  && MaintenanceTableChecks.temporaryFiles(lake).isEmpty());
       anyRunning().deleteConnector(CONNECTOR);
       anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
 
       String rounds = "seed " + seed + ", " + done + ", unplanned task failures " + unplanned;
       Table table = catalog.loadTable(TABLE);
-      assertEveryOffsetOnceWithItsValue(table, produced, rounds);
+      MaintenanceTableChecks.assertEveryOffsetOnceWithItsValue(
+          table, produced, IcebergCrashIT::region, rounds);
       List<String> referenced = referencedFiles(table);
       assertEquals(
           referenced.size(),
           new HashSet<>(referenced).size(),
           "a data file referenced twice: " + rounds);
       assertEquals(List.of(), unreferenced(table, lake), "unreferenced data files: " + rounds);
-      assertEquals(List.of(), temporaryFiles(lake), "temporary files left: " + rounds);
+      assertEquals(
+          List.of(),
+          MaintenanceTableChecks.temporaryFiles(lake),
+          "temporary files left: " + rounds);
       int snapshots = assertSnapshotsAsDesigned(table, rounds);
       assertTrue(done.size() >= 10, rounds);
       // Commits of several files, so that the crashes between files had some to leave.
@@ -685,51 +687,6 @@ final class IcebergCrashIT {
         });
   }
 
-  private static void assertEveryOffsetOnceWithItsValue(
-      Table table, Map<Integer, NavigableMap<Long, Long>> produced, String rounds)
-      throws Exception {
-    Map<String, Long> expected = new HashMap<>();
-    produced.forEach((p, offsets) -> offsets.forEach((o, i) -> expected.put(p + "/" + o, i)));
-    Map<String, Long> found = new HashMap<>();
-    List<String> twice = new ArrayList<>();
-    List<String> wrong = new ArrayList<>();
-    try (CloseableIterable<Record> rows =
-        IcebergGenerics.read(table)
-            .select("id", "region", "__kafka_partition", "__kafka_offset")
-            .build()) {
-      for (Record row : rows) {
-        String at = row.getField("__kafka_partition") + "/" + row.getField("__kafka_offset");
-        long id = (Long) row.getField("id");
-        if (found.put(at, id) != null) {
-          twice.add(at);
-        }
-        if (!region(id).equals(row.getField("region"))) {
-          wrong.add(at + " region " + row.getField("region"));
-        }
-      }
-    }
-    expected.forEach(
-        (at, id) -> {
-          Long got = found.get(at);
-          if (got != null && got.longValue() != id) {
-            wrong.add(at + " id " + got + " not " + id);
-          }
-        });
-    Set<String> missing = new HashSet<>(expected.keySet());
-    missing.removeAll(found.keySet());
-    Set<String> extra = new HashSet<>(found.keySet());
-    extra.removeAll(expected.keySet());
-    assertEquals(List.of(), first(twice), "offsets twice in the table: " + rounds);
-    assertEquals(List.of(), first(missing), missing.size() + " offsets missing: " + rounds);
-    assertEquals(List.of(), first(extra), "offsets never produced: " + rounds);
-    assertEquals(List.of(), first(wrong), "rows with another value: " + rounds);
-    assertEquals(expected.size(), found.size(), rounds);
-  }
-
-  private static List<String> first(Collection<String> items) {
-    return items.stream().sorted().limit(20).collect(Collectors.toList());
-  }
-
   /**
    * The snapshots are as designed: all in the current ancestry; each adds ranges (named in its
    * commit keys); no range of a Kafka partition is added by two snapshots; and the rounds of the
@@ -810,16 +767,6 @@ final class IcebergCrashIT {
           .filter(f -> !f.getFileName().toString().startsWith(".tmp-pqc-"))
           .map(Path::toString)
           .filter(f -> !referenced.contains(f))
-          .sorted()
-          .collect(Collectors.toList());
-    }
-  }
-
-  private static List<String> temporaryFiles(Path lake) throws Exception {
-    try (Stream<Path> files = Files.walk(lake)) {
-      return files
-          .filter(f -> f.getFileName().toString().startsWith(".tmp-pqc-"))
-          .map(Path::toString)
           .sorted()
           .collect(Collectors.toList());
     }

@@ -39,12 +39,12 @@ import org.slf4j.LoggerFactory;
  * warehouse: every produced (partition, offset) once with its value, every file a retained snapshot
  * references present, no old unreferenced data file left, no temporary file left behind.
  */
-final class MaintenanceTableChecks {
+public final class MaintenanceTableChecks {
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceTableChecks.class);
 
   private MaintenanceTableChecks() {}
 
-  static void assertEveryOffsetOnceWithItsValue(
+  public static void assertEveryOffsetOnceWithItsValue(
       Table table,
       Map<Integer, NavigableMap<Long, Long>> produced,
       LongFunction<String> regionOf,
@@ -204,7 +204,7 @@ final class MaintenanceTableChecks {
     }
   }
 
-  static List<String> temporaryFiles(Path lake) throws Exception {
+  public static List<String> temporaryFiles(Path lake) throws Exception {
     try (Stream<Path> files = Files.walk(lake)) {
       return files
           .filter(f -> f.getFileName().toString().startsWith(".tmp-pqc-"))
