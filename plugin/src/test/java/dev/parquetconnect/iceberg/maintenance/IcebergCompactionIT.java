@@ -20,11 +20,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -40,13 +38,6 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -191,14 +182,20 @@ final class IcebergCompactionIT {
     }
     assertTrue(compacted != null && small != null, dataFiles(table).toString());
     assertEquals(
-        parquetJavaSchema(small), parquetJavaSchema(compacted), "footer schemas with field ids");
-    assertEquals(duckTypes(small), duckTypes(compacted), "DuckDB's column types");
-    assertEquals(parquetJavaRows(compacted), duckRows(compacted), "parquet-java and DuckDB");
+        FileReadBack.parquetJavaSchema(small),
+        FileReadBack.parquetJavaSchema(compacted),
+        "footer schemas with field ids");
+    assertEquals(
+        FileReadBack.duckTypes(small), FileReadBack.duckTypes(compacted), "DuckDB's column types");
+    assertEquals(
+        FileReadBack.parquetJavaKeys(compacted),
+        FileReadBack.duckKeys(compacted),
+        "parquet-java and DuckDB");
     LOG.info(
         "compacted {} checked against {}: {} rows",
         compacted.getFileName(),
         small.getFileName(),
-        duckRows(compacted).size());
+        FileReadBack.duckKeys(compacted).size());
   }
 
   private static Map<String, String> props() throws Exception {
@@ -331,81 +328,5 @@ final class IcebergCompactionIT {
     }
     files.sort(null);
     return files;
-  }
-
-  private static MessageType parquetJavaSchema(Path file) throws Exception {
-    try (org.apache.parquet.hadoop.ParquetFileReader reader =
-        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
-      return reader.getFooter().getFileMetaData().getSchema();
-    }
-  }
-
-  /**
-   * {@code [partition, offset, id, name, amount, tag count]} of each row, as parquet-java reads.
-   */
-  private static Set<List<Object>> parquetJavaRows(Path file) throws Exception {
-    Set<List<Object>> rows = new HashSet<>();
-    try (org.apache.parquet.hadoop.ParquetFileReader reader =
-        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
-      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-      PageReadStore pages;
-      while ((pages = reader.readNextRowGroup()) != null) {
-        RecordReader<Group> records =
-            new ColumnIOFactory()
-                .getColumnIO(schema)
-                .getRecordReader(pages, new GroupRecordConverter(schema));
-        for (long i = 0; i < pages.getRowCount(); i++) {
-          Group g = records.read();
-          List<Object> row = new ArrayList<>();
-          row.add((long) g.getInteger("__kafka_partition", 0));
-          row.add(g.getLong("__kafka_offset", 0));
-          row.add(g.getLong("id", 0));
-          row.add(g.getFieldRepetitionCount("name") == 0 ? null : g.getString("name", 0));
-          row.add(g.getDouble("amount", 0));
-          row.add(
-              g.getFieldRepetitionCount("tags") == 0
-                  ? null
-                  : (long) g.getGroup("tags", 0).getFieldRepetitionCount(0));
-          rows.add(row);
-        }
-      }
-    }
-    return rows;
-  }
-
-  private static Set<List<Object>> duckRows(Path file) throws Exception {
-    Set<List<Object>> rows = new HashSet<>();
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement sql = duck.createStatement();
-        ResultSet r =
-            sql.executeQuery(
-                "SELECT __kafka_partition, __kafka_offset, id, name, amount, len(tags) FROM '"
-                    + file
-                    + "'")) {
-      while (r.next()) {
-        List<Object> row = new ArrayList<>();
-        row.add(r.getLong(1));
-        row.add(r.getLong(2));
-        row.add(r.getLong(3));
-        row.add(r.getString(4));
-        row.add(r.getDouble(5));
-        long tags = r.getLong(6);
-        row.add(r.wasNull() ? null : tags);
-        rows.add(row);
-      }
-    }
-    return rows;
-  }
-
-  private static List<String> duckTypes(Path file) throws Exception {
-    List<String> types = new ArrayList<>();
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement sql = duck.createStatement();
-        ResultSet r = sql.executeQuery("DESCRIBE SELECT * FROM '" + file + "'")) {
-      while (r.next()) {
-        types.add(r.getString(1) + " " + r.getString(2));
-      }
-    }
-    return types;
   }
 }

@@ -30,11 +30,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -269,7 +267,10 @@ final class IcebergCompactionScaleIT {
     for (Path f : largestByDir.values()) {
       assertEquals(
           EngineCanonical.schemaOf(small), EngineCanonical.schemaOf(f), "footer schema of " + f);
-      assertEquals(duckTypes(small), duckTypes(f), "DuckDB's column types of " + f);
+      assertEquals(
+          FileReadBack.duckTypes(small),
+          FileReadBack.duckTypes(f),
+          "DuckDB's column types of " + f);
       List<String> parquetJava = sorted(EngineCanonical.parquetJavaRows(f));
       SparkOracle.Answer s = sparkOracle.read(f, SparkOracle.DEFAULTS);
       assertFalse(s.failed(), () -> "Spark: " + s.error());
@@ -280,7 +281,9 @@ final class IcebergCompactionScaleIT {
       assertEquals(trinoSmall.schema(), t.schema(), "Trino's column types of " + f);
       assertEquals(parquetJava, sorted(t.rows()), "Trino " + TrinoOracle.version() + " reads " + f);
       assertEquals(
-          ScaleRecords.parquetJavaKeys(f), duckKeys(f), "parquet-java and DuckDB read " + f);
+          FileReadBack.parquetJavaKeys(f, "qty"),
+          FileReadBack.duckKeys(f, "qty"),
+          "parquet-java and DuckDB read " + f);
       rowsChecked.put(f.getParent().getFileName() + "/" + f.getFileName(), parquetJava.size());
     }
     LOG.info(
@@ -379,44 +382,6 @@ final class IcebergCompactionScaleIT {
       }
     }
     return rows;
-  }
-
-  private static Set<List<Object>> duckKeys(Path file) throws Exception {
-    Set<List<Object>> rows = new HashSet<>();
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement sql = duck.createStatement();
-        ResultSet r =
-            sql.executeQuery(
-                "SELECT __kafka_partition, __kafka_offset, id, name, amount, qty, len(tags)"
-                    + " FROM '"
-                    + file
-                    + "'")) {
-      while (r.next()) {
-        List<Object> row = new ArrayList<>();
-        row.add(r.getLong(1));
-        row.add(r.getLong(2));
-        row.add(r.getLong(3));
-        row.add(r.getString(4));
-        row.add(r.getDouble(5));
-        row.add(r.getLong(6));
-        long tags = r.getLong(7);
-        row.add(r.wasNull() ? null : tags);
-        rows.add(row);
-      }
-    }
-    return rows;
-  }
-
-  private static List<String> duckTypes(Path file) throws Exception {
-    List<String> types = new ArrayList<>();
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement sql = duck.createStatement();
-        ResultSet r = sql.executeQuery("DESCRIBE SELECT * FROM '" + file + "'")) {
-      while (r.next()) {
-        types.add(r.getString(1) + " " + r.getString(2));
-      }
-    }
-    return types;
   }
 
   private static List<String> sorted(List<String> rows) {

@@ -1,9 +1,7 @@
 package dev.parquetconnect.iceberg.maintenance;
 
 import dev.parquetconnect.sink.ValueRecords;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
@@ -13,10 +11,8 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -24,13 +20,6 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * The records of {@link IcebergCompactionScaleIT}: one value per logical type the sink maps
@@ -148,41 +137,6 @@ final class ScaleRecords {
         r.getString(10),
         r.getString(11),
         r.getString(12));
-  }
-
-  /**
-   * {@code [partition, offset, id, name, amount, qty, tag count]} of each row of {@code file}, as
-   * parquet-java's example reader reads it.
-   */
-  static Set<List<Object>> parquetJavaKeys(Path file) throws IOException {
-    Set<List<Object>> rows = new HashSet<>();
-    try (org.apache.parquet.hadoop.ParquetFileReader reader =
-        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
-      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-      PageReadStore pages;
-      while ((pages = reader.readNextRowGroup()) != null) {
-        RecordReader<Group> records =
-            new ColumnIOFactory()
-                .getColumnIO(schema)
-                .getRecordReader(pages, new GroupRecordConverter(schema));
-        for (long i = 0; i < pages.getRowCount(); i++) {
-          Group g = records.read();
-          List<Object> row = new ArrayList<>();
-          row.add((long) g.getInteger("__kafka_partition", 0));
-          row.add(g.getLong("__kafka_offset", 0));
-          row.add(g.getLong("id", 0));
-          row.add(g.getFieldRepetitionCount("name") == 0 ? null : g.getString("name", 0));
-          row.add(g.getDouble("amount", 0));
-          row.add((long) g.getInteger("qty", 0));
-          row.add(
-              g.getFieldRepetitionCount("tags") == 0
-                  ? null
-                  : (long) g.getGroup("tags", 0).getFieldRepetitionCount(0));
-          rows.add(row);
-        }
-      }
-    }
-    return rows;
   }
 
   private static String line(Object... fields) {

@@ -86,8 +86,9 @@ final class TableMaintenanceTest {
     assertEquals(1, after.size(), after.toString());
     Path compacted = after.get(0);
     assertTrue(compacted.getFileName().toString().startsWith(TableCompactor.FILE_PREFIX));
-    assertEquals(parquetJavaSchema(before.get(0)), parquetJavaSchema(compacted));
-    assertEquals(duckTypes(before.get(0)), duckTypes(compacted));
+    assertEquals(
+        FileReadBack.parquetJavaSchema(before.get(0)), FileReadBack.parquetJavaSchema(compacted));
+    assertEquals(FileReadBack.duckTypes(before.get(0)), FileReadBack.duckTypes(compacted));
     Map<Long, Long> nextOffset = new HashMap<>();
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         Statement sql = duck.createStatement()) {
@@ -342,25 +343,5 @@ final class TableMaintenanceTest {
     }
     files.sort(null);
     return files;
-  }
-
-  private static org.apache.parquet.schema.MessageType parquetJavaSchema(Path file)
-      throws Exception {
-    try (org.apache.parquet.hadoop.ParquetFileReader reader =
-        org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
-      return reader.getFooter().getFileMetaData().getSchema();
-    }
-  }
-
-  private static List<String> duckTypes(Path file) throws Exception {
-    List<String> types = new ArrayList<>();
-    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-        Statement sql = duck.createStatement();
-        ResultSet r = sql.executeQuery("DESCRIBE SELECT * FROM '" + file + "'")) {
-      while (r.next()) {
-        types.add(r.getString(1) + " " + r.getString(2));
-      }
-    }
-    return types;
   }
 }
