@@ -8,13 +8,11 @@ import dev.parquetconnect.iceberg.maintenance.MaintenanceTableChecks;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ContinuousProducer;
-import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.it.ItPaths;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
-import dev.parquetconnect.it.KafkaBroker;
-import dev.parquetconnect.it.KafkaRuntime;
 import dev.parquetconnect.it.ProcessSignals;
+import dev.parquetconnect.it.WorkerFleet;
 import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
@@ -26,7 +24,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,12 +32,9 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -138,15 +132,7 @@ final class IcebergCrashIT {
 
   private static Path workDir;
   private static Path faultFile;
-  private static KafkaBroker broker;
-  private static IcebergRestServer rest;
-  private static final List<ConnectWorker> workers = new ArrayList<>();
-
-  /**
-   * Workers being restarted after a crash, in the background: a worker's start takes a minute on a
-   * loaded machine, and the other worker runs all the tasks meanwhile.
-   */
-  private static final Map<Integer, CompletableFuture<Void>> restarting = new HashMap<>();
+  private static WorkerFleet fleet;
 
   /** Task failures that no crash of the plan caused (logged and reported, restarted). */
   private static final List<String> unplanned = new ArrayList<>();
@@ -155,50 +141,19 @@ final class IcebergCrashIT {
   static void start() throws Exception {
     workDir = ItPaths.freshWorkDir("IcebergCrashIT");
     faultFile = workDir.resolve("faults");
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(workDir.resolve("rest")),
-            workDir.resolve("warehouse").toString(),
+    fleet =
+        WorkerFleet.start(
+            workDir,
+            WORKERS,
+            "icecrash-workers",
+            "-D" + FaultInjector.PROPERTY + "=" + faultFile,
             Map.of());
-    KafkaRuntime runtime = KafkaRuntime.defaultVersion();
-    broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
-    // Both workers start at once: their JVMs' start-up is most of the set-up's time.
-    List<CompletableFuture<ConnectWorker>> starting = new ArrayList<>();
-    for (int w = 0; w < WORKERS; w++) {
-      Path dir = workDir.resolve("worker-" + w);
-      starting.add(
-          CompletableFuture.supplyAsync(
-              () ->
-                  ConnectWorker.builder(runtime, broker.bootstrapServers())
-                      .workDir(dir)
-                      .groupId("icecrash-workers")
-                      .jvmOption("-D" + FaultInjector.PROPERTY + "=" + faultFile)
-                      .start()));
-    }
-    RuntimeException failed = null;
-    for (CompletableFuture<ConnectWorker> worker : starting) {
-      try {
-        workers.add(worker.join());
-      } catch (RuntimeException e) {
-        failed = e;
-      }
-    }
-    if (failed != null) {
-      throw failed;
-    }
   }
 
   @AfterAll
   static void stop() throws Exception {
-    restarting.values().forEach(f -> f.cancel(false));
-    for (ConnectWorker worker : workers) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
-    if (rest != null) {
-      rest.close();
+    if (fleet != null) {
+      fleet.close();
     }
   }
 
@@ -211,13 +166,13 @@ final class IcebergCrashIT {
     long started = System.nanoTime();
     List<Crash> crashes = plan(random);
     LOG.info("Crashes planned: {}", crashes);
-    broker.createTopic(TOPIC, PARTITIONS);
-    Catalog catalog = catalog();
+    fleet.broker().createTopic(TOPIC, PARTITIONS);
+    Catalog catalog = fleet.catalog();
     List<String> done = new ArrayList<>();
     try (ContinuousProducer producer =
         ContinuousProducer.start(
-            broker.bootstrapServers(), TOPIC, RECORDS_PER_SECOND, IcebergCrashIT::record)) {
-      anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
+            fleet.broker().bootstrapServers(), TOPIC, RECORDS_PER_SECOND, IcebergCrashIT::record)) {
+      fleet.anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
       awaitRunning();
       awaitCommitted(catalog, plusOne(tableOffsets(catalog)), "a first commit of every partition");
       for (int round = 0; round < crashes.size(); round++) {
@@ -230,7 +185,7 @@ final class IcebergCrashIT {
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
             what);
       }
-      awaitRestarts();
+      fleet.awaitRestarts();
       Map<Integer, NavigableMap<Long, Long>> produced = producer.stop();
       Map<Integer, Long> ends = new TreeMap<>();
       produced.forEach((p, offsets) -> ends.put(p, offsets.lastKey()));
@@ -247,7 +202,9 @@ final class IcebergCrashIT {
       // any file a crashed, failed or fenced writer left.
       Files.deleteIfExists(faultFile);
       Thread.sleep(COMMIT_TIMEOUT_MS + 1000);
-      anyRunning().require("POST", "/connectors/" + CONNECTOR + "/restart?includeTasks=true", "");
+      fleet
+          .anyRunning()
+          .require("POST", "/connectors/" + CONNECTOR + "/restart?includeTasks=true", "");
       awaitRunning();
       Path lake = workDir.resolve("lake");
       Await.until(
@@ -256,8 +213,8 @@ final class IcebergCrashIT {
           () ->
               unreferenced(catalog.loadTable(TABLE), lake).isEmpty()
                   && MaintenanceTableChecks.temporaryFiles(lake).isEmpty());
-      anyRunning().deleteConnector(CONNECTOR);
-      anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
+      fleet.anyRunning().deleteConnector(CONNECTOR);
+      fleet.anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
 
       String rounds = "seed " + seed + ", " + done + ", unplanned task failures " + unplanned;
       Table table = catalog.loadTable(TABLE);
@@ -317,7 +274,7 @@ final class IcebergCrashIT {
   private static String crash(Crash crash, Random random, Catalog catalog) throws Exception {
     if (crash.kind() != Kind.FAIL && crash.kind() != Kind.WITHDRAW) {
       // A halt may hit either worker, a kill and a zombie need both.
-      awaitRestarts();
+      fleet.awaitRestarts();
     }
     switch (crash.kind()) {
       case FAIL:
@@ -328,7 +285,7 @@ final class IcebergCrashIT {
         {
           Thread.sleep(500 + random.nextInt(2500));
           int w = random.nextInt(WORKERS);
-          workers.get(w).kill();
+          fleet.worker(w).kill();
           restartInBackground(w);
           awaitRunning();
           return "SIGKILL of worker " + w;
@@ -443,7 +400,8 @@ final class IcebergCrashIT {
       }
       try {
         status =
-            anyRunning()
+            fleet
+                .anyRunning()
                 .awaitConnectorStatus(
                     CONNECTOR,
                     "a task to fail at " + point,
@@ -461,7 +419,7 @@ final class IcebergCrashIT {
     for (ConnectWorker.TaskStatus task : status.tasks()) {
       if ("FAILED".equals(task.state())) {
         failed.add(task.id());
-        anyRunning().restartTask(CONNECTOR, task.id());
+        fleet.anyRunning().restartTask(CONNECTOR, task.id());
       }
     }
     awaitRunning();
@@ -476,20 +434,20 @@ final class IcebergCrashIT {
       Await.until(
           "a worker to halt at " + point,
           Duration.ofSeconds(90),
-          () -> !Files.exists(faultFile) && workers.stream().anyMatch(w -> !w.isRunning()));
+          () -> !Files.exists(faultFile) && fleet.workers().stream().anyMatch(w -> !w.isRunning()));
     } catch (IllegalStateException notReached) {
       Files.deleteIfExists(faultFile);
       throw new AssertionError(what + ": not reached in 90 s", notReached);
     }
     List<Integer> halted = new ArrayList<>();
     for (int w = 0; w < WORKERS; w++) {
-      if (!workers.get(w).isRunning()) {
+      if (!fleet.worker(w).isRunning()) {
         halted.add(w);
         restartInBackground(w);
       }
     }
     if (halted.size() == WORKERS) {
-      awaitRestarts();
+      fleet.awaitRestarts();
     }
     awaitRunning();
     return what + ": worker " + halted;
@@ -502,12 +460,12 @@ final class IcebergCrashIT {
    */
   private static String zombie(Random random, Catalog catalog) throws Exception {
     int w = random.nextInt(WORKERS);
-    JsonNode tasks = anyRunning().connectorStatus(CONNECTOR).json().path("tasks");
-    if (!runsATask(tasks, workers.get(w))) {
+    JsonNode tasks = fleet.anyRunning().connectorStatus(CONNECTOR).json().path("tasks");
+    if (!runsATask(tasks, fleet.worker(w))) {
       w = 1 - w;
     }
-    ConnectWorker zombie = workers.get(w);
-    ConnectWorker other = workers.get(1 - w);
+    ConnectWorker zombie = fleet.worker(w);
+    ConnectWorker other = fleet.worker(1 - w);
     Map<Integer, Long> before = tableOffsets(catalog);
     long pid = zombie.pid();
     ProcessSignals.pause(pid);
@@ -548,7 +506,7 @@ final class IcebergCrashIT {
   }
 
   private static void restartInBackground(int w) {
-    restarting.put(w, CompletableFuture.runAsync(() -> restart(workers.get(w))));
+    fleet.restartInBackground(w, IcebergCrashIT::restart);
   }
 
   /**
@@ -570,22 +528,6 @@ final class IcebergCrashIT {
     }
   }
 
-  private static void awaitRestarts() {
-    restarting.values().forEach(CompletableFuture::join);
-    restarting.clear();
-  }
-
-  /** A worker that runs and serves REST requests. */
-  private static ConnectWorker anyRunning() {
-    for (int w = 0; w < WORKERS; w++) {
-      CompletableFuture<Void> restart = restarting.get(w);
-      if (workers.get(w).isRunning() && (restart == null || restart.isDone())) {
-        return workers.get(w);
-      }
-    }
-    throw new IllegalStateException("no worker runs");
-  }
-
   /**
    * Waits until the connector runs all its tasks. A task that failed by itself is restarted, as an
    * operator would, and noted: after five commits in a row given up (slower than half of {@code
@@ -597,7 +539,7 @@ final class IcebergCrashIT {
         Duration.ofMinutes(3),
         () -> {
           Thread.sleep(300);
-          ConnectWorker worker = anyRunning();
+          ConnectWorker worker = fleet.anyRunning();
           ConnectWorker.ConnectorStatus status = worker.connectorStatus(CONNECTOR);
           for (ConnectWorker.TaskStatus task : status.tasks()) {
             if ("FAILED".equals(task.state())) {
@@ -640,17 +582,10 @@ final class IcebergCrashIT {
     config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.max-wait-ms", "500");
     config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.num-retries", "10");
     config.put(IcebergConfig.CATALOG_TYPE_CONFIG, "rest");
-    config.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    config.put(IcebergConfig.CATALOG_URI_CONFIG, fleet.rest().uri());
     // Several data files per commit, so that a crash between files leaves some published.
     config.put(IcebergConfig.PARTITION_SPEC_CONFIG, "identity(region)");
     return config;
-  }
-
-  private static Catalog catalog() {
-    Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
-    properties.put("uri", rest.uri());
-    return CatalogUtil.buildIcebergCatalog("iceberg", properties, new Configuration());
   }
 
   /** Each partition's committed offset in the table's current snapshot (-1: none yet). */

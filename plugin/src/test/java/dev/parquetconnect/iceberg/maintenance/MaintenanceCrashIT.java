@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ContinuousProducer;
-import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.it.ItPaths;
 import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
-import dev.parquetconnect.it.KafkaBroker;
-import dev.parquetconnect.it.KafkaRuntime;
+import dev.parquetconnect.it.WorkerFleet;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
 import dev.parquetconnect.sink.commit.FaultInjector;
@@ -39,8 +37,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -105,12 +101,7 @@ final class MaintenanceCrashIT {
 
   private static Path workDir;
   private static Path faultFile;
-  private static KafkaBroker broker;
-  private static IcebergRestServer rest;
-  private static final List<ConnectWorker> workers = new ArrayList<>();
-
-  /** Workers being restarted after a crash, in the background, while the other one runs on. */
-  private static final Map<Integer, CompletableFuture<Void>> restarting = new ConcurrentHashMap<>();
+  private static WorkerFleet fleet;
 
   /** Task failures that no crash of the plan caused (logged and reported, restarted). */
   private static final List<String> unplanned = Collections.synchronizedList(new ArrayList<>());
@@ -122,54 +113,30 @@ final class MaintenanceCrashIT {
   static void start() throws Exception {
     workDir = ItPaths.freshWorkDir("MaintenanceCrashIT");
     faultFile = workDir.resolve("faults");
-    rest =
-        IcebergRestServer.start(
-            Files.createDirectories(workDir.resolve("rest")),
-            workDir.resolve("warehouse").toString(),
-            Map.of());
-    KafkaRuntime runtime = KafkaRuntime.defaultVersion();
-    broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
-    List<CompletableFuture<ConnectWorker>> starting = new ArrayList<>();
-    for (int w = 0; w < WORKERS; w++) {
-      Path dir = workDir.resolve("worker-" + w);
-      starting.add(
-          CompletableFuture.supplyAsync(
-              () ->
-                  ConnectWorker.builder(runtime, broker.bootstrapServers())
-                      .workDir(dir)
-                      .groupId("maintcrash-workers")
-                      .jvmOption("-D" + FaultInjector.PROPERTY + "=" + faultFile)
-                      .workerProperty("session.timeout.ms", SESSION_TIMEOUT_MS)
-                      .workerProperty("heartbeat.interval.ms", "500")
-                      .workerProperty("consumer.session.timeout.ms", SESSION_TIMEOUT_MS)
-                      .workerProperty("consumer.heartbeat.interval.ms", "500")
-                      .start()));
-    }
-    RuntimeException failed = null;
-    for (CompletableFuture<ConnectWorker> worker : starting) {
-      try {
-        workers.add(worker.join());
-      } catch (RuntimeException e) {
-        failed = e;
-      }
-    }
-    if (failed != null) {
-      throw failed;
-    }
+    fleet =
+        WorkerFleet.start(
+            workDir,
+            WORKERS,
+            "maintcrash-workers",
+            "-D" + FaultInjector.PROPERTY + "=" + faultFile,
+            workerProperties());
   }
 
   @AfterAll
   static void stop() throws Exception {
-    restarting.values().forEach(f -> f.cancel(false));
-    for (ConnectWorker worker : workers) {
-      worker.close();
+    if (fleet != null) {
+      fleet.close();
     }
-    if (broker != null) {
-      broker.close();
-    }
-    if (rest != null) {
-      rest.close();
-    }
+  }
+
+  /** Short group sessions (see {@link #SESSION_TIMEOUT_MS}) of the workers and their consumers. */
+  private static Map<String, String> workerProperties() {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("session.timeout.ms", SESSION_TIMEOUT_MS);
+    properties.put("heartbeat.interval.ms", "500");
+    properties.put("consumer.session.timeout.ms", SESSION_TIMEOUT_MS);
+    properties.put("consumer.heartbeat.interval.ms", "500");
+    return properties;
   }
 
   @Test
@@ -181,15 +148,18 @@ final class MaintenanceCrashIT {
     long started = System.nanoTime();
     List<String> crashes = plan(random);
     LOG.info("Crashes planned: {}", crashes);
-    broker.createTopic(TOPIC, PARTITIONS);
-    Catalog catalog = catalog();
-    Catalog watcherCatalog = catalog();
+    fleet.broker().createTopic(TOPIC, PARTITIONS);
+    Catalog catalog = fleet.catalog();
+    Catalog watcherCatalog = fleet.catalog();
     ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
     List<String> done = new ArrayList<>();
     try (ContinuousProducer producer =
         ContinuousProducer.start(
-            broker.bootstrapServers(), TOPIC, RECORDS_PER_SECOND, MaintenanceCrashIT::record)) {
-      anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
+            fleet.broker().bootstrapServers(),
+            TOPIC,
+            RECORDS_PER_SECOND,
+            MaintenanceCrashIT::record)) {
+      fleet.anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
       awaitRunning();
       // Compaction snapshots live a few seconds (expiry): the watcher notes each while it does.
       watcher.scheduleWithFixedDelay(
@@ -230,9 +200,9 @@ final class MaintenanceCrashIT {
       List<String> orphans =
           MaintenanceTableChecks.awaitOrphansCleaned(catalog, TABLE, topicDir, slackMs);
       // The last halted worker restarted meanwhile, in the background; it must be up to close.
-      awaitRestarts();
-      anyRunning().deleteConnector(CONNECTOR);
-      anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
+      fleet.awaitRestarts();
+      fleet.anyRunning().deleteConnector(CONNECTOR);
+      fleet.anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
       watcher.shutdownNow();
 
       String rounds =
@@ -314,17 +284,13 @@ final class MaintenanceCrashIT {
         Duration.ofMinutes(3),
         () -> {
           Thread.sleep(100);
-          return Stream.iterate(0, w -> w + 1)
-                  .limit(WORKERS)
-                  .filter(MaintenanceCrashIT::isUp)
-                  .count()
-              >= 2;
+          return Stream.iterate(0, w -> w + 1).limit(WORKERS).filter(fleet::isUp).count() >= 2;
         });
     long twoUp = System.nanoTime();
     Map<Integer, Long> pids = new HashMap<>();
     for (int w = 0; w < WORKERS; w++) {
-      if (workers.get(w).isRunning()) {
-        pids.put(w, workers.get(w).pid());
+      if (fleet.worker(w).isRunning()) {
+        pids.put(w, fleet.worker(w).pid());
       }
     }
     Files.writeString(faultFile, point + " halt " + hits);
@@ -355,7 +321,7 @@ final class MaintenanceCrashIT {
           return !halted.isEmpty();
         });
     for (int w : halted) {
-      CompletableFuture<Void> restart = restarting.get(w);
+      CompletableFuture<Void> restart = fleet.restarting(w);
       if (restart == null || restart.isDone()) {
         restartInBackground(w);
       }
@@ -408,7 +374,7 @@ final class MaintenanceCrashIT {
   }
 
   private static void restartInBackground(int w) {
-    restarting.put(w, CompletableFuture.runAsync(() -> restart(workers.get(w))));
+    fleet.restartInBackground(w, MaintenanceCrashIT::restart);
   }
 
   /**
@@ -438,26 +404,6 @@ final class MaintenanceCrashIT {
     }
   }
 
-  private static void awaitRestarts() {
-    restarting.values().forEach(CompletableFuture::join);
-    restarting.clear();
-  }
-
-  private static boolean isUp(int w) {
-    CompletableFuture<Void> restart = restarting.get(w);
-    return workers.get(w).isRunning() && (restart == null || restart.isDone());
-  }
-
-  /** A worker that runs and serves REST requests. */
-  private static ConnectWorker anyRunning() {
-    for (int w = 0; w < WORKERS; w++) {
-      if (isUp(w)) {
-        return workers.get(w);
-      }
-    }
-    throw new IllegalStateException("no worker runs");
-  }
-
   private static void awaitRunning() {
     Await.until(
         "the connector to run " + TASKS + " tasks",
@@ -473,7 +419,7 @@ final class MaintenanceCrashIT {
    * (after five commits in a row given up, as on an overloaded machine, a task fails by design).
    */
   private static ConnectWorker.ConnectorStatus restartFailedTasks() {
-    ConnectWorker worker = anyRunning();
+    ConnectWorker worker = fleet.anyRunning();
     ConnectWorker.ConnectorStatus status = worker.connectorStatus(CONNECTOR);
     for (ConnectWorker.TaskStatus task : status.tasks()) {
       if ("FAILED".equals(task.state())) {
@@ -496,7 +442,7 @@ final class MaintenanceCrashIT {
         Duration.ofMinutes(3),
         () -> {
           Thread.sleep(300);
-          if (Stream.iterate(0, w -> w + 1).limit(WORKERS).anyMatch(MaintenanceCrashIT::isUp)) {
+          if (Stream.iterate(0, w -> w + 1).limit(WORKERS).anyMatch(fleet::isUp)) {
             restartFailedTasks();
           }
           return compactions.size() > seen;
@@ -542,7 +488,7 @@ final class MaintenanceCrashIT {
     config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.max-wait-ms", "500");
     config.put(IcebergConfig.TABLE_PROPERTIES_PREFIX + "commit.retry.num-retries", "10");
     config.put(IcebergConfig.CATALOG_TYPE_CONFIG, "rest");
-    config.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    config.put(IcebergConfig.CATALOG_URI_CONFIG, fleet.rest().uri());
     // Two table partitions: a compaction run makes two rewrite commits.
     config.put(IcebergConfig.PARTITION_SPEC_CONFIG, "identity(region)");
     // Maintenance every second or two: the commits make files of ~30 rows, merged from 3 on.
@@ -559,13 +505,6 @@ final class MaintenanceCrashIT {
     config.put(MaintenanceConfig.ORPHANS_ENABLED_CONFIG, "true");
     config.put(MaintenanceConfig.ORPHANS_MIN_AGE_MS_CONFIG, Long.toString(ORPHAN_AGE_MS));
     return config;
-  }
-
-  private static Catalog catalog() {
-    Map<String, String> properties = new HashMap<>();
-    properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
-    properties.put("uri", rest.uri());
-    return CatalogUtil.buildIcebergCatalog("iceberg", properties, new Configuration());
   }
 
   /**

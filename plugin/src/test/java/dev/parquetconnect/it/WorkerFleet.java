@@ -1,0 +1,160 @@
+package dev.parquetconnect.it;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * What the crash ITs of the table mode run on: Iceberg's REST catalog server, one broker and a
+ * group of Connect workers that the test crashes and restarts, a restart running in the background
+ * while the other workers carry on. Closing it cancels those restarts and closes the workers, the
+ * broker, then the catalog server.
+ */
+public final class WorkerFleet implements AutoCloseable {
+  private IcebergRestServer rest;
+  private KafkaBroker broker;
+  private final List<ConnectWorker> workers = new ArrayList<>();
+
+  /** Workers being restarted after a crash, in the background, while the others run on. */
+  private final Map<Integer, CompletableFuture<Void>> restarting = new ConcurrentHashMap<>();
+
+  private WorkerFleet() {}
+
+  /**
+   * Starts the catalog server (state in {@code workDir/rest}, warehouse {@code workDir/warehouse}),
+   * the broker ({@code workDir/broker}) and {@code count} workers of group {@code groupId} ({@code
+   * workDir/worker-N}), each with {@code jvmOption} and {@code workerProperties}. What started
+   * before a failure is closed again.
+   */
+  public static WorkerFleet start(
+      Path workDir,
+      int count,
+      String groupId,
+      String jvmOption,
+      Map<String, String> workerProperties)
+      throws Exception {
+    WorkerFleet fleet = new WorkerFleet();
+    try {
+      fleet.rest =
+          IcebergRestServer.start(
+              Files.createDirectories(workDir.resolve("rest")),
+              workDir.resolve("warehouse").toString(),
+              Map.of());
+      KafkaRuntime runtime = KafkaRuntime.defaultVersion();
+      KafkaBroker broker = KafkaBroker.start(runtime, workDir.resolve("broker"));
+      fleet.broker = broker;
+      // All workers start at once: their JVMs' start-up is most of the set-up's time.
+      List<CompletableFuture<ConnectWorker>> starting = new ArrayList<>();
+      for (int w = 0; w < count; w++) {
+        Path dir = workDir.resolve("worker-" + w);
+        starting.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  ConnectWorker.Builder builder =
+                      ConnectWorker.builder(runtime, broker.bootstrapServers())
+                          .workDir(dir)
+                          .groupId(groupId)
+                          .jvmOption(jvmOption);
+                  workerProperties.forEach(builder::workerProperty);
+                  return builder.start();
+                }));
+      }
+      RuntimeException failed = null;
+      for (CompletableFuture<ConnectWorker> worker : starting) {
+        try {
+          fleet.workers.add(worker.join());
+        } catch (RuntimeException e) {
+          failed = e;
+        }
+      }
+      if (failed != null) {
+        throw failed;
+      }
+      return fleet;
+    } catch (Exception | Error e) {
+      fleet.close();
+      throw e;
+    }
+  }
+
+  public IcebergRestServer rest() {
+    return rest;
+  }
+
+  public KafkaBroker broker() {
+    return broker;
+  }
+
+  /** The workers, in the order of their directories. */
+  public List<ConnectWorker> workers() {
+    return Collections.unmodifiableList(workers);
+  }
+
+  public ConnectWorker worker(int w) {
+    return workers.get(w);
+  }
+
+  /** A client of the catalog server. */
+  public Catalog catalog() {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
+    properties.put("uri", rest.uri());
+    return CatalogUtil.buildIcebergCatalog("iceberg", properties, new Configuration());
+  }
+
+  /** Restarts worker {@code w} with {@code restart} in the background. */
+  public void restartInBackground(int w, Consumer<ConnectWorker> restart) {
+    restarting.put(w, CompletableFuture.runAsync(() -> restart.accept(workers.get(w))));
+  }
+
+  /** The background restart of worker {@code w}, done or not; null when there was none. */
+  public CompletableFuture<Void> restarting(int w) {
+    return restarting.get(w);
+  }
+
+  /** Waits for the background restarts (rethrowing their failure) and forgets them. */
+  public void awaitRestarts() {
+    restarting.values().forEach(CompletableFuture::join);
+    restarting.clear();
+  }
+
+  /** Whether worker {@code w} runs and is not being restarted. */
+  public boolean isUp(int w) {
+    CompletableFuture<Void> restart = restarting.get(w);
+    return workers.get(w).isRunning() && (restart == null || restart.isDone());
+  }
+
+  /** A worker that runs and serves REST requests. */
+  public ConnectWorker anyRunning() {
+    for (int w = 0; w < workers.size(); w++) {
+      if (isUp(w)) {
+        return workers.get(w);
+      }
+    }
+    throw new IllegalStateException("no worker runs");
+  }
+
+  @Override
+  public void close() throws Exception {
+    restarting.values().forEach(f -> f.cancel(false));
+    for (ConnectWorker worker : workers) {
+      worker.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+    if (rest != null) {
+      rest.close();
+    }
+  }
+}
