@@ -8,8 +8,8 @@ import dev.parquetconnect.iceberg.maintenance.MaintenanceTableChecks;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ContinuousProducer;
+import dev.parquetconnect.it.CrashRecords;
 import dev.parquetconnect.it.ItPaths;
-import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.ProcessSignals;
 import dev.parquetconnect.it.WorkerFleet;
@@ -350,20 +350,7 @@ final class IcebergCrashIT {
 
   /** Record {@code i}: a small struct (its converting costs little), in partition i % 6. */
   private static JsonRecord record(long i) {
-    Map<String, Object> schema =
-        Map.of(
-            "type",
-            "struct",
-            "name",
-            "order",
-            "fields",
-            List.of(
-                Map.of("field", "id", "type", "int64", "optional", false),
-                Map.of("field", "region", "type", "string", "optional", false)));
-    Map<String, Object> payload = Map.of("id", i, "region", region(i));
-    return JsonRecord.of(null, Json.write(Map.of("schema", schema, "payload", payload)))
-        .withPartition((int) (i % PARTITIONS))
-        .withTimestamp(1_700_000_000_000L + i);
+    return CrashRecords.record(i, PARTITIONS, region(i));
   }
 
   /**

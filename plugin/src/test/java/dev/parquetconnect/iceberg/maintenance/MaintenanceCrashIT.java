@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.Await;
 import dev.parquetconnect.it.ConnectWorker;
 import dev.parquetconnect.it.ContinuousProducer;
+import dev.parquetconnect.it.CrashRecords;
 import dev.parquetconnect.it.ItPaths;
-import dev.parquetconnect.it.Json;
 import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.WorkerFleet;
 import dev.parquetconnect.sink.ParquetSinkConfig;
@@ -353,20 +353,7 @@ final class MaintenanceCrashIT {
 
   /** Record {@code i}: a small struct, in partition i % 4, its region from i / 4. */
   private static JsonRecord record(long i) {
-    Map<String, Object> schema =
-        Map.of(
-            "type",
-            "struct",
-            "name",
-            "order",
-            "fields",
-            List.of(
-                Map.of("field", "id", "type", "int64", "optional", false),
-                Map.of("field", "region", "type", "string", "optional", false)));
-    Map<String, Object> payload = Map.of("id", i, "region", region(i));
-    return JsonRecord.of(null, Json.write(Map.of("schema", schema, "payload", payload)))
-        .withPartition((int) (i % PARTITIONS))
-        .withTimestamp(1_700_000_000_000L + i);
+    return CrashRecords.record(i, PARTITIONS, region(i));
   }
 
   private static String region(long i) {
