@@ -12,7 +12,7 @@ import java.util.List;
  * (its datasets and Parquet reader) as a JNI library for linux x86_64. A child JVM, not the test
  * classpath: the native library loads once per JVM and allocates outside the heap, and Arrow's
  * memory module needs {@code java.nio} opened. No network. Its log goes to {@code
- * target/it/engines/arrow-<version>.log}.
+ * target/it/fork-N/engines/arrow-<version>.log}.
  */
 public final class ArrowOracle implements AutoCloseable {
   private static final long ANSWER_TIMEOUT_SECONDS = 120;

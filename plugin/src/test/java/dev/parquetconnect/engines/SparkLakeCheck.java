@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * spark.it.versions}, its default reader: vectorized, pushdown) reads the topic directory with
  * partition discovery and finds what DuckDB finds there (Kafka coordinates and partition values of
  * every row), and reads what parquet-java reads in the files (every other column, row for row, in
- * up to six files spread over the lake). One Spark JVM serves every IT of the failsafe run: started
+ * up to six files spread over the lake). One Spark JVM serves every IT of a failsafe JVM: started
  * on first use, stopped when the JVM exits. {@code -Dengines.lake.check=false} skips it.
  */
 public final class SparkLakeCheck {

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * Apache Spark (local mode) in a child JVM, started once and asked many questions: the reader
  * program {@code src/it/spark-runtime} (SparkOracleMain) on the jars the build resolved into {@code
  * target/engine-runtime/spark-<version>}. Spark binds only to 127.0.0.1 and runs without its UI.
- * Its log goes to {@code target/it/engines/spark-<version>.log}.
+ * Its log goes to {@code target/it/fork-N/engines/spark-<version>.log}.
  */
 public final class SparkOracle implements AutoCloseable {
   /** The options Spark's own launcher gives a Java 17 JVM (its JavaModuleOptions). */

@@ -10,7 +10,7 @@ import java.util.List;
  * {@code src/it/trino-runtime} (TrinoOracleMain) on the jars the build resolved into {@code
  * target/engine-runtime/trino-<version>}, run by the newer JDK that Trino needs ({@code
  * trino.it.java.home}). No server, no network: the reader library alone, as Trino's Hive connector
- * drives it. Its log goes to {@code target/it/engines/trino-<version>.log}.
+ * drives it. Its log goes to {@code target/it/fork-N/engines/trino-<version>.log}.
  */
 public final class TrinoOracle implements AutoCloseable {
   private static final long ANSWER_TIMEOUT_SECONDS = 120;
