@@ -58,6 +58,18 @@ public final class ConnectWorker implements AutoCloseable {
   private ChildJvm process;
 
   /**
+   * The JVM options failsafe gives every worker of the integration tests ({@code
+   * it.worker.jvm.options}, separated by spaces; none elsewhere, so {@code bin/bench worker} runs
+   * workers as in production). The ITs pass {@code -XX:TieredStopAtLevel=1}: a test's worker lives
+   * seconds to a minute, and C2's compilations cost more CPU than they save in that time (a start,
+   * and 200,000 records through the sink, measured in docs/testing.md).
+   */
+  private static List<String> testJvmOptions() {
+    String options = System.getProperty("it.worker.jvm.options", "").trim();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
+  }
+
+  /**
    * Where the log of the latest launch begins: what an earlier run wrote says nothing of this one.
    */
   private long launchLogStart;
@@ -68,6 +80,7 @@ public final class ConnectWorker implements AutoCloseable {
     this.configFile = workDir.resolve("worker.properties");
     this.logFile = workDir.resolve("worker.log");
     List<String> options = new ArrayList<>(List.of("-Xms128m", "-Xmx" + builder.heap));
+    options.addAll(testJvmOptions());
     options.addAll(builder.extraJvmOptions);
     if (jmxPort > 0) {
       // The JDK's JMX agent, bound to the loopback address only (registry and connector on
