@@ -11,9 +11,12 @@ import org.apache.kafka.connect.data.Schema;
  *
  * <p>Every leaf of the schema (depth first, the order of the file's columns) has one entry: a value
  * or a null, the null noting the depth of the node that is null (0: the top-level field; a null
- * struct nulls every leaf below it at its own depth). Only structs of text, 32- and 64-bit
- * integers, doubles, booleans and Timestamps are staged; the reader that fills a row reuses it for
- * every record of its schema. Not thread-safe.
+ * struct nulls every leaf below it at its own depth). Structs of every Connect leaf type are
+ * staged: integers of 8 to 64 bits, floats, doubles and booleans as primitives, text as byte ranges
+ * of the record, bytes decoded into one scratch array the row reuses, decimals as an unscaled
+ * {@code long} and its scale, Date as days, Time as milliseconds of the day, Timestamp as epoch
+ * milliseconds. The reader that fills a row reuses it for every record of its schema. Not
+ * thread-safe.
  */
 public final class StagedRow {
   public static final byte STRING = 0;
@@ -22,6 +25,15 @@ public final class StagedRow {
   public static final byte TIMESTAMP = 3;
   public static final byte FLOAT64 = 4;
   public static final byte BOOLEAN = 5;
+  public static final byte INT8 = 6;
+  public static final byte INT16 = 7;
+  public static final byte FLOAT32 = 8;
+  public static final byte BYTES = 9;
+  public static final byte DECIMAL = 10;
+  public static final byte DATE = 11;
+  public static final byte TIME = 12;
+
+  private static final long MILLIS_PER_DAY = 86_400_000L;
 
   private final Schema schema;
   final byte[] kinds;
@@ -39,6 +51,17 @@ public final class StagedRow {
 
   byte[] source;
 
+  /** A decimal's scale (its unscaled value is in {@link #longs}). */
+  final int[] scales;
+
+  /** Bytes given as an array of their own (a default), else null: the range is in scratch. */
+  final byte[][] ownBytes;
+
+  /** Decoded bytes of this record's BYTES leaves, at {@link #textFrom} and {@link #textLength}. */
+  byte[] scratch = new byte[64];
+
+  private int scratchEnd;
+
   /** A row of {@code schema}, a struct whose leaves are of {@code kinds} in column order. */
   public StagedRow(Schema schema, byte[] kinds) {
     this.schema = schema;
@@ -50,6 +73,8 @@ public final class StagedRow {
     this.textFrom = new int[n];
     this.textLength = new int[n];
     this.escaped = new String[n];
+    this.scales = new int[n];
+    this.ownBytes = new byte[n][];
   }
 
   public Schema schema() {
@@ -68,6 +93,7 @@ public final class StagedRow {
   public void start(byte[] bytes) {
     source = bytes;
     Arrays.fill(escaped, null);
+    scratchEnd = 0;
   }
 
   public void setLong(int leaf, long value) {
@@ -99,9 +125,81 @@ public final class StagedRow {
     nullAt[leaf] = -1;
   }
 
+  public void setFloat(int leaf, float value) {
+    doubles[leaf] = value;
+    nullAt[leaf] = -1;
+  }
+
+  /** A decimal {@code unscaled * 10^-scale}. */
+  public void setDecimal(int leaf, long unscaled, int scale) {
+    longs[leaf] = unscaled;
+    scales[leaf] = scale;
+    nullAt[leaf] = -1;
+  }
+
+  /** Bytes held by an array of their own, which must not change (a schema's default). */
+  public void setBytes(int leaf, byte[] bytes) {
+    ownBytes[leaf] = bytes;
+    textFrom[leaf] = 0;
+    textLength[leaf] = bytes.length;
+    nullAt[leaf] = -1;
+  }
+
   /**
-   * The leaf's value as the Struct path would hold it (a String, Integer, Long, Double, Boolean or
-   * Date), or null: for tests and messages, not for the write.
+   * The scratch array with room for {@code length} more bytes from {@link #scratchEnd()}, where a
+   * reader decodes a value before {@link #setScratchBytes} or {@link #setDecimalBytes} takes it.
+   */
+  public byte[] scratch(int length) {
+    if (scratch.length - scratchEnd < length) {
+      scratch = Arrays.copyOf(scratch, Math.max(scratchEnd + length, 2 * scratch.length));
+    }
+    return scratch;
+  }
+
+  /** Where the next decoded bytes go in {@link #scratch}. */
+  public int scratchEnd() {
+    return scratchEnd;
+  }
+
+  /** The leaf's bytes are the {@code length} bytes decoded at {@link #scratchEnd()}. */
+  public void setScratchBytes(int leaf, int length) {
+    ownBytes[leaf] = null;
+    textFrom[leaf] = scratchEnd;
+    textLength[leaf] = length;
+    scratchEnd += length;
+    nullAt[leaf] = -1;
+  }
+
+  /**
+   * The leaf's decimal is the two's complement big-endian integer of the {@code length} bytes
+   * decoded at {@link #scratchEnd()} (as Connect's {@code Decimal.toLogical} reads them) at {@code
+   * scale}; false, the leaf unset, when there are none or the integer needs more than 64 bits.
+   */
+  public boolean setDecimalBytes(int leaf, int length, int scale) {
+    if (length == 0) {
+      return false;
+    }
+    byte[] b = scratch;
+    int from = scratchEnd;
+    int low = from + Math.max(0, length - 8);
+    long value = b[low]; // sign-extended
+    byte sign = (byte) (value < 0 ? -1 : 0);
+    for (int i = from; i < low; i++) {
+      if (b[i] != sign) {
+        return false;
+      }
+    }
+    for (int i = low + 1; i < from + length; i++) {
+      value = (value << 8) | (b[i] & 0xFF);
+    }
+    setDecimal(leaf, value, scale);
+    return true;
+  }
+
+  /**
+   * The leaf's value as the Struct path would hold it (a String, Byte, Short, Integer, Long, Float,
+   * Double, Boolean, byte[], BigDecimal or java.util.Date), or null: for tests and messages, not
+   * for the write.
    */
   public Object value(int leaf) {
     if (nullAt[leaf] >= 0) {
@@ -114,6 +212,16 @@ public final class StagedRow {
       case TIMESTAMP -> new java.util.Date(longs[leaf]);
       case FLOAT64 -> doubles[leaf];
       case BOOLEAN -> longs[leaf] != 0;
+      case INT8 -> (byte) longs[leaf];
+      case INT16 -> (short) longs[leaf];
+      case FLOAT32 -> (float) doubles[leaf];
+      case BYTES -> {
+        byte[] from = ownBytes[leaf] != null ? ownBytes[leaf] : scratch;
+        yield Arrays.copyOfRange(from, textFrom[leaf], textFrom[leaf] + textLength[leaf]);
+      }
+      case DECIMAL -> java.math.BigDecimal.valueOf(longs[leaf], scales[leaf]);
+      case DATE -> new java.util.Date(longs[leaf] * MILLIS_PER_DAY);
+      case TIME -> new java.util.Date(longs[leaf]);
       default -> throw new IllegalStateException("no staged kind " + kinds[leaf]);
     };
   }

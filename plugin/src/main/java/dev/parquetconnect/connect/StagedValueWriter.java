@@ -17,11 +17,20 @@ import org.apache.kafka.connect.data.Schema;
  * Appends a {@link StagedRow} to a file's value columns: the same calls, with the same values and
  * levels, that the shredders make for the Struct JsonConverter would have built of the same JSON,
  * so the file is the same byte for byte (text is handed over as its UTF-8 bytes, which are what
- * {@code writeString} encodes). Compiled once per file layout whose value is a struct of stageable
- * leaves; null for any other.
+ * {@code writeString} encodes; bytes as they were decoded; a decimal's unscaled value at the
+ * column's scale, checked as {@link LeafShredder} checks it). Compiled once per file layout whose
+ * value is a struct of stageable leaves; null for any other.
  */
 final class StagedValueWriter {
   private static final long MICROS_LIMIT = Long.MAX_VALUE / 1000;
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
 
   private final Schema schema;
   private final ColumnChunkWriter[] columns;
@@ -33,7 +42,17 @@ final class StagedValueWriter {
 
   private final boolean microsTimestamps;
   private boolean hasTimestamps;
+  private boolean hasDecimals;
   private Schema lastEqualSchema;
+
+  /** Per decimal leaf, its column's layout, else null. */
+  private final DecimalLayout[] decimals;
+
+  /** Per decimal leaf on FIXED_LEN_BYTE_ARRAY, the buffer of its value, else null. */
+  private final byte[][] fixed;
+
+  /** Per decimal leaf, the row's value at the column's scale ({@link #writable}). */
+  private final long[] unscaled;
 
   private StagedValueWriter(
       Schema schema,
@@ -41,15 +60,23 @@ final class StagedValueWriter {
       byte[] kinds,
       int[] maxDef,
       int[][] nullDef,
+      DecimalLayout[] decimals,
       boolean microsTimestamps) {
     this.schema = schema;
     this.columns = columns;
     this.kinds = kinds;
     this.maxDef = maxDef;
     this.nullDef = nullDef;
+    this.decimals = decimals;
     this.microsTimestamps = microsTimestamps;
-    for (byte k : kinds) {
-      hasTimestamps |= k == StagedRow.TIMESTAMP;
+    this.fixed = new byte[kinds.length][];
+    this.unscaled = new long[kinds.length];
+    for (int i = 0; i < kinds.length; i++) {
+      hasTimestamps |= kinds[i] == StagedRow.TIMESTAMP;
+      hasDecimals |= kinds[i] == StagedRow.DECIMAL;
+      if (decimals[i] != null && decimals[i].type() == PhysicalType.FIXED_LEN_BYTE_ARRAY) {
+        fixed[i] = new byte[decimals[i].byteLength()];
+      }
     }
   }
 
@@ -85,7 +112,13 @@ final class StagedValueWriter {
       }
     }
     return new StagedValueWriter(
-        schema, columns, kinds, maxDef, leaves.nullDef.toArray(new int[0][]), microsTimestamps);
+        schema,
+        columns,
+        kinds,
+        maxDef,
+        leaves.nullDef.toArray(new int[0][]),
+        leaves.decimals.toArray(new DecimalLayout[0]),
+        microsTimestamps);
   }
 
   /** The leaves of a schema in column order, with their definition levels. */
@@ -93,11 +126,12 @@ final class StagedValueWriter {
     final List<Byte> kinds = new ArrayList<>();
     final List<Integer> maxDef = new ArrayList<>();
     final List<int[]> nullDef = new ArrayList<>();
+    final List<DecimalLayout> decimals = new ArrayList<>();
 
     /** {@code above}: the definition level of a null at each depth above this field. */
     boolean add(SchemaNode node, Field field, int[] above, int parentDef) {
       Schema s = field.schema();
-      if (!node.name().equals(field.name()) || s.defaultValue() != null) {
+      if (!node.name().equals(field.name())) {
         return false;
       }
       boolean optional = node.repetition() != FieldRepetitionType.REQUIRED;
@@ -109,7 +143,8 @@ final class StagedValueWriter {
       path[above.length] = parentDef;
       ConnectTypes.Kind kind = ConnectTypes.kind(s);
       if (kind == ConnectTypes.Kind.STRUCT) {
-        if (!(node instanceof GroupNode group)
+        if (s.defaultValue() != null // a row stages the defaults of leaves only
+            || !(node instanceof GroupNode group)
             || s.fields().isEmpty()
             || group.fieldCount() != s.fields().size()
             || group.isList()
@@ -128,7 +163,45 @@ final class StagedValueWriter {
       }
       byte staged;
       PhysicalType type;
+      DecimalLayout decimal = null;
       switch (kind) {
+        case INT8 -> {
+          staged = StagedRow.INT8;
+          type = PhysicalType.INT32;
+        }
+        case INT16 -> {
+          staged = StagedRow.INT16;
+          type = PhysicalType.INT32;
+        }
+        case FLOAT32 -> {
+          staged = StagedRow.FLOAT32;
+          type = PhysicalType.FLOAT;
+        }
+        case BYTES -> {
+          staged = StagedRow.BYTES;
+          type = PhysicalType.BYTE_ARRAY;
+        }
+        case DATE -> {
+          staged = StagedRow.DATE;
+          type = PhysicalType.INT32;
+        }
+        case TIME -> {
+          staged = StagedRow.TIME;
+          type = PhysicalType.INT32;
+        }
+        case DECIMAL -> {
+          try {
+            decimal = DecimalLayout.of(s);
+          } catch (RuntimeException e) {
+            return false; // parameters the Struct path refuses, and says why
+          }
+          staged = StagedRow.DECIMAL;
+          type = decimal.type();
+          if (type == PhysicalType.FIXED_LEN_BYTE_ARRAY
+              && leaf.typeLength() != decimal.byteLength()) {
+            return false;
+          }
+        }
         case STRING -> {
           staged = StagedRow.STRING;
           type = PhysicalType.BYTE_ARRAY;
@@ -163,6 +236,7 @@ final class StagedValueWriter {
       kinds.add(staged);
       maxDef.add(def);
       nullDef.add(path);
+      decimals.add(decimal);
       return true;
     }
   }
@@ -181,10 +255,21 @@ final class StagedValueWriter {
   }
 
   /**
-   * Whether every value of {@code row} can be written: a Timestamp that overflows in microseconds
-   * is a bad record the Struct path names, so such a row is left to it.
+   * Whether every value of {@code row} can be written: a Timestamp that overflows in microseconds,
+   * or a decimal that does not fit its column's scale and precision exactly, is a bad record the
+   * Struct path names, so such a row is left to it (as is a decimal whose rescaled value needs more
+   * than 64 bits, which the Struct path writes). Rescales the row's decimals for {@link #write}.
    */
   boolean writable(StagedRow row) {
+    if (hasDecimals) {
+      for (int i = 0; i < kinds.length; i++) {
+        if (kinds[i] == StagedRow.DECIMAL
+            && row.nullAt[i] < 0
+            && !rescale(i, row.longs[i], row.scales[i])) {
+          return false;
+        }
+      }
+    }
     if (hasTimestamps && microsTimestamps) {
       for (int i = 0; i < kinds.length; i++) {
         if (kinds[i] == StagedRow.TIMESTAMP && row.nullAt[i] < 0) {
@@ -196,6 +281,55 @@ final class StagedValueWriter {
       }
     }
     return true;
+  }
+
+  /**
+   * {@code value * 10^-scale} at the column's scale into {@link #unscaled}, exactly (as {@link
+   * DecimalLayout#fit} rescales, never rounding) and within its precision; false when it is not.
+   */
+  private boolean rescale(int leaf, long value, int scale) {
+    DecimalLayout layout = decimals[leaf];
+    long v = value;
+    if (scale != layout.scale() && v != 0) {
+      long shift = (long) layout.scale() - scale;
+      if (shift > 0) {
+        if (shift >= POWERS_OF_TEN.length) {
+          return false;
+        }
+        long p = POWERS_OF_TEN[(int) shift];
+        if (v > Long.MAX_VALUE / p || v < Long.MIN_VALUE / p) {
+          return false;
+        }
+        v *= p;
+      } else {
+        if (-shift >= POWERS_OF_TEN.length) {
+          return false; // a non-zero value with digits below the column's scale
+        }
+        long p = POWERS_OF_TEN[(int) -shift];
+        if (v % p != 0) {
+          return false;
+        }
+        v /= p;
+      }
+    }
+    if (digits(v) > layout.precision()) {
+      return false;
+    }
+    unscaled[leaf] = v;
+    return true;
+  }
+
+  /** The decimal digits of {@code v} ({@code BigDecimal.precision} of its unscaled value). */
+  private static int digits(long v) {
+    if (v == Long.MIN_VALUE) {
+      return 19;
+    }
+    long a = Math.abs(v);
+    int n = 1;
+    while (n < POWERS_OF_TEN.length && a >= POWERS_OF_TEN[n]) {
+      n++;
+    }
+    return n;
   }
 
   /** Appends the row's values, one entry per column. */
@@ -224,7 +358,37 @@ final class StagedValueWriter {
             column.writeLong(microsTimestamps ? row.longs[i] * 1000 : row.longs[i], 0, def);
         case StagedRow.FLOAT64 -> column.writeDouble(row.doubles[i], 0, def);
         case StagedRow.BOOLEAN -> column.writeBoolean(row.longs[i] != 0, 0, def);
+        case StagedRow.INT8, StagedRow.INT16, StagedRow.DATE, StagedRow.TIME ->
+            column.writeInt((int) row.longs[i], 0, def);
+        case StagedRow.FLOAT32 -> column.writeFloat((float) row.doubles[i], 0, def);
+        case StagedRow.BYTES -> {
+          byte[] bytes = row.ownBytes[i] != null ? row.ownBytes[i] : row.scratch;
+          column.writeBinary(bytes, row.textFrom[i], row.textLength[i], 0, def);
+        }
+        case StagedRow.DECIMAL -> writeDecimal(i, column, def);
         default -> throw new IllegalStateException("no staged kind " + kinds[i]);
+      }
+    }
+  }
+
+  private void writeDecimal(int leaf, ColumnChunkWriter column, int def) {
+    long v = unscaled[leaf];
+    switch (decimals[leaf].type()) {
+      case INT32 -> column.writeInt((int) v, 0, def);
+      case INT64 -> column.writeLong(v, 0, def);
+      default -> {
+        // Two's complement, big-endian, sign-extended to the column's fixed length (> 8 bytes).
+        byte[] out = fixed[leaf];
+        int n = out.length;
+        byte sign = (byte) (v < 0 ? -1 : 0);
+        for (int i = 0; i < n - 8; i++) {
+          out[i] = sign;
+        }
+        for (int i = n - 1; i >= n - 8; i--) {
+          out[i] = (byte) v;
+          v >>= 8;
+        }
+        column.writeBinary(out, 0, n, 0, def);
       }
     }
   }
