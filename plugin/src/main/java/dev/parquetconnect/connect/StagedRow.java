@@ -15,8 +15,12 @@ import org.apache.kafka.connect.data.Schema;
  * staged: integers of 8 to 64 bits, floats, doubles and booleans as primitives, text as byte ranges
  * of the record, bytes decoded into one scratch array the row reuses, decimals as an unscaled
  * {@code long} and its scale, Date as days, Time as milliseconds of the day, Timestamp as epoch
- * milliseconds. The reader that fills a row reuses it for every record of its schema. Not
- * thread-safe.
+ * milliseconds. The reader that fills a row reuses it for every record of its schema.
+ *
+ * <p>A leaf inside an array (an array of leaves: {@link #repeated}) holds its list: null (at a
+ * depth, as any leaf), or its elements, each a value or a null in a slot of its own past the
+ * leaves' (the same arrays, grown as a record needs and kept for the next), contiguous from {@link
+ * #firstSlot}. Not thread-safe.
  */
 public final class StagedRow {
   public static final byte STRING = 0;
@@ -37,25 +41,38 @@ public final class StagedRow {
 
   private final Schema schema;
   final byte[] kinds;
-  final long[] longs;
-  final double[] doubles;
 
-  /** -1: the leaf has a value; else the depth of the node that is null. */
-  final int[] nullAt;
+  /** Per leaf, whether it is the element of an array (its values are a list of slots). */
+  final boolean[] repeated;
 
-  final int[] textFrom;
-  final int[] textLength;
+  // Per slot: a leaf's value (slot = leaf), or an element of a repeated leaf (slots from n on).
+  long[] longs;
+  double[] doubles;
+
+  /** -1: the slot has a value; else the depth of the node that is null (an element's: 0). */
+  int[] nullAt;
+
+  int[] textFrom;
+  int[] textLength;
 
   /** The decoded text of a string with escapes (rare), else null: the range holds it. */
-  final String[] escaped;
+  String[] escaped;
+
+  /** Per repeated leaf, its first element's slot and how many elements it has. */
+  final int[] firstSlot;
+
+  final int[] elementCount;
+
+  /** The next free slot of this record. */
+  private int slotEnd;
 
   byte[] source;
 
   /** A decimal's scale (its unscaled value is in {@link #longs}). */
-  final int[] scales;
+  int[] scales;
 
   /** Bytes given as an array of their own (a default), else null: the range is in scratch. */
-  final byte[][] ownBytes;
+  byte[][] ownBytes;
 
   /** Decoded bytes of this record's BYTES leaves, at {@link #textFrom} and {@link #textLength}. */
   byte[] scratch = new byte[64];
@@ -64,9 +81,21 @@ public final class StagedRow {
 
   /** A row of {@code schema}, a struct whose leaves are of {@code kinds} in column order. */
   public StagedRow(Schema schema, byte[] kinds) {
+    this(schema, kinds, new boolean[kinds.length]);
+  }
+
+  /**
+   * A row of {@code schema}, a struct whose leaves are of {@code kinds} in column order, those
+   * marked {@code repeated} the elements of arrays.
+   */
+  public StagedRow(Schema schema, byte[] kinds, boolean[] repeated) {
     this.schema = schema;
     this.kinds = kinds.clone();
+    this.repeated = repeated.clone();
     int n = kinds.length;
+    this.firstSlot = new int[n];
+    this.elementCount = new int[n];
+    this.slotEnd = n;
     this.longs = new long[n];
     this.doubles = new double[n];
     this.nullAt = new int[n];
@@ -89,11 +118,43 @@ public final class StagedRow {
     return kinds;
   }
 
+  boolean[] repeatedLeaves() {
+    return repeated;
+  }
+
+  /** Starts the list of a repeated leaf: empty so far, not null. */
+  public void startList(int leaf) {
+    firstSlot[leaf] = slotEnd;
+    elementCount[leaf] = 0;
+    nullAt[leaf] = -1;
+  }
+
+  /**
+   * Adds an element to the list of {@code leaf} (the list started last): the slot its value or null
+   * goes to, with the setters.
+   */
+  public int addElement(int leaf) {
+    if (slotEnd == longs.length) {
+      int size = 2 * longs.length;
+      longs = Arrays.copyOf(longs, size);
+      doubles = Arrays.copyOf(doubles, size);
+      nullAt = Arrays.copyOf(nullAt, size);
+      textFrom = Arrays.copyOf(textFrom, size);
+      textLength = Arrays.copyOf(textLength, size);
+      escaped = Arrays.copyOf(escaped, size);
+      scales = Arrays.copyOf(scales, size);
+      ownBytes = Arrays.copyOf(ownBytes, size);
+    }
+    elementCount[leaf]++;
+    return slotEnd++;
+  }
+
   /** Starts a record whose text ranges are in {@code bytes}. */
   public void start(byte[] bytes) {
     source = bytes;
     Arrays.fill(escaped, null);
     scratchEnd = 0;
+    slotEnd = kinds.length;
   }
 
   public void setLong(int leaf, long value) {
@@ -205,7 +266,19 @@ public final class StagedRow {
     if (nullAt[leaf] >= 0) {
       return null;
     }
-    return switch (kinds[leaf]) {
+    if (repeated[leaf]) {
+      java.util.List<Object> list = new java.util.ArrayList<>();
+      for (int i = 0; i < elementCount[leaf]; i++) {
+        int slot = firstSlot[leaf] + i;
+        list.add(nullAt[slot] >= 0 ? null : slotValue(kinds[leaf], slot));
+      }
+      return list;
+    }
+    return slotValue(kinds[leaf], leaf);
+  }
+
+  private Object slotValue(byte kind, int leaf) {
+    return switch (kind) {
       case STRING -> StagedValueWriter.text(this, leaf);
       case INT32 -> (int) longs[leaf];
       case INT64 -> longs[leaf];
@@ -222,7 +295,7 @@ public final class StagedRow {
       case DECIMAL -> java.math.BigDecimal.valueOf(longs[leaf], scales[leaf]);
       case DATE -> new java.util.Date(longs[leaf] * MILLIS_PER_DAY);
       case TIME -> new java.util.Date(longs[leaf]);
-      default -> throw new IllegalStateException("no staged kind " + kinds[leaf]);
+      default -> throw new IllegalStateException("no staged kind " + kind);
     };
   }
 

@@ -3,6 +3,7 @@ package dev.parquetconnect.connect;
 import dev.parquetconnect.format.meta.FieldRepetitionType;
 import dev.parquetconnect.format.meta.PhysicalType;
 import dev.parquetconnect.format.schema.GroupNode;
+import dev.parquetconnect.format.schema.NestedTypes;
 import dev.parquetconnect.format.schema.PrimitiveNode;
 import dev.parquetconnect.format.schema.SchemaNode;
 import dev.parquetconnect.format.write.ColumnChunkWriter;
@@ -51,8 +52,13 @@ final class StagedValueWriter {
   /** Per decimal leaf on FIXED_LEN_BYTE_ARRAY, the buffer of its value, else null. */
   private final byte[][] fixed;
 
-  /** Per decimal leaf, the row's value at the column's scale ({@link #writable}). */
-  private final long[] unscaled;
+  /** Per slot of a decimal leaf, the row's value at the column's scale ({@link #writable}). */
+  private long[] unscaled;
+
+  /** Per leaf, whether it is an array's element; then the definition level of an empty list. */
+  private final boolean[] repeated;
+
+  private final int[] listDef;
 
   private StagedValueWriter(
       Schema schema,
@@ -61,8 +67,12 @@ final class StagedValueWriter {
       int[] maxDef,
       int[][] nullDef,
       DecimalLayout[] decimals,
+      boolean[] repeated,
+      int[] listDef,
       boolean microsTimestamps) {
     this.schema = schema;
+    this.repeated = repeated;
+    this.listDef = listDef;
     this.columns = columns;
     this.kinds = kinds;
     this.maxDef = maxDef;
@@ -103,11 +113,15 @@ final class StagedValueWriter {
     int n = columns.length;
     byte[] kinds = new byte[n];
     int[] maxDef = new int[n];
+    boolean[] repeated = new boolean[n];
+    int[] listDef = new int[n];
     for (int i = 0; i < n; i++) {
       kinds[i] = leaves.kinds.get(i);
       maxDef[i] = leaves.maxDef.get(i);
+      repeated[i] = leaves.repeated.get(i);
+      listDef[i] = leaves.listDef.get(i);
       if (columns[i].descriptor().maxDefinitionLevel() != maxDef[i]
-          || columns[i].descriptor().maxRepetitionLevel() != 0) {
+          || columns[i].descriptor().maxRepetitionLevel() != (repeated[i] ? 1 : 0)) {
         return null;
       }
     }
@@ -118,6 +132,8 @@ final class StagedValueWriter {
         maxDef,
         leaves.nullDef.toArray(new int[0][]),
         leaves.decimals.toArray(new DecimalLayout[0]),
+        repeated,
+        listDef,
         microsTimestamps);
   }
 
@@ -127,6 +143,8 @@ final class StagedValueWriter {
     final List<Integer> maxDef = new ArrayList<>();
     final List<int[]> nullDef = new ArrayList<>();
     final List<DecimalLayout> decimals = new ArrayList<>();
+    final List<Boolean> repeated = new ArrayList<>();
+    final List<Integer> listDef = new ArrayList<>();
 
     /** {@code above}: the definition level of a null at each depth above this field. */
     boolean add(SchemaNode node, Field field, int[] above, int parentDef) {
@@ -158,9 +176,37 @@ final class StagedValueWriter {
         }
         return true;
       }
+      if (kind == ConnectTypes.Kind.ARRAY) {
+        // An array of leaves: a standard three-level LIST whose element is the leaf.
+        if (s.defaultValue() != null
+            || s.valueSchema().defaultValue() != null
+            || !(node instanceof GroupNode group)
+            || !group.isList()) {
+          return false;
+        }
+        NestedTypes.ListShape shape = NestedTypes.listShape(group);
+        if (shape == null
+            || shape.twoLevel()
+            || !(shape.element() instanceof PrimitiveNode element)) {
+          return false;
+        }
+        boolean elementOptional = element.repetition() != FieldRepetitionType.REQUIRED;
+        if (s.valueSchema().isOptional() != elementOptional) {
+          return false;
+        }
+        return addLeaf(
+            element, s.valueSchema(), path, def + 1 + (elementOptional ? 1 : 0), true, def);
+      }
       if (!(node instanceof PrimitiveNode leaf)) {
         return false;
       }
+      return addLeaf(leaf, s, path, def, false, 0);
+    }
+
+    /** A leaf column of {@code s}; {@code repeated}: an array's element, {@code listDef}. */
+    private boolean addLeaf(
+        PrimitiveNode leaf, Schema s, int[] path, int def, boolean repeated, int listDef) {
+      ConnectTypes.Kind kind = ConnectTypes.kind(s);
       byte staged;
       PhysicalType type;
       DecimalLayout decimal = null;
@@ -237,6 +283,8 @@ final class StagedValueWriter {
       maxDef.add(def);
       nullDef.add(path);
       decimals.add(decimal);
+      this.repeated.add(repeated);
+      this.listDef.add(listDef);
       return true;
     }
   }
@@ -247,7 +295,9 @@ final class StagedValueWriter {
     if (s == schema || s == lastEqualSchema) {
       return true;
     }
-    if (!s.equals(schema) || !Arrays.equals(row.kinds(), kinds)) {
+    if (!s.equals(schema)
+        || !Arrays.equals(row.kinds(), kinds)
+        || !Arrays.equals(row.repeatedLeaves(), repeated)) {
       return false;
     }
     lastEqualSchema = s;
@@ -261,21 +311,26 @@ final class StagedValueWriter {
    * than 64 bits, which the Struct path writes). Rescales the row's decimals for {@link #write}.
    */
   boolean writable(StagedRow row) {
-    if (hasDecimals) {
-      for (int i = 0; i < kinds.length; i++) {
-        if (kinds[i] == StagedRow.DECIMAL
-            && row.nullAt[i] < 0
-            && !rescale(i, row.longs[i], row.scales[i])) {
-          return false;
-        }
-      }
+    boolean timestamps = hasTimestamps && microsTimestamps;
+    if (!hasDecimals && !timestamps) {
+      return true;
     }
-    if (hasTimestamps && microsTimestamps) {
-      for (int i = 0; i < kinds.length; i++) {
-        if (kinds[i] == StagedRow.TIMESTAMP && row.nullAt[i] < 0) {
-          long millis = row.longs[i];
-          if (millis > MICROS_LIMIT || millis < -MICROS_LIMIT) {
+    if (unscaled.length < row.longs.length) {
+      unscaled = new long[row.longs.length];
+    }
+    for (int i = 0; i < kinds.length; i++) {
+      byte kind = kinds[i];
+      if ((kind == StagedRow.DECIMAL || kind == StagedRow.TIMESTAMP && timestamps)
+          && row.nullAt[i] < 0) {
+        if (!repeated[i]) {
+          if (!writable(row, i, i)) {
             return false;
+          }
+        } else {
+          for (int e = 0, slot = row.firstSlot[i]; e < row.elementCount[i]; e++, slot++) {
+            if (row.nullAt[slot] < 0 && !writable(row, i, slot)) {
+              return false;
+            }
           }
         }
       }
@@ -283,11 +338,20 @@ final class StagedValueWriter {
     return true;
   }
 
+  /** Whether the value in {@code slot} of decimal or Timestamp leaf {@code leaf} fits. */
+  private boolean writable(StagedRow row, int leaf, int slot) {
+    if (kinds[leaf] == StagedRow.DECIMAL) {
+      return rescale(leaf, slot, row.longs[slot], row.scales[slot]);
+    }
+    long millis = row.longs[slot];
+    return millis <= MICROS_LIMIT && millis >= -MICROS_LIMIT;
+  }
+
   /**
    * {@code value * 10^-scale} at the column's scale into {@link #unscaled}, exactly (as {@link
    * DecimalLayout#fit} rescales, never rounding) and within its precision; false when it is not.
    */
-  private boolean rescale(int leaf, long value, int scale) {
+  private boolean rescale(int leaf, int slot, long value, int scale) {
     DecimalLayout layout = decimals[leaf];
     long v = value;
     if (scale != layout.scale() && v != 0) {
@@ -315,7 +379,7 @@ final class StagedValueWriter {
     if (digits(v) > layout.precision()) {
       return false;
     }
-    unscaled[leaf] = v;
+    unscaled[slot] = v;
     return true;
   }
 
@@ -332,50 +396,64 @@ final class StagedValueWriter {
     return n;
   }
 
-  /** Appends the row's values, one entry per column. */
+  /** Appends the row's values, one entry per column (per element for an array's). */
   void write(StagedRow row) {
-    byte[] source = row.source;
     for (int i = 0; i < kinds.length; i++) {
       ColumnChunkWriter column = columns[i];
       int nullAt = row.nullAt[i];
       if (nullAt >= 0) {
         column.writeNull(0, nullDef[i][nullAt]);
-        continue;
-      }
-      int def = maxDef[i];
-      switch (kinds[i]) {
-        case StagedRow.STRING -> {
-          String text = row.escaped[i];
-          if (text == null) {
-            column.writeBinary(source, row.textFrom[i], row.textLength[i], 0, def);
+      } else if (!repeated[i]) {
+        writeValue(row, i, i, column, 0, maxDef[i]);
+      } else if (row.elementCount[i] == 0) {
+        column.writeNull(0, listDef[i]); // an empty list: a null at the list's own level
+      } else {
+        int def = maxDef[i];
+        for (int e = 0, slot = row.firstSlot[i]; e < row.elementCount[i]; e++, slot++) {
+          int rep = e == 0 ? 0 : 1;
+          if (row.nullAt[slot] >= 0) {
+            column.writeNull(rep, def - 1);
           } else {
-            column.writeString(text, 0, def);
+            writeValue(row, i, slot, column, rep, def);
           }
         }
-        case StagedRow.INT32 -> column.writeInt((int) row.longs[i], 0, def);
-        case StagedRow.INT64 -> column.writeLong(row.longs[i], 0, def);
-        case StagedRow.TIMESTAMP ->
-            column.writeLong(microsTimestamps ? row.longs[i] * 1000 : row.longs[i], 0, def);
-        case StagedRow.FLOAT64 -> column.writeDouble(row.doubles[i], 0, def);
-        case StagedRow.BOOLEAN -> column.writeBoolean(row.longs[i] != 0, 0, def);
-        case StagedRow.INT8, StagedRow.INT16, StagedRow.DATE, StagedRow.TIME ->
-            column.writeInt((int) row.longs[i], 0, def);
-        case StagedRow.FLOAT32 -> column.writeFloat((float) row.doubles[i], 0, def);
-        case StagedRow.BYTES -> {
-          byte[] bytes = row.ownBytes[i] != null ? row.ownBytes[i] : row.scratch;
-          column.writeBinary(bytes, row.textFrom[i], row.textLength[i], 0, def);
-        }
-        case StagedRow.DECIMAL -> writeDecimal(i, column, def);
-        default -> throw new IllegalStateException("no staged kind " + kinds[i]);
       }
     }
   }
 
-  private void writeDecimal(int leaf, ColumnChunkWriter column, int def) {
-    long v = unscaled[leaf];
+  private void writeValue(
+      StagedRow row, int leaf, int slot, ColumnChunkWriter column, int rep, int def) {
+    switch (kinds[leaf]) {
+      case StagedRow.STRING -> {
+        String text = row.escaped[slot];
+        if (text == null) {
+          column.writeBinary(row.source, row.textFrom[slot], row.textLength[slot], rep, def);
+        } else {
+          column.writeString(text, rep, def);
+        }
+      }
+      case StagedRow.INT32, StagedRow.INT8, StagedRow.INT16, StagedRow.DATE, StagedRow.TIME ->
+          column.writeInt((int) row.longs[slot], rep, def);
+      case StagedRow.INT64 -> column.writeLong(row.longs[slot], rep, def);
+      case StagedRow.TIMESTAMP ->
+          column.writeLong(microsTimestamps ? row.longs[slot] * 1000 : row.longs[slot], rep, def);
+      case StagedRow.FLOAT64 -> column.writeDouble(row.doubles[slot], rep, def);
+      case StagedRow.BOOLEAN -> column.writeBoolean(row.longs[slot] != 0, rep, def);
+      case StagedRow.FLOAT32 -> column.writeFloat((float) row.doubles[slot], rep, def);
+      case StagedRow.BYTES -> {
+        byte[] bytes = row.ownBytes[slot] != null ? row.ownBytes[slot] : row.scratch;
+        column.writeBinary(bytes, row.textFrom[slot], row.textLength[slot], rep, def);
+      }
+      case StagedRow.DECIMAL -> writeDecimal(leaf, unscaled[slot], column, rep, def);
+      default -> throw new IllegalStateException("no staged kind " + kinds[leaf]);
+    }
+  }
+
+  private void writeDecimal(int leaf, long value, ColumnChunkWriter column, int rep, int def) {
+    long v = value;
     switch (decimals[leaf].type()) {
-      case INT32 -> column.writeInt((int) v, 0, def);
-      case INT64 -> column.writeLong(v, 0, def);
+      case INT32 -> column.writeInt((int) v, rep, def);
+      case INT64 -> column.writeLong(v, rep, def);
       default -> {
         // Two's complement, big-endian, sign-extended to the column's fixed length (> 8 bytes).
         byte[] out = fixed[leaf];
@@ -388,7 +466,7 @@ final class StagedValueWriter {
           out[i] = (byte) v;
           v >>= 8;
         }
-        column.writeBinary(out, 0, n, 0, def);
+        column.writeBinary(out, 0, n, rep, def);
       }
     }
   }

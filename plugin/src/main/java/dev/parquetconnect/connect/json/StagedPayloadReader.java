@@ -75,6 +75,12 @@ final class StagedPayloadReader {
     /** A decimal's Connect scale. */
     int scale;
 
+    /** An array of leaves of {@link #kind}: the leaf is repeated. */
+    boolean repeated;
+
+    /** Whether an array's elements may be null. */
+    boolean elementsOptional;
+
     /** A leaf's default, where it has one: the value and its staged form. */
     boolean hasDefault;
 
@@ -110,19 +116,22 @@ final class StagedPayloadReader {
       return null;
     }
     List<Byte> kinds = new ArrayList<>();
-    Node root = struct(schema, -1, kinds);
+    List<Boolean> repeated = new ArrayList<>();
+    Node root = struct(schema, -1, kinds, repeated);
     if (root == null) {
       return null;
     }
     byte[] k = new byte[kinds.size()];
+    boolean[] r = new boolean[k.length];
     for (int i = 0; i < k.length; i++) {
       k[i] = kinds.get(i);
+      r[i] = repeated.get(i);
     }
-    return new Plan(root, new StagedRow(schema, k));
+    return new Plan(root, new StagedRow(schema, k, r));
   }
 
   /** The node of a struct whose fields are at {@code depth + 1}; null: not stageable. */
-  private static Node struct(Schema schema, int depth, List<Byte> kinds) {
+  private static Node struct(Schema schema, int depth, List<Byte> kinds, List<Boolean> repeated) {
     List<Field> fields = schema.fields();
     if (fields.isEmpty()) {
       return null;
@@ -139,11 +148,18 @@ final class StagedPayloadReader {
       node.names[i] = name;
       Node child;
       if (s.type() == Schema.Type.STRUCT) {
-        child = s.defaultValue() == null ? struct(s, depth + 1, kinds) : null;
+        child = s.defaultValue() == null ? struct(s, depth + 1, kinds, repeated) : null;
+      } else if (s.type() == Schema.Type.ARRAY) {
+        child = array(s, depth + 1, kinds.size());
+        if (child != null) {
+          kinds.add(child.kind);
+          repeated.add(true);
+        }
       } else {
         child = leaf(s, depth + 1, kinds.size());
         if (child != null) {
           kinds.add(child.kind);
+          repeated.add(false);
         }
       }
       if (child == null) {
@@ -153,6 +169,30 @@ final class StagedPayloadReader {
     }
     node.endLeaf = kinds.size();
     return node;
+  }
+
+  /**
+   * The node of an array of leaves without defaults (the array's or its elements'); null: not
+   * stageable (an array of structs, arrays or maps among them).
+   */
+  private static Node array(Schema s, int depth, int index) {
+    Schema element = s.valueSchema();
+    if (s.defaultValue() != null
+        || element.defaultValue() != null
+        || element.type() == Schema.Type.STRUCT
+        || element.type() == Schema.Type.ARRAY
+        || element.type() == Schema.Type.MAP) {
+      return null;
+    }
+    Node node = leaf(element, depth, index);
+    if (node == null) {
+      return null;
+    }
+    Node list = new Node(node.kind, s.isOptional(), depth, index);
+    list.repeated = true;
+    list.elementsOptional = element.isOptional();
+    list.scale = node.scale;
+    return list;
   }
 
   /** The node of a leaf, its default staged; null: not stageable. */
@@ -354,14 +394,70 @@ final class StagedPayloadReader {
       absent(field, row);
       return;
     }
-    int leaf = field.firstLeaf;
-    switch (field.kind) {
-      case STRUCT -> {
-        if (b != '{') {
-          throw SchemaDirectedReader.NOT_DIRECT;
-        }
-        struct(reader, field, row);
+    if (field.kind == STRUCT) {
+      if (b != '{') {
+        throw SchemaDirectedReader.NOT_DIRECT;
       }
+      struct(reader, field, row);
+    } else if (field.repeated) {
+      if (b != '[') {
+        throw SchemaDirectedReader.NOT_DIRECT; // JsonConverter's coercions: the Struct path
+      }
+      list(reader, field, row);
+    } else {
+      leafValue(reader, field, b, field.firstLeaf, row);
+    }
+  }
+
+  /** An array's elements, each into a slot of its own; a null element only where optional. */
+  private static void list(JsonReader reader, Node field, StagedRow row)
+      throws MalformedJsonException {
+    int leaf = field.firstLeaf;
+    row.startList(leaf);
+    reader.enter();
+    reader.advance();
+    if (!reader.skipWhitespace()) {
+      throw SchemaDirectedReader.NOT_DIRECT;
+    }
+    if (reader.peek() == ']') {
+      reader.advance();
+      reader.leave();
+      return;
+    }
+    while (true) {
+      if (!reader.skipWhitespace()) {
+        throw SchemaDirectedReader.NOT_DIRECT;
+      }
+      byte b = reader.peek();
+      int slot = row.addElement(leaf);
+      if (b == 'n') {
+        reader.readLiteral("null");
+        if (!field.elementsOptional) {
+          throw SchemaDirectedReader.NOT_DIRECT; // JsonConverter's error
+        }
+        row.setNull(slot, 0);
+      } else {
+        leafValue(reader, field, b, slot, row);
+      }
+      if (!reader.skipWhitespace()) {
+        throw SchemaDirectedReader.NOT_DIRECT;
+      }
+      b = reader.peek();
+      reader.advance();
+      if (b == ']') {
+        break;
+      }
+      if (b != ',') {
+        throw SchemaDirectedReader.NOT_DIRECT;
+      }
+    }
+    reader.leave();
+  }
+
+  /** A leaf's non-null value ({@code b} its first byte) into {@code leaf}: a leaf or a slot. */
+  private static void leafValue(JsonReader reader, Node field, byte b, int leaf, StagedRow row)
+      throws MalformedJsonException {
+    switch (field.kind) {
       case StagedRow.STRING -> {
         if (b != '"') {
           throw SchemaDirectedReader.NOT_DIRECT;

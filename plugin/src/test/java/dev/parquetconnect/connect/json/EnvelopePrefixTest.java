@@ -253,6 +253,13 @@ final class EnvelopePrefixTest {
           + "{\"field\":\"inner\",\"type\":\"struct\",\"optional\":true,\"fields\":["
           + "{\"field\":\"f\",\"type\":\"float\"},"
           + "{\"field\":\"tag\",\"type\":\"bytes\",\"optional\":true}]},"
+          + "{\"field\":\"tags\",\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+          + "\"optional\":true},"
+          + "{\"field\":\"sizes\",\"type\":\"array\",\"items\":{\"type\":\"int16\","
+          + "\"optional\":true},\"optional\":true},"
+          + "{\"field\":\"prices\",\"type\":\"array\",\"items\":{\"type\":\"bytes\","
+          + DECIMAL
+          + ",\"parameters\":{\"scale\":\"2\"}},\"optional\":true},"
           + "{\"field\":\"code\",\"type\":\"string\"}],"
           + "\"optional\":false,\"name\":\"orders.Typed\"},\"payload\":";
 
@@ -321,6 +328,22 @@ final class EnvelopePrefixTest {
     p.put("{\"inner\":{\"tag\":\"AA==\"},\"code\":\"c\"}}", false); // required absent: error
     p.put("{\"qty\":\"5\",\"code\":\"c\"}}", false); // coerced to 0
     p.put("{\"since\":null,\"ratio\":null,\"code\":\"c\"}}", true); // defaults
+    p.put(
+        "{\"tags\":[\"a\",\"\u00e9\",\"\"],\"sizes\":[1,null,70000],\"prices\":[\"AQ==\",1.5],"
+            + "\"code\":\"c\"}}",
+        true); // arrays: values, a null element, wraps, both decimal forms
+    p.put("{\"tags\":[],\"sizes\":[],\"prices\":[],\"code\":\"c\"}}", true); // empty
+    p.put("{\"tags\":null,\"sizes\":[ 2 , 3 ],\"code\":\"c\"}}", true);
+    p.put("{\"tags\":[\"a\\tb\",\"c\"],\"code\":\"c\"}}", true); // an escaped element
+    p.put("{\"sizes\":[],\"tags\":[\"x\"],\"code\":\"c\"}}", false); // out of order
+    p.put("{\"tags\":[null],\"sizes\":[1],\"code\":\"c\"}}", false); // a required null
+    p.put("{\"tags\":{\"k\":\"v\"},\"sizes\":[1],\"code\":\"c\"}}", false); // an object
+    p.put("{\"tags\":\"x\",\"sizes\":[1],\"code\":\"c\"}}", false); // coerced: empty
+    p.put("{\"sizes\":[1.5],\"code\":\"c\"}}", false); // a fraction where int16
+    p.put("{\"prices\":[\"\"],\"code\":\"c\"}}", false); // no bytes: an error
+    p.put("{\"tags\":[\"a\",],\"code\":\"c\"}}", false); // a trailing comma
+    p.put("{\"tags\":[\"a\" \"b\"],\"code\":\"c\"}}", false); // a missing comma
+    p.put("{\"tags\":[\"a\"", false); // truncated
     return p;
   }
 

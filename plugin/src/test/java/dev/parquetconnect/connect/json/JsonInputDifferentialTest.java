@@ -286,7 +286,8 @@ final class JsonInputDifferentialTest {
           "date/time",
           "timestamp",
           "default",
-          "nested struct");
+          "nested struct",
+          "array");
 
   /** Adds one to each type family the struct schema's leaves (at any depth) have. */
   private static void families(Schema struct, Map<String, Integer> counts) {

@@ -332,16 +332,16 @@ final class RandomJson {
   /**
    * A struct schema of the kinds the staged path reads straight into the columns (every Connect
    * leaf type: text, integers of 8 to 64 bits, floats, doubles, booleans, bytes, decimals with and
-   * without a precision, Date, Time, Timestamp; defaults of leaves; nested structs; optional or
-   * not), with now and then one field it leaves to the Struct path (a list, a map, a struct
-   * default).
+   * without a precision, Date, Time, Timestamp; defaults of leaves; arrays of leaves; nested
+   * structs; optional or not), with now and then one field it leaves to the Struct path (an array
+   * of structs, a map, a struct default).
    */
   Schema stageableSchema(int depth) {
     SchemaBuilder b = SchemaBuilder.struct().name("staged" + random.nextInt(3));
     int n = 1 + random.nextInt(depth == 0 ? 10 : 4);
     for (int i = 0; i < n; i++) {
       SchemaBuilder f;
-      int kind = random.nextInt(depth < 2 ? 17 : 16);
+      int kind = random.nextInt(depth < 2 ? 18 : 17);
       switch (kind) {
         case 0, 1 -> f = SchemaBuilder.string();
         case 2 -> f = SchemaBuilder.int32();
@@ -371,6 +371,22 @@ final class RandomJson {
         case 13 -> f = Date.builder();
         case 14 -> f = Time.builder();
         case 15 -> f = withDefault();
+        case 16 -> {
+          Schema[] elements = {
+            Schema.STRING_SCHEMA,
+            Schema.OPTIONAL_STRING_SCHEMA,
+            Schema.INT32_SCHEMA,
+            Schema.OPTIONAL_INT64_SCHEMA,
+            Schema.FLOAT64_SCHEMA,
+            Schema.INT16_SCHEMA,
+            Schema.OPTIONAL_BYTES_SCHEMA,
+            Decimal.schema(2),
+            Date.SCHEMA,
+            Schema.FLOAT32_SCHEMA,
+            Schema.OPTIONAL_BOOLEAN_SCHEMA
+          };
+          f = SchemaBuilder.array(elements[random.nextInt(elements.length)]);
+        }
         default -> {
           Schema nested = stageableSchema(depth + 1);
           SchemaBuilder copy = SchemaBuilder.struct().name(nested.name());
