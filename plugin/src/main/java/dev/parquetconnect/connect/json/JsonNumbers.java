@@ -93,6 +93,38 @@ final class JsonNumbers {
     return OTHER;
   }
 
+  /** {@link #readDecimal}: a decimal of at most 18 significant digits, in {@link #longValue()}. */
+  static final int DECIMAL = 3;
+
+  /** Beyond this power of ten a decimal's scale is left to BigDecimal (and its errors). */
+  private static final long MAX_DECIMAL_EXPONENT = 1_000_000;
+
+  private int decimalScale;
+
+  /**
+   * Reads a number as the {@code BigDecimal} of its text (JsonConverter's exact form of a decimal:
+   * every digit written, trailing zeros included, is in the unscaled value; the scale is the
+   * fraction's digits less the exponent): {@link #DECIMAL} with the unscaled value in {@link
+   * #longValue()} and the scale in {@link #decimalScale()} when it has at most 18 significant
+   * digits; else {@link #OTHER}. Sets {@link #end} either way.
+   */
+  int readDecimal(JsonReader reader, byte[] buf, int start, int limit)
+      throws MalformedJsonException {
+    Shape s = scan(reader, buf, start, limit);
+    if (s.significant > 18
+        || s.exponentValue > MAX_DECIMAL_EXPONENT
+        || s.exponentValue < -MAX_DECIMAL_EXPONENT) {
+      return OTHER;
+    }
+    longValue = s.negative ? -s.mantissa : s.mantissa;
+    decimalScale = (int) (s.fractionDigits - s.exponentValue);
+    return DECIMAL;
+  }
+
+  int decimalScale() {
+    return decimalScale;
+  }
+
   long longValue() {
     return longValue;
   }

@@ -244,6 +244,35 @@ final class JsonReader {
     return kind;
   }
 
+  /** Reads the number at the position as a decimal: {@link JsonNumbers#readDecimal}. */
+  int readDecimalNumber() throws MalformedJsonException {
+    int kind = numbers.readDecimal(this, buf, pos, end);
+    pos = numbers.end();
+    return kind;
+  }
+
+  /** The last {@link #readDecimalNumber}'s scale (its unscaled value: {@link #primitiveLong}). */
+  int decimalScale() {
+    return numbers.decimalScale();
+  }
+
+  /**
+   * Reads the string at the position as base64 into {@code row}'s scratch at its {@link
+   * StagedRow#scratchEnd()} (not yet taken): the decoded length, or -1 (the position then
+   * undefined) when the string has escapes or is not base64 JsonConverter reads.
+   */
+  int readBase64(StagedRow row) throws MalformedJsonException {
+    int from = pos + 1;
+    int close = strings.plainEnd(this, buf, from, end);
+    if (close < 0) {
+      return -1;
+    }
+    byte[] out = row.scratch(Base64Text.maxDecodedLength(close - from));
+    int n = Base64Text.decode(buf, from, close, out, row.scratchEnd());
+    pos = close + 1;
+    return n;
+  }
+
   /** The last {@link #readPrimitiveNumber}'s integer. */
   long primitiveLong() {
     return numbers.longValue();

@@ -219,6 +219,181 @@ final class EnvelopePrefixTest {
     }
   }
 
+  private static final String DECIMAL = "\"name\":\"org.apache.kafka.connect.data.Decimal\"";
+
+  /** A schema of every leaf type a row stages, with defaults, optional and nested fields. */
+  private static final String TYPED_PREFIX =
+      "{\"schema\":{\"type\":\"struct\",\"fields\":["
+          + "{\"field\":\"i8\",\"type\":\"int8\",\"optional\":true},"
+          + "{\"field\":\"i16\",\"type\":\"int16\",\"optional\":true},"
+          + "{\"field\":\"f32\",\"type\":\"float\",\"optional\":true},"
+          + "{\"field\":\"raw\",\"type\":\"bytes\",\"optional\":true},"
+          + "{\"field\":\"amount\",\"type\":\"bytes\","
+          + DECIMAL
+          + ",\"parameters\":{\"scale\":\"2\"},\"optional\":true},"
+          + "{\"field\":\"small\",\"type\":\"bytes\","
+          + DECIMAL
+          + ",\"parameters\":{\"scale\":\"3\",\"connect.decimal.precision\":\"9\"},"
+          + "\"optional\":true},"
+          + "{\"field\":\"day\",\"type\":\"int32\","
+          + "\"name\":\"org.apache.kafka.connect.data.Date\",\"optional\":true},"
+          + "{\"field\":\"tod\",\"type\":\"int32\","
+          + "\"name\":\"org.apache.kafka.connect.data.Time\",\"optional\":true},"
+          + "{\"field\":\"ts\",\"type\":\"int64\","
+          + "\"name\":\"org.apache.kafka.connect.data.Timestamp\",\"optional\":true},"
+          + "{\"field\":\"qty\",\"type\":\"int16\",\"default\":7},"
+          + "{\"field\":\"label\",\"type\":\"string\",\"optional\":true,\"default\":\"none\"},"
+          + "{\"field\":\"fee\",\"type\":\"bytes\","
+          + DECIMAL
+          + ",\"parameters\":{\"scale\":\"2\"},\"default\":\"AGQ=\"},"
+          + "{\"field\":\"blob\",\"type\":\"bytes\",\"optional\":true,\"default\":\"AQI=\"},"
+          + "{\"field\":\"since\",\"type\":\"int32\","
+          + "\"name\":\"org.apache.kafka.connect.data.Date\",\"default\":19000},"
+          + "{\"field\":\"ratio\",\"type\":\"float\",\"default\":0.5},"
+          + "{\"field\":\"inner\",\"type\":\"struct\",\"optional\":true,\"fields\":["
+          + "{\"field\":\"f\",\"type\":\"float\"},"
+          + "{\"field\":\"tag\",\"type\":\"bytes\",\"optional\":true}]},"
+          + "{\"field\":\"tags\",\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+          + "\"optional\":true},"
+          + "{\"field\":\"sizes\",\"type\":\"array\",\"items\":{\"type\":\"int16\","
+          + "\"optional\":true},\"optional\":true},"
+          + "{\"field\":\"prices\",\"type\":\"array\",\"items\":{\"type\":\"bytes\","
+          + DECIMAL
+          + ",\"parameters\":{\"scale\":\"2\"}},\"optional\":true},"
+          + "{\"field\":\"code\",\"type\":\"string\"}],"
+          + "\"optional\":false,\"name\":\"orders.Typed\"},\"payload\":";
+
+  private static final String TYPED_PRIMER =
+      TYPED_PREFIX
+          + "{\"i8\":1,\"i16\":2,\"f32\":0.5,\"raw\":\"AQID\",\"amount\":\"AQ==\",\"small\":1,"
+          + "\"day\":1,\"tod\":1,\"ts\":1,\"qty\":1,\"label\":\"l\",\"fee\":\"AQ==\",\"blob\":\"AA==\","
+          + "\"since\":1,\"ratio\":1.5,\"inner\":{\"f\":1,\"tag\":\"AA==\"},\"code\":\"c\"}}";
+
+  /**
+   * Payloads of every staged type, each with whether the row takes it: values at the types' edges,
+   * defaults, and the values each type leaves to the Struct path (its coercions and its errors).
+   */
+  private static final Map<String, Boolean> TYPED_PAYLOADS = typedPayloads();
+
+  private static Map<String, Boolean> typedPayloads() {
+    Map<String, Boolean> p = new java.util.LinkedHashMap<>();
+    p.put(
+        "{\"i8\":-5,\"i16\":300,\"f32\":1.5,\"raw\":\"AQID\",\"amount\":\"AQ==\",\"small\":12345,"
+            + "\"day\":19000,\"tod\":3600000,\"ts\":1700000000000,\"qty\":1,\"label\":\"x\","
+            + "\"fee\":\"Ayk=\",\"blob\":\"\",\"since\":1,\"ratio\":2.25,"
+            + "\"inner\":{\"f\":0.25,\"tag\":\"/w==\"},\"code\":\"c\"}}",
+        true);
+    p.put("{\"code\":\"c\"}}", true); // every default, every optional null
+    p.put("{\"qty\":null,\"label\":null,\"fee\":null,\"blob\":null,\"code\":\"c\"}}", true);
+    p.put("{\"i8\":300,\"i16\":70000,\"code\":\"c\"}}", true); // wrap as JsonConverter's casts
+    p.put("{\"i8\":-129,\"i16\":-32769,\"code\":\"c\"}}", true);
+    p.put("{\"i8\":127,\"i16\":-32768,\"code\":\"c\"}}", true);
+    p.put("{\"i8\":1.5,\"code\":\"c\"}}", false); // a fraction where int8
+    p.put("{\"i16\":\"5\",\"code\":\"c\"}}", false); // text: coerced to 0
+    p.put("{\"i8\":99999999999999999999,\"code\":\"c\"}}", false); // beyond 18 digits
+    p.put("{\"f32\":0.1,\"code\":\"c\"}}", true);
+    p.put("{\"f32\":-0.0,\"code\":\"c\"}}", true);
+    p.put("{\"f32\":16777217,\"code\":\"c\"}}", true); // an integer's nearest float
+    p.put("{\"f32\":1.5e3,\"code\":\"c\"}}", true);
+    p.put("{\"f32\":4194303.5,\"code\":\"c\"}}", false); // 2^22 digits: BigDecimal's parse
+    p.put("{\"f32\":3.4028235E38,\"code\":\"c\"}}", false);
+    p.put("{\"f32\":1e-45,\"code\":\"c\"}}", false);
+    p.put("{\"f32\":true,\"code\":\"c\"}}", false); // coerced to 0
+    p.put("{\"raw\":\"  AQID  \",\"code\":\"c\"}}", true); // white space at both ends
+    p.put("{\"raw\":\"AQID AQ==AQID\",\"code\":\"c\"}}", true); // between groups, after padding
+    p.put("{\"raw\":\"AQ\",\"code\":\"c\"}}", false); // no padding: an error
+    p.put("{\"raw\":\"A QID\",\"code\":\"c\"}}", false); // inside a group: an error
+    p.put("{\"raw\":\"AQ\\u003d=\",\"code\":\"c\"}}", false); // escaped: Struct path
+    p.put("{\"raw\":\"\u00e9AAA\",\"code\":\"c\"}}", false); // not base64: an error
+    p.put("{\"raw\":5,\"code\":\"c\"}}", false); // a number: coerced to null
+    p.put("{\"amount\":\"/w==\",\"small\":-1.5,\"code\":\"c\"}}", true);
+    p.put("{\"amount\":\"\",\"code\":\"c\"}}", false); // no bytes: an error
+    p.put("{\"amount\":\"AAAAAAAAAAAAAAAB\",\"code\":\"c\"}}", true); // 12 bytes, sign-extended
+    p.put("{\"amount\":\"//////////////////8=\",\"code\":\"c\"}}", true); // 14 bytes of -1
+    p.put("{\"amount\":\"gAAAAAAAAAAAAAAA\",\"code\":\"c\"}}", false); // beyond 64 bits
+    p.put("{\"amount\":\"gAAAAAAAAAA=\",\"code\":\"c\"}}", true); // Long.MIN_VALUE
+    p.put("{\"amount\":12.34,\"small\":1e2,\"code\":\"c\"}}", true); // numeric, exponent
+    p.put("{\"amount\":12.345,\"small\":0.000,\"code\":\"c\"}}", true); // the writer's check
+    p.put("{\"amount\":-999999999999999999,\"code\":\"c\"}}", true);
+    p.put("{\"amount\":1234567890123456789,\"code\":\"c\"}}", false); // 19 digits
+    p.put("{\"amount\":1e-2147483648,\"code\":\"c\"}}", false); // a scale beyond int
+    p.put("{\"amount\":true,\"code\":\"c\"}}", false); // an error
+    p.put("{\"day\":-1,\"tod\":86399999,\"code\":\"c\"}}", true);
+    p.put("{\"day\":2147483648,\"code\":\"c\"}}", false); // not an int: an error
+    p.put("{\"day\":1.0,\"code\":\"c\"}}", false);
+    p.put("{\"tod\":86400000,\"code\":\"c\"}}", false); // Connect's, not the column's
+    p.put("{\"tod\":-1,\"code\":\"c\"}}", false); // an error
+    p.put("{\"ts\":-9223372036854775,\"code\":\"c\"}}", true);
+    p.put("{\"inner\":{\"f\":2},\"code\":\"c\"}}", true);
+    p.put("{\"inner\":{\"tag\":\"AA==\"},\"code\":\"c\"}}", false); // required absent: error
+    p.put("{\"qty\":\"5\",\"code\":\"c\"}}", false); // coerced to 0
+    p.put("{\"since\":null,\"ratio\":null,\"code\":\"c\"}}", true); // defaults
+    p.put(
+        "{\"tags\":[\"a\",\"\u00e9\",\"\"],\"sizes\":[1,null,70000],\"prices\":[\"AQ==\",1.5],"
+            + "\"code\":\"c\"}}",
+        true); // arrays: values, a null element, wraps, both decimal forms
+    p.put("{\"tags\":[],\"sizes\":[],\"prices\":[],\"code\":\"c\"}}", true); // empty
+    p.put("{\"tags\":null,\"sizes\":[ 2 , 3 ],\"code\":\"c\"}}", true);
+    p.put("{\"tags\":[\"a\\tb\",\"c\"],\"code\":\"c\"}}", true); // an escaped element
+    p.put("{\"sizes\":[],\"tags\":[\"x\"],\"code\":\"c\"}}", false); // out of order
+    p.put("{\"tags\":[null],\"sizes\":[1],\"code\":\"c\"}}", false); // a required null
+    p.put("{\"tags\":{\"k\":\"v\"},\"sizes\":[1],\"code\":\"c\"}}", false); // an object
+    p.put("{\"tags\":\"x\",\"sizes\":[1],\"code\":\"c\"}}", false); // coerced: empty
+    p.put("{\"sizes\":[1.5],\"code\":\"c\"}}", false); // a fraction where int16
+    p.put("{\"prices\":[\"\"],\"code\":\"c\"}}", false); // no bytes: an error
+    p.put("{\"tags\":[\"a\",],\"code\":\"c\"}}", false); // a trailing comma
+    p.put("{\"tags\":[\"a\" \"b\"],\"code\":\"c\"}}", false); // a missing comma
+    p.put("{\"tags\":[\"a\"", false); // truncated
+    return p;
+  }
+
+  /**
+   * Every staged type, per type at its edges: where the row takes a record, each leaf holds what
+   * the Struct of a fresh decoder and of JsonConverter holds (bytes by content, floats bit for bit,
+   * decimals with their scale, defaults); where it does not, the decoder's own reading gives
+   * JsonConverter's meaning or error.
+   */
+  @Test
+  void stagedRowsOfEveryTypeHoldTheStructsValues() {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of("schemas.enable", "true"), false);
+    JsonRecordDecoder primed = new JsonRecordDecoder(true, false);
+    byte[] primer = TYPED_PRIMER.getBytes(StandardCharsets.UTF_8);
+    byte[] leaving = (TYPED_PREFIX + "{\"code\":7}}").getBytes(StandardCharsets.UTF_8);
+    int staged = 0;
+    for (Map.Entry<String, Boolean> e : TYPED_PAYLOADS.entrySet()) {
+      byte[] doc = (TYPED_PREFIX + e.getKey()).getBytes(StandardCharsets.UTF_8);
+      String what = e.getKey();
+      assertNotNull(primed.decode(primer, "value"));
+      assertEquals(null, primed.stage(leaving), "a coerced record leaves the path");
+      dev.parquetconnect.connect.StagedRow row = primed.stage(doc);
+      assertEquals(e.getValue(), row != null, "staged: " + what);
+      Outcome fresh = Outcome.of(() -> new JsonRecordDecoder(true, false).decode(doc, "value"));
+      Outcome converted = Outcome.of(() -> converter.toConnectData("t", doc));
+      assertEquals(converted.error == null, fresh.error == null, what);
+      if (row == null) {
+        Outcome decoded = Outcome.of(() -> primed.decode(doc, "value"));
+        assertEquals(fresh.error, decoded.error, "error of " + what);
+        continue;
+      }
+      staged++;
+      assertEquals(null, fresh.error, what);
+      List<Object> leaves = new java.util.ArrayList<>();
+      leaves((Struct) fresh.value.value(), fresh.value.schema(), leaves);
+      List<Object> convertedLeaves = new java.util.ArrayList<>();
+      leaves((Struct) converted.value.value(), converted.value.schema(), convertedLeaves);
+      assertEquals(leaves.size(), row.leafCount(), what);
+      for (int i = 0; i < leaves.size(); i++) {
+        Object value = row.value(i);
+        if (!JsonInputDifferentialTest.deepEquals(leaves.get(i), value)
+            || !JsonInputDifferentialTest.deepEquals(convertedLeaves.get(i), value)) {
+          fail(what + " leaf " + i + ": " + leaves.get(i) + " / " + value);
+        }
+      }
+    }
+    assertEquals(TYPED_PAYLOADS.values().stream().filter(b -> b).count(), staged);
+  }
+
   /** The leaves of a struct in column order, a null struct's as nulls. */
   static void leaves(Struct struct, org.apache.kafka.connect.data.Schema schema, List<Object> out) {
     for (org.apache.kafka.connect.data.Field f : schema.fields()) {

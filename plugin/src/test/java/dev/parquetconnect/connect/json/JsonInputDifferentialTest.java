@@ -102,6 +102,10 @@ final class JsonInputDifferentialTest {
     numeric.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
     List<Schema> schemas = new ArrayList<>();
     JsonRecordDecoder decoder = new JsonRecordDecoder(envelopes, false);
+    // Reads the stream as the task does (a row where it can, else the record), to count the
+    // records staged per type family their schema has.
+    JsonRecordDecoder stager = new JsonRecordDecoder(envelopes, false);
+    Map<String, Integer> stagedByFamily = new TreeMap<>();
 
     List<SinkRecord> connectRecords = new ArrayList<>();
     List<SinkRecord> rawRecords = new ArrayList<>();
@@ -120,6 +124,9 @@ final class JsonInputDifferentialTest {
         doc = gen.envelope(schemas.get(0), base64, numeric);
         if (staged && random.nextInt(20) == 0) {
           doc = spacedPayload(doc);
+        }
+        if (staged && random.nextInt(10) == 0) {
+          doc = nullMember(doc, "f" + random.nextInt(10)); // a default's or a null's turn
         }
       } else {
         doc = gen.document().getBytes(StandardCharsets.UTF_8);
@@ -148,6 +155,18 @@ final class JsonInputDifferentialTest {
         actual = decoder.decode(doc, "value");
       } catch (DataException e) {
         ourError = e;
+      }
+      if (staged) {
+        dev.parquetconnect.connect.StagedRow row = stager.stage(doc);
+        if (row != null) {
+          families(row.schema(), stagedByFamily);
+        } else {
+          try {
+            stager.decode(doc, "value");
+          } catch (DataException e) {
+            // a bad record: the task's decoder reads on
+          }
+        }
       }
       String what = name + " offset " + offset + ": " + printable(doc);
       if (!validUtf8(doc)) {
@@ -198,6 +217,13 @@ final class JsonInputDifferentialTest {
     Run json = run(jsonDir, policy, "json", envelopes, staged, rawRecords, count, random);
     LOG.info("{}: {} records written from rows staged from their JSON", name, json.staged);
     if (staged) {
+      LOG.info(
+          "{}: records read into staged rows, by type family of their schema: {}",
+          name,
+          stagedByFamily);
+      for (String family : FAMILIES) {
+        assertTrue(stagedByFamily.getOrDefault(family, 0) > 0, name + ": none staged of " + family);
+      }
       // The staged path must carry most of them: the files' equality is then its evidence.
       assertTrue(json.staged > count / 2, name + ": " + json.staged + " staged");
     }
@@ -244,6 +270,84 @@ final class JsonInputDifferentialTest {
         connect.deadLettered.size(),
         (System.nanoTime() - started) / 1_000_000);
     return count;
+  }
+
+  private static final List<String> FAMILIES =
+      List.of(
+          "string",
+          "int8/int16",
+          "int32/int64",
+          "float32",
+          "float64",
+          "boolean",
+          "bytes",
+          "decimal",
+          "decimal with precision",
+          "date/time",
+          "timestamp",
+          "default",
+          "nested struct",
+          "array");
+
+  /** Adds one to each type family the struct schema's leaves (at any depth) have. */
+  private static void families(Schema struct, Map<String, Integer> counts) {
+    java.util.Set<String> found = new java.util.TreeSet<>();
+    families(struct, found);
+    for (String family : found) {
+      counts.merge(family, 1, Integer::sum);
+    }
+  }
+
+  private static void families(Schema struct, java.util.Set<String> found) {
+    for (Field f : struct.fields()) {
+      Schema s = f.schema();
+      if (s.defaultValue() != null) {
+        found.add("default");
+      }
+      String logical = s.name() == null ? "" : s.name();
+      String family =
+          switch (logical) {
+            case org.apache.kafka.connect.data.Decimal.LOGICAL_NAME ->
+                s.parameters().containsKey("connect.decimal.precision")
+                    ? "decimal with precision"
+                    : "decimal";
+            case org.apache.kafka.connect.data.Date.LOGICAL_NAME,
+                org.apache.kafka.connect.data.Time.LOGICAL_NAME ->
+                "date/time";
+            case org.apache.kafka.connect.data.Timestamp.LOGICAL_NAME -> "timestamp";
+            default ->
+                switch (s.type()) {
+                  case INT8, INT16 -> "int8/int16";
+                  case INT32, INT64 -> "int32/int64";
+                  case FLOAT32 -> "float32";
+                  case FLOAT64 -> "float64";
+                  case BOOLEAN -> "boolean";
+                  case BYTES -> "bytes";
+                  case STRING -> "string";
+                  case STRUCT -> "nested struct";
+                  default -> s.type().getName();
+                };
+          };
+      found.add(family);
+      if (s.type() == Schema.Type.STRUCT) {
+        families(s, found);
+      }
+    }
+  }
+
+  /** The envelope with the payload's member {@code key} (if any) made null. */
+  private static byte[] nullMember(byte[] doc, String key) {
+    String text = new String(doc, StandardCharsets.UTF_8);
+    int at = text.indexOf("\"payload\":");
+    if (at < 0) {
+      return doc;
+    }
+    String payload =
+        text.substring(at)
+            .replaceFirst(
+                "\"" + key + "\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}\\]\\[{\"]+)",
+                "\"" + key + "\":null");
+    return (text.substring(0, at) + payload).getBytes(StandardCharsets.UTF_8);
   }
 
   private record Run(List<Long> deadLettered, Map<Long, String> errors, long staged) {}

@@ -330,16 +330,18 @@ final class RandomJson {
   }
 
   /**
-   * A struct schema of the kinds the staged path reads straight into the columns (text, INT32,
-   * INT64, FLOAT64, BOOLEAN, Timestamp, nested structs, optional or not, no defaults), with now and
-   * then one field it leaves to the Struct path (a default, a float, bytes, a list).
+   * A struct schema of the kinds the staged path reads straight into the columns (every Connect
+   * leaf type: text, integers of 8 to 64 bits, floats, doubles, booleans, bytes, decimals with and
+   * without a precision, Date, Time, Timestamp; defaults of leaves; arrays of leaves; nested
+   * structs; optional or not), with now and then one field it leaves to the Struct path (an array
+   * of structs, a map, a struct default).
    */
   Schema stageableSchema(int depth) {
     SchemaBuilder b = SchemaBuilder.struct().name("staged" + random.nextInt(3));
     int n = 1 + random.nextInt(depth == 0 ? 10 : 4);
     for (int i = 0; i < n; i++) {
       SchemaBuilder f;
-      int kind = random.nextInt(depth < 2 ? 9 : 8);
+      int kind = random.nextInt(depth < 2 ? 18 : 17);
       switch (kind) {
         case 0, 1 -> f = SchemaBuilder.string();
         case 2 -> f = SchemaBuilder.int32();
@@ -355,6 +357,36 @@ final class RandomJson {
             continue;
           }
         }
+        case 8 -> f = SchemaBuilder.int8();
+        case 9 -> f = SchemaBuilder.int16();
+        case 10 -> f = SchemaBuilder.float32();
+        case 11 -> f = SchemaBuilder.bytes();
+        case 12 -> {
+          f = Decimal.builder(random.nextInt(6));
+          if (random.nextInt(3) == 0) {
+            int[] precisions = {4, 9, 18, 30};
+            f.parameter("connect.decimal.precision", "" + precisions[random.nextInt(4)]);
+          }
+        }
+        case 13 -> f = Date.builder();
+        case 14 -> f = Time.builder();
+        case 15 -> f = withDefault();
+        case 16 -> {
+          Schema[] elements = {
+            Schema.STRING_SCHEMA,
+            Schema.OPTIONAL_STRING_SCHEMA,
+            Schema.INT32_SCHEMA,
+            Schema.OPTIONAL_INT64_SCHEMA,
+            Schema.FLOAT64_SCHEMA,
+            Schema.INT16_SCHEMA,
+            Schema.OPTIONAL_BYTES_SCHEMA,
+            Decimal.schema(2),
+            Date.SCHEMA,
+            Schema.FLOAT32_SCHEMA,
+            Schema.OPTIONAL_BOOLEAN_SCHEMA
+          };
+          f = SchemaBuilder.array(elements[random.nextInt(elements.length)]);
+        }
         default -> {
           Schema nested = stageableSchema(depth + 1);
           SchemaBuilder copy = SchemaBuilder.struct().name(nested.name());
@@ -368,6 +400,20 @@ final class RandomJson {
       b.field("f" + i, f.build());
     }
     return b.build();
+  }
+
+  /** A leaf with a default, which an absent or null member takes. */
+  private SchemaBuilder withDefault() {
+    return switch (random.nextInt(8)) {
+      case 0 -> SchemaBuilder.int16().defaultValue((short) 7);
+      case 1 -> SchemaBuilder.int8().defaultValue((byte) -3);
+      case 2 -> SchemaBuilder.string().defaultValue("dflt");
+      case 3 -> Decimal.builder(2).defaultValue(new BigDecimal("1.00"));
+      case 4 -> Date.builder().defaultValue(new java.util.Date(19_000 * 86_400_000L));
+      case 5 -> SchemaBuilder.bytes().defaultValue(new byte[] {1, 2});
+      case 6 -> SchemaBuilder.float32().defaultValue(0.5f);
+      default -> Time.builder().defaultValue(new java.util.Date(1_000));
+    };
   }
 
   /** Doubles as producers write them most: a few digits; else {@link #randomDouble}. */
@@ -386,9 +432,8 @@ final class RandomJson {
     if (schema.name() != null) {
       switch (schema.name()) {
         case Decimal.LOGICAL_NAME:
-          return new BigDecimal(
-              java.math.BigInteger.valueOf(random.nextLong() >> random.nextInt(64)),
-              Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD)));
+          int scale = Integer.parseInt(schema.parameters().get(Decimal.SCALE_FIELD));
+          return new BigDecimal(decimalDigits(), scale);
         case Date.LOGICAL_NAME:
           return new java.util.Date((random.nextInt(40000) - 20000) * 86_400_000L);
         case Time.LOGICAL_NAME:
@@ -439,11 +484,29 @@ final class RandomJson {
     };
   }
 
+  /** A decimal's unscaled value: mostly within a long, now and then at or beyond its edges. */
+  private java.math.BigInteger decimalDigits() {
+    return switch (random.nextInt(12)) {
+      case 0 -> java.math.BigInteger.valueOf(Long.MIN_VALUE);
+      case 1 -> java.math.BigInteger.valueOf(Long.MAX_VALUE);
+      case 2 -> java.math.BigInteger.ZERO;
+      case 3 -> {
+        java.math.BigInteger big = new java.math.BigInteger(64 + random.nextInt(60), random);
+        yield random.nextBoolean() ? big.negate() : big;
+      }
+      default -> java.math.BigInteger.valueOf(random.nextLong() >> random.nextInt(64));
+    };
+  }
+
   private float randomFloat() {
     return switch (random.nextInt(5)) {
       case 0 -> 0.0f;
       case 1 -> -0.0f;
       case 2 -> Float.MAX_VALUE;
+      case 3 ->
+          shortDoubles
+              ? (random.nextInt(200_001) - 100_000) / 100f // the floats producers write most
+              : (random.nextFloat() - 0.5f) * (float) Math.pow(10, random.nextInt(20) - 10);
       default -> (random.nextFloat() - 0.5f) * (float) Math.pow(10, random.nextInt(20) - 10);
     };
   }
