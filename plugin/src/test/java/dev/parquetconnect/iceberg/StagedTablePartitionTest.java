@@ -82,7 +82,7 @@ final class StagedTablePartitionTest {
     LOG.info("StagedTablePartitionTest seed {}", seed);
     Random random = new Random(seed);
     List<String> payloads = new ArrayList<>(edges());
-    for (int i = 0; i < 2_000; i++) {
+    for (int i = 0; i < 1_000; i++) {
       payloads.add(randomPayload(random));
     }
     List<PartitionSpec> specs = new ArrayList<>();

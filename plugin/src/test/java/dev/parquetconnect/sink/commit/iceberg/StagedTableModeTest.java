@@ -49,7 +49,7 @@ final class StagedTableModeTest {
   private static final Logger LOG = LoggerFactory.getLogger(StagedTableModeTest.class);
   private static final String TOPIC = "orders";
   private static final int PARTITIONS = 2;
-  private static final int RECORDS = 3_000;
+  private static final int RECORDS = 2_000;
   private static final long SCHEDULE_MS = 10_000;
   private static final long SEED = 0x7ab1e_15L;
 
@@ -115,7 +115,7 @@ final class StagedTableModeTest {
     }
   }
 
-  /** Runs the task over {@code records}, a commit every 1,000 offsets; the records staged. */
+  /** Runs the task over {@code records}, a commit every 800 offsets; the records staged. */
   private static long run(Map<String, String> props, List<SinkRecord> records) {
     List<TopicPartition> partitions = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
@@ -124,7 +124,7 @@ final class StagedTableModeTest {
     try (SinkTaskHarness task = new SinkTaskHarness(props, partitions)) {
       Random batches = new Random(7);
       for (int from = 0; from < records.size(); ) {
-        int to = Math.min(records.size(), from + 1_000 * PARTITIONS);
+        int to = Math.min(records.size(), from + 800 * PARTITIONS);
         task.putInRandomBatches(records.subList(from, to), batches, 300);
         task.commitOpenFiles(SCHEDULE_MS);
         from = to;
