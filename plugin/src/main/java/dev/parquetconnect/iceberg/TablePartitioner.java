@@ -1,7 +1,10 @@
 package dev.parquetconnect.iceberg;
 
+import dev.parquetconnect.connect.FileLayout;
+import dev.parquetconnect.connect.StagedRow;
 import dev.parquetconnect.sink.partition.PartitionColumn;
 import dev.parquetconnect.sink.partition.Partitioner;
+import dev.parquetconnect.sink.partition.StagedRouting;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -14,13 +17,16 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -36,15 +42,58 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>An unpartitioned spec gives every record no column. One instance serves one task, from one
  * thread.
  */
-public final class TablePartitioner implements Partitioner {
+public final class TablePartitioner implements Partitioner, StagedRouting {
+  /** One list for every record of an unpartitioned table: the file opener's cache hits. */
+  private static final List<PartitionColumn> UNPARTITIONED = List.of();
+
+  /** The columns a record gives besides its value: the Kafka metadata and the key. */
+  private static final Set<String> FROM_RECORD =
+      Set.of(
+          FileLayout.TOPIC_COLUMN,
+          FileLayout.PARTITION_COLUMN,
+          FileLayout.OFFSET_COLUMN,
+          FileLayout.TIMESTAMP_COLUMN,
+          FileLayout.KEY_COLUMN);
+
   private final PartitionSpec spec;
   private final PartitionKey key;
   private final RecordRow row;
+  private final StagedTableRow stagedRow;
+
+  /** Per partition field, the names from the table's top down to its source column. */
+  private final List<String[]> sourcePaths = new ArrayList<>();
+
+  /** The value schema of the last staged row, and where its leaves are (null: not routable). */
+  private Schema stagedSchema;
+
+  private StagedTableRow.Leaves stagedLeaves;
 
   public TablePartitioner(PartitionSpec spec) {
     this.spec = spec;
     this.key = new PartitionKey(spec, spec.schema());
     this.row = new RecordRow(spec.schema().asStruct());
+    this.stagedRow = new StagedTableRow(spec.schema().asStruct());
+    for (PartitionField field : spec.fields()) {
+      List<String> path = new ArrayList<>();
+      if (!pathTo(spec.schema().asStruct(), field.sourceId(), path)) {
+        throw new IllegalArgumentException(
+            "partition field " + field.name() + " has no source column in the table's schema");
+      }
+      sourcePaths.add(path.toArray(new String[0]));
+    }
+  }
+
+  /** Adds to {@code path} the names down to the column of {@code id}; false when it is not here. */
+  private static boolean pathTo(Types.StructType struct, int id, List<String> path) {
+    for (Types.NestedField field : struct.fields()) {
+      path.add(field.name());
+      if (field.fieldId() == id
+          || field.type().isStructType() && pathTo(field.type().asStructType(), id, path)) {
+        return true;
+      }
+      path.remove(path.size() - 1);
+    }
+    return false;
   }
 
   public PartitionSpec spec() {
@@ -61,7 +110,54 @@ public final class TablePartitioner implements Partitioner {
    */
   @Override
   public List<PartitionColumn> partition(SinkRecord record) {
-    fill(record);
+    if (spec.isUnpartitioned()) {
+      return UNPARTITIONED;
+    }
+    fill(record, row.wrap(record));
+    return columns();
+  }
+
+  /**
+   * The partition columns of {@code record} whose value is {@code staged} (its raw JSON read
+   * straight into a row, with no Struct): the columns {@link #partition(SinkRecord)} gives for the
+   * Struct the same JSON makes, from the row's leaves through the same conversions and Iceberg's
+   * own transforms. Null when the row cannot tell: a source column the row's schema does not have
+   * as a leaf, or a row not laid out leaf by leaf; the record then goes the Struct way.
+   *
+   * @throws DataException when a source column's value does not fit its column
+   */
+  @Override
+  public List<PartitionColumn> partition(SinkRecord record, StagedRow staged) {
+    if (spec.isUnpartitioned()) {
+      return UNPARTITIONED;
+    }
+    Schema schema = staged.schema();
+    if (schema != stagedSchema) {
+      stagedSchema = schema;
+      stagedLeaves = leavesOf(schema, staged.leafCount());
+    }
+    if (stagedLeaves == null) {
+      return null;
+    }
+    fill(record, stagedRow.wrap(record, staged, stagedLeaves));
+    return columns();
+  }
+
+  /** Where the leaves of rows of {@code schema} are, or null when the spec's sources are not. */
+  private StagedTableRow.Leaves leavesOf(Schema schema, int leafCount) {
+    StagedTableRow.Leaves leaves = StagedTableRow.Leaves.of(schema, 0);
+    if (leaves == null || leaves.leafCount() != leafCount) {
+      return null;
+    }
+    for (String[] path : sourcePaths) {
+      if (!FROM_RECORD.contains(path[0]) && !leaves.hasLeaf(path, 0)) {
+        return null;
+      }
+    }
+    return leaves;
+  }
+
+  private List<PartitionColumn> columns() {
     PartitionKey partition = key;
     List<PartitionField> fields = spec.fields();
     List<PartitionColumn> columns = new ArrayList<>(fields.size());
@@ -75,14 +171,14 @@ public final class TablePartitioner implements Partitioner {
 
   /** The partition key of {@code record} (a copy the caller may keep). */
   public PartitionKey key(SinkRecord record) {
-    fill(record);
+    fill(record, row.wrap(record));
     return key.copy();
   }
 
-  /** Sets {@link #key} to the partition of {@code record}. */
-  private void fill(SinkRecord record) {
+  /** Sets {@link #key} to the partition of {@code record}, seen as {@code values}. */
+  private void fill(SinkRecord record, StructLike values) {
     try {
-      key.partition(row.wrap(record));
+      key.partition(values);
     } catch (ClassCastException | IllegalArgumentException e) {
       throw new DataException(
           "the record at "

@@ -10,6 +10,8 @@ import dev.parquetconnect.sink.commit.CommitProtocol;
 import dev.parquetconnect.sink.commit.CommitProtocol.Fenced;
 import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.FaultInjector;
+import dev.parquetconnect.sink.partition.PartitionColumn;
+import dev.parquetconnect.sink.partition.StagedRouting;
 import dev.parquetconnect.storage.StoreInput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,9 +58,13 @@ final class TopicPartitionWriter {
 
   /**
    * Whether raw JSON values may be written without a Connect value ({@link #writeStaged}): only
-   * where neither the partitioner nor the record time reads the value.
+   * where the partitioner does not read the value or routes staged rows itself ({@link
+   * StagedRouting}: table mode), and the record time does not read it.
    */
   private final boolean stagesJson;
+
+  /** The partitioner when it routes staged rows from their leaves, else null. */
+  private final StagedRouting stagedRouting;
 
   TopicPartitionWriter(TopicPartition source, SinkRuntime runtime) {
     this.source = source;
@@ -67,10 +73,11 @@ final class TopicPartitionWriter {
     this.protocol = runtime.commits().open(source, log);
     this.files = new FileOpener(source, runtime);
     this.failures = new StoreFailures(log, runtime.clock());
+    this.stagedRouting = runtime.partitioner() instanceof StagedRouting routing ? routing : null;
     this.stagesJson =
         runtime.jsonInput() != null
             && runtime.jsonInput().stagesValues()
-            && !runtime.partitioner().readsValue()
+            && (stagedRouting != null || !runtime.partitioner().readsValue())
             && !(runtime.rotation().intervalMs() > 0 && runtime.recordTime().readsValue());
   }
 
@@ -296,7 +303,14 @@ final class TopicPartitionWriter {
           && time - epoch.firstRecordTime() >= rt.rotation().intervalMs()) {
         return false;
       }
-      file = files.find(epoch, files.place(record.topic(), rt.partitioner().partition(record)));
+      List<PartitionColumn> columns =
+          stagedRouting != null
+              ? stagedRouting.partition(record, row)
+              : rt.partitioner().partition(record);
+      if (columns == null) {
+        return false;
+      }
+      file = files.find(epoch, files.place(record.topic(), columns));
     } catch (DataException e) {
       return false; // the decoded record's way names it as before
     }

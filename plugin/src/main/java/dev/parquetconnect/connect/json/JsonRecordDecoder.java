@@ -40,12 +40,21 @@ public final class JsonRecordDecoder {
   private long stagedRecords;
 
   /**
+   * The keys' own decoder (null unless keys are raw JSON): its envelope prefix and schemas are the
+   * keys', as JsonConverter has a key converter apart from the value's, so a topic's keys and
+   * values each keep their known prefix and are read from it (a key of a primitive schema straight
+   * into its String or number, a flat struct by schema into its Struct).
+   */
+  private final JsonRecordDecoder keyDecoder;
+
+  /**
    * @param envelopes {@code input.json.schemas.enable}
    * @param keys whether keys are raw JSON as well ({@code input.json.key} with the key stored)
    */
   public JsonRecordDecoder(boolean envelopes, boolean keys) {
     this.envelopes = envelopes;
     this.keys = keys;
+    this.keyDecoder = keys ? new JsonRecordDecoder(envelopes, false) : null;
   }
 
   /** The record with its JSON read into Connect values. */
@@ -54,7 +63,7 @@ public final class JsonRecordDecoder {
     Schema keySchema = record.keySchema();
     Object key = record.key();
     if (keys) {
-      SchemaAndValue k = decode(key, "key");
+      SchemaAndValue k = keyDecoder.decode(key, "key");
       keySchema = k.schema();
       key = k.value();
     }
@@ -115,7 +124,7 @@ public final class JsonRecordDecoder {
     }
     SchemaAndValue k;
     try {
-      k = decode(record.key(), "key");
+      k = keyDecoder.decode(record.key(), "key");
     } catch (DataException e) {
       return null;
     }

@@ -79,6 +79,7 @@ final class JsonInputDifferentialTest {
     total += stream("schemaless-fail", false, false, "fail", 15_000, random);
     total += stream("envelopes", true, false, "string", 35_000, random);
     total += stream("staged", true, true, "string", 20_000, random);
+    total += stream("staged-json-keys", true, true, "string", 10_000, random);
     LOG.info("{} documents compared in {} ms", total, (System.nanoTime() - started) / 1_000_000);
     assertTrue(total >= 100_000);
   }
@@ -94,6 +95,10 @@ final class JsonInputDifferentialTest {
     long started = System.nanoTime();
     RandomJson gen = new RandomJson(random);
     gen.shortDoubles(staged);
+    // Keys of raw JSON envelopes too (input.json.key), against JsonConverter's key path.
+    boolean jsonKeys = name.endsWith("json-keys");
+    JsonConverter keyConverter = new JsonConverter();
+    keyConverter.configure(Map.of("schemas.enable", "true"), true);
     JsonConverter converter = new JsonConverter();
     converter.configure(Map.of("schemas.enable", Boolean.toString(envelopes)), false);
     JsonConverter base64 = new JsonConverter();
@@ -189,12 +194,25 @@ final class JsonInputDifferentialTest {
         compared++;
       }
       String key = staged && offset % 5 > 0 ? "k" + offset % 7 : null;
+      Schema keySchema = key == null ? null : Schema.OPTIONAL_STRING_SCHEMA;
+      Schema rawKeySchema = keySchema;
+      Object rawKey = key;
+      Object connectKey = key;
+      if (jsonKeys && key != null) {
+        byte[] keyDoc = jsonKey(offset, random);
+        SchemaAndValue k = keyConverter.toConnectData(TOPIC, keyDoc);
+        keySchema = k.schema();
+        connectKey = k.value();
+        rawKeySchema = Schema.OPTIONAL_BYTES_SCHEMA;
+        rawKey = keyDoc;
+      }
       if (converterError == null) {
-        connectRecords.add(record(offset, key, expected.schema(), expected.value()));
+        connectRecords.add(
+            record(offset, keySchema, connectKey, expected.schema(), expected.value()));
       } else {
         refused.add((long) offset);
       }
-      rawRecords.add(record(offset, key, Schema.OPTIONAL_BYTES_SCHEMA, doc));
+      rawRecords.add(record(offset, rawKeySchema, rawKey, Schema.OPTIONAL_BYTES_SCHEMA, doc));
     }
     LOG.info(
         "{}: {} documents, {} mutated, {} refused by JsonConverter, {} values compared, {} read"
@@ -213,8 +231,8 @@ final class JsonInputDifferentialTest {
     Path connectDir = dir.resolve(name + "-connect");
     Path jsonDir = dir.resolve(name + "-json");
     Run connect =
-        run(connectDir, policy, "connect", envelopes, staged, connectRecords, count, random);
-    Run json = run(jsonDir, policy, "json", envelopes, staged, rawRecords, count, random);
+        run(connectDir, policy, "connect", envelopes, staged, false, connectRecords, count, random);
+    Run json = run(jsonDir, policy, "json", envelopes, staged, jsonKeys, rawRecords, count, random);
     LOG.info("{}: {} records written from rows staged from their JSON", name, json.staged);
     if (staged) {
       LOG.info(
@@ -358,6 +376,7 @@ final class JsonInputDifferentialTest {
       String format,
       boolean envelopes,
       boolean parts,
+      boolean jsonKeys,
       List<SinkRecord> records,
       int count,
       Random random) {
@@ -377,6 +396,7 @@ final class JsonInputDifferentialTest {
       props.put(ParquetSinkConfig.STORE_KAFKA_KEY_CONFIG, "true");
       props.put(ParquetSinkConfig.STORE_KAFKA_HEADERS_CONFIG, "true");
     }
+    props.put(JsonInputConfig.INPUT_JSON_KEY_CONFIG, Boolean.toString(jsonKeys));
     try (SinkTaskHarness sink = new SinkTaskHarness(props, List.of(tp), true)) {
       // Commits by the schedule after every CHUNK offsets, at the same offsets in both paths.
       Random batches = new Random(7);
@@ -405,10 +425,53 @@ final class JsonInputDifferentialTest {
     }
   }
 
-  /** A record; with a key, also a header or two (keys and headers are not JSON here). */
-  private static SinkRecord record(long offset, String key, Schema schema, Object value) {
+  /**
+   * A key envelope of one of the shapes producers send most (a string, a number, a small flat
+   * struct) in the run of one schema per few hundred offsets, now and then an odd one: a number
+   * where a string is declared (JsonConverter's null), members out of order, a null key payload.
+   */
+  private static byte[] jsonKey(int offset, Random random) {
+    String schema;
+    String payload;
+    switch (offset / 300 % 3) {
+      case 0 -> {
+        schema = "{\"type\":\"string\",\"optional\":true}";
+        payload = random.nextInt(50) == 0 ? "7" : "\"k\u00e9" + offset % 7 + "\"";
+      }
+      case 1 -> {
+        schema = "{\"type\":\"int64\",\"optional\":false}";
+        payload = Long.toString(random.nextLong() >> random.nextInt(64));
+      }
+      default -> {
+        schema =
+            "{\"type\":\"struct\",\"fields\":[{\"field\":\"region\",\"type\":\"string\"},"
+                + "{\"field\":\"shard\",\"type\":\"int32\",\"optional\":true}],"
+                + "\"optional\":false,\"name\":\"Key\"}";
+        payload =
+            random.nextInt(50) == 0
+                ? "{\"shard\":1,\"region\":\"r\"}"
+                : "{\"region\":\"r"
+                    + offset % 3
+                    + "\",\"shard\":"
+                    + (offset % 4 == 0 ? "null" : offset % 5)
+                    + "}";
+      }
+    }
+    if (offset / 300 % 3 == 0 && random.nextInt(100) == 0) {
+      payload = "null"; // a null key of an optional schema
+    }
+    return ("{\"schema\":" + schema + ",\"payload\":" + payload + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A record with a key of {@code keySchema}; with a key schema, also a header or two (whether the
+   * key decodes to null or not, so that both paths have the same headers).
+   */
+  private static SinkRecord record(
+      long offset, Schema keySchema, Object key, Schema schema, Object value) {
     ConnectHeaders headers = new ConnectHeaders();
-    if (key != null) {
+    if (keySchema != null) {
       headers.addString("h", "v" + offset % 3);
       if (offset % 2 == 0) {
         headers.addLong("n", offset);
@@ -417,7 +480,7 @@ final class JsonInputDifferentialTest {
     return new SinkRecord(
         TOPIC,
         0,
-        key == null ? null : Schema.OPTIONAL_STRING_SCHEMA,
+        keySchema,
         key,
         schema,
         value,

@@ -1,9 +1,11 @@
 package dev.parquetconnect.sink.commit.iceberg;
 
+import dev.parquetconnect.connect.StagedRow;
 import dev.parquetconnect.format.schema.MessageType;
 import dev.parquetconnect.iceberg.TablePartitioner;
 import dev.parquetconnect.sink.partition.PartitionColumn;
 import dev.parquetconnect.sink.partition.Partitioner;
+import dev.parquetconnect.sink.partition.StagedRouting;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +20,12 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * values under its table's spec ({@link TablePartitioner}), so every data file holds one partition
  * of the table and its directory is Iceberg's partition path. The table of a topic is loaded, or
  * created for the first record's schema, when the topic's first record comes.
+ *
+ * <p>A record of raw JSON read straight into a row ({@code input.format=json}) is routed from the
+ * row's leaves once its topic's table is known; its topic's first record goes the Struct way, which
+ * loads or creates the table.
  */
-public final class TableRouting implements Partitioner {
+public final class TableRouting implements Partitioner, StagedRouting {
   private final IcebergTables tables;
   private final Function<SinkRecord, MessageType> schemaOf;
   private final Map<String, TablePartitioner> byTopic = new HashMap<>();
@@ -55,5 +61,12 @@ public final class TableRouting implements Partitioner {
       byTopic.put(topic, partitioner);
     }
     return partitioner.partition(record);
+  }
+
+  /** Null until the topic's table is loaded by a decoded record, or when the row cannot tell. */
+  @Override
+  public List<PartitionColumn> partition(SinkRecord record, StagedRow row) {
+    TablePartitioner partitioner = byTopic.get(record.originalTopic());
+    return partitioner == null ? null : partitioner.partition(record, row);
   }
 }
