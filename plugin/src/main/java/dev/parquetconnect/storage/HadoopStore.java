@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -371,7 +372,8 @@ public final class HadoopStore implements Store {
   }
 
   @Override
-  public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
+  public int cleanupOrphans(String prefix, Instant olderThan, Predicate<String> finalName)
+      throws IOException {
     Path dir = prefixPath(prefix);
     List<Path> orphans = new ArrayList<>();
     as(
@@ -381,6 +383,7 @@ public final class HadoopStore implements Store {
             while (it.hasNext()) {
               LocatedFileStatus st = it.next();
               if (StoreKeys.isTemporaryName(st.getPath().getName())
+                  && finalName.test(StoreKeys.finalNameOfTemporary(st.getPath().getName()))
                   && Instant.ofEpochMilli(st.getModificationTime()).isBefore(olderThan)) {
                 orphans.add(st.getPath());
               }

@@ -20,6 +20,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -297,7 +298,8 @@ public final class LocalStore implements Store {
   }
 
   @Override
-  public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
+  public int cleanupOrphans(String prefix, Instant olderThan, Predicate<String> finalName)
+      throws IOException {
     Path dir = resolvePrefix(prefix);
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return 0;
@@ -310,6 +312,7 @@ public final class LocalStore implements Store {
           public FileVisitResult visitFile(Path p, BasicFileAttributes a) throws IOException {
             if (a.isRegularFile()
                 && StoreKeys.isTemporaryName(p.getFileName().toString())
+                && finalName.test(StoreKeys.finalNameOfTemporary(p.getFileName().toString()))
                 && a.lastModifiedTime().toInstant().isBefore(olderThan)) {
               if (Files.deleteIfExists(p)) {
                 removed[0]++;

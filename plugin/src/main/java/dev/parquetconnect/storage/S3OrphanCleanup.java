@@ -2,6 +2,7 @@ package dev.parquetconnect.storage;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -28,14 +29,27 @@ final class S3OrphanCleanup {
   }
 
   /** See {@link Store#cleanupOrphans}. */
-  int cleanup(String prefix, Instant olderThan) throws IOException {
-    int aborted = abortUploads(store.listPrefix(prefix), prefix, olderThan);
+  int cleanup(String prefix, Instant olderThan, Predicate<String> finalName) throws IOException {
+    int aborted = abortUploads(store.listPrefix(prefix), prefix, olderThan, finalName);
+    if (!finalName.test("")) {
+      // Staging objects and their uploads carry no final name: only a cleanup of every name's
+      // leftovers takes them.
+      return aborted;
+    }
     if (!prefix.isEmpty()) {
       // The uploads of files named at their commit go to the staging prefix (under the root,
       // so a cleanup of the root found them above).
-      aborted += abortUploads(stagingPrefix(prefix), prefix, olderThan);
+      aborted += abortUploads(stagingPrefix(prefix), prefix, olderThan, finalName);
     }
     return aborted + deleteStagingObjects(prefix, olderThan);
+  }
+
+  /** The final name of an upload's object: its last segment, none ("") for a staging object. */
+  private static String finalNameOfUpload(String objectKey) {
+    if (objectKey.contains(S3Store.STAGING_DIR + "/")) {
+      return "";
+    }
+    return objectKey.substring(objectKey.lastIndexOf('/') + 1);
   }
 
   /** The object-key prefix of the staging objects of files under a store prefix. */
@@ -47,7 +61,8 @@ final class S3OrphanCleanup {
   }
 
   /** Aborts the multipart uploads under the object-key prefix {@code lp} begun before a time. */
-  private int abortUploads(String lp, String prefix, Instant olderThan) throws IOException {
+  private int abortUploads(String lp, String prefix, Instant olderThan, Predicate<String> finalName)
+      throws IOException {
     int aborted = 0;
     String keyMarker = null;
     String idMarker = null;
@@ -66,6 +81,9 @@ final class S3OrphanCleanup {
             continue;
           }
           if (u.initiated() != null && !u.initiated().isBefore(olderThan)) {
+            continue;
+          }
+          if (!finalName.test(finalNameOfUpload(u.key()))) {
             continue;
           }
           store.abortUpload(u.key(), u.uploadId());

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -441,8 +442,9 @@ public final class S3Store implements Store {
   }
 
   @Override
-  public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
-    return orphans.cleanup(prefix, olderThan);
+  public int cleanupOrphans(String prefix, Instant olderThan, Predicate<String> finalName)
+      throws IOException {
+    return orphans.cleanup(prefix, olderThan, finalName);
   }
 
   /** Deletes an object by its full key; a missing object is not an error. */

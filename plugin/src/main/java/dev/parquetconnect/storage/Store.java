@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * One storage root (a local directory, an HDFS or other Hadoop directory, an S3 bucket and prefix)
@@ -120,5 +121,17 @@ public interface Store extends Closeable {
    *
    * @return how many temporary files or uploads were removed
    */
-  int cleanupOrphans(String prefix, Instant olderThan) throws IOException;
+  default int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
+    return cleanupOrphans(prefix, olderThan, finalName -> true);
+  }
+
+  /**
+   * As {@link #cleanupOrphans(String, Instant)}, only for the temporary files and uploads of files
+   * whose final name (the last key segment) {@code finalName} accepts; one whose final name is not
+   * known (a long name's temporary file, an S3 staging object) is passed as {@code ""}. The table
+   * maintenance removes the leftovers of its compactions so, and leaves the sink's open files
+   * alone.
+   */
+  int cleanupOrphans(String prefix, Instant olderThan, Predicate<String> finalName)
+      throws IOException;
 }

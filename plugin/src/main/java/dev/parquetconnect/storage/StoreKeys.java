@@ -130,6 +130,19 @@ public final class StoreKeys {
     return full.getBytes(StandardCharsets.UTF_8).length <= MAX_SEGMENT_BYTES ? full : base;
   }
 
+  /**
+   * The final name a temporary file name of {@link #temporaryName} carries, {@code ""} when it
+   * carries none (a name too long to fit).
+   */
+  public static String finalNameOfTemporary(String temporaryName) {
+    int start = TEMP_PREFIX.length() + 32;
+    return temporaryName.length() > start + 1
+            && temporaryName.startsWith(TEMP_PREFIX)
+            && temporaryName.charAt(start) == '-'
+        ? temporaryName.substring(start + 1)
+        : "";
+  }
+
   /** 32 random hex digits: a writer's token. */
   static String randomToken() {
     byte[] id = new byte[16];

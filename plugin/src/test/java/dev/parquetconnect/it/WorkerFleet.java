@@ -2,9 +2,11 @@ package dev.parquetconnect.it;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +15,8 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the crash ITs of the table mode run on: Iceberg's REST catalog server, one broker and a
@@ -21,6 +25,8 @@ import org.apache.iceberg.catalog.Catalog;
  * broker, then the catalog server.
  */
 public final class WorkerFleet implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerFleet.class);
+
   private IcebergRestServer rest;
   private KafkaBroker broker;
   private final List<ConnectWorker> workers = new ArrayList<>();
@@ -87,6 +93,20 @@ public final class WorkerFleet implements AutoCloseable {
     }
   }
 
+  /**
+   * Worker properties that make the group memberships of a crashed worker and of its tasks'
+   * consumers expire within {@code sessionTimeoutMs} (the harness's 6 s would be most of a crash
+   * round), with heartbeats every 500 ms.
+   */
+  public static Map<String, String> shortSessions(int sessionTimeoutMs) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("session.timeout.ms", Integer.toString(sessionTimeoutMs));
+    properties.put("heartbeat.interval.ms", "500");
+    properties.put("consumer.session.timeout.ms", Integer.toString(sessionTimeoutMs));
+    properties.put("consumer.heartbeat.interval.ms", "500");
+    return properties;
+  }
+
   public IcebergRestServer rest() {
     return rest;
   }
@@ -115,6 +135,34 @@ public final class WorkerFleet implements AutoCloseable {
   /** Restarts worker {@code w} with {@code restart} in the background. */
   public void restartInBackground(int w, Consumer<ConnectWorker> restart) {
     restarting.put(w, CompletableFuture.runAsync(() -> restart.accept(workers.get(w))));
+  }
+
+  /**
+   * Restarts a crashed worker. A worker that takes a fault while it starts exits during its start:
+   * it is started again (three times at most). On a machine loaded far beyond its cores a worker
+   * JVM can take longer than the harness's two minutes to serve requests: it is then given three
+   * more.
+   */
+  public static void restartPatiently(ConnectWorker worker) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        worker.restart();
+        return;
+      } catch (RuntimeException e) {
+        if (worker.isRunning()) {
+          LOG.warn("{} is slow to start: {}", worker, e.getMessage());
+          Await.until(
+              worker + " to serve requests",
+              Duration.ofMinutes(3),
+              () -> worker.send("GET", "/connectors", null).status() == 200);
+          return;
+        }
+        if (attempt == 3) {
+          throw e;
+        }
+        LOG.warn("{} exited while starting, starting it again: {}", worker, e.getMessage());
+      }
+    }
   }
 
   /** The background restart of worker {@code w}, done or not; null when there was none. */

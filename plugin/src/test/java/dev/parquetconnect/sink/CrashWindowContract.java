@@ -518,8 +518,10 @@ abstract class CrashWindowContract {
     }
 
     @Override
-    public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
-      return delegate.cleanupOrphans(prefix, olderThan);
+    public int cleanupOrphans(
+        String prefix, Instant olderThan, java.util.function.Predicate<String> finalName)
+        throws IOException {
+      return delegate.cleanupOrphans(prefix, olderThan, finalName);
     }
 
     @Override

@@ -89,9 +89,11 @@ final class FlakyStore implements Store {
   }
 
   @Override
-  public int cleanupOrphans(String prefix, Instant olderThan) throws IOException {
+  public int cleanupOrphans(
+      String prefix, Instant olderThan, java.util.function.Predicate<String> finalName)
+      throws IOException {
     maybeFail("cleanupOrphans " + prefix);
-    return delegate.cleanupOrphans(prefix, olderThan);
+    return delegate.cleanupOrphans(prefix, olderThan, finalName);
   }
 
   @Override

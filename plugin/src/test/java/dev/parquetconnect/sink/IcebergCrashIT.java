@@ -13,36 +13,26 @@ import dev.parquetconnect.it.ItPaths;
 import dev.parquetconnect.it.JsonRecord;
 import dev.parquetconnect.it.ProcessSignals;
 import dev.parquetconnect.it.WorkerFleet;
-import dev.parquetconnect.sink.commit.CrashPoints;
 import dev.parquetconnect.sink.commit.FaultInjector;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import java.io.Closeable;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,11 +65,18 @@ final class IcebergCrashIT {
   private static final int TASKS = 3;
   private static final int REGIONS = 3;
   private static final int RECORDS_PER_SECOND = 150;
-  private static final long COMMIT_TIMEOUT_MS = 30_000;
+  private static final long COMMIT_TIMEOUT_MS = 20_000;
+
+  /**
+   * Group memberships of a killed, halted or frozen worker and of its tasks' consumers expire
+   * within this: the harness's 6 s were most of such a round.
+   */
+  private static final int SESSION_TIMEOUT_MS = 3000;
+
+  /** How long after its round a woken zombie may still write files, for the orphan clean-up. */
+  private static final long ZOMBIE_WRITES_ON_MS = 3_000;
+
   private static final String COMMIT_INTERVAL_MS = "2000";
-  private static final String OFFSET_KEY = "parquet-connect.offset." + CONNECTOR + "/" + TOPIC;
-  private static final String COMMIT_PREFIX = "parquet-connect.commit.";
-  private static final String INTERVAL_PROPERTY = "parquet-connect.interval";
 
   /**
    * How soon after the last crash the table must hold every produced record: a few intervals to
@@ -88,47 +85,8 @@ final class IcebergCrashIT {
    */
   private static final Duration CATCH_UP = Duration.ofSeconds(90);
 
-  /**
-   * The crash points the table commit passes (after-intent is the file mode's alone): a task's
-   * staging of its ranges, then the round that commits every task's staged ranges.
-   */
-  private static final List<String> POINTS =
-      List.of(
-          CrashPoints.PUT,
-          CrashPoints.BEFORE_INTENT,
-          CrashPoints.BEFORE_FILE,
-          CrashPoints.MID_COMMIT,
-          CrashPoints.BEFORE_DONE,
-          CrashPoints.AFTER_DONE,
-          CrashPoints.BEFORE_TABLE_COMMIT,
-          CrashPoints.AFTER_TABLE_COMMIT);
-
-  /** The points of the round, where a failure is retried by the task instead of failing it. */
-  private static final Set<String> ROUND_POINTS =
-      Set.of(CrashPoints.BEFORE_TABLE_COMMIT, CrashPoints.AFTER_TABLE_COMMIT);
-
-  private enum Kind {
-    /** The task throws at the point; the test restarts it. */
-    FAIL,
-    /** The worker JVM halts at the point (no shutdown, as SIGKILL there); the test restarts it. */
-    HALT,
-    /** SIGKILL to a worker at a random moment; the test restarts it. */
-    SIGKILL,
-    /** SIGSTOP to a worker until its tasks moved and committed, then SIGCONT. */
-    ZOMBIE,
-    /**
-     * The oldest staged descriptor deleted while its writer goes on (as a zombie's recovery or a
-     * clean-up after a crash point can): the writer must heal in place, without a rebalance.
-     */
-    WITHDRAW
-  }
-
-  private record Crash(Kind kind, String point) {
-    @Override
-    public String toString() {
-      return point == null ? kind.toString() : kind + " at " + point;
-    }
-  }
+  private static final IcebergCrashChecks CHECKS =
+      new IcebergCrashChecks(TABLE, CONNECTOR, TOPIC, PARTITIONS);
 
   private static Path workDir;
   private static Path faultFile;
@@ -147,7 +105,7 @@ final class IcebergCrashIT {
             WORKERS,
             "icecrash-workers",
             "-D" + FaultInjector.PROPERTY + "=" + faultFile,
-            Map.of());
+            WorkerFleet.shortSessions(SESSION_TIMEOUT_MS));
   }
 
   @AfterAll
@@ -164,7 +122,7 @@ final class IcebergCrashIT {
     LOG.info("IcebergCrashIT seed {} (replay with -Dicecrash.seed={})", seed, seed);
     Random random = new Random(seed);
     long started = System.nanoTime();
-    List<Crash> crashes = plan(random);
+    List<IcebergCrashPlan.Crash> crashes = IcebergCrashPlan.plan(random);
     LOG.info("Crashes planned: {}", crashes);
     fleet.broker().createTopic(TOPIC, PARTITIONS);
     Catalog catalog = fleet.catalog();
@@ -174,7 +132,10 @@ final class IcebergCrashIT {
             fleet.broker().bootstrapServers(), TOPIC, RECORDS_PER_SECOND, IcebergCrashIT::record)) {
       fleet.anyRunning().putConnectorConfig(CONNECTOR, connectorConfig());
       awaitRunning();
-      awaitCommitted(catalog, plusOne(tableOffsets(catalog)), "a first commit of every partition");
+      CHECKS.awaitCommitted(
+          catalog,
+          IcebergCrashChecks.plusOne(CHECKS.tableOffsets(catalog)),
+          "a first commit of every partition");
       for (int round = 0; round < crashes.size(); round++) {
         String what = crash(crashes.get(round), random, catalog);
         done.add(what);
@@ -185,6 +146,7 @@ final class IcebergCrashIT {
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
             what);
       }
+      long lastCrashEnded = System.currentTimeMillis();
       fleet.awaitRestarts();
       Map<Integer, NavigableMap<Long, Long>> produced = producer.stop();
       Map<Integer, Long> ends = new TreeMap<>();
@@ -192,26 +154,33 @@ final class IcebergCrashIT {
       // Every partition's chain heals within about an interval of a withdrawn or refused range,
       // without a rebalance: the table catches up with the producer soon after the last crash.
       long catchUp = System.nanoTime();
-      awaitCommitted(catalog, ends, "every produced record", CATCH_UP);
+      CHECKS.awaitCommitted(catalog, ends, "every produced record", CATCH_UP);
       long crashesDone = System.nanoTime();
       LOG.info(
           "The table held every produced record {} ms after the producer stopped",
           TimeUnit.NANOSECONDS.toMillis(crashesDone - catchUp));
 
       // The orphan clean-up: a recovery of every partition, later than commit.timeout.ms after
-      // any file a crashed, failed or fenced writer left.
+      // any file a crashed, failed or fenced writer left: those of the crashes (a woken zombie
+      // writes on for a moment after its round) and any unreferenced data file seen now (a commit
+      // given up since), not a fixed wait after the catch-up.
       Files.deleteIfExists(faultFile);
-      Thread.sleep(COMMIT_TIMEOUT_MS + 1000);
+      Path lake = workDir.resolve("lake");
+      long newestLeft =
+          Math.max(
+              lastCrashEnded + ZOMBIE_WRITES_ON_MS,
+              CHECKS.newestUnreferenced(catalog.loadTable(TABLE), lake));
+      long cleanable = newestLeft + COMMIT_TIMEOUT_MS + 1000;
+      Thread.sleep(Math.max(0, cleanable - System.currentTimeMillis()));
       fleet
           .anyRunning()
           .require("POST", "/connectors/" + CONNECTOR + "/restart?includeTasks=true", "");
       awaitRunning();
-      Path lake = workDir.resolve("lake");
       Await.until(
           "the recovery to delete every data file no snapshot references and temporary file",
           Duration.ofMinutes(1),
           () ->
-              unreferenced(catalog.loadTable(TABLE), lake).isEmpty()
+              CHECKS.unreferenced(catalog.loadTable(TABLE), lake).isEmpty()
                   && MaintenanceTableChecks.temporaryFiles(lake).isEmpty());
       fleet.anyRunning().deleteConnector(CONNECTOR);
       fleet.anyRunning().awaitConnectorDeleted(CONNECTOR, Duration.ofMinutes(1));
@@ -220,17 +189,18 @@ final class IcebergCrashIT {
       Table table = catalog.loadTable(TABLE);
       MaintenanceTableChecks.assertEveryOffsetOnceWithItsValue(
           table, produced, IcebergCrashIT::region, rounds);
-      List<String> referenced = referencedFiles(table);
+      List<String> referenced = IcebergCrashChecks.referencedFiles(table);
       assertEquals(
           referenced.size(),
           new HashSet<>(referenced).size(),
           "a data file referenced twice: " + rounds);
-      assertEquals(List.of(), unreferenced(table, lake), "unreferenced data files: " + rounds);
+      assertEquals(
+          List.of(), CHECKS.unreferenced(table, lake), "unreferenced data files: " + rounds);
       assertEquals(
           List.of(),
           MaintenanceTableChecks.temporaryFiles(lake),
           "temporary files left: " + rounds);
-      int snapshots = assertSnapshotsAsDesigned(table, rounds);
+      int snapshots = CHECKS.assertSnapshotsAsDesigned(table, rounds);
       assertTrue(done.size() >= 10, rounds);
       // Commits of several files, so that the crashes between files had some to leave.
       assertTrue(referenced.size() > snapshots, referenced.size() + " files in " + snapshots);
@@ -251,28 +221,11 @@ final class IcebergCrashIT {
     }
   }
 
-  /**
-   * The crashes of a run, in a random order: a task failed at every crash point of the table commit
-   * and at one of them again, a worker halted at one, a SIGKILL and a zombie. (A worker's restart
-   * is the slowest part of a crash: two of them.)
-   */
-  private static List<Crash> plan(Random random) {
-    List<Crash> crashes = new ArrayList<>();
-    for (String point : POINTS) {
-      crashes.add(new Crash(Kind.FAIL, point));
-    }
-    crashes.add(new Crash(Kind.FAIL, POINTS.get(random.nextInt(POINTS.size()))));
-    crashes.add(new Crash(Kind.HALT, POINTS.get(random.nextInt(POINTS.size()))));
-    crashes.add(new Crash(Kind.SIGKILL, null));
-    crashes.add(new Crash(Kind.ZOMBIE, null));
-    crashes.add(new Crash(Kind.WITHDRAW, null));
-    Collections.shuffle(crashes, random);
-    return crashes;
-  }
-
   /** Makes one crash happen and the connector run again; returns what happened. */
-  private static String crash(Crash crash, Random random, Catalog catalog) throws Exception {
-    if (crash.kind() != Kind.FAIL && crash.kind() != Kind.WITHDRAW) {
+  private static String crash(IcebergCrashPlan.Crash crash, Random random, Catalog catalog)
+      throws Exception {
+    if (crash.kind() != IcebergCrashPlan.Kind.FAIL
+        && crash.kind() != IcebergCrashPlan.Kind.WITHDRAW) {
       // A halt may hit either worker, a kill and a zombie need both.
       fleet.awaitRestarts();
     }
@@ -306,7 +259,7 @@ final class IcebergCrashIT {
     Path staging = workDir.resolve("lake").resolve(SinkIts.TOPICS_DIR).resolve("_staging");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
-      Map<Integer, Long> offsets = tableOffsets(catalog);
+      Map<Integer, Long> offsets = CHECKS.tableOffsets(catalog);
       Path oldest = null;
       long[] range = null;
       List<Path> staged;
@@ -328,7 +281,7 @@ final class IcebergCrashIT {
       }
       if (oldest != null && Files.deleteIfExists(oldest)) {
         long withdrawn = System.nanoTime();
-        awaitCommitted(
+        CHECKS.awaitCommitted(
             catalog,
             Map.of((int) range[0], range[2]),
             "the withdrawn range " + range[0] + "/" + range[1] + "-" + range[2] + " again",
@@ -361,14 +314,8 @@ final class IcebergCrashIT {
     return SinkIts.region(i / PARTITIONS, REGIONS);
   }
 
-  private static int hits(String point, Random random) {
-    // put is passed once a record, the others once a commit of one partition (before-file and
-    // mid-commit once a file).
-    return point.equals(CrashPoints.PUT) ? 1 + random.nextInt(300) : 1 + random.nextInt(3);
-  }
-
   private static String failTask(String point, Random random) throws Exception {
-    int hits = hits(point, random);
+    int hits = IcebergCrashPlan.hits(point, random);
     String what = "task failed at " + point + " (hit " + hits + ")";
     ConnectWorker.ConnectorStatus status = null;
     // A task of a woken zombie, still running until its worker learns that its tasks moved, may
@@ -380,7 +327,7 @@ final class IcebergCrashIT {
           "the fault at " + point + " to be taken",
           Duration.ofSeconds(90),
           () -> !Files.exists(faultFile));
-      if (ROUND_POINTS.contains(point)) {
+      if (IcebergCrashPlan.ROUND_POINTS.contains(point)) {
         // A round that fails is a failed catalog commit, not a task failure: the task logs it and
         // runs the round again after a back-off (its staged ranges wait in the store).
         return what + ": the round failed and was run again";
@@ -414,7 +361,7 @@ final class IcebergCrashIT {
   }
 
   private static String haltWorker(String point, Random random) throws Exception {
-    int hits = hits(point, random);
+    int hits = IcebergCrashPlan.hits(point, random);
     Files.writeString(faultFile, point + " halt " + hits);
     String what = "worker halted at " + point + " (hit " + hits + ")";
     try {
@@ -453,7 +400,7 @@ final class IcebergCrashIT {
     }
     ConnectWorker zombie = fleet.worker(w);
     ConnectWorker other = fleet.worker(1 - w);
-    Map<Integer, Long> before = tableOffsets(catalog);
+    Map<Integer, Long> before = CHECKS.tableOffsets(catalog);
     long pid = zombie.pid();
     ProcessSignals.pause(pid);
     long frozen = System.nanoTime();
@@ -466,7 +413,8 @@ final class IcebergCrashIT {
               s.isRunning(TASKS)
                   && !runsATask(s.json().path("tasks"), zombie)
                   && s.json().path("tasks").size() == TASKS);
-      awaitCommitted(catalog, plusOne(before), "every partition committed after the move");
+      CHECKS.awaitCommitted(
+          catalog, IcebergCrashChecks.plusOne(before), "every partition committed after the move");
     } finally {
       ProcessSignals.resume(pid);
     }
@@ -486,33 +434,8 @@ final class IcebergCrashIT {
     return false;
   }
 
-  private static Map<Integer, Long> plusOne(Map<Integer, Long> offsets) {
-    Map<Integer, Long> next = new TreeMap<>();
-    offsets.forEach((p, o) -> next.put(p, o + 1));
-    return next;
-  }
-
   private static void restartInBackground(int w) {
-    fleet.restartInBackground(w, IcebergCrashIT::restart);
-  }
-
-  /**
-   * Restarts a crashed worker. On a machine loaded far beyond its cores a worker JVM can take
-   * longer than the harness's two minutes to serve requests: it is then given three more.
-   */
-  private static void restart(ConnectWorker worker) {
-    try {
-      worker.restart();
-    } catch (IllegalStateException slow) {
-      if (!worker.isRunning()) {
-        throw slow;
-      }
-      LOG.warn("{} is slow to start: {}", worker, slow.getMessage());
-      Await.until(
-          worker + " to serve requests",
-          Duration.ofMinutes(3),
-          () -> worker.send("GET", "/connectors", null).status() == 200);
-    }
+    fleet.restartInBackground(w, WorkerFleet::restartPatiently);
   }
 
   /**
@@ -555,8 +478,8 @@ final class IcebergCrashIT {
     config.put("consumer.override.max.poll.records", "500");
     config.put(ParquetSinkConfig.STORE_URL_CONFIG, workDir.resolve("lake").toUri().toString());
     config.put(ParquetSinkConfig.TOPICS_DIR_CONFIG, SinkIts.TOPICS_DIR);
-    // Short, so that the run is: a commit gives up after 15 s, files a crashed writer left are
-    // deleted by a recovery 30 s later, temporary files too (a file is open for 2 s at most).
+    // Short, so that the run is: a commit gives up after 10 s, files a crashed writer left are
+    // deleted by a recovery 20 s later, temporary files too (a file is open for 2 s at most).
     config.put(ParquetSinkConfig.COMMIT_TIMEOUT_MS_CONFIG, Long.toString(COMMIT_TIMEOUT_MS));
     config.put(ParquetSinkConfig.ORPHAN_MIN_AGE_MS_CONFIG, Long.toString(COMMIT_TIMEOUT_MS));
     config.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
@@ -573,124 +496,5 @@ final class IcebergCrashIT {
     // Several data files per commit, so that a crash between files leaves some published.
     config.put(IcebergConfig.PARTITION_SPEC_CONFIG, "identity(region)");
     return config;
-  }
-
-  /** Each partition's committed offset in the table's current snapshot (-1: none yet). */
-  private static Map<Integer, Long> tableOffsets(Catalog catalog) {
-    Map<Integer, Long> offsets = new TreeMap<>();
-    Snapshot current;
-    try {
-      current = catalog.loadTable(TABLE).currentSnapshot();
-    } catch (NoSuchTableException notYet) {
-      current = null;
-    }
-    for (int p = 0; p < PARTITIONS; p++) {
-      String value = current == null ? null : current.summary().get(OFFSET_KEY + "/" + p);
-      offsets.put(p, value == null ? -1 : Long.parseLong(value));
-    }
-    return offsets;
-  }
-
-  private static void awaitCommitted(Catalog catalog, Map<Integer, Long> ends, String what) {
-    awaitCommitted(catalog, ends, what, Duration.ofMinutes(3));
-  }
-
-  /** Waits until the table holds each partition's offsets up to at least {@code ends}. */
-  private static void awaitCommitted(
-      Catalog catalog, Map<Integer, Long> ends, String what, Duration timeout) {
-    Await.until(
-        "the table to commit " + what + " (up to " + ends + ")",
-        timeout,
-        () -> {
-          // Once a second: each look loads the table's metadata, which grows with its snapshots.
-          Thread.sleep(800);
-          Map<Integer, Long> offsets = tableOffsets(catalog);
-          return ends.entrySet().stream().allMatch(e -> offsets.get(e.getKey()) >= e.getValue());
-        });
-  }
-
-  /**
-   * The snapshots are as designed: all in the current ancestry; each adds ranges (named in its
-   * commit keys); no range of a Kafka partition is added by two snapshots; and the rounds of the
-   * schedule make at most one snapshot per table and commit interval (the others are the rounds of
-   * a recovery or of a task letting its partitions go). Returns how many there are.
-   */
-  private static int assertSnapshotsAsDesigned(Table table, String rounds) {
-    List<Snapshot> history = new ArrayList<>();
-    SnapshotUtil.currentAncestors(table).forEach(history::add);
-    int all = 0;
-    for (Snapshot ignored : table.snapshots()) {
-      all++;
-    }
-    assertEquals(all, history.size(), "snapshots outside the current ancestry: " + rounds);
-    Map<String, Integer> ranges = new TreeMap<>();
-    Map<String, Integer> intervals = new TreeMap<>();
-    List<Long> withoutRange = new ArrayList<>();
-    int unscheduled = 0;
-    for (Snapshot snapshot : history) {
-      int added = 0;
-      for (Map.Entry<String, String> entry : snapshot.summary().entrySet()) {
-        if (entry.getKey().startsWith(COMMIT_PREFIX)) {
-          String partition = entry.getKey().substring(COMMIT_PREFIX.length());
-          for (String range : entry.getValue().split(",")) {
-            ranges.merge(partition + "/" + range.trim(), 1, Integer::sum);
-            added++;
-          }
-        }
-      }
-      if (added == 0) {
-        withoutRange.add(snapshot.snapshotId());
-      }
-      String interval = snapshot.summary().get(INTERVAL_PROPERTY);
-      if (interval == null) {
-        unscheduled++;
-      } else {
-        intervals.merge(interval, 1, Integer::sum);
-      }
-    }
-    assertEquals(List.of(), withoutRange, "snapshots adding no range: " + rounds);
-    assertEquals(Map.of(), repeated(ranges), "ranges in more than one snapshot: " + rounds);
-    assertEquals(Map.of(), repeated(intervals), "intervals with more than one snapshot: " + rounds);
-    LOG.info(
-        "IcebergCrashIT: {} snapshots, {} of them rounds of the schedule, {} of recoveries and"
-            + " hand-overs, adding {} ranges",
-        history.size(),
-        history.size() - unscheduled,
-        unscheduled,
-        ranges.size());
-    return history.size();
-  }
-
-  private static Map<String, Integer> repeated(Map<String, Integer> counts) {
-    Map<String, Integer> repeated = new TreeMap<>();
-    counts.forEach(
-        (id, n) -> {
-          if (n > 1) {
-            repeated.put(id, n);
-          }
-        });
-    return repeated;
-  }
-
-  private static List<String> referencedFiles(Table table) throws Exception {
-    List<String> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(t -> files.add(Path.of(URI.create(t.file().location())).toString()));
-    }
-    return files;
-  }
-
-  /** The data files under the topic's directory that the current snapshot does not reference. */
-  private static List<String> unreferenced(Table table, Path lake) throws Exception {
-    Set<String> referenced = new HashSet<>(referencedFiles(table));
-    try (Stream<Path> files = Files.walk(lake.resolve(SinkIts.TOPICS_DIR).resolve(TOPIC))) {
-      return files
-          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
-          .filter(f -> !f.getFileName().toString().startsWith(".tmp-pqc-"))
-          .map(Path::toString)
-          .filter(f -> !referenced.contains(f))
-          .sorted()
-          .collect(Collectors.toList());
-    }
   }
 }

@@ -342,6 +342,30 @@ abstract class StoreContract {
     assertThrows(NoSuchFileException.class, () -> store.stat("del/a"));
   }
 
+  /**
+   * A clean-up by final name (the table maintenance's, of its compacted files) removes the orphans
+   * of the files it names, and leaves another writer's in the same directory, one named at its
+   * commit included (on S3 a staging upload, whose final name is not known).
+   */
+  @Test
+  void cleanupByFinalNameSparesOtherWriters() throws IOException {
+    StoreOutput compaction = store.create("t/p/compacted-1-a-00000.parquet");
+    compaction.write(bytes(17, (int) multipartBytes()));
+    StoreOutput sink = store.createNamedAtCommit("t/p/t+0+00000000000000000005.parquet");
+    byte[] data = bytes(18, (int) multipartBytes());
+    sink.write(data);
+    StoreOutput plain = store.create("t/p/other");
+    plain.write(bytes(19, (int) multipartBytes()));
+    assertEquals(1, store.cleanupOrphans("t", Instant.MAX, name -> name.startsWith("compacted-")));
+    assertThrows(IOException.class, compaction::commit, "a fenced compaction committed");
+    String finalKey = "t/p/t+0+00000000000000000005+00000000000000000009.parquet";
+    sink.commitAs(finalKey);
+    plain.commit();
+    assertArrayEquals(data, readAll(finalKey));
+    assertEquals(List.of("t/p/other", finalKey), keys(store.list("t", true)));
+    assertEquals(0, store.cleanupOrphans("", Instant.MAX));
+  }
+
   @Test
   void cleanupRemovesOrphansAndFencesTheirWriters() throws IOException {
     put("p/0/committed", bytes(14, 100));

@@ -193,7 +193,9 @@ public final class MaintenanceConfig {
         false,
         Importance.MEDIUM,
         "Delete data files in a table's directories of the store that no snapshot of the table "
-            + "references (left by crashed writers or compactions) once older than "
+            + "references (left by crashed writers or compactions), temporary files of killed "
+            + "compactions, and metadata files nothing retained references (manifests and "
+            + "manifest lists of expired snapshots, old metadata files) once older than "
             + ORPHANS_MIN_AGE_MS_CONFIG
             + ".",
         GROUP,

@@ -5,6 +5,7 @@ import dev.parquetconnect.sink.commit.iceberg.StoreLocations;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.StoreFile;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -17,16 +18,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The clean-up of a table's orphan data files: Parquet files in the table's directory of our store
- * that no snapshot of the table references (data and delete files of every retained snapshot, all
- * branches and tags), left by a crashed or fenced writer or compaction, or by an expiry whose
- * deletes failed.
+ * The clean-up of a table's orphans: Parquet files in the table's directory of our store that no
+ * snapshot of the table references (data and delete files of every retained snapshot, all branches
+ * and tags), left by a crashed or fenced writer or compaction, or by an expiry whose deletes
+ * failed; the temporary files and uploads of compacted files a killed compaction left there; and
+ * the metadata files nothing retained references ({@link OrphanMetadataFiles}).
  *
  * <p>Only files older than the minimum age are deleted: a sink commit in flight completes its files
  * before the catalog commit and gives it up at half of {@code commit.timeout.ms}, a compaction
  * within its run time, and the minimum age is validated to exceed both. Only committed-form names
  * are considered: a sink file ({@code TOPIC+PARTITION+START+END-ATTEMPT.parquet}) or a compacted
- * one; files being written are never listed by a store.
+ * one; files being written are never listed by a store. Of the temporary files, only those of
+ * compacted files older than the minimum age are removed: a compaction writes its files within its
+ * run time, while a sink's open file may stay open for its whole rotation interval (the sink's own
+ * {@code cleanup.orphans.min.age.ms} bounds those, applied when a task starts writing a topic).
  */
 public final class OrphanFiles {
   private static final Logger LOG = LoggerFactory.getLogger(OrphanFiles.class);
@@ -34,12 +39,14 @@ public final class OrphanFiles {
   private final Store store;
   private final long minAgeMs;
   private final LongSupplier wallMillis;
+  private final OrphanMetadataFiles metadata;
   private CrashPoints crashPoints = CrashPoints.NONE;
 
   public OrphanFiles(Store store, long minAgeMs, LongSupplier wallMillis) {
     this.store = store;
     this.minAgeMs = minAgeMs;
     this.wallMillis = wallMillis;
+    this.metadata = new OrphanMetadataFiles(minAgeMs, wallMillis);
   }
 
   /**
@@ -47,16 +54,28 @@ public final class OrphanFiles {
    */
   OrphanFiles crashPoints(CrashPoints points) {
     this.crashPoints = points;
+    metadata.crashPoints(points);
     return this;
   }
 
   /**
-   * Deletes the orphans under {@code dir}, the table's directory in the store.
+   * Deletes the orphan data files and compacted files' temporaries under {@code dir}, the table's
+   * directory in the store, then the table's orphan metadata files.
    *
    * @return how many files were deleted
    */
   public int clean(Table table, String dir) throws IOException {
     long olderThan = wallMillis.getAsLong() - minAgeMs;
+    int deleted = cleanDataFiles(table, dir, olderThan);
+    deleted +=
+        store.cleanupOrphans(
+            dir,
+            Instant.ofEpochMilli(olderThan),
+            name -> name.startsWith(TableCompactor.FILE_PREFIX));
+    return deleted + metadata.clean(table);
+  }
+
+  private int cleanDataFiles(Table table, String dir, long olderThan) throws IOException {
     Set<String> referenced = null;
     int deleted = 0;
     String root = StoreLocations.uri(store, "");

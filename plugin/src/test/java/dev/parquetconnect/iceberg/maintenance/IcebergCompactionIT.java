@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
-import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.storage.Store;
 import dev.parquetconnect.storage.Stores;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -199,15 +197,8 @@ final class IcebergCompactionIT {
   }
 
   private static Map<String, String> props() throws Exception {
-    Path root = Files.createDirectories(dir.resolve("sink"));
-    Map<String, String> props = new HashMap<>();
-    props.put("name", "compacting");
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
-    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
-    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "rest");
-    props.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
-    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
+    Map<String, String> props =
+        rest.localSinkOnRest(dir.resolve("sink"), "compacting", SCHEDULE_MS);
     props.put(IcebergConfig.PARTITION_SPEC_CONFIG, "region");
     props.put(MaintenanceConfig.COMPACTION_ENABLED_CONFIG, "true");
     props.put(MaintenanceConfig.COMPACTION_INTERVAL_MS_CONFIG, "300");
@@ -221,23 +212,19 @@ final class IcebergCompactionIT {
   }
 
   private static List<SinkRecord> records(long from, long to) {
-    List<SinkRecord> records = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      for (long o = from; o < to; o++) {
-        long id = o * PARTITIONS + p;
-        Struct value =
-            new Struct(VALUE)
-                .put("id", id)
-                .put("name", id % 7 == 0 ? null : "name-" + id)
-                .put("amount", id / 4.0)
-                .put("region", id % 2 == 0 ? "eu" : "us")
-                .put("at", new Date(1_700_000_000_000L + id * 1000))
-                .put("tags", id % 5 == 0 ? null : List.of("t" + id % 3, "u" + id % 4))
-                .put("note", note(id));
-        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
-      }
-    }
-    return records;
+    return IcebergFixture.records(TOPIC, PARTITIONS, from, to, VALUE, IcebergCompactionIT::value);
+  }
+
+  /** The value of id {@code id}. */
+  private static Struct value(long id) {
+    return new Struct(VALUE)
+        .put("id", id)
+        .put("name", id % 7 == 0 ? null : "name-" + id)
+        .put("amount", id / 4.0)
+        .put("region", id % 2 == 0 ? "eu" : "us")
+        .put("at", new Date(1_700_000_000_000L + id * 1000))
+        .put("tags", id % 5 == 0 ? null : List.of("t" + id % 3, "u" + id % 4))
+        .put("note", note(id));
   }
 
   /**

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,9 +65,10 @@ import org.slf4j.LoggerFactory;
  * background (the third worker keeps the cluster at two). Afterwards Iceberg's generic reader finds
  * every produced (partition, offset) once with its value in the current snapshot, no data file is
  * referenced twice, every file each retained snapshot references (manifest list, manifests, data
- * files) exists, and after the maintenance's final orphan clean-up no data file that no snapshot
- * references is older than the orphan age ({@link MaintenanceTableChecks}). Replay a run with
- * {@code -Dmaintcrash.seed=<seed>} (the seed is logged first).
+ * files) exists, and after the maintenance's final orphan clean-up nothing unreferenced is older
+ * than the orphan age: no data file, no manifest or manifest list (of the snapshots the test saw
+ * expire, or any other), no temporary file of a compacted file ({@link MaintenanceTableChecks}).
+ * Replay a run with {@code -Dmaintcrash.seed=<seed>} (the seed is logged first).
  */
 final class MaintenanceCrashIT {
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceCrashIT.class);
@@ -86,7 +88,7 @@ final class MaintenanceCrashIT {
    * harness's 6 s was a third of each round): the broker allows 1 s, a loaded machine's pauses need
    * more.
    */
-  private static final String SESSION_TIMEOUT_MS = "3000";
+  private static final int SESSION_TIMEOUT_MS = 3000;
 
   private static final long COMMIT_TIMEOUT_MS = 20_000;
   private static final long ORPHAN_AGE_MS = COMMIT_TIMEOUT_MS;
@@ -109,6 +111,9 @@ final class MaintenanceCrashIT {
   /** Every compaction snapshot seen, with the data files it rewrote. */
   private static final Map<Long, Integer> compactions = new ConcurrentHashMap<>();
 
+  /** Every snapshot seen, with its manifest list: those expired since must be gone at the end. */
+  private static final Map<Long, String> manifestLists = new ConcurrentHashMap<>();
+
   @BeforeAll
   static void start() throws Exception {
     workDir = ItPaths.freshWorkDir("MaintenanceCrashIT");
@@ -119,7 +124,7 @@ final class MaintenanceCrashIT {
             WORKERS,
             "maintcrash-workers",
             "-D" + FaultInjector.PROPERTY + "=" + faultFile,
-            workerProperties());
+            WorkerFleet.shortSessions(SESSION_TIMEOUT_MS));
   }
 
   @AfterAll
@@ -127,16 +132,6 @@ final class MaintenanceCrashIT {
     if (fleet != null) {
       fleet.close();
     }
-  }
-
-  /** Short group sessions (see {@link #SESSION_TIMEOUT_MS}) of the workers and their consumers. */
-  private static Map<String, String> workerProperties() {
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("session.timeout.ms", SESSION_TIMEOUT_MS);
-    properties.put("heartbeat.interval.ms", "500");
-    properties.put("consumer.session.timeout.ms", SESSION_TIMEOUT_MS);
-    properties.put("consumer.heartbeat.interval.ms", "500");
-    return properties;
   }
 
   @Test
@@ -194,11 +189,14 @@ final class MaintenanceCrashIT {
           TimeUnit.NANOSECONDS.toMillis(stopped - compacted),
           TimeUnit.NANOSECONDS.toMillis(crashesDone - stopped));
 
-      // The final orphan clean-up: the maintenance deletes every orphan once older than its age.
+      // The final orphan clean-up: the maintenance deletes every orphan once older than its age,
+      // the manifests and manifest lists an expiry halted between its deletes left among them.
       Path topicDir = workDir.resolve("lake").resolve(TOPICS_DIR).resolve(TOPIC);
       long slackMs = ORPHAN_AGE_MS + 2 * CLEANUP_INTERVAL_MS + 3_000;
       List<String> orphans =
           MaintenanceTableChecks.awaitOrphansCleaned(catalog, TABLE, topicDir, slackMs);
+      List<String> expiredLists =
+          expiredManifestListsLeft(catalog.loadTable(TABLE), System.currentTimeMillis() - slackMs);
       // The last halted worker restarted meanwhile, in the background; it must be up to close.
       fleet.awaitRestarts();
       fleet.anyRunning().deleteConnector(CONNECTOR);
@@ -216,7 +214,18 @@ final class MaintenanceCrashIT {
       int[] checked = MaintenanceTableChecks.assertEveryRetainedSnapshotComplete(table, rounds);
       // Checked while the maintenance ran: stopping it may interrupt an expiry between its files.
       assertEquals(
-          List.of(), orphans, "unreferenced data files older than the orphan age: " + rounds);
+          List.of(),
+          orphans,
+          "unreferenced data and metadata files and temporary compacted files older than the"
+              + " orphan age: "
+              + rounds);
+      assertEquals(
+          List.of(),
+          expiredLists,
+          "manifest lists of expired snapshots older than the orphan age: " + rounds);
+      long expired =
+          manifestLists.keySet().stream().filter(id -> table.snapshot(id) == null).count();
+      assertTrue(expired > 0, "snapshots expired: " + rounds);
       long halts = done.stream().filter(d -> d.startsWith("halted")).count();
       assertTrue(halts >= HALTS, "halts at maintenance points: " + rounds);
       int rewritten = compactions.values().stream().mapToInt(Integer::intValue).sum();
@@ -224,8 +233,8 @@ final class MaintenanceCrashIT {
       LOG.info(
           "MaintenanceCrashIT: {} crashes ({}), {} records, {} compactions seen rewriting {} files,"
               + " {} files in the current snapshot, {} retained snapshots with {} manifests and {}"
-              + " data file entries all present, temporary files left {}; crashes took {} s, all"
-              + " {} s",
+              + " data file entries all present, {} of {} snapshots seen expired and their"
+              + " manifest lists gone, temporary files left {}; crashes took {} s, all {} s",
           done.size(),
           rounds,
           produced.values().stream().mapToInt(Map::size).sum(),
@@ -235,6 +244,8 @@ final class MaintenanceCrashIT {
           checked[0],
           checked[1],
           checked[2],
+          expired,
+          manifestLists.size(),
           MaintenanceTableChecks.temporaryFiles(workDir.resolve("lake")),
           TimeUnit.NANOSECONDS.toSeconds(crashesDone - started),
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
@@ -361,34 +372,7 @@ final class MaintenanceCrashIT {
   }
 
   private static void restartInBackground(int w) {
-    fleet.restartInBackground(w, MaintenanceCrashIT::restart);
-  }
-
-  /**
-   * Restarts a crashed worker. A worker that takes a fault while it starts exits during its start:
-   * it is started again. On a loaded machine a worker JVM can take longer than the harness's two
-   * minutes to serve requests: it is then given three more.
-   */
-  private static void restart(ConnectWorker worker) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        worker.restart();
-        return;
-      } catch (RuntimeException e) {
-        if (worker.isRunning()) {
-          LOG.warn("{} is slow to start: {}", worker, e.getMessage());
-          Await.until(
-              worker + " to serve requests",
-              Duration.ofMinutes(3),
-              () -> worker.send("GET", "/connectors", null).status() == 200);
-          return;
-        }
-        if (attempt == 3) {
-          throw e;
-        }
-        LOG.warn("{} exited while starting, starting it again: {}", worker, e.getMessage());
-      }
-    }
+    fleet.restartInBackground(w, WorkerFleet::restartPatiently);
   }
 
   private static void awaitRunning() {
@@ -440,6 +424,9 @@ final class MaintenanceCrashIT {
     try {
       Table table = catalog.loadTable(TABLE);
       for (Snapshot s : table.snapshots()) {
+        if (s.manifestListLocation() != null) {
+          manifestLists.putIfAbsent(s.snapshotId(), s.manifestListLocation());
+        }
         if (s.summary().containsKey(TableCompactor.COMPACTION_PROPERTY)
             && !compactions.containsKey(s.snapshotId())) {
           int rewritten = Integer.parseInt(s.summary().getOrDefault("deleted-data-files", "0"));
@@ -452,6 +439,25 @@ final class MaintenanceCrashIT {
     } catch (RuntimeException e) {
       LOG.info("Cannot look at the table's snapshots: {}", e.toString());
     }
+  }
+
+  /**
+   * The manifest lists of snapshots seen and expired since that are still in the warehouse, last
+   * modified before {@code cutoff}.
+   */
+  private static List<String> expiredManifestListsLeft(Table table, long cutoff) throws Exception {
+    Set<Long> retained = new HashSet<>();
+    table.snapshots().forEach(s -> retained.add(s.snapshotId()));
+    List<String> left = new ArrayList<>();
+    for (Map.Entry<Long, String> seen : new TreeMap<>(manifestLists).entrySet()) {
+      Path list = MaintenanceTableChecks.path(seen.getValue());
+      if (!retained.contains(seen.getKey())
+          && Files.exists(list)
+          && Files.getLastModifiedTime(list).toMillis() < cutoff) {
+        left.add(seen.getKey() + ": " + list);
+      }
+    }
+    return left;
   }
 
   private static Map<String, String> connectorConfig() {

@@ -3,6 +3,7 @@ package dev.parquetconnect.iceberg.maintenance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.storage.StoreKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -150,10 +151,60 @@ public final class MaintenanceTableChecks {
   }
 
   /**
-   * The data files under the topic's directory (sink and compaction names, as the orphan clean-up
-   * considers) that no snapshot of the table references, last modified before {@code cutoff}.
+   * What the orphan clean-up must have deleted, last modified before {@code cutoff}: the data files
+   * under the topic's directory (sink and compaction names, as it considers) that no snapshot of
+   * the table references, the temporary files of compacted files there, and the metadata files
+   * (manifests, manifest lists, statistics, metadata files) that nothing retained references.
    */
   static List<String> unreferencedOlderThan(Table table, Path topicDir, long cutoff)
+      throws Exception {
+    List<String> old = unreferencedDataOlderThan(table, topicDir, cutoff);
+    old.addAll(compactionTemporariesOlderThan(topicDir, cutoff));
+    old.addAll(unreferencedMetadataOlderThan(table, cutoff));
+    Collections.sort(old);
+    return old;
+  }
+
+  /** The metadata files in the table's metadata directory nothing retained references. */
+  static List<String> unreferencedMetadataOlderThan(Table table, long cutoff) throws Exception {
+    Set<String> referenced =
+        OrphanMetadataFiles.referenced(table, (org.apache.iceberg.HasTableOperations) table);
+    Path metadataDir = path(table.location()).resolve("metadata");
+    List<String> old = new ArrayList<>();
+    try (Stream<Path> files = Files.list(metadataDir)) {
+      for (Path f : files.collect(Collectors.toList())) {
+        if (OrphanMetadataFiles.isMetadataFileName(f.getFileName().toString())
+            && !referenced.contains(f.toString())
+            && olderThan(f, cutoff)) {
+          old.add("metadata " + f);
+        }
+      }
+    }
+    return old;
+  }
+
+  /** The temporary files of compacted files under the topic's directory. */
+  static List<String> compactionTemporariesOlderThan(Path topicDir, long cutoff) throws Exception {
+    List<String> old = new ArrayList<>();
+    for (String f : temporaryFiles(topicDir)) {
+      Path file = Path.of(f);
+      String finalName = StoreKeys.finalNameOfTemporary(file.getFileName().toString());
+      if (finalName.startsWith(TableCompactor.FILE_PREFIX) && olderThan(file, cutoff)) {
+        old.add("temporary " + f);
+      }
+    }
+    return old;
+  }
+
+  private static boolean olderThan(Path file, long cutoff) throws IOException {
+    try {
+      return Files.getLastModifiedTime(file).toMillis() < cutoff;
+    } catch (NoSuchFileException deletedMeanwhile) {
+      return false;
+    }
+  }
+
+  private static List<String> unreferencedDataOlderThan(Table table, Path topicDir, long cutoff)
       throws Exception {
     Set<Path> referenced = new HashSet<>();
     for (String location : OrphanFiles.referenced(table)) {
@@ -166,22 +217,17 @@ public final class MaintenanceTableChecks {
         if (!OrphanFiles.isDataFileName(name) || referenced.contains(f)) {
           continue;
         }
-        try {
-          if (Files.getLastModifiedTime(f).toMillis() < cutoff) {
-            old.add(f.toString());
-          }
-        } catch (NoSuchFileException deletedMeanwhile) {
-          // Deleted since the listing.
+        if (olderThan(f, cutoff)) {
+          old.add(f.toString());
         }
       }
     }
-    Collections.sort(old);
     return old;
   }
 
   /**
-   * Waits until no data file that no snapshot references is older than the orphan age (plus the
-   * clean-up's interval); returns those still left after two minutes.
+   * Waits until nothing the orphan clean-up deletes ({@link #unreferencedOlderThan}) is older than
+   * the orphan age (plus the clean-up's interval); returns what is still left after two minutes.
    */
   static List<String> awaitOrphansCleaned(
       Catalog catalog, TableIdentifier name, Path topicDir, long slackMs) throws Exception {
@@ -192,7 +238,7 @@ public final class MaintenanceTableChecks {
         old =
             unreferencedOlderThan(
                 catalog.loadTable(name), topicDir, System.currentTimeMillis() - slackMs);
-      } catch (IOException raced) {
+      } catch (IOException | RuntimeException raced) {
         // An expiry committed after the metadata was loaded and deleted one of its manifests.
         LOG.info("The table changed while its references were read: {}", raced.toString());
         old = List.of("references unreadable: " + raced);

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.ParquetSinkConnector;
 import dev.parquetconnect.sink.SinkTaskHarness;
-import dev.parquetconnect.sink.ValueRecords;
-import dev.parquetconnect.sink.commit.iceberg.IcebergConfig;
 import dev.parquetconnect.sink.commit.iceberg.OffsetSummary;
 import dev.parquetconnect.storage.Store;
+import dev.parquetconnect.storage.StoreKeys;
 import dev.parquetconnect.storage.Stores;
 import java.net.URI;
 import java.nio.file.Files;
@@ -25,12 +25,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
+import java.util.Set;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
@@ -240,14 +239,79 @@ final class TableMaintenanceTest {
           Map.of(partitions.get(0), 18L, partitions.get(1), 18L, partitions.get(2), 18L),
           task.committed());
     }
-    table.refresh();
-    long rows = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask t : tasks) {
-        rows += t.file().recordCount();
+    assertEquals(18L * PARTITIONS, rows(table), "every offset once after expiry and a restart");
+  }
+
+  /**
+   * An expiry killed during its deletes (every delete refused, as a halt before the first) leaves
+   * the expired snapshots' manifests and manifest lists in the warehouse, and a killed compaction
+   * its temporary file: the orphan clean-up deletes them once older than its minimum age, and never
+   * a file a retained snapshot or the metadata log references, a younger one, a file of another
+   * kind ({@code version-hint.text}) or a sink's temporary file.
+   */
+  @Test
+  void expiredSnapshotsMetadataAndCompactionTemporariesGoOnceOldAndUnreferenced() throws Exception {
+    Map<String, String> props = props("metadata");
+    ingest(props, 0, 4);
+    Table table = table(props);
+    try (Store store = store(props)) {
+      new TableCompactor(store, CompactionPolicy.ofTarget(1 << 20)).compact(table);
+      ingest(props, 4, 5);
+      table.refresh();
+      Path metadataDir = MaintenanceTableChecks.path(table.location()).resolve("metadata");
+      List<Path> before = metadataFiles(metadataDir);
+      Thread.sleep(5);
+      int expired =
+          new SnapshotExpiry(store, 0, 1, System::currentTimeMillis)
+              .crashPoints(
+                  point -> {
+                    throw new IllegalStateException("killed at " + point);
+                  })
+              .expire(table);
+      assertTrue(expired > 0);
+      table.refresh();
+      List<Path> left = new ArrayList<>(before);
+      left.removeIf(f -> referencedMetadata(table).contains(f.toString()));
+      assertTrue(
+          left.stream().anyMatch(f -> f.getFileName().toString().startsWith("snap-"))
+              && left.stream().anyMatch(f -> !f.getFileName().toString().startsWith("snap-")),
+          "the killed expiry left manifest lists and manifests: " + left);
+      // Everything old, but a copy of a left manifest and the planted temporaries' young ones.
+      long old = System.currentTimeMillis() - 120_000;
+      try (var files = Files.walk(metadataDir)) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          Files.setLastModifiedTime(f, FileTime.fromMillis(old));
+        }
       }
+      Path youngOrphan = metadataDir.resolve("young-m0.avro");
+      Files.copy(left.get(0), youngOrphan);
+      Path partitionDir = dataFiles(table).get(0).getParent();
+      Path compactedTemp = temporary(partitionDir, TableCompactor.FILE_PREFIX + "9-dead-00000");
+      Path youngCompactedTemp =
+          temporary(partitionDir, TableCompactor.FILE_PREFIX + "9-live-00000");
+      Path sinkTemp = temporary(partitionDir, "orders+0+00000000000000000100");
+      Files.setLastModifiedTime(compactedTemp, FileTime.fromMillis(old));
+      Files.setLastModifiedTime(sinkTemp, FileTime.fromMillis(old));
+      Path hint = metadataDir.resolve("version-hint.text");
+
+      int deleted =
+          new OrphanFiles(store, 60_000, System::currentTimeMillis).clean(table, "topics");
+      assertEquals(left.size() + 1, deleted, "the expired snapshots' files and one temporary");
+      for (Path f : left) {
+        assertFalse(Files.exists(f), f + " of an expired snapshot");
+      }
+      assertFalse(Files.exists(compactedTemp), "a killed compaction's temporary file");
+      assertTrue(Files.exists(youngOrphan), "younger than the minimum age");
+      assertTrue(Files.exists(youngCompactedTemp), "a compaction in flight");
+      assertTrue(Files.exists(sinkTemp), "a sink's open file: its own clean-up's");
+      assertTrue(Files.exists(hint), "not a metadata file by its name");
+      table.refresh();
+      for (String kept : referencedMetadata(table)) {
+        assertTrue(Files.exists(Path.of(kept)), kept + " is referenced");
+      }
+      MaintenanceTableChecks.assertEveryRetainedSnapshotComplete(table, "after the clean-up");
     }
-    assertEquals(18L * PARTITIONS, rows, "every offset once after expiry and a restart");
+    assertEquals(15L * PARTITIONS, rows(table), "every offset once");
   }
 
   @Test
@@ -278,41 +342,24 @@ final class TableMaintenanceTest {
   }
 
   private static List<TopicPartition> partitions() {
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      partitions.add(new TopicPartition(TOPIC, p));
-    }
-    return partitions;
+    return IcebergFixture.partitions(TOPIC, PARTITIONS);
   }
 
   private static List<SinkRecord> records(long from, long to) {
-    List<SinkRecord> records = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      for (long o = from; o < to; o++) {
-        long id = o * PARTITIONS + p;
-        Struct value =
-            new Struct(VALUE)
-                .put("id", id)
-                .put("name", id % 4 == 0 ? null : "n" + id)
-                .put("price", java.math.BigDecimal.valueOf(id, 2))
-                .put("qty", (short) (id % 100));
-        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
-      }
-    }
-    return records;
+    return IcebergFixture.records(TOPIC, PARTITIONS, from, to, VALUE, TableMaintenanceTest::value);
+  }
+
+  /** The value of id {@code id}. */
+  private static Struct value(long id) {
+    return new Struct(VALUE)
+        .put("id", id)
+        .put("name", id % 4 == 0 ? null : "n" + id)
+        .put("price", java.math.BigDecimal.valueOf(id, 2))
+        .put("qty", (short) (id % 100));
   }
 
   private Map<String, String> props(String name) throws Exception {
-    Path root = Files.createDirectories(dir.resolve(name));
-    Map<String, String> props = new HashMap<>();
-    props.put("name", name);
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
-    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
-    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "hadoop");
-    props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
-    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
-    return props;
+    return IcebergFixture.localSinkOnHadoop(dir.resolve(name), name, SCHEDULE_MS);
   }
 
   private static Store store(Map<String, String> props) throws Exception {
@@ -321,17 +368,41 @@ final class TableMaintenanceTest {
   }
 
   private static Table table(Map<String, String> props) {
-    Catalog catalog =
-        (Catalog)
-            CatalogUtil.buildIcebergCatalog(
-                "test",
-                Map.of(
-                    "type",
-                    "hadoop",
-                    "warehouse",
-                    props.get(IcebergConfig.CATALOG_WAREHOUSE_CONFIG)),
-                new Configuration());
-    return catalog.loadTable(TableIdentifier.of("lake", TOPIC));
+    return IcebergFixture.catalogOf(props)
+        .loadTable(TableIdentifier.of(IcebergFixture.NAMESPACE, TOPIC));
+  }
+
+  /** The rows of the table's current snapshot, after a refresh. */
+  private static long rows(Table table) throws Exception {
+    table.refresh();
+    long rows = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask t : tasks) {
+        rows += t.file().recordCount();
+      }
+    }
+    return rows;
+  }
+
+  private static List<Path> metadataFiles(Path metadataDir) throws Exception {
+    try (var files = Files.list(metadataDir)) {
+      return files
+          .filter(f -> OrphanMetadataFiles.isMetadataFileName(f.getFileName().toString()))
+          .sorted()
+          .toList();
+    }
+  }
+
+  private static Set<String> referencedMetadata(Table table) {
+    return OrphanMetadataFiles.referenced(table, (HasTableOperations) table);
+  }
+
+  /** A temporary file as a store names one while it writes {@code finalName}.parquet. */
+  private static Path temporary(Path dir, String finalName) throws Exception {
+    return Files.writeString(
+        dir.resolve(
+            StoreKeys.TEMP_PREFIX + "0123456789abcdef0123456789abcdef-" + finalName + ".parquet"),
+        "partial");
   }
 
   private static List<Path> dataFiles(Table table) throws Exception {

@@ -7,7 +7,6 @@ import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.it.IcebergRestServer;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
-import dev.parquetconnect.sink.ValueRecords;
 import dev.parquetconnect.storage.S3ProxyServer;
 import dev.parquetconnect.storage.Secret;
 import java.io.Closeable;
@@ -33,7 +32,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -214,18 +212,6 @@ final class IcebergS3WarehouseIT {
   }
 
   private static List<SinkRecord> records(long from, long to) {
-    List<SinkRecord> records = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      for (long o = from; o < to; o++) {
-        long id = o * PARTITIONS + p;
-        Struct value =
-            new Struct(VALUE)
-                .put("id", id)
-                .put("name", id % 7 == 0 ? null : "name-" + id)
-                .put("amount", id / 4.0);
-        records.add(ValueRecords.of(TOPIC, p, VALUE, value, o, 1_700_000_000_000L + id));
-      }
-    }
-    return records;
+    return IcebergFixture.records(TOPIC, PARTITIONS, from, to, VALUE, IcebergFixture::order);
   }
 }

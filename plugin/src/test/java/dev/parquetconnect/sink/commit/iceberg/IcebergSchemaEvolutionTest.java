@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.parquetconnect.it.IcebergFixture;
 import dev.parquetconnect.sink.ParquetSinkConfig;
 import dev.parquetconnect.sink.SinkTaskHarness;
 import java.io.Closeable;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -368,16 +367,7 @@ final class IcebergSchemaEvolutionTest {
   }
 
   private Map<String, String> props(String connector) throws IOException {
-    Path root = Files.createDirectories(dir.resolve(connector));
-    Map<String, String> props = new HashMap<>();
-    props.put("name", connector);
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
-    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
-    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
-    props.put(IcebergConfig.CATALOG_TYPE_CONFIG, "hadoop");
-    props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
-    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
-    return props;
+    return IcebergFixture.localSinkOnHadoop(dir.resolve(connector), connector, SCHEDULE_MS);
   }
 
   /** The test's catalogs: open while their tables are read (a catalog closes its FileIO). */

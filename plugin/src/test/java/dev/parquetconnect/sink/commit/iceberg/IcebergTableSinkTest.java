@@ -30,8 +30,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
@@ -448,60 +446,37 @@ final class IcebergTableSinkTest {
 
   private static Map<String, String> props(String catalogType, String connector)
       throws IOException {
-    Path root = Files.createDirectories(dir.resolve(connector));
-    Map<String, String> props = new HashMap<>();
-    props.put("name", connector);
-    props.put(ParquetSinkConfig.STORE_URL_CONFIG, root.resolve("store").toUri().toString());
-    props.put(ParquetSinkConfig.ROTATE_SCHEDULE_INTERVAL_MS_CONFIG, Long.toString(SCHEDULE_MS));
-    props.put(IcebergConfig.TABLE_FORMAT_CONFIG, "iceberg");
+    Path root = dir.resolve(connector);
+    if (catalogType.equals("hadoop")) {
+      return IcebergFixture.localSinkOnHadoop(root, connector, SCHEDULE_MS);
+    }
+    Map<String, String> props = IcebergFixture.localSink(root, connector, SCHEDULE_MS);
     props.put(IcebergConfig.CATALOG_TYPE_CONFIG, catalogType);
-    props.put(IcebergConfig.TABLE_CONFIG, "lake.${topic}");
-    switch (catalogType) {
-      case "hadoop" ->
-          props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
-      case "jdbc" -> {
-        props.put(IcebergConfig.CATALOG_URI_CONFIG, "jdbc:sqlite:" + root.resolve("catalog.db"));
-        props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
-        props.put("iceberg.catalog.jdbc.schema-version", "V1");
-      }
-      default -> props.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
+    if (catalogType.equals("jdbc")) {
+      props.put(IcebergConfig.CATALOG_URI_CONFIG, "jdbc:sqlite:" + root.resolve("catalog.db"));
+      props.put(IcebergConfig.CATALOG_WAREHOUSE_CONFIG, root.resolve("warehouse").toString());
+      props.put("iceberg.catalog.jdbc.schema-version", "V1");
+    } else {
+      props.put(IcebergConfig.CATALOG_URI_CONFIG, rest.uri());
     }
     return props;
   }
 
   /** The table as a catalog of its own (the test's, not the task's) loads it. */
   private static Table loadTable(Map<String, String> props) {
-    Catalog catalog = catalog(props);
+    Catalog catalog = IcebergFixture.catalogOf(props);
     CATALOGS.add(catalog);
     return catalog.loadTable(
         TableIdentifier.parse(props.get(IcebergConfig.TABLE_CONFIG).replace("${topic}", TOPIC)));
   }
 
-  private static Catalog catalog(Map<String, String> props) {
-    Map<String, String> catalogProps = new HashMap<>();
-    for (Map.Entry<String, String> e : props.entrySet()) {
-      if (e.getKey().startsWith(IcebergConfig.CATALOG_PREFIX)) {
-        catalogProps.put(e.getKey().substring(IcebergConfig.CATALOG_PREFIX.length()), e.getValue());
-      }
-    }
-    return (Catalog) CatalogUtil.buildIcebergCatalog("iceberg", catalogProps, new Configuration());
-  }
-
   private static List<TopicPartition> partitions() {
-    List<TopicPartition> partitions = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      partitions.add(new TopicPartition(TOPIC, p));
-    }
-    return partitions;
+    return IcebergFixture.partitions(TOPIC, PARTITIONS);
   }
 
   /** Offsets {@code [from, to)} of every partition. */
   private static List<SinkRecord> records(long from, long to) {
-    List<SinkRecord> records = new ArrayList<>();
-    for (int p = 0; p < PARTITIONS; p++) {
-      records.addAll(records(from, to, p));
-    }
-    return records;
+    return IcebergFixture.records(TOPIC, PARTITIONS, from, to, VALUE, IcebergFixture::order);
   }
 
   /** Offsets {@code [from, to)} of some partitions. */
@@ -517,12 +492,9 @@ final class IcebergTableSinkTest {
     List<SinkRecord> records = new ArrayList<>();
     for (long o = from; o < to; o++) {
       long id = o * PARTITIONS + partition;
-      Struct value =
-          new Struct(VALUE)
-              .put("id", id)
-              .put("name", id % 7 == 0 ? null : "name-" + id)
-              .put("amount", id / 4.0);
-      records.add(ValueRecords.of(TOPIC, partition, VALUE, value, o, 1_700_000_000_000L + id));
+      records.add(
+          ValueRecords.of(
+              TOPIC, partition, VALUE, IcebergFixture.order(id), o, 1_700_000_000_000L + id));
     }
     return records;
   }
