@@ -145,7 +145,9 @@ public final class WorkerBenchMain {
       }
       Map<BenchDataset, Map<Integer, Long>> endOffsets = new LinkedHashMap<>();
       for (BenchDataset dataset : options.datasets()) {
-        produce(broker, producing.get(dataset), options.records());
+        if (warmup < options.records()) {
+          produce(broker, producing.get(dataset), options.records());
+        }
         endOffsets.put(dataset, endOffsets(broker, dataset, options.records()));
       }
       for (BenchDataset dataset : options.datasets()) {
