@@ -34,12 +34,12 @@ class HeldBytesTest {
     WriterOptions options =
         WriterOptions.builder()
             .pageByteLimit(512)
-            .rowGroupByteTarget(64 << 10)
+            .rowGroupByteTarget(24 << 10)
             .dictionary(dictionary)
             .dictionaryByteLimit(2 << 10)
             .alignedPages(aligned)
             .build();
-    List<Row> rows = new RandomRows(seed).rows(schema, 600);
+    List<Row> rows = new RandomRows(seed).rows(schema, 250);
     try (ParquetFileWriter writer =
         new ParquetFileWriter(new ByteArrayOutputStream(), schema, options)) {
       assertTotals(writer, "seed " + seed + ", before any record");
