@@ -203,7 +203,7 @@ final class ParquetFiles implements RecordWriterFactory {
 
     /**
      * {@link #bufferedBytes} as of {@code bufferedAtRecords} records: the task asks twice per
-     * record (memory budget, file.max.bytes), and the sum runs over every column.
+     * record (memory budget, file.max.bytes).
      */
     private long buffered;
 

@@ -1,11 +1,13 @@
 package dev.parquetconnect.sink;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import dev.parquetconnect.connect.json.JsonInputConfig;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +29,13 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * heap: it drives the production {@link ParquetSinkTask} (real Parquet files on a local store)
  * directly with generated records of a nested schema, as Connect would, and prints the peak heap it
  * saw. Arguments: store directory (or store URL), record count, distinct partition values, Kafka
- * partitions, buffer.max.bytes, then any store settings as {@code key=value}.
+ * partitions, buffer.max.bytes, then any settings as {@code key=value}. With {@code
+ * memory.harness.values=json-envelope} or {@code json-schemaless} the records are raw JSON bytes,
+ * as ByteArrayConverter gives them, for {@code input.format=json} (JsonConverter's schema envelope
+ * of a shape the task stages straight into the column writers, or plain documents), each with a
+ * 1,500-character text so that the open files fill the budget; the files are then one per Kafka
+ * partition (the default partitioner: a field partitioner reads the value, which the staged path
+ * does not build).
  *
  * <p>The JVM's baseline is the heap in use after a full collection before the task starts; the peak
  * is the largest heap in use right after any full collection while it runs (the live data, garbage
@@ -59,30 +67,67 @@ public final class MemoryHarness {
           .field("note", Schema.OPTIONAL_STRING_SCHEMA)
           .build();
 
+  static final String VALUES_SETTING = "memory.harness.values";
+
+  /**
+   * JsonConverter's schema of the JSON records: leaves the task stages (text, ints, a Timestamp).
+   */
+  static final String JSON_SCHEMA =
+      "{\"type\":\"struct\",\"name\":\"Event\",\"optional\":false,\"fields\":["
+          + "{\"field\":\"id\",\"type\":\"int64\",\"optional\":false},"
+          + "{\"field\":\"region\",\"type\":\"string\",\"optional\":false},"
+          + "{\"field\":\"customer\",\"type\":\"struct\",\"name\":\"Customer\","
+          + "\"optional\":false,\"fields\":["
+          + "{\"field\":\"name\",\"type\":\"string\",\"optional\":false},"
+          + "{\"field\":\"tier\",\"type\":\"int32\",\"optional\":true}]},"
+          + "{\"field\":\"created\",\"type\":\"int64\",\"optional\":false,"
+          + "\"name\":\"org.apache.kafka.connect.data.Timestamp\",\"version\":1},"
+          + "{\"field\":\"price\",\"type\":\"double\",\"optional\":false},"
+          + "{\"field\":\"note\",\"type\":\"string\",\"optional\":true},"
+          + "{\"field\":\"text\",\"type\":\"string\",\"optional\":false}]}";
+
+  private static final int TEXT_LENGTH = 1500;
+
+  /** Letters and digits the JSON records' texts are cut from (no escapes, one byte each). */
+  private static final String TEXT_POOL = textPool(1 << 16);
+
   private MemoryHarness() {}
 
   public static void main(String[] args) throws Exception {
     String store = args[0];
     long records = Long.parseLong(args[1]);
-    int values = Integer.parseInt(args[2]);
+    int distinct = Integer.parseInt(args[2]);
     int partitions = Integer.parseInt(args[3]);
     String budget = args[4];
     AtomicLong peakAfterFullGc = watchFullCollections();
     long baselineHeap = liveHeap();
 
     Map<String, String> props = new HashMap<>();
+    String values = "struct";
     props.put("name", "memory");
     props.put(
         ParquetSinkConfig.STORE_URL_CONFIG,
         store.contains("://") ? store : java.nio.file.Path.of(store).toUri().toString());
     for (int i = 5; i < args.length; i++) {
       int eq = args[i].indexOf('=');
-      props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+      if (args[i].substring(0, eq).equals(VALUES_SETTING)) {
+        values = args[i].substring(eq + 1);
+      } else {
+        props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+      }
     }
-    props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "field");
-    props.put(ParquetSinkConfig.PARTITION_FIELDS_CONFIG, "region");
+    boolean json = !values.equals("struct");
+    if (json) {
+      props.put(JsonInputConfig.INPUT_FORMAT_CONFIG, "json");
+      props.put(
+          JsonInputConfig.INPUT_JSON_SCHEMAS_ENABLE_CONFIG,
+          Boolean.toString(values.equals("json-envelope")));
+    } else {
+      props.put(ParquetSinkConfig.PARTITIONER_CONFIG, "field");
+      props.put(ParquetSinkConfig.PARTITION_FIELDS_CONFIG, "region");
+    }
     // Ten commits of the single partition; the record count is a multiple of it.
-    props.put(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "100000");
+    props.putIfAbsent(ParquetSinkConfig.FLUSH_SIZE_CONFIG, "100000");
     props.put(ParquetSinkConfig.BUFFER_MAX_BYTES_CONFIG, budget);
     TestContext context = new TestContext(false);
     List<TopicPartition> assigned = new ArrayList<>();
@@ -98,7 +143,10 @@ public final class MemoryHarness {
     List<SinkRecord> batch = new ArrayList<>(1000);
     long peakBudget = 0;
     for (long i = 0; i < records; i++) {
-      batch.add(record(i, partitions, values));
+      batch.add(
+          json
+              ? jsonRecord(i, partitions, distinct, values.equals("json-envelope"))
+              : record(i, partitions, distinct));
       if (batch.size() == 1000) {
         task.put(batch);
         batch = new ArrayList<>(1000);
@@ -114,6 +162,7 @@ public final class MemoryHarness {
     task.close(assigned);
     task.stop();
     System.out.println("RECORDS_COMMITTED=" + total);
+    System.out.println("RECORDS_STAGED=" + task.jsonRecordsStaged());
     System.out.println("SECONDS=" + (System.nanoTime() - started) / 1_000_000_000.0);
     System.out.println("PEAK_BUDGET_BYTES=" + peakBudget);
     System.out.println("PEAK_HEAP_AFTER_FULL_GC_BYTES=" + peakAfterFullGc.get());
@@ -159,6 +208,51 @@ public final class MemoryHarness {
         i / partitions,
         1_700_000_000_000L + i,
         TimestampType.CREATE_TIME);
+  }
+
+  /**
+   * Record {@code i} as raw JSON bytes (ByteArrayConverter's value): the values of {@link #record}
+   * without the items, with a text cut from a pool of letters, in JsonConverter's schema envelope
+   * or as a plain document.
+   */
+  static SinkRecord jsonRecord(long i, int partitions, int values, boolean envelope) {
+    StringBuilder json = new StringBuilder(TEXT_LENGTH + (envelope ? 1200 : 200));
+    if (envelope) {
+      json.append("{\"schema\":").append(JSON_SCHEMA).append(",\"payload\":");
+    }
+    json.append("{\"id\":").append(i);
+    json.append(",\"region\":\"r").append(i * 7919 % values).append('"');
+    json.append(",\"customer\":{\"name\":\"customer-").append(i % 997).append('"');
+    json.append(",\"tier\":").append(i % 3 == 0 ? "null" : Long.toString(i % 5)).append('}');
+    json.append(",\"created\":").append(1_700_000_000_000L + i);
+    json.append(",\"price\":").append((i % 1000) / 10.0 + 0.5);
+    json.append(",\"note\":").append(i % 7 == 0 ? "\"note " + i + "\"" : "null");
+    int from = (int) (i * 7919 % (TEXT_POOL.length() - TEXT_LENGTH));
+    json.append(",\"text\":\"").append(TEXT_POOL, from, from + TEXT_LENGTH).append("\"}");
+    if (envelope) {
+      json.append('}');
+    }
+    int partition = (int) (i % partitions);
+    return new SinkRecord(
+        TOPIC,
+        partition,
+        null,
+        null,
+        Schema.OPTIONAL_BYTES_SCHEMA,
+        json.toString().getBytes(StandardCharsets.UTF_8),
+        i / partitions,
+        1_700_000_000_000L + i,
+        TimestampType.CREATE_TIME);
+  }
+
+  private static String textPool(int length) {
+    String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    java.util.Random random = new java.util.Random(20261127L);
+    StringBuilder pool = new StringBuilder(length);
+    for (int k = 0; k < length; k++) {
+      pool.append(letters.charAt(random.nextInt(letters.length())));
+    }
+    return pool.toString();
   }
 
   /**

@@ -85,12 +85,20 @@ final class ChunkBuilder {
    */
   private long bufferedBytes;
 
+  /** {@link #heapBytes()} as last added to {@link #held}. */
+  private long heldHeapBytes;
+
+  /** The file's totals, which every change of this chunk's share adds to. */
+  private final HeldBytes held;
+
   ChunkBuilder(
       ColumnDescriptor column,
       WriterOptions options,
       ColumnOptions overrides,
       Compressor compressor,
-      PageScratch scratch) {
+      PageScratch scratch,
+      HeldBytes held) {
+    this.held = held;
     this.column = column;
     this.type = column.primitive().type();
     this.typeLength = column.primitive().typeLength();
@@ -180,7 +188,11 @@ final class ChunkBuilder {
     if (bloomFilter != null) {
       bytes += bloomFilter.bufferedBytes();
     }
+    held.bufferedBytes += bytes - bufferedBytes;
     bufferedBytes = bytes;
+    long heap = heapBytes();
+    held.heapBytes += heap - heldHeapBytes;
+    heldHeapBytes = heap;
   }
 
   private boolean dictionaryUsed() {

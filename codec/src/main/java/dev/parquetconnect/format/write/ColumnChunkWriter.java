@@ -70,7 +70,8 @@ public final class ColumnChunkWriter {
       int[] repeatedFieldDefinitionLevels,
       WriterOptions options,
       Compressor compressor,
-      PageScratch scratch) {
+      PageScratch scratch,
+      HeldBytes held) {
     this.column = column;
     this.repeatedFieldDefinitionLevels = repeatedFieldDefinitionLevels.clone();
     this.type = column.primitive().type();
@@ -97,9 +98,10 @@ public final class ColumnChunkWriter {
         };
     this.page =
         new PageBuffer(
-            type, column.primitive().typeLength(), maxDefinitionLevel, maxRepetitionLevel);
+            type, column.primitive().typeLength(), maxDefinitionLevel, maxRepetitionLevel, held);
     this.chunk =
-        new ChunkBuilder(column, options, options.column(column.dottedPath()), compressor, scratch);
+        new ChunkBuilder(
+            column, options, options.column(column.dottedPath()), compressor, scratch, held);
   }
 
   /** The column this writer writes: its path, type and maximum levels. */

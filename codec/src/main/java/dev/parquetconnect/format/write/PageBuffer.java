@@ -50,7 +50,23 @@ final class PageBuffer {
   /** The values' PLAIN size (not for BOOLEAN: see {@link #valueBytes()}). */
   long valueBytes;
 
+  /**
+   * The file's totals, which every change of {@link #bufferedBytes} and {@link #heapBytes} adds to.
+   */
+  private final HeldBytes held;
+
+  /** A page of its own, counted in no file's totals (a slice of another page, a test's). */
   PageBuffer(PhysicalType type, int typeLength, int maxDefinitionLevel, int maxRepetitionLevel) {
+    this(type, typeLength, maxDefinitionLevel, maxRepetitionLevel, new HeldBytes());
+  }
+
+  PageBuffer(
+      PhysicalType type,
+      int typeLength,
+      int maxDefinitionLevel,
+      int maxRepetitionLevel,
+      HeldBytes held) {
+    this.held = held;
     this.type = type;
     this.hasDefinitionLevels = maxDefinitionLevel > 0;
     this.hasRepetitionLevels = maxRepetitionLevel > 0;
@@ -81,6 +97,7 @@ final class PageBuffer {
                 || type == PhysicalType.INT96
             ? new BinaryBatch(INITIAL, 512)
             : null;
+    held.heapBytes += heapBytes();
   }
 
   /** The PLAIN size of the buffered values, levels not counted. */
@@ -125,6 +142,7 @@ final class PageBuffer {
   }
 
   void clear() {
+    held.bufferedBytes -= bufferedBytes();
     entries = 0;
     rows = 0;
     values = 0;
@@ -142,6 +160,7 @@ final class PageBuffer {
     if (from < 0 || from >= entries || valueFrom < 0 || valueFrom > values) {
       throw new IllegalStateException("no record at entry " + from + " of " + entries);
     }
+    long bufferedBefore = bufferedBytes();
     int dropped = values - valueFrom;
     if (type == PhysicalType.BYTE_ARRAY) {
       int[] offsets = binaries.offsets();
@@ -155,6 +174,7 @@ final class PageBuffer {
     values = valueFrom;
     entries = from;
     rows--;
+    held.bufferedBytes += bufferedBytes() - bufferedBefore;
   }
 
   // ---- levels
@@ -166,6 +186,7 @@ final class PageBuffer {
       return;
     }
     int capacity = grow(levelCapacity, needed);
+    held.heapBytes += 4L * (capacity - levelCapacity) * levelArrays;
     if (hasDefinitionLevels) {
       definitionLevels = Arrays.copyOf(definitionLevels, capacity);
     }
@@ -186,6 +207,7 @@ final class PageBuffer {
     if (hasRepetitionLevels) {
       repetitionLevels[entries] = repetitionLevel;
     }
+    held.bufferedBytes += levelBytes(entries + 1L) - levelBytes(entries);
     entries++;
     if (repetitionLevel == 0) {
       rows++;
@@ -201,6 +223,7 @@ final class PageBuffer {
     if (hasRepetitionLevels) {
       System.arraycopy(repetition, off, repetitionLevels, entries, n);
     }
+    held.bufferedBytes += levelBytes((long) entries + n) - levelBytes(entries);
     entries += n;
     rows += newRows;
   }
@@ -210,101 +233,133 @@ final class PageBuffer {
   void addBoolean(boolean v) {
     if (values == booleans.length) {
       booleans = Arrays.copyOf(booleans, grow(values, values + 1L));
+      held.heapBytes += booleans.length - values;
     }
+    held.bufferedBytes += ((values + 8L) >>> 3) - ((values + 7L) >>> 3);
     booleans[values++] = v;
   }
 
   void addInt(int v) {
     if (values == ints.length) {
       ints = Arrays.copyOf(ints, grow(values, values + 1L));
+      held.heapBytes += 4L * (ints.length - values);
     }
     ints[values++] = v;
     valueBytes += 4;
+    held.bufferedBytes += 4;
   }
 
   void addLong(long v) {
     if (values == longs.length) {
       longs = Arrays.copyOf(longs, grow(values, values + 1L));
+      held.heapBytes += 8L * (longs.length - values);
     }
     longs[values++] = v;
     valueBytes += 8;
+    held.bufferedBytes += 8;
   }
 
   void addFloat(float v) {
     if (values == floats.length) {
       floats = Arrays.copyOf(floats, grow(values, values + 1L));
+      held.heapBytes += 4L * (floats.length - values);
     }
     floats[values++] = v;
     valueBytes += 4;
+    held.bufferedBytes += 4;
   }
 
   void addDouble(double v) {
     if (values == doubles.length) {
       doubles = Arrays.copyOf(doubles, grow(values, values + 1L));
+      held.heapBytes += 8L * (doubles.length - values);
     }
     doubles[values++] = v;
     valueBytes += 8;
+    held.bufferedBytes += 8;
   }
 
   void addBinary(byte[] src, int off, int len) {
+    long capacity = binaries.capacityBytes();
     binaries.add(src, off, len);
+    held.heapBytes += binaries.capacityBytes() - capacity;
     values++;
-    valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L + len : plainWidth;
+    long bytes = type == PhysicalType.BYTE_ARRAY ? 4L + len : plainWidth;
+    valueBytes += bytes;
+    held.bufferedBytes += bytes;
   }
 
   /** A BYTE_ARRAY value as the UTF-8 bytes of {@code s}, encoded in place. */
   void addString(String s) {
+    long capacity = binaries.capacityBytes();
     binaries.ensureCapacity(1, Utf8.maxBytes(s));
+    held.heapBytes += binaries.capacityBytes() - capacity;
     int length = Utf8.encode(s, binaries.data(), binaries.byteSize());
     binaries.commit(length);
     values++;
     valueBytes += 4L + length;
+    held.bufferedBytes += 4L + length;
   }
 
   // ---- values: batches
 
   void addBooleans(boolean[] src, int off, int n) {
     if (values + n > booleans.length) {
+      int before = booleans.length;
       booleans = Arrays.copyOf(booleans, grow(booleans.length, (long) values + n));
+      held.heapBytes += booleans.length - before;
     }
     System.arraycopy(src, off, booleans, values, n);
+    held.bufferedBytes += ((values + n + 7L) >>> 3) - ((values + 7L) >>> 3);
     values += n;
   }
 
   void addInts(int[] src, int off, int n) {
     if (values + n > ints.length) {
+      int before = ints.length;
       ints = Arrays.copyOf(ints, grow(ints.length, (long) values + n));
+      held.heapBytes += 4L * (ints.length - before);
     }
     System.arraycopy(src, off, ints, values, n);
     values += n;
     valueBytes += 4L * n;
+    held.bufferedBytes += 4L * n;
   }
 
   void addLongs(long[] src, int off, int n) {
     if (values + n > longs.length) {
+      int before = longs.length;
       longs = Arrays.copyOf(longs, grow(longs.length, (long) values + n));
+      held.heapBytes += 8L * (longs.length - before);
     }
     System.arraycopy(src, off, longs, values, n);
     values += n;
     valueBytes += 8L * n;
+    held.bufferedBytes += 8L * n;
   }
 
   void addFloats(float[] src, int off, int n) {
     if (values + n > floats.length) {
+      int before = floats.length;
       floats = Arrays.copyOf(floats, grow(floats.length, (long) values + n));
+      held.heapBytes += 4L * (floats.length - before);
     }
     System.arraycopy(src, off, floats, values, n);
     values += n;
     valueBytes += 4L * n;
+    held.bufferedBytes += 4L * n;
   }
 
   void addDoubles(double[] src, int off, int n) {
     if (values + n > doubles.length) {
+      int before = doubles.length;
       doubles = Arrays.copyOf(doubles, grow(doubles.length, (long) values + n));
+      held.heapBytes += 8L * (doubles.length - before);
     }
     System.arraycopy(src, off, doubles, values, n);
     values += n;
     valueBytes += 8L * n;
+    held.bufferedBytes += 8L * n;
   }
 
   /** Appends values {@code from .. from + n - 1} of {@code src}. */
@@ -312,7 +367,9 @@ final class PageBuffer {
     int[] offsets = src.offsets();
     int first = offsets[from];
     int bytes = offsets[from + n] - first;
+    long capacity = binaries.capacityBytes();
     binaries.ensureCapacity(n, bytes);
+    held.heapBytes += binaries.capacityBytes() - capacity;
     int base = binaries.byteSize();
     System.arraycopy(src.data(), first, binaries.data(), base, bytes);
     // The bytes are in place; committing value by value records each one's end offset.
@@ -320,7 +377,9 @@ final class PageBuffer {
       binaries.commit(offsets[from + i + 1] - offsets[from + i]);
     }
     values += n;
-    valueBytes += type == PhysicalType.BYTE_ARRAY ? 4L * n + bytes : (long) plainWidth * n;
+    long added = type == PhysicalType.BYTE_ARRAY ? 4L * n + bytes : (long) plainWidth * n;
+    valueBytes += added;
+    held.bufferedBytes += added;
   }
 
   /**

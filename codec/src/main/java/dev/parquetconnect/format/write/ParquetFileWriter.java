@@ -57,6 +57,10 @@ public final class ParquetFileWriter implements Closeable {
   private MessageType schema;
   private WriterOptions options;
   private ColumnChunkWriter[] columns;
+
+  /** What the columns hold, kept up to date by them: asked after every record, summed never. */
+  private final HeldBytes held = new HeldBytes();
+
   private final List<Compressor> compressors;
 
   /** The compressors by codec and level, shared by the columns ({@link #reshape} adds some). */
@@ -151,7 +155,7 @@ public final class ParquetFileWriter implements Closeable {
       created.add(compressor);
     }
     return new ColumnChunkWriter(
-        column, repeatedFieldDefinitionLevels(in, column), with, compressor, SCRATCH.get());
+        column, repeatedFieldDefinitionLevels(in, column), with, compressor, SCRATCH.get(), held);
   }
 
   /**
@@ -220,6 +224,9 @@ public final class ParquetFileWriter implements Closeable {
     }
     compressors.addAll(created);
     columns = reshaped;
+    // The totals counted the columns made for the new schema as they were filled; those of the
+    // old schema that it does not keep are gone.
+    recountHeldBytes();
     schema = wider;
     options = with;
     shredder = null;
@@ -236,6 +243,13 @@ public final class ParquetFileWriter implements Closeable {
       compressorsByCodec.values().remove(c);
       c.close();
     }
+    // The columns made for a reshape that failed were counted as they were made.
+    recountHeldBytes();
+  }
+
+  private void recountHeldBytes() {
+    held.bufferedBytes = bufferedBytesOfColumns();
+    held.heapBytes = heapBytesOfColumns();
   }
 
   /** Closes every column's open page, recording the break for aligned pages. */
@@ -432,6 +446,11 @@ public final class ParquetFileWriter implements Closeable {
    * too large.
    */
   public long bufferedBytes() {
+    return held.bufferedBytes;
+  }
+
+  /** {@link #bufferedBytes()} summed over the columns: what the running total must equal. */
+  long bufferedBytesOfColumns() {
     long total = 0;
     for (ColumnChunkWriter column : columns) {
       total += column.bufferedBytes();
@@ -444,6 +463,11 @@ public final class ParquetFileWriter implements Closeable {
    * arrays, which grow by doubling and are kept from page to page: what a memory budget counts.
    */
   public long heapBytes() {
+    return held.heapBytes;
+  }
+
+  /** {@link #heapBytes()} summed over the columns: what the running total must equal. */
+  long heapBytesOfColumns() {
     long total = 0;
     for (ColumnChunkWriter column : columns) {
       total += column.heapBytes();

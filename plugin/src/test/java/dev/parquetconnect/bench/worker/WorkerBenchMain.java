@@ -49,10 +49,14 @@ public final class WorkerBenchMain {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration STATUS_EVERY = Duration.ofSeconds(2);
 
+  /** The round number of the untimed warm-up before round 1 (rounds count from 0). */
+  private static final int WARMUP = -1;
+
   private final WorkerBenchOptions options;
   private final Path workDir;
   private final Path results;
   private final List<LegResult> done = new ArrayList<>();
+  private final List<LegResult> warmups = new ArrayList<>();
 
   private WorkerBenchMain(WorkerBenchOptions options) {
     this.options = options;
@@ -88,6 +92,8 @@ public final class WorkerBenchMain {
             + options.records()
             + " repeat="
             + options.repeat()
+            + " warmup="
+            + options.warmup()
             + " partitions="
             + options.partitions()
             + " commit-interval-ms="
@@ -114,27 +120,41 @@ public final class WorkerBenchMain {
                     "offset.flush.interval.ms", Long.toString(options.commitIntervalMs()))
                 .start()) {
       print("# worker pid " + worker.pid() + ", " + runtime + ", log " + worker.logFile());
+      // Each dataset's first records come first, so that the warm-up reads the same records the
+      // rounds begin with; the rest follow once it is done, continuing the same random sequence.
+      Map<BenchDataset, Producing> producing = new LinkedHashMap<>();
+      int warmup = options.warmup();
+      for (BenchDataset dataset : options.datasets()) {
+        broker.createTopic(dataset.topic(), options.partitions());
+        producing.put(dataset, new Producing(dataset));
+        if (warmup > 0) {
+          produce(broker, producing.get(dataset), warmup);
+        }
+      }
+      if (warmup > 0) {
+        Map<BenchDataset, Map<Integer, Long>> warmupOffsets = new LinkedHashMap<>();
+        for (BenchDataset dataset : options.datasets()) {
+          warmupOffsets.put(dataset, endOffsets(broker, dataset, warmup));
+        }
+        for (BenchDataset dataset : options.datasets()) {
+          for (LegKind kind : options.legs()) {
+            runLegReportingFailure(
+                broker, worker, dataset, kind, WARMUP, warmup, warmupOffsets.get(dataset));
+          }
+        }
+      }
       Map<BenchDataset, Map<Integer, Long>> endOffsets = new LinkedHashMap<>();
       for (BenchDataset dataset : options.datasets()) {
-        endOffsets.put(dataset, produce(broker, dataset));
+        if (warmup < options.records()) {
+          produce(broker, producing.get(dataset), options.records());
+        }
+        endOffsets.put(dataset, endOffsets(broker, dataset, options.records()));
       }
       for (BenchDataset dataset : options.datasets()) {
         for (int round = 0; round < options.repeat(); round++) {
           for (LegKind kind : options.legsOfRound(round)) {
-            try {
-              runLeg(broker, worker, dataset, kind.leg(), round, endOffsets.get(dataset));
-            } catch (IllegalStateException e) {
-              // One leg's failure (a task that fails, a commit that never comes) says nothing
-              // about the others: report it and go on.
-              print(
-                  "FAIL "
-                      + kind.cliName()
-                      + " dataset="
-                      + dataset.cliName()
-                      + ": "
-                      + e.getMessage());
-              removeConnector(worker, connectorName(kind, dataset, round));
-            }
+            runLegReportingFailure(
+                broker, worker, dataset, kind, round, options.records(), endOffsets.get(dataset));
           }
         }
       }
@@ -142,9 +162,32 @@ public final class WorkerBenchMain {
     summarise();
   }
 
+  /** One leg; its failure (a task that fails, a commit that never comes) is printed, not thrown. */
+  private void runLegReportingFailure(
+      KafkaBroker broker,
+      ConnectWorker worker,
+      BenchDataset dataset,
+      LegKind kind,
+      int round,
+      int records,
+      Map<Integer, Long> endOffsets)
+      throws Exception {
+    try {
+      runLeg(broker, worker, dataset, kind.leg(), round, records, endOffsets);
+    } catch (IllegalStateException e) {
+      // One leg's failure says nothing about the others: report it and go on.
+      print("FAIL " + kind.cliName() + " dataset=" + dataset.cliName() + ": " + e.getMessage());
+      removeConnector(worker, connectorName(kind, dataset, round));
+    }
+  }
+
   /** A fresh name per leg and round: a new consumer group, which reads the topic from the start. */
   private static String connectorName(LegKind kind, BenchDataset dataset, int round) {
-    return kind.cliName() + "-" + dataset.cliName() + "-" + (round + 1);
+    return kind.cliName()
+        + "-"
+        + dataset.cliName()
+        + "-"
+        + (round == WARMUP ? "warmup" : Integer.toString(round + 1));
   }
 
   private static void removeConnector(ConnectWorker worker, String name) {
@@ -156,9 +199,22 @@ public final class WorkerBenchMain {
     }
   }
 
-  /** Produces the dataset once, round robin over the partitions; its end offsets. */
-  private Map<Integer, Long> produce(KafkaBroker broker, BenchDataset dataset) throws Exception {
-    broker.createTopic(dataset.topic(), options.partitions());
+  /** A dataset's records as produced so far: the next id and the random sequence they come from. */
+  private static final class Producing {
+    final BenchDataset dataset;
+    final Random random;
+    final StringBuilder scratch = new StringBuilder(8192);
+    long nextId;
+
+    Producing(BenchDataset dataset) {
+      this.dataset = dataset;
+      this.random = new Random(20261126L + dataset.ordinal());
+    }
+  }
+
+  /** Produces the dataset's records up to id {@code until - 1}, round robin over the partitions. */
+  private void produce(KafkaBroker broker, Producing producing, long until) throws Exception {
+    BenchDataset dataset = producing.dataset;
     Map<String, Object> config = new HashMap<>();
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
     config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -166,19 +222,35 @@ public final class WorkerBenchMain {
     config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
     config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     long started = System.nanoTime();
+    long from = producing.nextId;
     long bytes = 0;
-    Random random = new Random(20261126L + dataset.ordinal());
-    StringBuilder scratch = new StringBuilder(8192);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (long id = 0; id < options.records(); id++) {
-        byte[] value = dataset.value(id, random, scratch);
+      for (long id = from; id < until; id++) {
+        byte[] value = dataset.value(id, producing.random, producing.scratch);
         bytes += value.length;
         int partition = (int) (id % options.partitions());
         producer.send(new ProducerRecord<>(dataset.topic(), partition, null, value));
       }
       producer.flush();
     }
+    producing.nextId = Math.max(from, until);
+    print(
+        String.format(
+            Locale.ROOT,
+            "# produced %,d records of %s to %s, ids %,d to %,d (%,d bytes of JSON, %.1f s)",
+            until - from,
+            dataset.cliName(),
+            dataset.topic(),
+            from,
+            until - 1,
+            bytes,
+            (System.nanoTime() - started) / 1e9));
+  }
+
+  /** The end offset of each partition of the dataset's topic, which must hold {@code records}. */
+  private Map<Integer, Long> endOffsets(KafkaBroker broker, BenchDataset dataset, long records)
+      throws Exception {
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (int p = 0; p < options.partitions(); p++) {
       latest.put(new TopicPartition(dataset.topic(), p), OffsetSpec.latest());
@@ -191,19 +263,10 @@ public final class WorkerBenchMain {
         .get()
         .forEach((partition, info) -> ends.put(partition.partition(), info.offset()));
     long total = ends.values().stream().mapToLong(Long::longValue).sum();
-    if (total != options.records()) {
+    if (total != records) {
       throw new IllegalStateException(
-          dataset.topic() + " holds " + total + " records, not " + options.records());
+          dataset.topic() + " holds " + total + " records, not " + records);
     }
-    print(
-        String.format(
-            Locale.ROOT,
-            "# produced %,d records of %s to %s (%,d bytes of JSON, %.1f s)",
-            options.records(),
-            dataset.cliName(),
-            dataset.topic(),
-            bytes,
-            (System.nanoTime() - started) / 1e9));
     return ends;
   }
 
@@ -213,6 +276,7 @@ public final class WorkerBenchMain {
       BenchDataset dataset,
       Leg leg,
       int round,
+      int records,
       Map<Integer, Long> endOffsets)
       throws Exception {
     String name = connectorName(leg.kind(), dataset, round);
@@ -226,8 +290,7 @@ public final class WorkerBenchMain {
     leg.prepare(broker, name);
     Map<String, String> config =
         new java.util.LinkedHashMap<>(
-            leg.connectorConfig(
-                name, dataset, output, options.records(), options.commitIntervalMs()));
+            leg.connectorConfig(name, dataset, output, records, options.commitIntervalMs()));
     config.putAll(consumerOverrides());
     long pid = worker.pid();
     boolean profile = options.profile() && leg.kind() != LegKind.ICEBERG_JSON_CONVERTER;
@@ -238,7 +301,7 @@ public final class WorkerBenchMain {
     worker.putConnectorConfig(name, config);
     Leg.Commit commit;
     try {
-      commit = awaitLastCommit(worker, dataset, leg, name, output, endOffsets);
+      commit = awaitLastCommit(worker, dataset, leg, name, output, records, endOffsets);
     } catch (IllegalStateException e) {
       if (recording != null) {
         // The next leg starts a recording of the same name: this one must end first.
@@ -263,27 +326,32 @@ public final class WorkerBenchMain {
             leg.kind(),
             round + 1,
             cpu,
-            cpu * 1_000_000.0 / options.records(),
+            cpu * 1_000_000.0 / records,
             wall,
             bytes,
             commit.dataFiles().size(),
-            readBack.exactlyOnce(options.records()));
-    done.add(result);
+            readBack.exactlyOnce(records));
+    if (round == WARMUP) {
+      warmups.add(result);
+    } else {
+      done.add(result);
+    }
     print(
         String.format(
             Locale.ROOT,
-            "LEG dataset=%s leg=%s round=%d records=%d cpu_s=%.2f cpu_s_per_million=%.2f"
+            "%s dataset=%s leg=%s round=%s records=%d cpu_s=%.2f cpu_s_per_million=%.2f"
                 + " wall_s=%.1f bytes=%d files=%d exactly_once=%s",
+            round == WARMUP ? "WARMUP" : "LEG",
             dataset.cliName(),
             leg.kind().cliName(),
-            round + 1,
-            options.records(),
+            round == WARMUP ? "warmup (cold, untimed)" : Integer.toString(round + 1),
+            records,
             cpu,
             result.cpuPerMillion(),
             wall,
             bytes,
             result.files(),
-            readBack.describe(options.records())));
+            readBack.describe(records)));
     print(
         String.format(
             Locale.ROOT,
@@ -309,11 +377,11 @@ public final class WorkerBenchMain {
       Leg leg,
       String name,
       Path output,
+      int records,
       Map<Integer, Long> endOffsets)
       throws IOException, InterruptedException {
     // Generous: a loaded 2-core machine writes a few thousand records a second at worst.
-    long deadline =
-        System.nanoTime() + Duration.ofMinutes(5).toNanos() + options.records() * 500_000L;
+    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos() + records * 500_000L;
     long nextStatus = System.nanoTime() + STATUS_EVERY.toNanos();
     while (true) {
       Optional<Leg.Commit> commit = leg.lastCommit(name, dataset, output, endOffsets);
@@ -340,9 +408,14 @@ public final class WorkerBenchMain {
     }
   }
 
-  /** Per dataset and leg: the best and median CPU per million records, and the ratios. */
+  /**
+   * Per dataset and leg: the min, median and max CPU per million records of the timed rounds, the
+   * cold figure of the warm-up, and each leg's ratio to Iceberg's sink in the same round.
+   */
   private void summarise() throws IOException {
-    print("# summary: worker CPU s per million records (min / median / max of rounds), bytes");
+    print(
+        "# summary: worker CPU s per million records (min / median / max of the timed rounds;"
+            + " cold: the warm-up on the fresh worker), bytes of the last round");
     Map<BenchDataset, Map<LegKind, List<LegResult>>> byDataset =
         done.stream()
             .collect(
@@ -352,49 +425,52 @@ public final class WorkerBenchMain {
                     Collectors.groupingBy(
                         LegResult::leg, LinkedHashMap::new, Collectors.toList())));
     for (Map.Entry<BenchDataset, Map<LegKind, List<LegResult>>> dataset : byDataset.entrySet()) {
-      Map<LegKind, Double> medians = new LinkedHashMap<>();
-      for (Map.Entry<LegKind, List<LegResult>> leg : dataset.getValue().entrySet()) {
+      Map<LegKind, List<LegResult>> legs = dataset.getValue();
+      for (Map.Entry<LegKind, List<LegResult>> leg : legs.entrySet()) {
         List<Double> cpu = leg.getValue().stream().map(LegResult::cpuPerMillion).sorted().toList();
-        double median = median(cpu);
-        medians.put(leg.getKey(), median);
         long bytes = leg.getValue().get(leg.getValue().size() - 1).bytes();
         boolean allExact = leg.getValue().stream().allMatch(LegResult::exactlyOnce);
+        String cold =
+            warmups.stream()
+                .filter(w -> w.dataset() == dataset.getKey() && w.leg() == leg.getKey())
+                .findFirst()
+                .map(w -> String.format(Locale.ROOT, "%.2f", w.cpuPerMillion()))
+                .orElse("-");
         print(
             String.format(
                 Locale.ROOT,
-                "SUMMARY dataset=%s leg=%s min=%.2f median=%.2f max=%.2f bytes=%d"
+                "SUMMARY dataset=%s leg=%s min=%.2f median=%.2f max=%.2f cold=%s bytes=%d"
                     + " exactly_once=%s",
                 dataset.getKey().cliName(),
                 leg.getKey().cliName(),
                 cpu.get(0),
-                median,
+                median(cpu),
                 cpu.get(cpu.size() - 1),
+                cold,
                 bytes,
                 allExact ? "yes" : "NO"));
       }
-      List<LegKind> ours =
-          List.of(
-              LegKind.OURS_JSON_CONVERTER,
-              LegKind.OURS_INPUT_JSON,
-              LegKind.OURS_TABLE_JSON_CONVERTER,
-              LegKind.OURS_TABLE_INPUT_JSON);
-      for (LegKind leg : ours) {
-        printRatio(dataset.getKey(), medians, LegKind.ICEBERG_JSON_CONVERTER, leg);
+      List<LegResult> iceberg = legs.get(LegKind.ICEBERG_JSON_CONVERTER);
+      for (Map.Entry<LegKind, List<LegResult>> leg : legs.entrySet()) {
+        if (iceberg != null && leg.getKey() != LegKind.ICEBERG_JSON_CONVERTER) {
+          printRatios(dataset.getKey(), iceberg, leg.getValue());
+        }
       }
       // What committing into a table costs our sink over committing files, same input path.
-      printRatio(
-          dataset.getKey(),
-          medians,
-          LegKind.OURS_TABLE_JSON_CONVERTER,
-          LegKind.OURS_JSON_CONVERTER);
-      printRatio(dataset.getKey(), medians, LegKind.OURS_TABLE_INPUT_JSON, LegKind.OURS_INPUT_JSON);
+      printMedianRatio(
+          dataset.getKey(), legs, LegKind.OURS_TABLE_JSON_CONVERTER, LegKind.OURS_JSON_CONVERTER);
+      printMedianRatio(
+          dataset.getKey(), legs, LegKind.OURS_TABLE_INPUT_JSON, LegKind.OURS_INPUT_JSON);
     }
   }
 
-  private void printRatio(
-      BenchDataset dataset, Map<LegKind, Double> medians, LegKind numerator, LegKind denominator)
+  private void printMedianRatio(
+      BenchDataset dataset,
+      Map<LegKind, List<LegResult>> legs,
+      LegKind numerator,
+      LegKind denominator)
       throws IOException {
-    if (medians.containsKey(numerator) && medians.containsKey(denominator)) {
+    if (legs.containsKey(numerator) && legs.containsKey(denominator)) {
       print(
           String.format(
               Locale.ROOT,
@@ -402,8 +478,44 @@ public final class WorkerBenchMain {
               dataset.cliName(),
               numerator.cliName(),
               denominator.cliName(),
-              medians.get(numerator) / medians.get(denominator)));
+              medianCpu(legs.get(numerator)) / medianCpu(legs.get(denominator))));
     }
+  }
+
+  private static double medianCpu(List<LegResult> results) {
+    return median(results.stream().map(LegResult::cpuPerMillion).sorted().toList());
+  }
+
+  /** Iceberg's CPU per million over the leg's, round by round: both ran on the same worker then. */
+  private void printRatios(BenchDataset dataset, List<LegResult> iceberg, List<LegResult> leg)
+      throws IOException {
+    List<Double> ratios = new ArrayList<>();
+    StringBuilder rounds = new StringBuilder();
+    for (LegResult ours : leg) {
+      for (LegResult theirs : iceberg) {
+        if (theirs.round() == ours.round()) {
+          double ratio = theirs.cpuPerMillion() / ours.cpuPerMillion();
+          ratios.add(ratio);
+          rounds.append(rounds.length() == 0 ? "" : " ");
+          rounds.append(String.format(Locale.ROOT, "%d:%.2f", ours.round(), ratio));
+        }
+      }
+    }
+    if (ratios.isEmpty()) {
+      return;
+    }
+    List<Double> sorted = ratios.stream().sorted().toList();
+    print(
+        String.format(
+            Locale.ROOT,
+            "RATIO dataset=%s %s/%s by round %s; min=%.2f median=%.2f max=%.2f",
+            dataset.cliName(),
+            LegKind.ICEBERG_JSON_CONVERTER.cliName(),
+            leg.get(0).leg().cliName(),
+            rounds,
+            sorted.get(0),
+            median(sorted),
+            sorted.get(sorted.size() - 1)));
   }
 
   private static double median(List<Double> sorted) {

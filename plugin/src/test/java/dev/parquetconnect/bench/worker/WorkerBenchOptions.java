@@ -18,10 +18,14 @@ public final class WorkerBenchOptions {
   static final String USAGE =
       String.join(
           "\n",
-          "usage: bin/bench worker [--records N] [--repeat R] [--datasets LIST] [--legs LIST]",
-          "                        [--partitions P] [--commit-interval-ms MS] [--profile]",
-          "                        [--work-dir DIR]",
+          "usage: bin/bench worker [--records N] [--repeat R] [--warmup W] [--datasets LIST]",
+          "                        [--legs LIST] [--partitions P] [--commit-interval-ms MS]",
+          "                        [--profile] [--work-dir DIR]",
           "  --records N             records produced once per dataset (default 1000000)",
+          "  --warmup W              before round 1, every leg over the dataset's first W records"
+              + " (at most N),",
+          "                          untimed but printed as the cold figure; 0: none, round 1"
+              + " is cold (default 200000)",
           "  --repeat R              rounds of every leg; the order of the legs alternates"
               + " (default 2)",
           "  --datasets LIST         comma-separated: "
@@ -39,6 +43,7 @@ public final class WorkerBenchOptions {
 
   private final int records;
   private final int repeat;
+  private final int warmup;
   private final List<BenchDataset> datasets;
   private final List<LegKind> legs;
   private final int partitions;
@@ -49,6 +54,7 @@ public final class WorkerBenchOptions {
   private WorkerBenchOptions(
       int records,
       int repeat,
+      int warmup,
       List<BenchDataset> datasets,
       List<LegKind> legs,
       int partitions,
@@ -57,6 +63,7 @@ public final class WorkerBenchOptions {
       Path workDir) {
     this.records = records;
     this.repeat = repeat;
+    this.warmup = warmup;
     this.datasets = List.copyOf(datasets);
     this.legs = List.copyOf(legs);
     this.partitions = partitions;
@@ -71,6 +78,9 @@ public final class WorkerBenchOptions {
   public static WorkerBenchOptions parse(String... args) {
     int records = 1_000_000;
     int repeat = 2;
+    // Enough for the JIT compilers to settle on the staged path and JsonConverter's: a worker
+    // that runs for days pays their compilation once, not per million records.
+    int warmup = 200_000;
     List<BenchDataset> datasets = List.of(BenchDataset.values());
     List<LegKind> legs = List.of(LegKind.values());
     int partitions = 2;
@@ -82,6 +92,7 @@ public final class WorkerBenchOptions {
       switch (option) {
         case "--records" -> records = (int) positive(option, value(args, ++i, option), 1);
         case "--repeat" -> repeat = (int) positive(option, value(args, ++i, option), 1);
+        case "--warmup" -> warmup = (int) positive(option, value(args, ++i, option), 0);
         case "--datasets" ->
             datasets = parseList(option, value(args, ++i, option), BenchDataset.class);
         case "--legs" -> legs = parseList(option, value(args, ++i, option), LegKind.class);
@@ -94,7 +105,7 @@ public final class WorkerBenchOptions {
       }
     }
     return new WorkerBenchOptions(
-        records, repeat, datasets, legs, partitions, commitIntervalMs, profile, workDir);
+        records, repeat, warmup, datasets, legs, partitions, commitIntervalMs, profile, workDir);
   }
 
   private static String value(String[] args, int index, String option) {
@@ -155,6 +166,14 @@ public final class WorkerBenchOptions {
 
   public int repeat() {
     return repeat;
+  }
+
+  /**
+   * Records of each dataset every leg reads once, untimed, before round 1: the first {@code warmup}
+   * of the dataset, at most all of them; 0 for none.
+   */
+  public int warmup() {
+    return Math.min(warmup, records);
   }
 
   public List<BenchDataset> datasets() {

@@ -18,6 +18,7 @@ class WorkerBenchOptionsTest {
 
     assertEquals(1_000_000, options.records());
     assertEquals(2, options.repeat());
+    assertEquals(200_000, options.warmup());
     assertEquals(List.of(BenchDataset.values()), options.datasets());
     assertEquals(List.of(LegKind.values()), options.legs());
     assertEquals(2, options.partitions());
@@ -34,6 +35,8 @@ class WorkerBenchOptionsTest {
             "200_000",
             "--repeat",
             "3",
+            "--warmup",
+            "50_000",
             "--datasets",
             "wide,nested",
             "--legs",
@@ -48,6 +51,7 @@ class WorkerBenchOptionsTest {
 
     assertEquals(200_000, options.records());
     assertEquals(3, options.repeat());
+    assertEquals(50_000, options.warmup());
     assertEquals(List.of(BenchDataset.WIDE, BenchDataset.NESTED), options.datasets());
     assertEquals(
         List.of(LegKind.ICEBERG_JSON_CONVERTER, LegKind.OURS_JSON_CONVERTER), options.legs());
@@ -72,6 +76,12 @@ class WorkerBenchOptionsTest {
   }
 
   @Test
+  void theWarmUpNeverExceedsTheRecordsAndZeroTurnsItOff() {
+    assertEquals(100_000, WorkerBenchOptions.parse("--records", "100000").warmup());
+    assertEquals(0, WorkerBenchOptions.parse("--warmup", "0").warmup());
+  }
+
+  @Test
   void aNameListedTwiceRunsOnce() {
     assertEquals(
         List.of(BenchDataset.NESTED),
@@ -84,6 +94,7 @@ class WorkerBenchOptionsTest {
     assertMessage("--records needs a value", "--records");
     assertMessage("--records needs a whole number, not 'many'", "--records", "many");
     assertMessage("--repeat must be between 1 and 2147483647, not 0", "--repeat", "0");
+    assertMessage("--warmup must be between 0 and 2147483647, not -1", "--warmup", "-1");
     assertMessage(
         "--commit-interval-ms must be between 100 and 2147483647, not 10",
         "--commit-interval-ms",
