@@ -39,8 +39,19 @@ public final class StagedRow {
 
   byte[] source;
 
+  /** Whether the row is a schemaless document's, of its inferred schema (for schemaless files). */
+  private final boolean schemaless;
+
+  private Schema refusedBy;
+
   /** A row of {@code schema}, a struct whose leaves are of {@code kinds} in column order. */
   public StagedRow(Schema schema, byte[] kinds) {
+    this(schema, kinds, false);
+  }
+
+  /** As above; {@code schemaless}: the schema was inferred from a schemaless document. */
+  public StagedRow(Schema schema, byte[] kinds, boolean schemaless) {
+    this.schemaless = schemaless;
     this.schema = schema;
     this.kinds = kinds.clone();
     int n = kinds.length;
@@ -54,6 +65,22 @@ public final class StagedRow {
 
   public Schema schema() {
     return schema;
+  }
+
+  public boolean schemaless() {
+    return schemaless;
+  }
+
+  /**
+   * The value schema of the schemaless file that last refused this row (another schema), or null:
+   * the reader then learns its next layout for that file's schema.
+   */
+  public Schema refusedBy() {
+    return refusedBy;
+  }
+
+  public void refusedBy(Schema fileSchema) {
+    refusedBy = fileSchema;
   }
 
   public int leafCount() {
