@@ -224,11 +224,14 @@ public final class ParquetRecordWriter implements Closeable {
    * @throws IOException when the stream fails (the file is then incomplete)
    */
   public boolean writeStaged(SinkRecord record, StagedRow row) throws IOException {
-    if (layout.valueSchemaless() || !stagedKeyFits(record)) {
+    if (layout.valueSchemaless() != row.schemaless() || !stagedKeyFits(record)) {
       return false;
     }
     Object key = storesKeys ? prepareKey(record) : null;
     if (!shredder.shredStaged(record, key, row)) {
+      if (row.schemaless()) {
+        row.refusedBy(layout.valueSchema());
+      }
       return false;
     }
     try {

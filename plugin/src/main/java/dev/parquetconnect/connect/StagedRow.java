@@ -79,9 +79,19 @@ public final class StagedRow {
 
   private int scratchEnd;
 
+  /** Whether the row is a schemaless document's, of its inferred schema (for schemaless files). */
+  private final boolean schemaless;
+
+  private Schema refusedBy;
+
   /** A row of {@code schema}, a struct whose leaves are of {@code kinds} in column order. */
   public StagedRow(Schema schema, byte[] kinds) {
-    this(schema, kinds, new boolean[kinds.length]);
+    this(schema, kinds, new boolean[kinds.length], false);
+  }
+
+  /** As above; {@code schemaless}: the schema was inferred from a schemaless document. */
+  public StagedRow(Schema schema, byte[] kinds, boolean schemaless) {
+    this(schema, kinds, new boolean[kinds.length], schemaless);
   }
 
   /**
@@ -89,6 +99,11 @@ public final class StagedRow {
    * marked {@code repeated} the elements of arrays.
    */
   public StagedRow(Schema schema, byte[] kinds, boolean[] repeated) {
+    this(schema, kinds, repeated, false);
+  }
+
+  private StagedRow(Schema schema, byte[] kinds, boolean[] repeated, boolean schemaless) {
+    this.schemaless = schemaless;
     this.schema = schema;
     this.kinds = kinds.clone();
     this.repeated = repeated.clone();
@@ -108,6 +123,22 @@ public final class StagedRow {
 
   public Schema schema() {
     return schema;
+  }
+
+  public boolean schemaless() {
+    return schemaless;
+  }
+
+  /**
+   * The value schema of the schemaless file that last refused this row (another schema), or null:
+   * the reader then learns its next layout for that file's schema.
+   */
+  public Schema refusedBy() {
+    return refusedBy;
+  }
+
+  public void refusedBy(Schema fileSchema) {
+    refusedBy = fileSchema;
   }
 
   public int leafCount() {

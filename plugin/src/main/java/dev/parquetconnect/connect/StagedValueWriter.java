@@ -97,7 +97,7 @@ final class StagedValueWriter {
    */
   static StagedValueWriter compile(
       Schema schema, GroupNode root, ColumnChunkWriter[] columns, boolean microsTimestamps) {
-    List<Field> fields = schema.fields();
+    List<Field> fields = ConnectToParquet.storedFields(schema);
     if (fields.isEmpty() || root.fieldCount() < fields.size()) {
       return null;
     }
@@ -161,16 +161,18 @@ final class StagedValueWriter {
       path[above.length] = parentDef;
       ConnectTypes.Kind kind = ConnectTypes.kind(s);
       if (kind == ConnectTypes.Kind.STRUCT) {
+        // Only stored fields have columns (a schemaless field that was only null has none).
+        List<Field> stored = ConnectToParquet.storedFields(s);
         if (s.defaultValue() != null // a row stages the defaults of leaves only
             || !(node instanceof GroupNode group)
-            || s.fields().isEmpty()
-            || group.fieldCount() != s.fields().size()
+            || stored.isEmpty()
+            || group.fieldCount() != stored.size()
             || group.isList()
             || group.isMap()) {
           return false;
         }
-        for (int i = 0; i < s.fields().size(); i++) {
-          if (!add(group.field(i), s.fields().get(i), path, def)) {
+        for (int i = 0; i < stored.size(); i++) {
+          if (!add(group.field(i), stored.get(i), path, def)) {
             return false;
           }
         }

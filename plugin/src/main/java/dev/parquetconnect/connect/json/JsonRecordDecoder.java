@@ -26,6 +26,7 @@ public final class JsonRecordDecoder {
   private final int[] schemaRange = new int[2];
   private final SchemaDirectedReader directed = new SchemaDirectedReader();
   private final StagedPayloadReader staging = new StagedPayloadReader();
+  private final SchemalessStagedReader schemaless = new SchemalessStagedReader();
 
   /**
    * The last envelope's bytes up to its payload ({@code {"schema":...,"payload":}}), of length
@@ -60,6 +61,9 @@ public final class JsonRecordDecoder {
   /** The record with its JSON read into Connect values. */
   public SinkRecord decode(SinkRecord record) {
     SchemaAndValue value = decode(record.value(), "value");
+    if (!envelopes && record.value() instanceof byte[] bytes) {
+      schemaless.learn(reader, record.topic(), bytes, value.value());
+    }
     Schema keySchema = record.keySchema();
     Object key = record.key();
     if (keys) {
@@ -79,22 +83,25 @@ public final class JsonRecordDecoder {
   }
 
   /**
-   * Whether {@link #stage} can take values at all: envelopes only (a schemaless document's shape is
-   * learned per record by schema inference, which the staged row does not do).
+   * Whether {@link #stage} can take values at all: envelopes, and schemaless documents by the shape
+   * learned per topic from the documents read the map way ({@link SchemalessStagedReader}).
    */
   public boolean stagesValues() {
-    return envelopes;
+    return true;
   }
 
   /**
    * The raw value read straight into the row of its schema when it is an envelope of the common
-   * shape whose bytes up to the payload are the last envelope's (see {@link StagedPayloadReader});
-   * null otherwise, nothing decided: the record is then read with {@link #decode}, which gives its
-   * meaning or its error. The row is reused by the next call of the same schema.
+   * shape whose bytes up to the payload are the last envelope's (see {@link StagedPayloadReader}),
+   * or a schemaless document of a learned shape ({@link SchemalessStagedReader}); null otherwise,
+   * nothing decided: the record is then read with {@link #decode}, which gives its meaning or its
+   * error. The row is reused by the next call of the same schema.
    */
   public StagedRow stage(Object raw) {
-    if (!envelopes
-        || prefixLength == 0
+    if (!envelopes) {
+      return raw instanceof byte[] bytes ? schemaless.stage(reader, bytes) : null;
+    }
+    if (prefixLength == 0
         || !(raw instanceof byte[] bytes)
         || bytes.length <= prefixLength
         || !Arrays.equals(prefix, 0, prefixLength, bytes, 0, prefixLength)) {

@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code input.format=json} against Kafka's JsonConverter + {@code input.format=connect}, over
- * 100,000 seeded random documents (schemaless under both conflict policies, envelopes of drifting
- * schemas, and envelopes of schemas whose records the raw path writes from staged rows straight
- * into the columns, with keys, headers and the metadata columns stored), a tenth of them mutated
+ * 120,000 seeded random documents (schemaless under both conflict policies, envelopes of drifting
+ * schemas, envelopes of schemas whose records the raw path writes from staged rows straight into
+ * the columns, and schemaless documents of repeated, growing shapes that it stages by the layout it
+ * learns, the last two with keys, headers and the metadata columns stored), a tenth of them mutated
  * (truncated, a byte changed, inserted or dropped).
  *
  * <ol>
@@ -80,6 +81,7 @@ final class JsonInputDifferentialTest {
     total += stream("envelopes", true, false, "string", 35_000, random);
     total += stream("staged", true, true, "string", 20_000, random);
     total += stream("staged-json-keys", true, true, "string", 10_000, random);
+    total += stream("schemaless-staged", false, true, "string", 20_000, random);
     LOG.info("{} documents compared in {} ms", total, (System.nanoTime() - started) / 1_000_000);
     assertTrue(total >= 100_000);
   }
@@ -94,6 +96,9 @@ final class JsonInputDifferentialTest {
       throws Exception {
     long started = System.nanoTime();
     RandomJson gen = new RandomJson(random);
+    // The shapes from a seed of their own: the stream does not depend on the streams before it.
+    SchemalessShapes shapes =
+        !envelopes && staged ? new SchemalessShapes(new Random(SEED + count)) : null;
     gen.shortDoubles(staged);
     // Keys of raw JSON envelopes too (input.json.key), against JsonConverter's key path.
     boolean jsonKeys = name.endsWith("json-keys");
@@ -133,6 +138,8 @@ final class JsonInputDifferentialTest {
         if (staged && random.nextInt(10) == 0) {
           doc = nullMember(doc, "f" + random.nextInt(10)); // a default's or a null's turn
         }
+      } else if (shapes != null) {
+        doc = shapes.document();
       } else {
         doc = gen.document().getBytes(StandardCharsets.UTF_8);
       }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.parquetconnect.connect.SchemaInference;
 import dev.parquetconnect.connect.StagedRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -196,6 +198,85 @@ final class JsonReaderFuzzTest {
         (System.nanoTime() - start) / 1_000_000,
         staged);
     assertTrue(staged > 0 && staged < inputs, staged + " of " + inputs);
+  }
+
+  /**
+   * Schemaless documents of a learned shape, mutated (one to three times each), and pathological
+   * documents that start like it: staging ends in a row or in nothing, never in an exception, and a
+   * row it takes holds what the connect path's conform makes of the same document for a file of the
+   * row's schema, leaf for leaf (the document fits that schema, or conform would refuse it).
+   */
+  @Test
+  @Timeout(60)
+  void schemalessStagingEndsInARowOrLeavesTheRecord() {
+    LOG.info("seed {}", SEED + 2);
+    Random random = new Random(SEED + 2);
+    SchemaInference inference = new SchemaInference(SchemaInference.ConflictPolicy.STRING);
+    long start = System.nanoTime();
+    int inputs = 0;
+    int staged = 0;
+    while (inputs < INPUTS / 4 && System.nanoTime() - start < BUDGET_NANOS) {
+      SchemalessShapes shapes = new SchemalessShapes(random);
+      JsonRecordDecoder decoder = new JsonRecordDecoder(false, false);
+      List<byte[]> docs = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        docs.add(shapes.document());
+      }
+      String first = new String(docs.get(0), StandardCharsets.UTF_8);
+      String head = first.substring(0, Math.max(1, first.indexOf(':') + 1));
+      docs.add((head + "{\"a\":".repeat(5_000)).getBytes(StandardCharsets.UTF_8));
+      docs.add((head + "9".repeat(100_000) + "}").getBytes(StandardCharsets.UTF_8));
+      docs.add((head + "\"" + "\\u00e9".repeat(100_000)).getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 200; i++, inputs++) {
+        byte[] primer = docs.get(random.nextInt(20));
+        decoder.decode(new SinkRecord("t", 0, null, null, null, primer, inputs));
+        byte[] input = docs.get(random.nextInt(docs.size()));
+        int mutations = random.nextInt(4);
+        for (int m = 0; m < mutations; m++) {
+          input = JsonInputDifferentialTest.mutate(input, random);
+        }
+        StagedRow row;
+        try {
+          row = decoder.stage(input);
+        } catch (Throwable t) {
+          throw new AssertionError("staging schemaless input " + inputs + " threw " + t, t);
+        }
+        if (row == null) {
+          continue;
+        }
+        staged++;
+        Object[] values = new Object[row.leafCount()];
+        for (int leaf = 0; leaf < values.length; leaf++) {
+          values[leaf] = row.value(leaf);
+        }
+        Object map = new JsonRecordDecoder(false, false).decode(input, "value").value();
+        Struct expected = (Struct) inference.conform(row.schema(), map);
+        List<Object> leaves = new ArrayList<>();
+        storedLeaves(expected, row.schema(), leaves);
+        assertEquals(leaves, Arrays.asList(values), "schemaless input " + inputs);
+      }
+    }
+    LOG.info(
+        "{} mutated schemaless documents in {} ms, {} staged",
+        inputs,
+        (System.nanoTime() - start) / 1_000_000,
+        staged);
+    assertTrue(staged > 0 && staged < inputs, staged + " of " + inputs);
+  }
+
+  /** The values of a struct's leaves that have columns, in column order (null under a null). */
+  static void storedLeaves(Struct struct, Schema schema, List<Object> out) {
+    for (org.apache.kafka.connect.data.Field f : schema.fields()) {
+      if (SchemaInference.isUnknown(f.schema())) {
+        continue;
+      }
+      Object v = struct == null ? null : struct.get(f);
+      if (f.schema().type() == Schema.Type.STRUCT) {
+        storedLeaves((Struct) v, f.schema(), out);
+      } else {
+        out.add(v);
+      }
+    }
   }
 
   private static byte[] input(int i, Random random, List<byte[]> seeds) {
