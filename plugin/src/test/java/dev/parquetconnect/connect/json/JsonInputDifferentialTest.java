@@ -246,8 +246,12 @@ final class JsonInputDifferentialTest {
           "{}: records read into staged rows, by type family of their schema: {}",
           name,
           stagedByFamily);
-      for (String family : FAMILIES) {
-        assertTrue(stagedByFamily.getOrDefault(family, 0) > 0, name + ": none staged of " + family);
+      // The envelope stream without keys is the one long enough to declare every type family.
+      if (envelopes && !jsonKeys) {
+        for (String family : FAMILIES) {
+          assertTrue(
+              stagedByFamily.getOrDefault(family, 0) > 0, name + ": none staged of " + family);
+        }
       }
       // The staged path must carry most of them: the files' equality is then its evidence.
       assertTrue(json.staged > count / 2, name + ": " + json.staged + " staged");
