@@ -161,6 +161,15 @@ final class JsonInputDifferentialTest {
         }
         converterError = e;
       }
+      if (shapes != null && expected != null && !(expected.value() instanceof Map<?, ?>)) {
+        // A mutation JsonConverter reads as text, a number or an array ("" from a quote put over
+        // the opening brace, the rest ignored) conflicts with the objects at the top, and under the
+        // string policy the topic's learned value schema becomes STRING for this file and every
+        // later one: from then on no row can be staged on either path, and the staged count would
+        // measure only how early the random stream made one. This stream is of objects.
+        offset--;
+        continue;
+      }
       SchemaAndValue actual = null;
       DataException ourError = null;
       try {
@@ -254,7 +263,11 @@ final class JsonInputDifferentialTest {
         }
       }
       // The staged path must carry most of them: the files' equality is then its evidence.
-      assertTrue(json.staged > count / 2, name + ": " + json.staged + " staged");
+      // Schemaless objects of repeated shapes: all but the mutated, the reordered and the first of
+      // each new shape.
+      int least = envelopes ? count / 2 : count * 7 / 10;
+      assertTrue(
+          json.staged >= least, name + ": " + json.staged + " staged, " + least + " expected");
     }
     List<Map.Entry<long[], byte[]>> connectFiles = files(connectDir);
     List<Map.Entry<long[], byte[]>> jsonFiles = files(jsonDir);
