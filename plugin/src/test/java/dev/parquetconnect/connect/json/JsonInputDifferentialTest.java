@@ -162,11 +162,11 @@ final class JsonInputDifferentialTest {
         converterError = e;
       }
       if (shapes != null && expected != null && !(expected.value() instanceof Map<?, ?>)) {
-        // A mutation JsonConverter reads as text, a number or an array ("" from a quote put over
-        // the opening brace, the rest ignored) conflicts with the objects at the top, and under the
-        // string policy the topic's learned value schema becomes STRING for this file and every
-        // later one: from then on no row can be staged on either path, and the staged count would
-        // measure only how early the random stream made one. This stream is of objects.
+        // A mutation JsonConverter reads as text or another non-object (the opening brace deleted:
+        // the first key is a string and Jackson ignores the rest) conflicts with the objects at the
+        // top, and under the string policy the topic's learned value schema becomes STRING for this
+        // file and every later one: from then on no row can be staged on either path, and the
+        // staged count would measure only how early the random stream made one. Objects only here.
         offset--;
         continue;
       }
