@@ -15,16 +15,23 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
   /** Bytes per value for FIXED_LEN_BYTE_ARRAY and INT96; -1 for BYTE_ARRAY. */
   private final int fixedLength;
 
-  private final BinaryBatch entries = new BinaryBatch(64, 256);
-  private int[] entryHashes = new int[64];
-  private int[] entryLengths = new int[64];
+  private static final int INITIAL_CAPACITY = 64;
+
+  private static final int INITIAL_ENTRY_BYTES = 256;
+
+  /** A new {@link #entries}' arrays: its bytes and its offsets. */
+  private static final long INITIAL_BATCH_BYTES = INITIAL_ENTRY_BYTES + 4L * (INITIAL_CAPACITY + 1);
+
+  private BinaryBatch entries = new BinaryBatch(INITIAL_CAPACITY, INITIAL_ENTRY_BYTES);
+  private int[] entryHashes = new int[INITIAL_CAPACITY];
+  private int[] entryLengths = new int[INITIAL_CAPACITY];
 
   /**
    * The key words of each entry of up to {@link #SHORT} bytes, four per entry (see {@link
    * #shortHash}; below 8 bytes the first word holds them all, {@link #wordOf}): a lookup compares
    * these and the length instead of the entry's bytes.
    */
-  private long[] entryWords = new long[4 * 64];
+  private long[] entryWords = new long[4 * INITIAL_CAPACITY];
 
   private long pageBytes;
 
@@ -41,8 +48,6 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
 
   /** The table is kept at most a quarter full, so most lookups end at their first slot. */
   private static final int MAX_LOAD = 4;
-
-  private static final int INITIAL_CAPACITY = 64;
 
   /** Values of 8 up to this many bytes are hashed and compared by their key words. */
   static final int SHORT = 32;
@@ -357,6 +362,16 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
     return pageBytes;
   }
 
+  /** Values of a kilobyte grow the entries' arrays by doubling, far past the page body. */
+  @Override
+  public long spareBytes() {
+    long grown =
+        entries.capacityBytes()
+            - INITIAL_BATCH_BYTES
+            + 8L * (entryHashes.length + entryWords.length - 5 * INITIAL_CAPACITY);
+    return Math.max(0, grown - pageBytes);
+  }
+
   @Override
   public void writeDictionaryPage(GrowableBuffer out) {
     if (fixedLength >= 0) {
@@ -389,7 +404,19 @@ final class BinaryDictionaryBuilder extends DictionaryBuilder {
 
   @Override
   public void clear() {
-    entries.clear();
+    // A sink keeps a thousand files open and clears their dictionaries at each row group: arrays
+    // grown for one chunk (64 KiB for two dozen texts of 1,500 bytes) are let go rather than held,
+    // uncounted, until the next chunk fills them again.
+    if (entries.capacityBytes() > INITIAL_BATCH_BYTES) {
+      entries = new BinaryBatch(INITIAL_CAPACITY, INITIAL_ENTRY_BYTES);
+    } else {
+      entries.clear();
+    }
+    if (entryHashes.length > INITIAL_CAPACITY) {
+      entryHashes = new int[INITIAL_CAPACITY];
+      entryLengths = new int[INITIAL_CAPACITY];
+      entryWords = new long[4 * INITIAL_CAPACITY];
+    }
     pageBytes = 0;
     allocateTable(INITIAL_CAPACITY);
   }

@@ -75,6 +75,15 @@ public abstract sealed class DictionaryBuilder
   /** Size in bytes of the PLAIN dictionary page body {@link #writeDictionaryPage} would write. */
   public abstract long dictionaryByteSize();
 
+  /**
+   * The heap the entries' arrays took beyond their initial length (which a sink's fixed per-column
+   * estimate covers) and beyond {@link #dictionaryByteSize()}: what a memory budget counting the
+   * page body misses. None for fixed-width values, whose arrays grow with the body.
+   */
+  public long spareBytes() {
+    return 0;
+  }
+
   /** Appends the dictionary page body: every entry in index order, PLAIN. */
   public abstract void writeDictionaryPage(GrowableBuffer out);
 

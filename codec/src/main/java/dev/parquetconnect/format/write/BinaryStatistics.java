@@ -16,9 +16,14 @@ final class BinaryStatistics extends ValueStatistics {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private final boolean signed;
   private boolean has;
-  private byte[] min = new byte[16];
+  private static final int INITIAL_BOUND_BYTES = 16;
+
+  /** Bound arrays up to this length are kept from page to page. */
+  private static final int KEPT_BOUND_BYTES = 64;
+
+  private byte[] min = new byte[INITIAL_BOUND_BYTES];
   private int minLength;
-  private byte[] max = new byte[16];
+  private byte[] max = new byte[INITIAL_BOUND_BYTES];
   private int maxLength;
 
   BinaryStatistics(boolean signed) {
@@ -217,5 +222,18 @@ final class BinaryStatistics extends ValueStatistics {
     has = false;
     minLength = 0;
     maxLength = 0;
+    // Bounds of long texts grow these to a value's length; a sink keeps a thousand files open, and
+    // what a written page or row group leaves here the memory budget does not count.
+    if (min.length > KEPT_BOUND_BYTES) {
+      min = new byte[INITIAL_BOUND_BYTES];
+    }
+    if (max.length > KEPT_BOUND_BYTES) {
+      max = new byte[INITIAL_BOUND_BYTES];
+    }
+  }
+
+  /** The heap the bounds' arrays take. */
+  long boundBytes() {
+    return (long) min.length + max.length;
   }
 }

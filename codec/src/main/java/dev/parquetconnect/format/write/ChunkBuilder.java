@@ -88,6 +88,12 @@ final class ChunkBuilder {
   /** {@link #heapBytes()} as last added to {@link #held}. */
   private long heldHeapBytes;
 
+  /**
+   * What the dictionary's arrays hold beyond its page body, as of the last {@link
+   * #updateBufferedBytes}: long text values grow them well past it.
+   */
+  private long dictionarySpareBytes;
+
   /** The file's totals, which every change of this chunk's share adds to. */
   private final HeldBytes held;
 
@@ -177,13 +183,14 @@ final class ChunkBuilder {
    * grows by doubling.
    */
   long heapBytes() {
-    return bufferedBytes - pages.size() + pages.capacity();
+    return bufferedBytes - pages.size() + pages.capacity() + dictionarySpareBytes;
   }
 
   private void updateBufferedBytes() {
     long bytes = pages.size();
     if (dictionary != null) {
       bytes += dictionary.builder().dictionaryByteSize();
+      dictionarySpareBytes = dictionary.builder().spareBytes();
     }
     if (bloomFilter != null) {
       bytes += bloomFilter.bufferedBytes();

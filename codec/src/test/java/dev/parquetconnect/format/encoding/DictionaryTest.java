@@ -73,6 +73,31 @@ class DictionaryTest {
     assertEquals(24, doubles.dictionaryByteSize());
   }
 
+  /**
+   * Long texts grow the entries' arrays by doubling, far past the page body: the spare heap is
+   * reported while the chunk is open, and a cleared dictionary lets the grown arrays go (a sink
+   * keeps a thousand files open and clears their dictionaries at every row group).
+   */
+  @Test
+  void longTextsReportTheirSpareHeapAndClearingLetsItGo() {
+    DictionaryBuilder builder = DictionaryBuilder.forType(PhysicalType.BYTE_ARRAY, 0);
+    BinaryBatch values = new BinaryBatch();
+    Random random = new Random(24);
+    for (int i = 0; i < 24; i++) {
+      byte[] text = new byte[1500];
+      random.nextBytes(text);
+      values.add(text);
+    }
+    builder.addBinaries(values, 0, 24, new int[24], 0);
+    assertEquals(24 * (4 + 1500), builder.dictionaryByteSize());
+    // The entries' bytes and their per-entry arrays grown past their initial length.
+    assertTrue(builder.spareBytes() > 0, "spare " + builder.spareBytes());
+    builder.clear();
+    assertEquals(0, builder.dictionaryByteSize());
+    assertEquals(0, builder.spareBytes());
+    assertEquals(0, DictionaryBuilder.forType(PhysicalType.BYTE_ARRAY, 0).spareBytes());
+  }
+
   @Test
   void binaryDictionarySizesAndPage() {
     DictionaryBuilder builder = DictionaryBuilder.forType(PhysicalType.BYTE_ARRAY, 0);

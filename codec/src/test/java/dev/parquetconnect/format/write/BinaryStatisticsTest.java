@@ -18,6 +18,27 @@ import org.junit.jupiter.api.Test;
 class BinaryStatisticsTest {
   private static final byte[] ALPHABET = {0, 1, 'a', 'b', (byte) 0x7F, (byte) 0x80, (byte) 0xFF};
 
+  /** A page's bounds of long texts are copies of them; starting over lets those copies go. */
+  @Test
+  void startingOverLetsGoOfTheBoundsOfLongTexts() {
+    Random random = new Random(13);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      byte[] text = new byte[1500];
+      random.nextBytes(text);
+      values.add(text);
+    }
+    BinaryStatistics statistics = new BinaryStatistics(false);
+    statistics.addValues(page(values));
+    assertEquals(3000, statistics.boundBytes());
+    statistics.reset();
+    assertEquals(32, statistics.boundBytes());
+    statistics.addValues(page(values.subList(0, 2)));
+    byte[] min =
+        Arrays.compareUnsigned(values.get(0), values.get(1)) < 0 ? values.get(0) : values.get(1);
+    assertArrayEquals(min, statistics.min());
+  }
+
   @Test
   void unsignedBoundsMatchALexicographicScan() {
     Random random = new Random(11);

@@ -110,6 +110,38 @@ class HeldBytesTest {
     }
   }
 
+  /**
+   * Two dozen distinct texts of 1,500 bytes grow the text column's dictionary when their page is
+   * tried on it, and its arrays are let go when the row group is written: the totals follow both.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @CsvSource({"21"})
+  void aDictionaryOfLongTextsKeepsTheTotals(long seed) throws Exception {
+    PrimitiveNode text =
+        PrimitiveNode.of("text", REQUIRED, PhysicalType.BYTE_ARRAY)
+            .withLogicalType(LogicalType.STRING);
+    MessageType schema = new MessageType("texts", List.of(text));
+    Random random = new Random(seed);
+    WriterOptions options = WriterOptions.builder().pageByteLimit(8 << 10).build();
+    try (ParquetFileWriter writer =
+        new ParquetFileWriter(new ByteArrayOutputStream(), schema, options)) {
+      StringBuilder value = new StringBuilder();
+      for (int group = 0; group < 2; group++) {
+        for (int i = 0; i < 24; i++) {
+          value.setLength(0);
+          for (int k = 0; k < 1500; k++) {
+            value.append((char) ('a' + random.nextInt(26)));
+          }
+          writer.column(0).writeString(value.toString(), 0, 0);
+          writer.endRecord();
+          assertTotals(writer, "seed " + seed + ", row group " + group + ", record " + i);
+        }
+        writer.flushRowGroup();
+        assertTotals(writer, "seed " + seed + ", row group " + group + " written");
+      }
+    }
+  }
+
   private static void assertTotals(ParquetFileWriter writer, String where) {
     assertEquals(writer.bufferedBytesOfColumns(), writer.bufferedBytes(), "buffered, " + where);
     assertEquals(writer.heapBytesOfColumns(), writer.heapBytes(), "heap, " + where);
